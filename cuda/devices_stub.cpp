@@ -1,0 +1,18 @@
+// Device discovery for builds without CUDA: there is never a device.
+#include "common/error.hpp"
+#include "cuda/devices.hpp"
+
+namespace pmc {
+
+const DeviceList& discover_devices() {
+  static const DeviceList list{{}, "pmc was built without CUDA support (meson option -Dcuda=disabled or no nvcc found)"};
+  return list;
+}
+
+void device_memory(uint64_t, uint64_t&, uint64_t&) {
+  fail(ErrorCode::no_device, "{}", discover_devices().problem);
+}
+
+bool built_with_cuda() { return false; }
+
+}  // namespace pmc

@@ -1,0 +1,78 @@
+#include "formats/model_files.hpp"
+
+#include "common/error.hpp"
+#include "formats/drn.hpp"
+#include "formats/pmcb.hpp"
+#include "formats/prism_explicit.hpp"
+
+namespace pmc {
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+}  // namespace
+
+FormatChoice parse_format_name(std::string_view name) {
+  if (name == "prism") return {ModelFormat::prism, std::nullopt};
+  if (name == "prism-dtmc") return {ModelFormat::prism, ModelType::dtmc};
+  if (name == "prism-ctmc") return {ModelFormat::prism, ModelType::ctmc};
+  if (name == "prism-mdp") return {ModelFormat::prism, ModelType::mdp};
+  if (name == "drn") return {ModelFormat::drn, std::nullopt};
+  if (name == "pmcb") return {ModelFormat::pmcb, std::nullopt};
+  fail(ErrorCode::invalid_argument, "unknown model format {} (use prism, prism-dtmc, prism-ctmc, prism-mdp, drn or pmcb)",
+       quote_for_message(name));
+}
+
+FormatChoice format_from_path(const std::string& path) {
+  std::string_view p = path;
+  if (ends_with(p, ".gz")) p.remove_suffix(3);
+  if (ends_with(p, ".pmcb")) return {ModelFormat::pmcb, std::nullopt};
+  if (ends_with(p, ".drn")) return {ModelFormat::drn, std::nullopt};
+  if (ends_with(p, ".tra") || ends_with(p, ".lab") || ends_with(p, ".srew") || ends_with(p, ".trew") || ends_with(p, ".sta")) {
+    return {ModelFormat::prism, std::nullopt};
+  }
+  fail(ErrorCode::invalid_argument, "{}: cannot tell the model format from the name (expected .tra, .drn or .pmcb, optionally .gz)",
+       path);
+}
+
+ModelPtr load_model(const std::vector<std::string>& paths, std::string_view format, const ModelOptions& options) {
+  if (paths.empty()) fail(ErrorCode::invalid_argument, "no model file given");
+  const FormatChoice choice = format.empty() ? format_from_path(paths.front()) : parse_format_name(format);
+  if (choice.format != ModelFormat::prism && paths.size() > 1) {
+    fail(ErrorCode::invalid_argument, "a {} model is one file, but {} files were given",
+         choice.format == ModelFormat::drn ? "DRN" : ".pmcb", paths.size());
+  }
+  ModelParts parts;
+  std::string main_path = paths.front();
+  switch (choice.format) {
+    case ModelFormat::prism: {
+      PrismFiles files = paths.size() == 1 && format_from_path(paths.front()).format == ModelFormat::prism &&
+                                 (ends_with(paths.front(), ".tra") || ends_with(paths.front(), ".tra.gz"))
+                             ? find_prism_siblings(paths.front())
+                             : classify_prism_files(paths);
+      main_path = files.transitions;
+      parts = read_prism_explicit(files, choice.type, options);
+      break;
+    }
+    case ModelFormat::drn: parts = read_drn(paths.front(), options); break;
+    case ModelFormat::pmcb: parts = read_pmcb(paths.front()); break;
+  }
+  try {
+    return Model::create(std::move(parts), options);
+  } catch (const Error& e) {
+    throw Error(e.code(), fmt::format("{}: {}", main_path, e.what()));
+  }
+}
+
+void save_model(const Model& model, const std::string& path, std::string_view format) {
+  const ModelFormat f = format.empty() ? format_from_path(path).format : parse_format_name(format).format;
+  switch (f) {
+    case ModelFormat::prism: write_prism_explicit(model, path); break;
+    case ModelFormat::drn: write_drn(model, path); break;
+    case ModelFormat::pmcb: write_pmcb(model, path); break;
+  }
+}
+
+}  // namespace pmc

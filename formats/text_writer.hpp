@@ -1,0 +1,40 @@
+// Buffered text output to a plain or gzip file (by the .gz suffix), with
+// every write checked: a full disk is an Error(io), never a short file.
+#pragma once
+
+#include <string>
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include "common/error.hpp"
+
+namespace pmc {
+
+class TextWriter {
+ public:
+  explicit TextWriter(std::string path);
+  ~TextWriter();
+  TextWriter(const TextWriter&) = delete;
+  TextWriter& operator=(const TextWriter&) = delete;
+
+  template <typename... Args>
+  void print(fmt::format_string<Args...> format, Args&&... args) {
+    fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
+    if (buffer_.size() >= k_flush_size) flush();
+  }
+  // Flushes and closes; errors surface here. A writer destroyed without a
+  // successful close() removes its file.
+  void close();
+  const std::string& path() const { return path_; }
+
+ private:
+  static constexpr size_t k_flush_size = size_t{1} << 20;
+  void flush();
+
+  std::string path_;
+  gzFile file_ = nullptr;
+  fmt::memory_buffer buffer_;
+};
+
+}  // namespace pmc

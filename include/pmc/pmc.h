@@ -1,0 +1,240 @@
+/*
+ * pmc — probabilistic model checking on CPUs and NVIDIA GPUs.
+ *
+ * This is the whole public C interface of libpmc. It is valid C99 and C++.
+ *
+ * Conventions
+ * -----------
+ * - Objects are opaque handles (pmc_model, pmc_options). Every function
+ *   that creates one has a matching *_free; passing NULL to *_free is a
+ *   no-op.
+ * - Every fallible function returns a pmc_status; PMC_OK is 0. On failure,
+ *   pmc_last_error() returns a message saying what went wrong and where
+ *   (file, line, state...). Out-parameters are left unchanged on failure.
+ * - No C++ exception, abort or exit ever crosses this interface; running
+ *   out of memory is reported as PMC_ERROR_OUT_OF_MEMORY.
+ * - Counts and indices are uint64_t. Strings are NUL-terminated UTF-8.
+ * - Strings returned through `const char**` are owned by the library; the
+ *   comment of each function says how long they stay valid.
+ *
+ * Thread safety
+ * -------------
+ * Unless a function says otherwise: different handles may be used from
+ * different threads at once; one pmc_model may be read (queried, saved) by
+ * many threads at once, because models are immutable; functions that change
+ * or free a handle need exclusive access to that handle. pmc_last_error()
+ * is per thread.
+ */
+#ifndef PMC_PMC_H
+#define PMC_PMC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PMC_VERSION_MAJOR 0
+#define PMC_VERSION_MINOR 1
+#define PMC_VERSION_PATCH 0
+
+#if defined(__GNUC__)
+#define PMC_API __attribute__((visibility("default")))
+#else
+#define PMC_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Status, version, errors                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef enum pmc_status {
+  PMC_OK = 0,
+  PMC_ERROR_INVALID_ARGUMENT = 1, /* NULL handle, bad option value, ... */
+  PMC_ERROR_IO = 2,               /* a file cannot be opened or written */
+  PMC_ERROR_PARSE = 3,            /* malformed file or text */
+  PMC_ERROR_MODEL = 4,            /* the data do not form a valid model */
+  PMC_ERROR_PROPERTY = 5,         /* malformed property, or unfit for the model */
+  PMC_ERROR_UNSUPPORTED = 6,      /* valid, but not supported by pmc */
+  PMC_ERROR_OUT_OF_MEMORY = 7,
+  PMC_ERROR_NO_DEVICE = 8,        /* no usable GPU (or built without CUDA) */
+  PMC_ERROR_DEVICE = 9,           /* a GPU operation failed */
+  PMC_ERROR_NOT_CONVERGED = 10,   /* iteration limit reached */
+  PMC_ERROR_CANCELLED = 11,
+  PMC_ERROR_INTERNAL = 12         /* a bug in pmc: please report it */
+} pmc_status;
+
+/* "major.minor.patch" of the library actually loaded (compare with the
+ * PMC_VERSION_* macros you compiled against). Static storage. Thread-safe. */
+PMC_API const char* pmc_version(void);
+
+/* A constant English name for a status, e.g. "parse error". Static storage.
+ * Thread-safe. */
+PMC_API const char* pmc_status_string(pmc_status status);
+
+/* The message of the most recent failed call on the calling thread ("" if
+ * none). Successful calls leave it unchanged. Valid until the next failing
+ * call on this thread. */
+PMC_API const char* pmc_last_error(void);
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Settings for loading, building and (in later versions) checking. A NULL
+ * options pointer wherever one is accepted means all defaults. */
+typedef struct pmc_options pmc_options;
+
+/* Creates options with the defaults: non-strict loading, row-sum tolerance
+ * 1e-9. Free with pmc_options_free. */
+PMC_API pmc_status pmc_options_create(pmc_options** out_options);
+PMC_API void pmc_options_free(pmc_options* options);
+
+/* strict != 0: reject states without outgoing transitions instead of giving
+ * them a self-loop with a warning (PRISM's default behaviour). */
+PMC_API pmc_status pmc_options_set_strict(pmc_options* options, int strict);
+
+/* Allowed |sum - 1| of each DTMC/MDP row (default 1e-9); in [0, 0.1]. */
+PMC_API pmc_status pmc_options_set_row_sum_tolerance(pmc_options* options, double tolerance);
+
+/* ------------------------------------------------------------------------ */
+/* Models                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct pmc_model pmc_model;
+
+typedef enum pmc_model_kind {
+  PMC_MODEL_DTMC = 0,
+  PMC_MODEL_CTMC = 1,
+  PMC_MODEL_MDP = 2,
+  PMC_MODEL_PCTMC = 3 /* CTMC with rates affine in parameters */
+} pmc_model_kind;
+
+/* Loads a model file. `format` NULL means: by extension. Formats:
+ *   "prism"       PRISM explicit .tra (type from its "# Transitions (X)"
+ *                 comment or header); .lab, .srew, .trew, .sta files with
+ *                 the same stem are read too (foo1.srew, foo2.srew, ...
+ *                 for several reward structures). Files may be .gz.
+ *   "prism-dtmc", "prism-ctmc", "prism-mdp"   the same, forcing the type.
+ *   "drn"         Storm DRN, including parametric CTMCs with affine rates.
+ *   "pmcb"        pmc's binary format (formats/pmc.proto).
+ * On success *out_model owns a new model; free it with pmc_model_free. */
+PMC_API pmc_status pmc_model_load(const char* path, const char* format, pmc_model** out_model);
+
+/* Like pmc_model_load, with options, and for PRISM explicit files a list
+ * of files (.tra plus any of .lab, .srew, .trew, .sta) instead of siblings
+ * found by stem. A single .tra path finds its siblings as above. */
+PMC_API pmc_status pmc_model_load_files(const char* const* paths, uint64_t num_paths, const char* format,
+                                        const pmc_options* options, pmc_model** out_model);
+
+/* Builds a model from CSR arrays, which are copied.
+ *   row_offsets  num_rows+1 entries; row r holds entries
+ *                [row_offsets[r], row_offsets[r+1]).
+ *   columns      target state of each entry (< num_states).
+ *   values       probability (DTMC, MDP) or rate (CTMC) of each entry.
+ *   row_groups   MDP: num_states+1 entries, the first row (choice) of each
+ *                state. DTMC/CTMC: NULL (one row per state, so num_rows
+ *                must equal num_states).
+ * Rows need not be sorted by column. Entries with value 0 are dropped;
+ * duplicate (row, column) entries are rejected. A DTMC/MDP state without
+ * transitions gets a self-loop and a warning (an error when strict).
+ * type must not be PMC_MODEL_PCTMC (see pmc_model_build_parametric_csr). */
+PMC_API pmc_status pmc_model_build_csr(pmc_model_kind type, uint64_t num_states, uint64_t num_rows,
+                                       const uint64_t* row_groups, const uint64_t* row_offsets,
+                                       const uint64_t* columns, const double* values, const pmc_options* options,
+                                       pmc_model** out_model);
+
+/* Builds a parametric CTMC: the rate of entry e is
+ *   constants[e] + sum_k coefficients[e * num_parameters + k] * p_k.
+ * lower/upper give each parameter's range (NULL: [0, +inf)); every rate
+ * must be >= 0 over the whole range. Arrays are copied. */
+PMC_API pmc_status pmc_model_build_parametric_csr(uint64_t num_states, const uint64_t* row_offsets,
+                                                  const uint64_t* columns, const double* constants,
+                                                  uint64_t num_parameters, const char* const* parameter_names,
+                                                  const double* coefficients, const double* lower,
+                                                  const double* upper, const pmc_options* options,
+                                                  pmc_model** out_model);
+
+/* Adds a label (named set of states; "init" marks the initial states).
+ * The state indices are copied; duplicates are allowed. Invalidates
+ * strings previously returned for this model. Needs exclusive access. */
+PMC_API pmc_status pmc_model_add_label(pmc_model* model, const char* name, const uint64_t* states,
+                                       uint64_t num_states);
+
+/* Adds a reward structure named `name` ("" for unnamed). Each array may be
+ * NULL:
+ *   state_rewards       num_states values, earned per state (per time unit
+ *                       in a CTMC);
+ *   choice_rewards      num_rows values, earned when the row (DTMC/CTMC
+ *                       state, MDP choice) is taken;
+ *   transition_rewards  num_transitions values in matrix-entry order (as the
+ *                       model stores it: rows sorted by column), earned per
+ *                       transition.
+ * choice_rewards and transition_rewards are added together. Invalidates
+ * strings previously returned for this model. Needs exclusive access. */
+PMC_API pmc_status pmc_model_add_rewards(pmc_model* model, const char* name, const double* state_rewards,
+                                         const double* choice_rewards, const double* transition_rewards);
+
+/* Writes the model. `format` NULL: by extension (.pmcb, .drn, .tra; a .gz
+ * suffix compresses text formats). A failed save removes the file it was
+ * writing (PRISM files completed before it stay). Thread-safe. */
+PMC_API pmc_status pmc_model_save(const pmc_model* model, const char* path, const char* format);
+
+/* Frees the model (NULL is a no-op). */
+PMC_API void pmc_model_free(pmc_model* model);
+
+PMC_API pmc_status pmc_model_type(const pmc_model* model, pmc_model_kind* out_type);
+PMC_API pmc_status pmc_model_num_states(const pmc_model* model, uint64_t* out_count);
+/* Rows of the matrix: choices of an MDP, states otherwise. */
+PMC_API pmc_status pmc_model_num_choices(const pmc_model* model, uint64_t* out_count);
+/* Non-zero matrix entries. */
+PMC_API pmc_status pmc_model_num_transitions(const pmc_model* model, uint64_t* out_count);
+
+/* Labels, in the order they were loaded or added. Returned names stay valid
+ * until the model is changed or freed. */
+PMC_API pmc_status pmc_model_num_labels(const pmc_model* model, uint64_t* out_count);
+PMC_API pmc_status pmc_model_label_name(const pmc_model* model, uint64_t index, const char** out_name);
+/* Writes up to `capacity` states of label `name`, ascending, into `states`
+ * (may be NULL when capacity is 0) and the label's total number of states
+ * into *out_count. PMC_ERROR_INVALID_ARGUMENT for an unknown label. */
+PMC_API pmc_status pmc_model_label_states(const pmc_model* model, const char* name, uint64_t* states,
+                                          uint64_t capacity, uint64_t* out_count);
+
+/* Reward structures ("" for an unnamed one). */
+PMC_API pmc_status pmc_model_num_rewards(const pmc_model* model, uint64_t* out_count);
+PMC_API pmc_status pmc_model_reward_name(const pmc_model* model, uint64_t index, const char** out_name);
+
+/* Parameters of a parametric CTMC (0 for other models). */
+PMC_API pmc_status pmc_model_num_parameters(const pmc_model* model, uint64_t* out_count);
+PMC_API pmc_status pmc_model_parameter_name(const pmc_model* model, uint64_t index, const char** out_name);
+
+/* Warnings raised while loading or building (deadlocks fixed, zero entries
+ * dropped, ...). */
+PMC_API pmc_status pmc_model_num_warnings(const pmc_model* model, uint64_t* out_count);
+PMC_API pmc_status pmc_model_warning(const pmc_model* model, uint64_t index, const char** out_message);
+
+/* ------------------------------------------------------------------------ */
+/* GPU devices                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Number of usable CUDA devices. When there is none, returns
+ * PMC_ERROR_NO_DEVICE with *out_count = 0 and pmc_last_error() saying why
+ * (built without CUDA, no driver, driver too old, no GPU). Thread-safe. */
+PMC_API pmc_status pmc_device_count(uint64_t* out_count);
+
+/* The device's name (e.g. "NVIDIA H100 80GB HBM3"); static storage.
+ * Thread-safe. */
+PMC_API pmc_status pmc_device_name(uint64_t index, const char** out_name);
+
+/* Free and total device memory in bytes, measured now. Thread-safe. */
+PMC_API pmc_status pmc_device_memory(uint64_t index, uint64_t* out_free_bytes, uint64_t* out_total_bytes);
+
+/* Compute capability, e.g. 9.0 for Hopper. Thread-safe. */
+PMC_API pmc_status pmc_device_compute_capability(uint64_t index, int* out_major, int* out_minor);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PMC_PMC_H */

@@ -1,0 +1,63 @@
+// The C ABI boundary: every exported function runs its body through
+// guarded(), which turns any exception into a status code and a
+// thread-local message. Nothing thrown inside pmc escapes to C.
+#pragma once
+
+#include <memory>
+#include <new>
+#include <string>
+
+#include "common/error.hpp"
+#include "model/model.hpp"
+#include "pmc/pmc.h"
+
+struct pmc_model {
+  pmc::ModelPtr model;
+};
+
+struct pmc_options {
+  pmc::ModelOptions model;
+};
+
+namespace pmc::api {
+
+void set_last_error(std::string message);
+
+template <typename F>
+pmc_status guarded(F&& body) noexcept {
+  try {
+    body();
+    return PMC_OK;
+  } catch (const Error& e) {
+    set_last_error(e.what());
+    return static_cast<pmc_status>(e.code());
+  } catch (const std::bad_alloc&) {
+    set_last_error("out of memory");
+    return PMC_ERROR_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    set_last_error(std::string("internal error: ") + e.what());
+    return PMC_ERROR_INTERNAL;
+  } catch (...) {
+    set_last_error("internal error: unknown exception");
+    return PMC_ERROR_INTERNAL;
+  }
+}
+
+// Argument checks that name the parameter.
+template <typename T>
+T& require(T* pointer, const char* name) {
+  if (pointer == nullptr) fail(ErrorCode::invalid_argument, "{} is NULL", name);
+  return *pointer;
+}
+
+inline const Model& model_of(const pmc_model* handle) {
+  const pmc_model& m = require(handle, "model");
+  if (!m.model) fail(ErrorCode::invalid_argument, "model handle is empty");
+  return *m.model;
+}
+
+inline ModelOptions options_of(const pmc_options* options) {
+  return options ? options->model : ModelOptions{};
+}
+
+}  // namespace pmc::api

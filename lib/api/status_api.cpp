@@ -1,0 +1,42 @@
+// Version, status names and the thread-local last error.
+#include "api/guard.hpp"
+
+namespace pmc::api {
+namespace {
+thread_local std::string last_error;
+}
+
+void set_last_error(std::string message) { last_error = std::move(message); }
+
+}  // namespace pmc::api
+
+extern "C" {
+
+const char* pmc_version(void) {
+#define PMC_STRINGIFY2(x) #x
+#define PMC_STRINGIFY(x) PMC_STRINGIFY2(x)
+  return PMC_STRINGIFY(PMC_VERSION_MAJOR) "." PMC_STRINGIFY(PMC_VERSION_MINOR) "." PMC_STRINGIFY(PMC_VERSION_PATCH);
+}
+
+const char* pmc_status_string(pmc_status status) {
+  switch (status) {
+    case PMC_OK: return "ok";
+    case PMC_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case PMC_ERROR_IO: return "i/o error";
+    case PMC_ERROR_PARSE: return "parse error";
+    case PMC_ERROR_MODEL: return "invalid model";
+    case PMC_ERROR_PROPERTY: return "invalid property";
+    case PMC_ERROR_UNSUPPORTED: return "unsupported";
+    case PMC_ERROR_OUT_OF_MEMORY: return "out of memory";
+    case PMC_ERROR_NO_DEVICE: return "no GPU device";
+    case PMC_ERROR_DEVICE: return "GPU error";
+    case PMC_ERROR_NOT_CONVERGED: return "not converged";
+    case PMC_ERROR_CANCELLED: return "cancelled";
+    case PMC_ERROR_INTERNAL: return "internal error";
+  }
+  return "unknown status";
+}
+
+const char* pmc_last_error(void) { return pmc::api::last_error.c_str(); }
+
+}  // extern "C"

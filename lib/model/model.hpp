@@ -1,0 +1,145 @@
+// The model store (DESIGN §1): one CSR layout for DTMCs, CTMCs, MDPs and
+// parametric CTMCs, with labels, reward structures, action names and state
+// valuations. A Model is immutable once created and may be shared across
+// threads; everything that builds one fills a ModelParts and hands it to
+// Model::create, which normalises and validates it.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/bitset.hpp"
+
+namespace pmc {
+
+enum class ModelType : uint8_t { dtmc, ctmc, mdp, pctmc };
+
+std::string_view to_string(ModelType type);
+std::optional<ModelType> model_type_from_string(std::string_view text);
+// DTMC and MDP rows are probability distributions; CTMC rows are rates.
+inline bool has_probability_rows(ModelType t) { return t == ModelType::dtmc || t == ModelType::mdp; }
+inline bool is_continuous_time(ModelType t) { return t == ModelType::ctmc || t == ModelType::pctmc; }
+
+// Column indices are 32-bit (DESIGN §1), so a model has fewer than 2^32 states.
+inline constexpr uint64_t k_max_states = std::numeric_limits<uint32_t>::max();
+
+struct Parameter {
+  std::string name;
+  // The parameter's admissible range; a rate must be >= 0 everywhere in it.
+  double lower = 0.0;
+  double upper = std::numeric_limits<double>::infinity();
+  friend bool operator==(const Parameter&, const Parameter&) = default;
+};
+
+struct Label {
+  std::string name;
+  Bitset states;
+  friend bool operator==(const Label&, const Label&) = default;
+};
+
+// State rewards (one per state) and transition rewards (one per matrix
+// entry, earned when that transition is taken); either may be empty.
+struct RewardStructure {
+  std::string name;  // may be empty: PRISM's unnamed structure
+  std::vector<double> state_rewards;
+  std::vector<double> transition_rewards;
+  friend bool operator==(const RewardStructure&, const RewardStructure&) = default;
+};
+
+// The PRISM `.sta` valuation of each state: variables × states, row-major by state.
+struct StateValuations {
+  std::vector<std::string> variables;
+  std::vector<uint8_t> is_bool;  // per variable
+  std::vector<int32_t> values;   // num_states × variables.size()
+  bool empty() const { return variables.empty(); }
+  friend bool operator==(const StateValuations&, const StateValuations&) = default;
+};
+
+// Everything a model is made of, before normalisation and validation.
+struct ModelParts {
+  ModelType type = ModelType::dtmc;
+  uint64_t num_states = 0;
+  // First row of each state, num_states+1 entries. May be left empty for
+  // DTMC/CTMC/pCTMC (one row per state); Model::create fills it.
+  std::vector<uint64_t> row_groups;
+  std::vector<uint64_t> row_offsets;  // num_rows+1
+  std::vector<uint32_t> columns;
+  // Probabilities (DTMC/MDP), rates (CTMC) or, for a pCTMC, the constant
+  // term c of each rate c + Σ_k a_k·p_k.
+  std::vector<double> values;
+  std::vector<Parameter> parameters;   // pCTMC only
+  std::vector<double> coefficients;    // pCTMC: a_k per entry, entries × parameters
+  std::vector<std::string> action_names;  // index 0 is "" (no action)
+  std::vector<uint32_t> entry_actions;    // empty, or an action index per entry
+  std::vector<Label> labels;
+  std::vector<RewardStructure> rewards;
+  StateValuations valuations;
+  std::vector<std::string> warnings;
+
+  uint64_t num_rows() const { return row_offsets.empty() ? 0 : row_offsets.size() - 1; }
+  uint64_t num_entries() const { return columns.size(); }
+};
+
+struct ModelOptions {
+  // Reject states without outgoing transitions instead of adding a self-loop.
+  bool strict = false;
+  // |Σ row − 1| allowed for DTMC/MDP rows.
+  double row_sum_tolerance = 1e-9;
+};
+
+class Model {
+ public:
+  // Sorts each row by column, drops zero entries, gives deadlock states a
+  // self-loop (or rejects them when strict), and validates everything listed
+  // in DESIGN §1. Throws pmc::Error (code model) naming the state and problem.
+  static std::shared_ptr<const Model> create(ModelParts parts, const ModelOptions& options = {});
+
+  ModelType type() const { return parts_.type; }
+  uint64_t num_states() const { return parts_.num_states; }
+  uint64_t num_rows() const { return parts_.num_rows(); }  // choices (MDP) or states
+  uint64_t num_entries() const { return parts_.num_entries(); }  // transitions
+
+  const std::vector<uint64_t>& row_groups() const { return parts_.row_groups; }
+  const std::vector<uint64_t>& row_offsets() const { return parts_.row_offsets; }
+  const std::vector<uint32_t>& columns() const { return parts_.columns; }
+  const std::vector<double>& values() const { return parts_.values; }
+  const std::vector<Parameter>& parameters() const { return parts_.parameters; }
+  const std::vector<double>& coefficients() const { return parts_.coefficients; }
+  const std::vector<std::string>& action_names() const { return parts_.action_names; }
+  const std::vector<uint32_t>& entry_actions() const { return parts_.entry_actions; }
+  const std::vector<Label>& labels() const { return parts_.labels; }
+  const std::vector<RewardStructure>& rewards() const { return parts_.rewards; }
+  const StateValuations& valuations() const { return parts_.valuations; }
+  const std::vector<std::string>& warnings() const { return parts_.warnings; }
+  const ModelParts& parts() const { return parts_; }
+
+  const Label* find_label(std::string_view name) const;
+  // By name; the empty name selects the first structure, as PRISM's `R=?`.
+  const RewardStructure* find_rewards(std::string_view name) const;
+  // The "init" label, or nullptr when the model declares no initial state.
+  const Bitset* initial_states() const;
+
+  // Copies with one more label or reward structure, sharing nothing mutable:
+  // the C ABI's pmc_model_add_label/add_rewards swap the handle to the copy.
+  std::shared_ptr<const Model> with_label(Label label) const;
+  std::shared_ptr<const Model> with_rewards(RewardStructure rewards) const;
+
+  // Human-readable position of a row: "state 5" or "state 5, choice 1".
+  std::string describe_row(uint64_t row) const;
+
+  // Equal structure and data (warnings are not compared).
+  bool same_as(const Model& other) const;
+
+ private:
+  explicit Model(ModelParts parts) : parts_(std::move(parts)) {}
+  ModelParts parts_;
+};
+
+using ModelPtr = std::shared_ptr<const Model>;
+
+}  // namespace pmc
