@@ -14,6 +14,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
 #include "common/error.hpp"
+#include "common/huge_pages.hpp"
 #include "formats/pmc.pb.h"
 #include "formats/pmcb.hpp"
 
@@ -124,8 +125,29 @@ class PmcbReader {
       parts_.valuations.variables.push_back(v.name());
       parts_.valuations.is_bool.push_back(v.is_bool() ? 1 : 0);
     }
+    reserve_arrays();
     parts_.row_offsets.push_back(0);
     if (parts_.type == ModelType::mdp) parts_.row_groups.push_back(0);
+  }
+
+  // Sizing the arrays once from the header saves the copies and page faults
+  // of growing them chunk by chunk (measured: a third of the load time). The
+  // header is checked against the file size first, so a lying header cannot
+  // make us allocate more than the file could hold.
+  void reserve_arrays() {
+    const uint64_t bytes_per_entry = 4 + 8 + 8 * parts_.parameters.size() + (has_entry_actions_ ? 1 : 0);
+    if (entries_ > file_size_ / bytes_per_entry) {
+      error("the header declares {} transitions, more than a file of {} bytes can hold", entries_, file_size_);
+    }
+    if (rows_ > file_size_) {
+      error("the header declares {} rows for {} states in a file of {} bytes", rows_, parts_.num_states, file_size_);
+    }
+    reserve_with_huge_pages(parts_.row_offsets, rows_ + 1);
+    reserve_with_huge_pages(parts_.columns, entries_);
+    reserve_with_huge_pages(parts_.values, entries_);
+    reserve_with_huge_pages(parts_.coefficients, entries_ * parts_.parameters.size());
+    if (has_entry_actions_) reserve_with_huge_pages(parts_.entry_actions, entries_);
+    if (parts_.type == ModelType::mdp) reserve_with_huge_pages(parts_.row_groups, parts_.num_states + 1);
   }
 
   void add_row_groups(const v1::RowGroupChunk& c) {
@@ -178,6 +200,7 @@ class PmcbReader {
     if (values.size() + static_cast<uint64_t>(c.values_size()) > limit) {
       error("reward structure \"{}\" has more {} rewards than the header allows ({})", r.name, c.transition() ? "transition" : "state", limit);
     }
+    if (values.empty() && static_cast<uint64_t>(c.values_size()) < limit && limit * 8 <= file_size_) reserve_with_huge_pages(values, limit);
     values.insert(values.end(), c.values().begin(), c.values().end());
   }
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "common/huge_pages.hpp"
 #include "formats/prism_readers.hpp"
 #include "formats/text_fields.hpp"
 #include "model/validation.hpp"
@@ -106,6 +107,7 @@ void read_transition_rewards(const std::string& path, const ModelParts& parts, R
   std::string_view line;
   while (in.next_content(line)) {
     if (rewards.empty()) {
+      reserve_with_huge_pages(rewards, parts.num_entries());
       rewards.assign(parts.num_entries(), 0.0);
       seen = Bitset(parts.num_entries());
     }

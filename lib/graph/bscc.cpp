@@ -1,0 +1,57 @@
+#include "graph/bscc.hpp"
+
+#include "common/error.hpp"
+#include "graph/scc.hpp"
+
+namespace pmc::graph {
+
+Bitset Bsccs::bscc_states(uint64_t i) const {
+  Bitset set(bscc_of.size());
+  for (uint32_t s : bscc(i)) set.set(s);
+  return set;
+}
+
+Bitset Bsccs::recurrent_states() const {
+  Bitset set(bscc_of.size());
+  for (uint32_t s : states) set.set(s);
+  return set;
+}
+
+Bsccs bottom_sccs(const Model& model) {
+  if (model.type() != ModelType::dtmc && model.type() != ModelType::ctmc) {
+    fail(ErrorCode::unsupported, "bottom SCCs are computed for DTMCs and CTMCs; this model is a {}",
+         to_string(model.type()));
+  }
+  const uint64_t n = model.num_states();
+  const std::vector<uint64_t>& row_offsets = model.row_offsets();
+  const std::vector<uint32_t>& columns = model.columns();
+  const SccDecomposition sccs = strongly_connected_components(model);
+
+  // One pass over the edges: a component is bottom unless some edge leaves it.
+  std::vector<uint8_t> leaves(sccs.num_components(), 0);
+  for (uint64_t s = 0; s < n; ++s) {
+    const uint32_t c = sccs.component_of[s];
+    for (uint64_t e = row_offsets[s]; e < row_offsets[s + 1]; ++e) {
+      if (sccs.component_of[columns[e]] != c) {
+        leaves[c] = 1;
+        break;
+      }
+    }
+  }
+
+  Bsccs out;
+  out.bscc_of.assign(n, Bsccs::k_transient);
+  out.offsets.push_back(0);
+  for (uint64_t c = 0; c < sccs.num_components(); ++c) {
+    if (leaves[c]) continue;
+    const auto id = static_cast<uint32_t>(out.count());
+    for (uint32_t s : sccs.component(c)) {
+      out.bscc_of[s] = id;
+      out.states.push_back(s);
+    }
+    out.offsets.push_back(out.states.size());
+  }
+  return out;
+}
+
+}  // namespace pmc::graph

@@ -1,0 +1,51 @@
+// Strongly connected components of a model's state graph (Tarjan 1972),
+// the basis of BSCC detection (steady state) and of the SCC scheduler's
+// topological order (Berger 2014 §2.7: solve an SCC after every SCC it can
+// reach, each as a smaller instance).
+//
+// The state graph has an edge s -> t when some row of s (for an MDP: some
+// choice) has an entry in column t; every stored entry is non-zero, so these
+// are exactly the positive-probability (positive-rate) transitions.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "common/bitset.hpp"
+#include "model/model.hpp"
+
+namespace pmc::graph {
+
+struct SccDecomposition {
+  // component_of[s] for a state outside the searched subset.
+  static constexpr uint32_t k_no_component = std::numeric_limits<uint32_t>::max();
+
+  // Component index per state (num_states entries).
+  std::vector<uint32_t> component_of;
+  // Components as CSR, in the order Tarjan emits them: reverse topological,
+  // i.e. every edge between two components goes from a component to one
+  // with a smaller index. offsets has num_components()+1 entries; `states`
+  // lists each component's states (in the order they left Tarjan's stack).
+  std::vector<uint64_t> offsets;
+  std::vector<uint32_t> states;
+
+  uint64_t num_components() const { return offsets.empty() ? 0 : offsets.size() - 1; }
+  std::span<const uint32_t> component(uint64_t c) const {
+    return {states.data() + offsets[c], states.data() + offsets[c + 1]};
+  }
+};
+
+// All states. Iterative (explicit DFS stack): models have millions of states
+// and a recursive DFS overflows the thread stack on a long path. O(n + m)
+// time; at most 32 bytes of work space per state (discovery index, lowlink,
+// Tarjan stack, DFS frame) besides the output.
+SccDecomposition strongly_connected_components(const Model& model);
+
+// Only the states in `subset` (subset.size() == num_states, else
+// pmc::Error(invalid_argument)); edges to states outside it are ignored, so
+// these are the SCCs of the subgraph induced by the subset.
+SccDecomposition strongly_connected_components(const Model& model, const Bitset& subset);
+
+}  // namespace pmc::graph

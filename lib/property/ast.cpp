@@ -1,0 +1,215 @@
+#include "property/ast.hpp"
+
+#include <cmath>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+namespace pmc::property {
+
+namespace {
+
+// Binding strength in PRISM: => (right-assoc) < | < & < ! < atoms.
+int precedence(const StateFormula& f) {
+  switch (f.kind) {
+    case StateKind::implication: return 1;
+    case StateKind::disjunction: return 2;
+    case StateKind::conjunction: return 3;
+    case StateKind::negation: return 4;
+    case StateKind::constant:
+    case StateKind::label:
+    case StateKind::op: return 5;
+  }
+  return 5;
+}
+
+void append_state(std::string& out, const StateFormula& f);
+
+void append_child(std::string& out, const StateFormula& child, int min_precedence) {
+  if (precedence(child) < min_precedence) {
+    out += '(';
+    append_state(out, child);
+    out += ')';
+  } else {
+    append_state(out, child);
+  }
+}
+
+void append_binary(std::string& out, const StateFormula& f, std::string_view symbol, int left_min,
+                   int right_min) {
+  append_child(out, *f.left, left_min);
+  out += symbol;
+  append_child(out, *f.right, right_min);
+}
+
+void append_state(std::string& out, const StateFormula& f) {
+  switch (f.kind) {
+    case StateKind::constant: out += f.value ? "true" : "false"; return;
+    case StateKind::label:
+      out += '"';
+      out += f.label;
+      out += '"';
+      return;
+    case StateKind::negation:
+      out += '!';
+      append_child(out, *f.left, 4);
+      return;
+    // & and | associate to the left: a right operand of the same kind
+    // needs parentheses to keep its shape; => associates to the right.
+    case StateKind::conjunction: append_binary(out, f, " & ", 3, 4); return;
+    case StateKind::disjunction: append_binary(out, f, " | ", 2, 3); return;
+    case StateKind::implication: append_binary(out, f, " => ", 2, 1); return;
+    case StateKind::op: out += to_string(*f.op); return;
+  }
+}
+
+std::string_view optimisation_suffix(Optimisation o) {
+  switch (o) {
+    case Optimisation::none: return "";
+    case Optimisation::min: return "min";
+    case Optimisation::max: return "max";
+  }
+  return "";
+}
+
+}  // namespace
+
+bool Operator::holds(double value) const {
+  switch (comparison) {
+    case Comparison::query: return false;
+    case Comparison::less: return value < threshold;
+    case Comparison::less_equal: return value <= threshold;
+    case Comparison::greater: return value > threshold;
+    case Comparison::greater_equal: return value >= threshold;
+  }
+  return false;
+}
+
+const Operator* Property::top_operator() const {
+  return root && root->kind == StateKind::op ? root->op.get() : nullptr;
+}
+
+bool Property::is_query() const {
+  const Operator* op = top_operator();
+  return op != nullptr && op->is_query();
+}
+
+std::string to_string(const Number& number) {
+  if (number.is_integer) return fmt::format("{}", static_cast<uint64_t>(number.value));
+  std::string text = fmt::format("{}", number.value);
+  // A real literal must not print as an integer one, or a round trip would
+  // turn `F<=2.0` into a valid DTMC step bound.
+  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+  return text;
+}
+
+std::string to_string(const TimeBound& bound) {
+  if (bound.is_interval()) return fmt::format("[{},{}]", to_string(*bound.lower), to_string(*bound.upper));
+  if (bound.upper) return "<=" + to_string(*bound.upper);
+  if (bound.lower) return ">=" + to_string(*bound.lower);
+  return "";
+}
+
+std::string_view to_string(Comparison comparison) {
+  switch (comparison) {
+    case Comparison::query: return "=?";
+    case Comparison::less: return "<";
+    case Comparison::less_equal: return "<=";
+    case Comparison::greater: return ">";
+    case Comparison::greater_equal: return ">=";
+  }
+  return "?";
+}
+
+std::string to_string(const StateFormula& formula) {
+  std::string out;
+  append_state(out, formula);
+  return out;
+}
+
+std::string to_string(const PathFormula& formula) {
+  std::string out;
+  switch (formula.kind) {
+    case PathKind::next: out = "X "; break;
+    case PathKind::eventually: out = "F" + to_string(formula.bound) + " "; break;
+    case PathKind::globally: out = "G" + to_string(formula.bound) + " "; break;
+    case PathKind::until:
+      // U binds more loosely than every boolean operator, so neither
+      // operand needs parentheses.
+      append_state(out, *formula.left);
+      out += " U" + to_string(formula.bound) + " ";
+      break;
+  }
+  append_state(out, *formula.right);
+  return out;
+}
+
+std::string to_string(const RewardFormula& formula) {
+  switch (formula.kind) {
+    case RewardKind::reachability: return "F " + to_string(*formula.target);
+    case RewardKind::cumulative: return "C<=" + to_string(formula.bound);
+    case RewardKind::instantaneous: return "I=" + to_string(formula.bound);
+    case RewardKind::long_run: return "S";
+  }
+  return "";
+}
+
+std::string to_string(const Operator& op) {
+  std::string out;
+  switch (op.kind) {
+    case OperatorKind::probability: out = "P"; break;
+    case OperatorKind::steady_state: out = "S"; break;
+    case OperatorKind::reward:
+      out = "R";
+      if (!op.reward_name.empty()) out += "{\"" + op.reward_name + "\"}";
+      break;
+  }
+  out += optimisation_suffix(op.optimisation);
+  out += to_string(op.comparison);
+  if (!op.is_query()) out += fmt::format("{}", op.threshold);
+  out += " [ ";
+  switch (op.kind) {
+    case OperatorKind::probability: out += to_string(*op.path); break;
+    case OperatorKind::steady_state: out += to_string(*op.state); break;
+    case OperatorKind::reward: out += to_string(op.reward); break;
+  }
+  out += " ]";
+  return out;
+}
+
+std::string to_string(const Property& property) {
+  return property.root ? to_string(*property.root) : std::string();
+}
+
+namespace {
+
+void collect(const StateFormula& f, std::vector<std::string>& out, std::unordered_set<std::string>& seen) {
+  auto visit = [&](const StatePtr& child) {
+    if (child) collect(*child, out, seen);
+  };
+  if (f.kind == StateKind::label) {
+    if (seen.insert(f.label).second) out.push_back(f.label);
+    return;
+  }
+  visit(f.left);
+  visit(f.right);
+  if (f.kind != StateKind::op) return;
+  const Operator& op = *f.op;
+  if (op.path) {
+    visit(op.path->left);
+    visit(op.path->right);
+  }
+  visit(op.reward.target);
+  visit(op.state);
+}
+
+}  // namespace
+
+std::vector<std::string> collect_labels(const StateFormula& formula) {
+  std::vector<std::string> out;
+  std::unordered_set<std::string> seen;
+  collect(formula, out, seen);
+  return out;
+}
+
+}  // namespace pmc::property

@@ -1,0 +1,155 @@
+// The property AST (DESIGN §3): the PRISM subset pmc checks, as parsed by
+// parse_property (property/parser.hpp). Nodes are immutable once built and
+// shared through shared_ptr<const ...>, so a Property is cheap to copy and
+// safe to read from several threads.
+//
+// The parser bounds the height of every tree by k_max_depth, so the
+// recursive walks here (to_string, collect_labels, the destructors) cannot
+// exhaust the stack whatever the input was.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pmc::property {
+
+// Deepest formula the parser accepts; every node (!, &, a nested P[...]
+// and its path formula) counts one level.
+inline constexpr int k_max_depth = 1000;
+
+struct StateFormula;
+struct PathFormula;
+struct Operator;
+using StatePtr = std::shared_ptr<const StateFormula>;
+using PathPtr = std::shared_ptr<const PathFormula>;
+using OperatorPtr = std::shared_ptr<const Operator>;
+
+// A numeric literal as written. `is_integer` says it was written with digits
+// only (no '.', no exponent): a DTMC/MDP step bound must be one, so the
+// checker rejects `F<=2.5` (and `F<=2.0`, as PRISM's type checker does)
+// there while a CTMC accepts any non-negative time.
+struct Number {
+  double value = 0.0;
+  bool is_integer = false;
+  friend bool operator==(const Number&, const Number&) = default;
+};
+
+// The time/step bound of F, G and U. Neither set: unbounded. Only `upper`:
+// `<=t`. Only `lower`: `>=t`. Both: the interval `[t1,t2]` (t1 <= t2).
+struct TimeBound {
+  std::optional<Number> lower;
+  std::optional<Number> upper;
+  bool unbounded() const { return !lower && !upper; }
+  bool is_interval() const { return lower.has_value() && upper.has_value(); }
+  friend bool operator==(const TimeBound&, const TimeBound&) = default;
+};
+
+enum class PathKind : uint8_t {
+  next,        // X φ
+  until,       // φ U ψ, with an optional bound
+  eventually,  // F ψ  (true U ψ)
+  globally,    // G ψ  (!F !ψ)
+};
+
+struct PathFormula {
+  PathKind kind = PathKind::eventually;
+  TimeBound bound;  // always unbounded for next
+  StatePtr left;    // until only: φ of φ U ψ; null otherwise
+  StatePtr right;   // the operand of X, F, G; ψ of φ U ψ
+  size_t column = 0;  // 1-based column of the path formula's first character
+};
+
+// What an R operator accumulates (PRISM manual, "Reward-based properties").
+enum class RewardKind : uint8_t {
+  reachability,   // F ψ: reward until ψ is reached
+  cumulative,     // C<=k: reward up to step/time k
+  instantaneous,  // I=k: reward at step/time k
+  long_run,       // S: long-run average reward
+};
+
+struct RewardFormula {
+  RewardKind kind = RewardKind::reachability;
+  Number bound;     // cumulative and instantaneous only
+  StatePtr target;  // reachability only
+  size_t column = 0;
+};
+
+enum class OperatorKind : uint8_t { probability, reward, steady_state };
+enum class Optimisation : uint8_t { none, min, max };
+// `query` is `=?`: compute the value. The others compare it with a
+// threshold and make the operator a boolean state formula.
+enum class Comparison : uint8_t { query, less, less_equal, greater, greater_equal };
+
+struct Operator {
+  OperatorKind kind = OperatorKind::probability;
+  Optimisation optimisation = Optimisation::none;
+  std::string reward_name;  // reward only; empty selects the default structure
+  Comparison comparison = Comparison::query;
+  double threshold = 0.0;   // unused for a query; in [0,1] for P and S
+  PathPtr path;             // probability: the path formula
+  RewardFormula reward;     // reward: what is accumulated
+  StatePtr state;           // steady_state: the state formula inside S[...]
+  size_t column = 0;        // column of the 'P', 'R' or 'S'
+
+  bool is_query() const { return comparison == Comparison::query; }
+  // Whether `value` satisfies the bound; false for a query.
+  bool holds(double value) const;
+};
+
+enum class StateKind : uint8_t {
+  constant,     // true / false
+  label,        // "name"
+  negation,     // !φ            (operand in left)
+  conjunction,  // φ & ψ
+  disjunction,  // φ | ψ
+  implication,  // φ => ψ
+  op,           // P~p[...], R~r[...], S~p[...]  (in op)
+};
+
+struct StateFormula {
+  StateKind kind = StateKind::constant;
+  bool value = false;   // constant only
+  std::string label;    // label only, without quotes
+  StatePtr left;        // negation operand, or left operand of a binary node
+  StatePtr right;       // right operand of a binary node
+  OperatorPtr op;       // op only
+  int height = 1;       // 1 for a leaf; bounded by k_max_depth
+  size_t column = 0;    // 1-based column where the formula starts
+};
+
+// A parsed property: a state formula, whose root may be an operator with
+// `=?` (the only place a query is allowed, as in PRISM).
+struct Property {
+  StatePtr root;
+  std::string text;  // the text it was parsed from
+
+  // The root operator, or nullptr when the root is e.g. `"a" & P>0.5[...]`.
+  const Operator* top_operator() const;
+  // True when the property asks for a number (P=?, R=?, S=?), false when it
+  // is a boolean state formula.
+  bool is_query() const;
+};
+
+// Canonical PRISM syntax, e.g. `Pmax=? [ "a" U<=5 "b" ]`, `R{"time"}min=? [ F "done" ]`.
+// Parentheses are added exactly where the tree differs from the default
+// precedence and associativity, so parse_property(to_string(p)) rebuilds
+// the same tree.
+std::string to_string(const StateFormula& formula);
+std::string to_string(const PathFormula& formula);
+std::string to_string(const RewardFormula& formula);
+std::string to_string(const Operator& op);
+std::string to_string(const Property& property);
+std::string to_string(const TimeBound& bound);  // "", "<=5", ">=1.5", "[1,2]"
+std::string to_string(const Number& number);    // "5" or "5.0", "0.001", "1e-10"
+std::string_view to_string(Comparison comparison);  // "=?", "<", "<=", ">", ">="
+
+// Every distinct label the formula mentions, in order of first appearance
+// (nested operators included), so the checker can report unknown ones.
+std::vector<std::string> collect_labels(const StateFormula& formula);
+
+}  // namespace pmc::property

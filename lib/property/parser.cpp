@@ -1,0 +1,511 @@
+// Recursive descent over a one-token lookahead lexer. The grammar is in
+// parser.hpp. Every error names a 1-based column, what was expected and what
+// was found (STYLE.md, "Errors").
+#include "property/parser.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace pmc::property {
+
+namespace {
+
+enum class Tok : uint8_t {
+  end, identifier, string, number,
+  lbracket, rbracket, lparen, rparen, lbrace, rbrace,
+  bang, amp, bar, implies, equals, question, comma, minus,
+  less, less_equal, greater, greater_equal,
+};
+
+struct Token {
+  Tok kind = Tok::end;
+  size_t offset = 0;      // 0-based byte offset of the first character
+  std::string_view text;  // as written; a string's text includes its quotes
+  Number number;          // number only
+};
+
+// Integers above 2^53 are not exact in a double; as step bounds they would
+// silently change, so they are refused.
+constexpr double k_max_exact_integer = 9007199254740992.0;
+
+bool is_identifier_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_identifier_char(char c) { return is_identifier_start(c) || is_digit(c); }
+bool is_path_keyword(std::string_view s) { return s == "X" || s == "F" || s == "G" || s == "U"; }
+
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : text_(text) { advance(); }
+
+  Property parse() {
+    Property property;
+    property.text = std::string(text_);
+    property.root = parse_state();
+    if (tok_.kind != Tok::end) expected("'&', '|', '=>' or end of input");
+    // PRISM allows `=?` only on the outermost operator: a nested one has
+    // no boolean value to combine with.
+    const Operator* top = property.top_operator();
+    for (const auto& [op, offset] : queries_) {
+      if (op != top) {
+        error_at(offset, "'=?' is only allowed in the outermost operator; a nested operator needs a bound "
+                         "such as '>=0.5'");
+      }
+    }
+    return property;
+  }
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;
+  Token tok_;
+  int depth_ = 0;
+  std::vector<std::pair<const Operator*, size_t>> queries_;  // every `=?`, with the offset of its '='
+
+  // ---- errors ----
+
+  // The text around `offset` with a caret under it. Bytes that would not
+  // print as one column are shown as '?', so the caret stays aligned.
+  std::string caret_display(size_t offset) const {
+    constexpr size_t k_before = 40, k_width = 72;
+    size_t start = offset > k_before ? offset - k_before : 0;
+    size_t stop = std::min(text_.size(), start + k_width);
+    std::string line = start > 0 ? "..." : "";
+    size_t caret = line.size() + (offset - start);
+    for (size_t i = start; i < stop; ++i) {
+      unsigned char c = static_cast<unsigned char>(text_[i]);
+      line += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
+    }
+    if (stop < text_.size()) line += "...";
+    return "  " + line + "\n  " + std::string(caret, ' ') + "^";
+  }
+
+  [[noreturn]] void error_at(size_t offset, const std::string& message) const {
+    fail(ErrorCode::property, "column {}: {}\n{}", offset + 1, message, caret_display(offset));
+  }
+
+  static std::string describe(const Token& t) {
+    switch (t.kind) {
+      case Tok::end: return "end of input";
+      case Tok::string: return std::string(t.text);
+      case Tok::number: return "number " + std::string(t.text);
+      case Tok::identifier:
+        if (is_path_keyword(t.text)) return "path operator '" + std::string(t.text) + "'";
+        return quote_for_message(t.text);
+      default: return "'" + std::string(t.text) + "'";
+    }
+  }
+
+  [[noreturn]] void expected(std::string_view what) const {
+    error_at(tok_.offset, fmt::format("expected {} but found {}", what, describe(tok_)));
+  }
+
+  void expect(Tok kind, std::string_view what) {
+    if (tok_.kind != kind) expected(what);
+    advance();
+  }
+
+  bool at_identifier(std::string_view name) const { return tok_.kind == Tok::identifier && tok_.text == name; }
+
+  // ---- lexer ----
+
+  void advance() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
+                                   text_[pos_] == '\r' || text_[pos_] == '\f' || text_[pos_] == '\v')) {
+      ++pos_;
+    }
+    tok_ = Token{};
+    tok_.offset = pos_;
+    if (pos_ == text_.size()) return;
+    size_t start = pos_;
+    char c = text_[pos_];
+    auto single = [&](Tok kind, size_t length = 1) {
+      tok_.kind = kind;
+      pos_ += length;
+    };
+    auto next_is = [&](char n) { return pos_ + 1 < text_.size() && text_[pos_ + 1] == n; };
+    if (is_identifier_start(c)) {
+      while (pos_ < text_.size() && is_identifier_char(text_[pos_])) ++pos_;
+      tok_.kind = Tok::identifier;
+    } else if (is_digit(c) || (c == '.' && pos_ + 1 < text_.size() && is_digit(text_[pos_ + 1]))) {
+      lex_number();
+    } else if (c == '"') {
+      lex_string();
+    } else {
+      switch (c) {
+        case '[': single(Tok::lbracket); break;
+        case ']': single(Tok::rbracket); break;
+        case '(': single(Tok::lparen); break;
+        case ')': single(Tok::rparen); break;
+        case '{': single(Tok::lbrace); break;
+        case '}': single(Tok::rbrace); break;
+        case '!': single(Tok::bang); break;
+        case '&': single(Tok::amp); break;
+        case '|': single(Tok::bar); break;
+        case '?': single(Tok::question); break;
+        case ',': single(Tok::comma); break;
+        case '-': single(Tok::minus); break;
+        case '=': next_is('>') ? single(Tok::implies, 2) : single(Tok::equals); break;
+        case '<': next_is('=') ? single(Tok::less_equal, 2) : single(Tok::less); break;
+        case '>': next_is('=') ? single(Tok::greater_equal, 2) : single(Tok::greater); break;
+        default: error_at(start, "unexpected character " + quote_for_message(text_.substr(start, 1)));
+      }
+    }
+    tok_.text = text_.substr(start, pos_ - start);
+  }
+
+  void lex_number() {
+    size_t start = pos_;
+    bool integer = true;
+    auto digits = [&] {
+      size_t first = pos_;
+      while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+      return pos_ > first;
+    };
+    digits();
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      integer = false;
+      ++pos_;
+      digits();
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      integer = false;
+      size_t e = pos_++;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+      if (!digits()) error_at(e, "malformed number: expected digits after the exponent 'e'");
+    }
+    double value = 0.0;
+    auto [end, ec] = std::from_chars(text_.data() + start, text_.data() + pos_, value);
+    if (ec == std::errc::result_out_of_range) {
+      error_at(start, "number " + std::string(text_.substr(start, pos_ - start)) + " is out of range");
+    }
+    if (ec != std::errc() || end != text_.data() + pos_) {
+      error_at(start, "malformed number " + quote_for_message(text_.substr(start, pos_ - start)));
+    }
+    if (integer && value > k_max_exact_integer) {
+      error_at(start, "integer " + std::string(text_.substr(start, pos_ - start)) + " is too large (limit 2^53)");
+    }
+    tok_.kind = Tok::number;
+    tok_.number = Number{value, integer};
+  }
+
+  // Labels and reward names: any printable characters but '"', non-empty,
+  // on one line. PRISM restricts them to identifiers; models exported by
+  // other tools are not always so tidy, and nothing here depends on it.
+  void lex_string() {
+    size_t start = pos_++;
+    while (pos_ < text_.size() && text_[pos_] != '"') {
+      unsigned char c = static_cast<unsigned char>(text_[pos_]);
+      if (c < 0x20 || c == 0x7f) {
+        error_at(pos_, "unterminated name: expected closing '\"' but found " +
+                           quote_for_message(text_.substr(pos_, 1)));
+      }
+      ++pos_;
+    }
+    if (pos_ == text_.size()) error_at(start, "unterminated name: expected closing '\"' but found end of input");
+    ++pos_;
+    if (pos_ - start == 2) error_at(start, "empty name \"\": expected a label or reward structure name");
+    tok_.kind = Tok::string;
+  }
+
+  // ---- tree building ----
+
+  // Every node goes through here, so no tree is deeper than k_max_depth and
+  // the recursive walks in ast.cpp (and the destructors) stay shallow.
+  StatePtr make(StateFormula node, size_t error_offset) const {
+    int below = 0;
+    for (const StatePtr& child : {node.left, node.right}) {
+      if (child) below = std::max(below, child->height);
+    }
+    if (node.op) {
+      // The path or reward formula in between counts as one more level.
+      const Operator& op = *node.op;
+      for (const StatePtr& child : {op.path ? op.path->left : nullptr, op.path ? op.path->right : nullptr,
+                                    op.reward.target, op.state}) {
+        if (child) below = std::max(below, child->height + 1);
+      }
+    }
+    node.height = below + 1;
+    if (node.height > k_max_depth) too_deep(error_offset);
+    return std::make_shared<const StateFormula>(std::move(node));
+  }
+
+  StatePtr make_binary(StateKind kind, StatePtr left, StatePtr right, size_t operator_offset) const {
+    StateFormula node;
+    node.kind = kind;
+    node.column = left->column;
+    node.left = std::move(left);
+    node.right = std::move(right);
+    return make(std::move(node), operator_offset);
+  }
+
+  [[noreturn]] void too_deep(size_t offset) const {
+    error_at(offset, fmt::format("formula nested too deeply (the limit is {} levels)", k_max_depth));
+  }
+
+  // ---- state formulas ----
+
+  StatePtr parse_state() {
+    // Right-associative, collected iteratively: a long `a => b => ...`
+    // chain must not recurse once per operator.
+    std::vector<StatePtr> operands{parse_or()};
+    std::vector<size_t> operators;
+    while (tok_.kind == Tok::implies) {
+      if (static_cast<int>(operators.size()) >= k_max_depth) too_deep(tok_.offset);
+      operators.push_back(tok_.offset);
+      advance();
+      operands.push_back(parse_or());
+    }
+    StatePtr result = std::move(operands.back());
+    for (size_t i = operators.size(); i-- > 0;) {
+      result = make_binary(StateKind::implication, std::move(operands[i]), std::move(result), operators[i]);
+    }
+    return result;
+  }
+
+  StatePtr parse_or() {
+    StatePtr result = parse_and();
+    while (tok_.kind == Tok::bar) {
+      size_t offset = tok_.offset;
+      advance();
+      result = make_binary(StateKind::disjunction, std::move(result), parse_and(), offset);
+    }
+    return result;
+  }
+
+  StatePtr parse_and() {
+    StatePtr result = parse_unary();
+    while (tok_.kind == Tok::amp) {
+      size_t offset = tok_.offset;
+      advance();
+      result = make_binary(StateKind::conjunction, std::move(result), parse_unary(), offset);
+    }
+    return result;
+  }
+
+  // Each '!', '(' and nested operator passes through here once, so this
+  // counter bounds the recursion depth before any node exists (e.g. on
+  // 100000 opening parentheses).
+  struct DepthGuard {
+    Parser& parser;
+    explicit DepthGuard(Parser& p) : parser(p) {
+      if (++parser.depth_ > k_max_depth) parser.too_deep(parser.tok_.offset);
+    }
+    ~DepthGuard() { --parser.depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+  };
+
+  StatePtr parse_unary() {
+    DepthGuard guard(*this);
+    size_t offset = tok_.offset;
+    StateFormula node;
+    node.column = offset + 1;
+    switch (tok_.kind) {
+      case Tok::bang:
+        advance();
+        node.kind = StateKind::negation;
+        node.left = parse_unary();
+        return make(std::move(node), offset);
+      case Tok::string:
+        node.kind = StateKind::label;
+        node.label = std::string(tok_.text.substr(1, tok_.text.size() - 2));
+        advance();
+        return make(std::move(node), offset);
+      case Tok::lparen: {
+        advance();
+        StatePtr inner = parse_state();
+        expect(Tok::rparen, "')'");
+        return inner;
+      }
+      case Tok::identifier: break;
+      default: expected("a state formula");
+    }
+    std::string_view word = tok_.text;
+    if (word == "true" || word == "false") {
+      node.kind = StateKind::constant;
+      node.value = word == "true";
+      advance();
+      return make(std::move(node), offset);
+    }
+    if (word == "P" || word == "Pmin" || word == "Pmax" || word == "R" || word == "Rmin" || word == "Rmax" ||
+        word == "S") {
+      node.kind = StateKind::op;
+      node.op = parse_operator();
+      return make(std::move(node), offset);
+    }
+    if (is_path_keyword(word)) expected("a state formula");
+    expected("a state formula (labels are written in double quotes)");
+  }
+
+  // ---- operators ----
+
+  OperatorPtr parse_operator() {
+    auto op = std::make_shared<Operator>();
+    op->column = tok_.offset + 1;
+    std::string_view word = tok_.text;
+    op->kind = word[0] == 'P' ? OperatorKind::probability
+               : word[0] == 'R' ? OperatorKind::reward
+                                : OperatorKind::steady_state;
+    if (word.size() > 1) op->optimisation = word.substr(1) == "min" ? Optimisation::min : Optimisation::max;
+    advance();
+    if (word == "R") {
+      // PRISM's order: R{"name"}min=? — the name comes before min/max.
+      if (tok_.kind == Tok::lbrace) {
+        advance();
+        if (tok_.kind != Tok::string) expected("a reward structure name in double quotes");
+        op->reward_name = std::string(tok_.text.substr(1, tok_.text.size() - 2));
+        advance();
+        expect(Tok::rbrace, "'}'");
+      }
+      if (at_identifier("min") || at_identifier("max")) {
+        op->optimisation = tok_.text == "min" ? Optimisation::min : Optimisation::max;
+        advance();
+      }
+    }
+    parse_comparison(*op);
+    expect(Tok::lbracket, "'['");
+    switch (op->kind) {
+      case OperatorKind::probability: op->path = parse_path(); break;
+      case OperatorKind::reward: op->reward = parse_reward(); break;
+      case OperatorKind::steady_state: op->state = parse_state(); break;
+    }
+    expect(Tok::rbracket, "']'");
+    return op;
+  }
+
+  void parse_comparison(Operator& op) {
+    switch (tok_.kind) {
+      case Tok::equals:
+        queries_.emplace_back(&op, tok_.offset);
+        advance();
+        expect(Tok::question, "'?' after '='");
+        op.comparison = Comparison::query;
+        return;
+      case Tok::less: op.comparison = Comparison::less; break;
+      case Tok::less_equal: op.comparison = Comparison::less_equal; break;
+      case Tok::greater: op.comparison = Comparison::greater; break;
+      case Tok::greater_equal: op.comparison = Comparison::greater_equal; break;
+      default: expected("'=?' or a bound ('<', '<=', '>' or '>=' and a number)");
+    }
+    advance();
+    bool is_probability = op.kind != OperatorKind::reward;
+    std::string_view what = is_probability ? "a probability bound in [0,1]" : "a non-negative reward bound";
+    if (tok_.kind != Tok::number) expected(what);
+    op.threshold = tok_.number.value;
+    if (is_probability && op.threshold > 1.0) {
+      error_at(tok_.offset, fmt::format("probability bound must be in [0,1] but found {}", tok_.text));
+    }
+    advance();
+  }
+
+  // ---- path and reward formulas ----
+
+  PathPtr parse_path() {
+    auto path = std::make_shared<PathFormula>();
+    path->column = tok_.offset + 1;
+    if (at_identifier("X")) {
+      path->kind = PathKind::next;
+      advance();
+      if (starts_time_bound()) error_at(tok_.offset, "'X' takes no time bound");
+      path->right = parse_state();
+    } else if (at_identifier("F") || at_identifier("G")) {
+      path->kind = tok_.text == "F" ? PathKind::eventually : PathKind::globally;
+      advance();
+      path->bound = parse_time_bound();
+      path->right = parse_state();
+    } else {
+      path->left = parse_state();
+      if (!at_identifier("U")) expected("'U' (a path formula is X a, F a, G a or a U b)");
+      path->kind = PathKind::until;
+      advance();
+      path->bound = parse_time_bound();
+      path->right = parse_state();
+    }
+    return path;
+  }
+
+  bool starts_time_bound() const {
+    return tok_.kind == Tok::less_equal || tok_.kind == Tok::greater_equal || tok_.kind == Tok::lbracket ||
+           tok_.kind == Tok::less || tok_.kind == Tok::greater;
+  }
+
+  TimeBound parse_time_bound() {
+    TimeBound bound;
+    switch (tok_.kind) {
+      case Tok::less_equal:
+        advance();
+        bound.upper = parse_time("a non-negative time bound");
+        break;
+      case Tok::greater_equal:
+        advance();
+        bound.lower = parse_time("a non-negative time bound");
+        break;
+      case Tok::lbracket: {
+        advance();
+        size_t lower_offset = tok_.offset;
+        bound.lower = parse_time("a non-negative interval start");
+        expect(Tok::comma, "','");
+        bound.upper = parse_time("a non-negative interval end");
+        expect(Tok::rbracket, "']' closing the time interval");
+        if (bound.lower->value > bound.upper->value) {
+          error_at(lower_offset, fmt::format("empty time interval: start {} exceeds end {}",
+                                             to_string(*bound.lower), to_string(*bound.upper)));
+        }
+        break;
+      }
+      case Tok::less:
+      case Tok::greater:
+        error_at(tok_.offset, fmt::format("strict time bound '{}' is not supported; use '<=', '>=' or '[t1,t2]'",
+                                          tok_.text));
+      default: break;
+    }
+    return bound;
+  }
+
+  Number parse_time(std::string_view what) {
+    if (tok_.kind != Tok::number) expected(what);
+    Number n = tok_.number;
+    advance();
+    return n;
+  }
+
+  RewardFormula parse_reward() {
+    RewardFormula reward;
+    reward.column = tok_.offset + 1;
+    if (at_identifier("F")) {
+      reward.kind = RewardKind::reachability;
+      advance();
+      if (starts_time_bound()) {
+        error_at(tok_.offset, "a reward operator takes an unbounded 'F'; use 'C<=k' for a bounded accumulation");
+      }
+      reward.target = parse_state();
+    } else if (at_identifier("C")) {
+      reward.kind = RewardKind::cumulative;
+      advance();
+      expect(Tok::less_equal, "'<=' after 'C'");
+      reward.bound = parse_time("a non-negative time bound");
+    } else if (at_identifier("I")) {
+      reward.kind = RewardKind::instantaneous;
+      advance();
+      expect(Tok::equals, "'=' after 'I'");
+      reward.bound = parse_time("a non-negative time");
+    } else if (at_identifier("S")) {
+      reward.kind = RewardKind::long_run;
+      advance();
+    } else {
+      expected("a reward formula (F a, C<=k, I=k or S)");
+    }
+    return reward;
+  }
+};
+
+}  // namespace
+
+Property parse_property(std::string_view text) { return Parser(text).parse(); }
+
+}  // namespace pmc::property

@@ -1,0 +1,39 @@
+// The property parser (DESIGN §3): one property in PRISM syntax, subset.
+//
+//   property  := state
+//   state     := or ( '=>' state )?                  -- right-associative
+//   or        := and ( '|' and )*
+//   and       := unary ( '&' unary )*
+//   unary     := '!' unary | 'true' | 'false' | "label" | '(' state ')' | operator
+//   operator  := ( 'P' | 'Pmin' | 'Pmax' ) cmp '[' path ']'
+//              | ( 'R' ( '{' "name" '}' )? ( 'min' | 'max' )? | 'Rmin' | 'Rmax' ) cmp '[' reward ']'
+//              | 'S' cmp '[' state ']'
+//   cmp       := '=?' | ( '<' | '<=' | '>' | '>=' ) number
+//   path      := 'X' state | 'F' bound? state | 'G' bound? state | state 'U' bound? state
+//   bound     := '<=' number | '>=' number | '[' number ',' number ']'
+//   reward    := 'F' state | 'C' '<=' number | 'I' '=' number | 'S'
+//
+// As in PRISM, the operand of X/F/G and both operands of U are whole state
+// formulas: `F "a" & !"b"` is `F ("a" & !"b")`, and `"a" U "b" | "c"` is
+// `"a" U ("b" | "c")`. Only the outermost operator may be a query (`=?`).
+// "init" and "deadlock" are ordinary labels here; the model supplies them.
+#pragma once
+
+#include <string_view>
+
+#include "property/ast.hpp"
+
+namespace pmc::property {
+
+// Parses one property. Throws pmc::Error with ErrorCode::property whose
+// message starts with "column N: " (1-based, counted in bytes) and says what
+// was expected and what was found, followed by the text and a caret, e.g.
+//   column 10: expected ']' but found end of input
+//     P=?[F "a"
+//              ^
+// Probability and steady-state bounds must lie in [0,1], time bounds and
+// reward bounds must be non-negative, and formulas deeper than k_max_depth
+// are rejected (so no input can exhaust the stack). Thread-safe.
+Property parse_property(std::string_view text);
+
+}  // namespace pmc::property

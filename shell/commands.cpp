@@ -1,0 +1,83 @@
+#include "commands.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "common/error.hpp"
+#include "model_commands.hpp"
+
+namespace pmc::shell {
+
+namespace {
+
+const std::vector<OptionSpec> k_load_options = {
+    {"model", true, true}, {"format", true, false}, {"strict", false, false}};
+
+std::vector<OptionSpec> with_load_options(std::vector<OptionSpec> more) {
+  more.insert(more.end(), k_load_options.begin(), k_load_options.end());
+  return more;
+}
+
+}  // namespace
+
+const std::vector<Command>& command_table() {
+  static const std::vector<Command> table = {
+      {"info", "--model FILE... [--format F] [--strict] [--json]",
+       "print a model's type, sizes, labels and reward structures", with_load_options({{"json", false, false}}),
+       run_info},
+      {"convert", "IN... OUT [--from F] [--to F] [--strict]",
+       "convert a model between PRISM explicit (.tra), DRN (.drn) and pmc binary (.pmcb)",
+       {{"from", true, false}, {"to", true, false}, {"strict", false, false}}, run_convert},
+      {"devices", "[--json]", "list the CUDA GPUs pmc can use", {{"json", false, false}}, run_devices},
+      {"version", "", "print pmc's version", {},
+       [](const Arguments&, std::ostream& out) {
+         fmt::print(out, "pmc {}\n", PMC_PROJECT_VERSION);
+         return 0;
+       }},
+      {"help", "", "list the commands", {},
+       [](const Arguments&, std::ostream& out) {
+         print_help(out);
+         return 0;
+       }},
+  };
+  return table;
+}
+
+void print_help(std::ostream& out) {
+  fmt::print(out, "pmc {}: probabilistic model checking on CPUs and NVIDIA GPUs\n\nCommands:\n", PMC_PROJECT_VERSION);
+  for (const Command& c : command_table()) fmt::print(out, "  pmc {} {}\n      {}\n", c.name, c.usage, c.summary);
+  fmt::print(out,
+             "\nFormats (--format/--from/--to): prism, prism-dtmc, prism-ctmc, prism-mdp, drn, pmcb;\n"
+             "by default chosen by extension. A .tra finds its .lab/.srew/.trew/.sta siblings.\n");
+}
+
+int run_command(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
+  if (words.empty()) {
+    print_help(out);
+    return 0;
+  }
+  const auto& table = command_table();
+  auto command = std::find_if(table.begin(), table.end(), [&](const Command& c) { return c.name == words[0]; });
+  if (command == table.end()) {
+    fmt::print(err, "pmc: error: unknown command {} (try `pmc help`)\n", quote_for_message(words[0]));
+    return 2;
+  }
+  try {
+    Arguments args({words.begin() + 1, words.end()}, command->options);
+    return command->run(args, out);
+  } catch (const Error& e) {
+    fmt::print(err, "pmc {}: error: {}\n", command->name, e.what());
+    return e.code() == ErrorCode::invalid_argument ? 2 : 1;
+  } catch (const std::bad_alloc&) {
+    fmt::print(err, "pmc {}: error: out of memory\n", command->name);
+    return 1;
+  } catch (const std::exception& e) {
+    fmt::print(err, "pmc {}: internal error: {}\n", command->name, e.what());
+    return 1;
+  }
+}
+
+}  // namespace pmc::shell

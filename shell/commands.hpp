@@ -1,0 +1,32 @@
+// The shell's command table (after sqlite3's shell and lua.c): one table
+// drives dispatch, argument checking and `help`, for command-line use
+// (`pmc info --model x.tra`) and, later, the interactive REPL alike.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "arguments.hpp"
+
+namespace pmc::shell {
+
+struct Command {
+  std::string name;
+  std::string usage;    // arguments, for `help`
+  std::string summary;  // one line, for `help`
+  std::vector<OptionSpec> options;
+  // Returns the process exit status; throws pmc::Error on failure.
+  std::function<int(const Arguments&, std::ostream& out)> run;
+};
+
+const std::vector<Command>& command_table();
+
+// Runs `words` (command name first). Errors go to `err` as
+// "pmc: error: ..."; returns the exit status (0 ok, 1 error, 2 usage).
+int run_command(const std::vector<std::string>& words, std::ostream& out, std::ostream& err);
+
+void print_help(std::ostream& out);
+
+}  // namespace pmc::shell

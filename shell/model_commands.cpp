@@ -1,0 +1,127 @@
+#include "model_commands.hpp"
+
+#include <cmath>
+#include <ostream>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include "common/error.hpp"
+#include "cuda/devices.hpp"
+#include "formats/model_files.hpp"
+
+namespace pmc::shell {
+
+namespace {
+
+ModelOptions model_options(const Arguments& args) {
+  ModelOptions options;
+  options.strict = args.has("strict");
+  return options;
+}
+
+nlohmann::json info_json(const Model& model) {
+  nlohmann::json labels = nlohmann::json::array(), label_sizes = nlohmann::json::object();
+  for (const Label& label : model.labels()) {
+    labels.push_back(label.name);
+    label_sizes[label.name] = label.states.count();
+  }
+  nlohmann::json rewards = nlohmann::json::array();
+  for (const RewardStructure& r : model.rewards()) rewards.push_back(r.name);
+  nlohmann::json parameters = nlohmann::json::array();
+  for (const Parameter& p : model.parameters()) {
+    nlohmann::json upper = std::isfinite(p.upper) ? nlohmann::json(p.upper) : nlohmann::json("inf");
+    parameters.push_back({{"name", p.name}, {"lower", p.lower}, {"upper", upper}});
+  }
+  const Bitset* init = model.initial_states();
+  return {
+      {"type", std::string(to_string(model.type()))},
+      {"states", model.num_states()},
+      {"transitions", model.num_entries()},
+      {"choices", model.num_rows()},
+      {"initial_states", init ? init->count() : 0},
+      {"labels", labels},
+      {"label_states", label_sizes},
+      {"rewards", rewards},
+      {"parameters", parameters},
+      {"actions", model.action_names().size() > 1 ? model.action_names().size() - 1 : 0},
+      {"warnings", model.warnings()},
+  };
+}
+
+void print_info_text(const Model& model, std::ostream& out) {
+  fmt::print(out, "type:        {}\n", to_string(model.type()));
+  fmt::print(out, "states:      {}\n", model.num_states());
+  fmt::print(out, "transitions: {}\n", model.num_entries());
+  if (model.type() == ModelType::mdp) fmt::print(out, "choices:     {}\n", model.num_rows());
+  const Bitset* init = model.initial_states();
+  fmt::print(out, "initial:     {}\n", init ? init->count() : 0);
+  fmt::print(out, "labels:      {}\n", model.labels().size());
+  for (const Label& label : model.labels()) fmt::print(out, "  \"{}\" ({} states)\n", label.name, label.states.count());
+  fmt::print(out, "rewards:     {}\n", model.rewards().size());
+  for (const RewardStructure& r : model.rewards()) {
+    fmt::print(out, "  \"{}\"{}{}\n", r.name, r.state_rewards.empty() ? "" : " state",
+               r.transition_rewards.empty() ? "" : " transition");
+  }
+  if (!model.parameters().empty()) {
+    fmt::print(out, "parameters:  {}\n", model.parameters().size());
+    for (const Parameter& p : model.parameters()) fmt::print(out, "  {} in [{}, {}]\n", p.name, p.lower, p.upper);
+  }
+  for (const std::string& w : model.warnings()) fmt::print(out, "warning: {}\n", w);
+}
+
+}  // namespace
+
+ModelPtr load_model_from_arguments(const Arguments& args) {
+  std::vector<std::string> paths = args.values("model");
+  for (const std::string& p : args.positional()) paths.push_back(p);
+  if (paths.empty()) fail(ErrorCode::invalid_argument, "no model given (use --model FILE...)");
+  return load_model(paths, args.value("format"), model_options(args));
+}
+
+int run_info(const Arguments& args, std::ostream& out) {
+  ModelPtr model = load_model_from_arguments(args);
+  if (args.has("json"))
+    out << info_json(*model).dump() << '\n';
+  else
+    print_info_text(*model, out);
+  return 0;
+}
+
+int run_convert(const Arguments& args, std::ostream& out) {
+  const auto& words = args.positional();
+  if (words.size() < 2) fail(ErrorCode::invalid_argument, "convert needs input file(s) and an output file");
+  std::vector<std::string> inputs(words.begin(), words.end() - 1);
+  ModelPtr model = load_model(inputs, args.value("from"), model_options(args));
+  save_model(*model, words.back(), args.value("to"));
+  fmt::print(out, "wrote {} ({} states, {} transitions)\n", words.back(), model->num_states(), model->num_entries());
+  return 0;
+}
+
+int run_devices(const Arguments& args, std::ostream& out) {
+  const DeviceList& list = discover_devices();
+  nlohmann::json devices = nlohmann::json::array();
+  for (size_t i = 0; i < list.devices.size(); ++i) {
+    const DeviceInfo& d = list.devices[i];
+    uint64_t free_bytes = 0, total_bytes = 0;
+    device_memory(i, free_bytes, total_bytes);
+    if (args.has("json")) {
+      devices.push_back({{"index", i}, {"name", d.name}, {"compute_capability", fmt::format("{}.{}", d.major, d.minor)},
+                         {"free_bytes", free_bytes}, {"total_bytes", total_bytes}});
+    } else {
+      fmt::print(out, "{}: {} (compute {}.{}), {:.1f} GiB free of {:.1f} GiB\n", i, d.name, d.major, d.minor,
+                 free_bytes / 1073741824.0, total_bytes / 1073741824.0);
+    }
+  }
+  if (args.has("json")) {
+    nlohmann::json j = {{"devices", devices}};
+    if (list.devices.empty()) j["problem"] = list.problem;
+    out << j.dump() << '\n';
+  } else if (list.devices.empty()) {
+    fmt::print(out, "no GPU: {}\n", list.problem);
+  }
+  return 0;
+}
+
+}  // namespace pmc::shell

@@ -1,0 +1,18 @@
+// Commands about model files: info, convert.
+#pragma once
+
+#include <iosfwd>
+
+#include "arguments.hpp"
+#include "model/model.hpp"
+
+namespace pmc::shell {
+
+// Loads the model named by --model (or positional words) with --format and --strict.
+ModelPtr load_model_from_arguments(const Arguments& args);
+
+int run_info(const Arguments& args, std::ostream& out);
+int run_convert(const Arguments& args, std::ostream& out);
+int run_devices(const Arguments& args, std::ostream& out);
+
+}  // namespace pmc::shell
