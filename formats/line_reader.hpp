@@ -35,8 +35,9 @@ class LineReader {
   // "path:line: message", thrown as Error(parse).
   template <typename... Args>
   [[noreturn]] void fail_at(fmt::format_string<Args...> format, Args&&... args) const {
-    throw Error(ErrorCode::parse,
-                fmt::format("{}:{}: {}", path_, line_number_, fmt::format(format, std::forward<Args>(args)...)));
+    // Line 0: nothing was read (an empty file); name the file only.
+    const std::string where = line_number_ == 0 ? path_ : fmt::format("{}:{}", path_, line_number_);
+    throw Error(ErrorCode::parse, fmt::format("{}: {}", where, fmt::format(format, std::forward<Args>(args)...)));
   }
 
  private:

@@ -162,6 +162,9 @@ pmc_status pmc_model_add_rewards(pmc_model* model, const char* name, const doubl
   return guarded([&] {
     const pmc::Model& m = model_of(model);
     pmc::RewardStructure r{text_arg(name, "name"), {}, {}};
+    if (!state_rewards && !choice_rewards && !transition_rewards) {
+      pmc::fail(pmc::ErrorCode::invalid_argument, "reward structure \"{}\": no rewards given (all arrays are NULL)", r.name);
+    }
     if (state_rewards) r.state_rewards.assign(state_rewards, state_rewards + m.num_states());
     if (choice_rewards || transition_rewards) {
       r.transition_rewards.assign(m.num_entries(), 0.0);

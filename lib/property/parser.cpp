@@ -255,7 +255,8 @@ class Parser {
     std::vector<StatePtr> operands{parse_or()};
     std::vector<size_t> operators;
     while (tok_.kind == Tok::implies) {
-      if (static_cast<int>(operators.size()) >= k_max_depth) too_deep(tok_.offset);
+      // n operators make a chain n+1 levels deep.
+      if (static_cast<int>(operators.size()) + 1 >= k_max_depth) too_deep(tok_.offset);
       operators.push_back(tok_.offset);
       advance();
       operands.push_back(parse_or());
@@ -339,7 +340,9 @@ class Parser {
       return make(std::move(node), offset);
     }
     if (is_path_keyword(word)) expected("a state formula");
-    expected("a state formula (labels are written in double quotes)");
+    error_at(tok_.offset, fmt::format("expected a state formula but found {} (labels are written in double "
+                                      "quotes, as \"{}\")",
+                                      describe(tok_), word));
   }
 
   // ---- operators ----

@@ -275,9 +275,11 @@ TEST(GraphScc, SubsetIgnoresEdgesLeavingIt) {
   EXPECT_EQ(strongly_connected_components(*m, Bitset(4)).num_components(), 0u);
 }
 
-// A pseudo-random chain checked against the definition: two states share a
-// component iff each reaches the other (transitive closure by repeated BFS).
-TEST(GraphScc, MatchesMutualReachabilityOnRandomGraph) {
+// A pseudo-random chain checked against the definitions: two states share a
+// component iff each reaches the other (transitive closure by repeated BFS),
+// a BSCC reaches nothing outside itself, and prob0/prob1 are exactly the
+// states whose iterated reachability probability is 0 or 1.
+TEST(GraphRandom, SccsBsccsAndProb01MatchTheirDefinitions) {
   const uint32_t n = 60;
   uint64_t seed = 12345;
   auto next = [&] {
@@ -286,11 +288,12 @@ TEST(GraphScc, MatchesMutualReachabilityOnRandomGraph) {
   };
   std::vector<Edge> edges;
   for (uint32_t s = 0; s < n; ++s) {
-    // Sparse enough to give many components of different sizes.
+    // Mostly edges inside blocks of 8 states, a quarter anywhere: this seed
+    // gives 37 components, several of 2 to 7 states, and 5 of them bottom.
     const uint32_t degree = 1 + next() % 2;
     std::vector<uint32_t> targets;
     while (targets.size() < degree) {
-      const uint32_t t = next() % n;
+      const uint32_t t = next() % 4 == 0 ? next() % n : ((s / 8) * 8 + next() % 8) % n;
       if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
     }
     for (uint32_t t : targets) edges.emplace_back(s, t, 1.0 / degree);
@@ -300,6 +303,7 @@ TEST(GraphScc, MatchesMutualReachabilityOnRandomGraph) {
   SccDecomposition sccs = strongly_connected_components(*m);
   expect_reverse_topological(*m, sccs);
   expect_consistent(sccs, n);
+  ASSERT_EQ(sccs.num_components(), 37u);  // the test is not vacuous
   std::vector<Bitset> reaches_to(n);  // reaches_to[t] = states that can reach t
   for (uint32_t t = 0; t < n; ++t) reaches_to[t] = backward_reachable(g, set_of(n, {t}), bits::full(n));
   for (uint32_t s = 0; s < n; ++s) {
@@ -310,12 +314,42 @@ TEST(GraphScc, MatchesMutualReachabilityOnRandomGraph) {
   }
   // BSCCs are the components that reach nothing outside themselves.
   Bsccs b = bottom_sccs(*m);
+  EXPECT_EQ(b.count(), 5u);
   for (uint64_t c = 0; c < sccs.num_components(); ++c) {
     const uint32_t s = sccs.component(c)[0];
     bool bottom = true;
     for (uint32_t t = 0; t < n; ++t) bottom = bottom && (!reaches_to[t].test(s) || sccs.component_of[t] == c);
     EXPECT_EQ(b.bscc_of[s] != Bsccs::k_transient, bottom) << "component " << c;
   }
+
+  // prob0/prob1 against the numbers: iterate x = P·x with x = 1 on psi until
+  // it settles; the graph answers must be exactly the states at 0 and at 1.
+  const Bitset psi = set_of(n, {3, 17, 42});
+  const Bitset phi = bits::complement(set_of(n, {9, 30}));
+  Prob01 r = prob01(g, phi, psi);
+  std::vector<double> x(n, 0.0);
+  for (int iteration = 0; iteration < 20000; ++iteration) {
+    for (uint32_t s = 0; s < n; ++s) {
+      if (psi.test(s) || !phi.test(s)) {
+        x[s] = psi.test(s) ? 1.0 : 0.0;
+        continue;
+      }
+      double sum = 0.0;
+      for (uint64_t e = m->row_offsets()[s]; e < m->row_offsets()[s + 1]; ++e) {
+        sum += m->values()[e] * x[m->columns()[e]];
+      }
+      x[s] = sum;
+    }
+  }
+  uint64_t in_between = 0;
+  for (uint32_t s = 0; s < n; ++s) {
+    EXPECT_EQ(r.prob0.test(s), x[s] == 0.0) << "state " << s << " value " << x[s];
+    EXPECT_EQ(r.prob1.test(s), x[s] > 1.0 - 1e-9) << "state " << s << " value " << x[s];
+    in_between += !r.prob0.test(s) && !r.prob1.test(s);
+  }
+  EXPECT_GT(in_between, 0u);
+  EXPECT_GT(r.prob0.count(), 0u);
+  EXPECT_GT(r.prob1.count(), psi.count());
 }
 
 // ---- scale: the DFS is iterative --------------------------------------------

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the `pmc` shell (DESIGN §6): pmc info/convert/devices.
+
+Usage: test_cli.py PATH/TO/pmc   (meson passes it; PMC_SOURCE_ROOT locates examples/)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+PMC = None
+ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
+DIE = os.path.join(ROOT, "examples", "die", "die.tra")
+BAD = os.path.join(ROOT, "tests", "data", "bad")
+
+
+def pmc(*args, check=True):
+    run = subprocess.run([PMC, *args], capture_output=True, text=True, timeout=120)
+    if check and run.returncode != 0:
+        raise AssertionError(f"pmc {' '.join(args)} failed ({run.returncode}): {run.stderr}")
+    return run
+
+
+class Info(unittest.TestCase):
+    def test_json_has_the_contract_fields(self):
+        info = json.loads(pmc("info", "--model", DIE, "--json").stdout)
+        self.assertEqual(info["type"], "dtmc")
+        self.assertEqual(info["states"], 13)
+        self.assertEqual(info["transitions"], 20)
+        self.assertEqual(info["choices"], 13)
+        self.assertEqual(info["labels"], ["init", "deadlock", "done", "one", "two", "three", "four", "five", "six"])
+        self.assertEqual(info["rewards"], ["coin_flips"])
+
+    def test_text_output(self):
+        out = pmc("info", "--model", DIE).stdout
+        self.assertIn("states:      13", out)
+        self.assertIn('"coin_flips"', out)
+
+    def test_listed_files(self):
+        files = [DIE[:-4] + ext for ext in (".tra", ".lab", ".srew")]
+        info = json.loads(pmc("info", "--json", "--model", *files).stdout)
+        self.assertEqual(info["rewards"], ["coin_flips"])
+
+    def test_errors_go_to_stderr_with_nonzero_status(self):
+        run = pmc("info", "--model", os.path.join(BAD, "bad_row_sum.tra"), check=False)
+        self.assertEqual(run.returncode, 1)
+        self.assertEqual(run.stdout, "")
+        self.assertIn("bad_row_sum.tra", run.stderr)
+        self.assertIn("probabilities sum to", run.stderr)
+
+    def test_usage_errors(self):
+        for args, message in [
+            (["info"], "no model given"),
+            (["info", "--model"], "--model needs a value"),
+            (["info", "--model", DIE, "--bogus"], "unknown option"),
+            (["info", "--model", DIE, "--json=yes"], "takes no value"),
+            (["frobnicate"], "unknown command"),
+            (["info", "--model", DIE, "--format", "xml"], "xml"),
+        ]:
+            run = pmc(*args, check=False)
+            self.assertEqual(run.returncode, 2, args)
+            self.assertIn(message, run.stderr, args)
+
+    def test_missing_file(self):
+        run = pmc("info", "--model", "/no/such/file.tra", check=False)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("/no/such/file.tra", run.stderr)
+
+
+class Convert(unittest.TestCase):
+    def test_round_trip_through_every_format(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            reference = json.loads(pmc("info", "--json", DIE).stdout)
+            previous = DIE
+            for name in ("die.pmcb", "die.drn", "back.tra.gz", "final.pmcb"):
+                target = os.path.join(tmp, name)
+                self.assertIn("wrote", pmc("convert", previous, target).stdout)
+                info = json.loads(pmc("info", "--json", target).stdout)
+                for key in ("type", "states", "transitions", "rewards"):
+                    self.assertEqual(info[key], reference[key], (name, key))
+                # DRN keeps only labels that hold a state (not the empty "deadlock").
+                nonempty = {l for l in reference["labels"] if reference["label_states"][l] > 0}
+                self.assertTrue(nonempty <= set(info["labels"]), name)
+                previous = target
+
+    def test_convert_errors(self):
+        run = pmc("convert", DIE, check=False)
+        self.assertEqual(run.returncode, 2)
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "x.pmcb")
+            run = pmc("convert", os.path.join(BAD, "truncated.tra"), out, check=False)
+            self.assertEqual(run.returncode, 1)
+            self.assertFalse(os.path.exists(out), "a failed convert left a file")
+            run = pmc("convert", DIE, os.path.join(tmp, "x.weird"), check=False)
+            self.assertNotEqual(run.returncode, 0)
+            self.assertIn("x.weird", run.stderr)
+
+
+class Misc(unittest.TestCase):
+    def test_help_lists_commands(self):
+        out = pmc("help").stdout
+        for command in ("info", "convert", "devices", "version"):
+            self.assertIn(f"pmc {command}", out)
+
+    def test_version(self):
+        self.assertRegex(pmc("version").stdout, r"^pmc \d+\.\d+\.\d+")
+
+    def test_devices_is_honest(self):
+        info = json.loads(pmc("devices", "--json").stdout)
+        if info["devices"]:
+            self.assertGreater(info["devices"][0]["total_bytes"], 0)
+        else:
+            self.assertTrue(info["problem"])
+
+
+if __name__ == "__main__":
+    PMC = sys.argv.pop(1)
+    unittest.main(verbosity=2)

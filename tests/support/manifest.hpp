@@ -1,0 +1,42 @@
+// The reference models of ../shared/models (DESIGN §7): where they are and
+// what manifest.tsv says about each instance and property.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pmc::testing {
+
+struct ManifestRow {
+  std::string model, instance, type;
+  uint64_t states = 0, transitions = 0;
+  std::optional<uint64_t> choices;  // MDPs only
+  std::vector<std::string> files;   // in <model>/<instance>/
+  std::string property;
+  double reference_value = 0;       // may be +inf
+  std::string reference_method;
+
+  std::string directory() const;    // absolute
+  std::string name() const { return model + "/" + instance; }
+  // The .tra (or .tra.gz) among `files`.
+  std::string transitions_file() const;
+};
+
+// $PMC_MODELS, else the build's default (../shared/models beside the source
+// tree); empty when that folder has no manifest.tsv.
+std::string models_root();
+
+// All rows of manifest.tsv (empty when models_root() is empty). Throws on a
+// malformed manifest.
+const std::vector<ManifestRow>& manifest();
+
+// One row per instance (the first of its properties), at most
+// `max_transitions` transitions.
+std::vector<ManifestRow> manifest_instances(uint64_t max_transitions);
+
+// Message for GTEST_SKIP when the models are missing.
+std::string missing_models_message();
+
+}  // namespace pmc::testing

@@ -1,0 +1,290 @@
+// The C ABI's model part: every function rejects bad arguments with
+// PMC_ERROR_INVALID_ARGUMENT and a message naming the argument, out-
+// parameters stay untouched on failure, and good calls give the right data.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pmc/pmc.h"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+const std::string k_die = std::string(PMC_TEST_DATA_DIR) + "/../../examples/die/die.tra";
+
+std::string last_error() { return pmc_last_error(); }
+
+// A 3-state DTMC: 0 -> {1: 0.5, 2: 0.5}, 1 and 2 absorbing.
+pmc_model* build_small_dtmc() {
+  const uint64_t offsets[] = {0, 2, 3, 4};
+  const uint64_t columns[] = {2, 1, 1, 2};  // row 0 unsorted on purpose
+  const double values[] = {0.5, 0.5, 1.0, 1.0};
+  pmc_model* model = nullptr;
+  EXPECT_EQ(pmc_model_build_csr(PMC_MODEL_DTMC, 3, 3, nullptr, offsets, columns, values, nullptr, &model), PMC_OK)
+      << last_error();
+  return model;
+}
+
+TEST(CApi, VersionAndStatusStrings) {
+  EXPECT_EQ(std::string(pmc_version()), std::to_string(PMC_VERSION_MAJOR) + "." + std::to_string(PMC_VERSION_MINOR) +
+                                            "." + std::to_string(PMC_VERSION_PATCH));
+  EXPECT_EQ(std::string(pmc_status_string(PMC_OK)), "ok");
+  EXPECT_EQ(std::string(pmc_status_string(PMC_ERROR_PARSE)), "parse error");
+  EXPECT_NE(std::string(pmc_status_string(static_cast<pmc_status>(999))), "");
+}
+
+TEST(CApi, NullArgumentsAreRejectedAndNamed) {
+  pmc_model* model = nullptr;
+  EXPECT_EQ(pmc_model_load(nullptr, nullptr, &model), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("path"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_model_load(k_die.c_str(), nullptr, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("out_model"), std::string::npos) << last_error();
+  uint64_t count = 7;
+  EXPECT_EQ(pmc_model_num_states(nullptr, &count), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(count, 7u);
+  EXPECT_EQ(pmc_model_num_transitions(nullptr, &count), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_model_num_choices(nullptr, &count), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_model_save(nullptr, "x.pmcb", nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_strict(nullptr, 1), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_create(nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_model_load_files(nullptr, 1, nullptr, nullptr, &model), PMC_ERROR_INVALID_ARGUMENT);
+  const char* paths[] = {nullptr};
+  EXPECT_EQ(pmc_model_load_files(paths, 1, nullptr, nullptr, &model), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_model_load_files(paths, 0, nullptr, nullptr, &model), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(model, nullptr);
+  pmc_model_free(nullptr);
+  pmc_options_free(nullptr);
+}
+
+TEST(CApi, BadFormatNameAndBadOptionValues) {
+  pmc_model* model = nullptr;
+  EXPECT_EQ(pmc_model_load(k_die.c_str(), "prism-xyz", &model), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("prism-xyz"), std::string::npos) << last_error();
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  EXPECT_EQ(pmc_options_set_row_sum_tolerance(options, -1.0), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_row_sum_tolerance(options, NAN), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_row_sum_tolerance(options, 0.5), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_row_sum_tolerance(options, 1e-6), PMC_OK);
+  pmc_options_free(options);
+}
+
+TEST(CApi, LoadsTheExampleAndAnswersQueries) {
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_load(k_die.c_str(), nullptr, &model), PMC_OK) << last_error();
+  pmc_model_kind kind = PMC_MODEL_MDP;
+  uint64_t states = 0, transitions = 0, choices = 0, labels = 0, rewards = 0, params = 9;
+  EXPECT_EQ(pmc_model_type(model, &kind), PMC_OK);
+  EXPECT_EQ(kind, PMC_MODEL_DTMC);
+  EXPECT_EQ(pmc_model_num_states(model, &states), PMC_OK);
+  EXPECT_EQ(states, 13u);
+  EXPECT_EQ(pmc_model_num_transitions(model, &transitions), PMC_OK);
+  EXPECT_EQ(transitions, 20u);
+  EXPECT_EQ(pmc_model_num_choices(model, &choices), PMC_OK);
+  EXPECT_EQ(choices, 13u);
+  EXPECT_EQ(pmc_model_num_labels(model, &labels), PMC_OK);
+  EXPECT_EQ(labels, 9u);
+  EXPECT_EQ(pmc_model_num_rewards(model, &rewards), PMC_OK);
+  EXPECT_EQ(rewards, 1u);
+  EXPECT_EQ(pmc_model_num_parameters(model, &params), PMC_OK);
+  EXPECT_EQ(params, 0u);
+
+  const char* name = nullptr;
+  EXPECT_EQ(pmc_model_label_name(model, 2, &name), PMC_OK);
+  EXPECT_STREQ(name, "done");
+  EXPECT_EQ(pmc_model_label_name(model, 9, &name), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_model_reward_name(model, 0, &name), PMC_OK);
+  EXPECT_STREQ(name, "coin_flips");
+
+  uint64_t count = 0;
+  uint64_t some[2] = {99, 99};
+  EXPECT_EQ(pmc_model_label_states(model, "done", some, 2, &count), PMC_OK);
+  EXPECT_EQ(count, 6u);
+  EXPECT_EQ(some[0], 7u);
+  EXPECT_EQ(some[1], 8u);
+  EXPECT_EQ(pmc_model_label_states(model, "done", nullptr, 0, &count), PMC_OK);
+  EXPECT_EQ(pmc_model_label_states(model, "nope", nullptr, 0, &count), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("nope"), std::string::npos);
+  EXPECT_EQ(pmc_model_label_states(model, "done", nullptr, 3, &count), PMC_ERROR_INVALID_ARGUMENT);
+  pmc_model_free(model);
+}
+
+TEST(CApi, BuildsFromArraysAndValidates) {
+  pmc_model* model = build_small_dtmc();
+  ASSERT_NE(model, nullptr);
+  const uint64_t init[] = {0};
+  EXPECT_EQ(pmc_model_add_label(model, "init", init, 1), PMC_OK);
+  const uint64_t bad_state[] = {3};
+  EXPECT_EQ(pmc_model_add_label(model, "bad", bad_state, 1), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("3"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_model_add_label(model, "init", init, 1), PMC_ERROR_MODEL) << "duplicate name accepted";
+  EXPECT_NE(last_error().find("\"init\""), std::string::npos) << last_error();
+  const double state_rewards[] = {1, 0, 0};
+  EXPECT_EQ(pmc_model_add_rewards(model, "r", state_rewards, nullptr, nullptr), PMC_OK) << last_error();
+  EXPECT_EQ(pmc_model_add_rewards(model, "", nullptr, nullptr, nullptr), PMC_ERROR_INVALID_ARGUMENT)
+      << "a reward structure without rewards";
+  const double nan_rewards[] = {NAN, 0, 0};
+  EXPECT_EQ(pmc_model_add_rewards(model, "nan", nan_rewards, nullptr, nullptr), PMC_ERROR_MODEL);
+  uint64_t rewards = 0;
+  EXPECT_EQ(pmc_model_num_rewards(model, &rewards), PMC_OK);
+  EXPECT_EQ(rewards, 1u) << "a rejected reward structure was kept";
+  pmc_model_free(model);
+
+  // Bad CSR: a row that sums to 0.9, a column out of range, a NULL array.
+  const uint64_t offsets[] = {0, 2, 3};
+  const uint64_t columns[] = {0, 1, 1};
+  const double short_row[] = {0.5, 0.4, 1.0};
+  pmc_model* out = nullptr;
+  EXPECT_EQ(pmc_model_build_csr(PMC_MODEL_DTMC, 2, 2, nullptr, offsets, columns, short_row, nullptr, &out), PMC_ERROR_MODEL);
+  EXPECT_NE(last_error().find("state 0"), std::string::npos) << last_error();
+  const uint64_t far_columns[] = {0, 5, 1};
+  const double good[] = {0.5, 0.5, 1.0};
+  EXPECT_EQ(pmc_model_build_csr(PMC_MODEL_DTMC, 2, 2, nullptr, offsets, far_columns, good, nullptr, &out), PMC_ERROR_MODEL);
+  EXPECT_NE(last_error().find("5"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_model_build_csr(PMC_MODEL_DTMC, 2, 2, nullptr, offsets, nullptr, good, nullptr, &out),
+            PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_model_build_csr(PMC_MODEL_DTMC, 2, 3, nullptr, offsets, columns, good, nullptr, &out),
+            PMC_ERROR_MODEL);
+  EXPECT_EQ(pmc_model_build_csr(static_cast<pmc_model_kind>(42), 2, 2, nullptr, offsets, columns, good, nullptr, &out),
+            PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_model_build_csr(PMC_MODEL_PCTMC, 2, 2, nullptr, offsets, columns, good, nullptr, &out),
+            PMC_ERROR_INVALID_ARGUMENT);
+  // Offsets that decrease, or point past the arrays, must not be followed.
+  const uint64_t wild_offsets[] = {0, 1000000000000ull, 3};
+  EXPECT_NE(pmc_model_build_csr(PMC_MODEL_DTMC, 2, 2, nullptr, wild_offsets, columns, good, nullptr, &out), PMC_OK);
+  EXPECT_EQ(out, nullptr);
+}
+
+TEST(CApi, DeadlocksGetASelfLoopUnlessStrict) {
+  const uint64_t offsets[] = {0, 1, 1};
+  const uint64_t columns[] = {1};
+  const double values[] = {1.0};
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_build_csr(PMC_MODEL_DTMC, 2, 2, nullptr, offsets, columns, values, nullptr, &model), PMC_OK);
+  uint64_t warnings = 0, transitions = 0;
+  EXPECT_EQ(pmc_model_num_warnings(model, &warnings), PMC_OK);
+  EXPECT_EQ(warnings, 1u);
+  const char* warning = nullptr;
+  EXPECT_EQ(pmc_model_warning(model, 0, &warning), PMC_OK);
+  EXPECT_NE(std::string(warning).find("self-loop"), std::string::npos) << warning;
+  EXPECT_EQ(pmc_model_num_transitions(model, &transitions), PMC_OK);
+  EXPECT_EQ(transitions, 2u);
+  pmc_model_free(model);
+
+  pmc_options* strict = nullptr;
+  ASSERT_EQ(pmc_options_create(&strict), PMC_OK);
+  ASSERT_EQ(pmc_options_set_strict(strict, 1), PMC_OK);
+  model = nullptr;
+  EXPECT_EQ(pmc_model_build_csr(PMC_MODEL_DTMC, 2, 2, nullptr, offsets, columns, values, strict, &model), PMC_ERROR_MODEL);
+  EXPECT_NE(last_error().find("strict"), std::string::npos) << last_error();
+  EXPECT_EQ(model, nullptr);
+  pmc_options_free(strict);
+}
+
+TEST(CApi, BuildsAParametricCtmc) {
+  const uint64_t offsets[] = {0, 1, 2};
+  const uint64_t columns[] = {1, 0};
+  const double constants[] = {0.0, 2.0};
+  const double coefficients[] = {1.0, 0.0, 0.0, 0.5};  // rate0 = k1, rate1 = 2 + 0.5 k2
+  const char* names[] = {"k1", "k2"};
+  const double lower[] = {0.1, 0.0}, upper[] = {10.0, 1.0};
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_build_parametric_csr(2, offsets, columns, constants, 2, names, coefficients, lower, upper,
+                                           nullptr, &model),
+            PMC_OK)
+      << last_error();
+  uint64_t params = 0;
+  const char* name = nullptr;
+  EXPECT_EQ(pmc_model_num_parameters(model, &params), PMC_OK);
+  EXPECT_EQ(params, 2u);
+  EXPECT_EQ(pmc_model_parameter_name(model, 1, &name), PMC_OK);
+  EXPECT_STREQ(name, "k2");
+  pmc_model_free(model);
+
+  const double negative_coefficients[] = {-1.0, 0.0, 0.0, 0.5};  // rate0 = -k1 < 0
+  model = nullptr;
+  EXPECT_EQ(pmc_model_build_parametric_csr(2, offsets, columns, constants, 2, names, negative_coefficients, lower,
+                                           upper, nullptr, &model),
+            PMC_ERROR_MODEL);
+  EXPECT_NE(last_error().find("negative"), std::string::npos) << last_error();
+  const double inverted_upper[] = {0.01, 1.0};
+  EXPECT_EQ(pmc_model_build_parametric_csr(2, offsets, columns, constants, 2, names, coefficients, lower,
+                                           inverted_upper, nullptr, &model),
+            PMC_ERROR_MODEL);
+  const char* same_names[] = {"k", "k"};
+  EXPECT_EQ(pmc_model_build_parametric_csr(2, offsets, columns, constants, 2, same_names, coefficients, lower, upper,
+                                           nullptr, &model),
+            PMC_ERROR_MODEL);
+  EXPECT_EQ(model, nullptr);
+}
+
+TEST(CApi, SavesAndReloads) {
+  pmc::testing::TempDir dir;
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_load(k_die.c_str(), nullptr, &model), PMC_OK);
+  for (const char* name : {"die.pmcb", "die.drn", "die2.tra", "die3.tra.gz"}) {
+    const std::string path = dir.path(name);
+    ASSERT_EQ(pmc_model_save(model, path.c_str(), nullptr), PMC_OK) << name << ": " << last_error();
+    pmc_model* again = nullptr;
+    ASSERT_EQ(pmc_model_load(path.c_str(), nullptr, &again), PMC_OK) << name << ": " << last_error();
+    uint64_t states = 0, labels = 0;
+    EXPECT_EQ(pmc_model_num_states(again, &states), PMC_OK);
+    EXPECT_EQ(states, 13u) << name;
+    EXPECT_EQ(pmc_model_num_labels(again, &labels), PMC_OK);
+    // DRN declares labels only on the states that carry them, so the empty
+    // "deadlock" label does not survive it.
+    EXPECT_EQ(labels, std::string(name).ends_with(".drn") ? 8u : 9u) << name;
+    pmc_model_free(again);
+  }
+  EXPECT_EQ(pmc_model_save(model, "/nonexistent-dir/x.pmcb", nullptr), PMC_ERROR_IO);
+  EXPECT_NE(last_error().find("/nonexistent-dir/x.pmcb"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_model_save(model, dir.path("x.unknown").c_str(), nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_FALSE(std::filesystem::exists(dir.path("x.unknown")));
+  pmc_model_free(model);
+}
+
+TEST(CApi, LastErrorIsPerThread) {
+  pmc_model* model = nullptr;
+  EXPECT_EQ(pmc_model_load("/no/such/model.tra", nullptr, &model), PMC_ERROR_IO);
+  const std::string here = last_error();
+  std::string there;
+  std::thread other([&] {
+    there = pmc_last_error();
+    pmc_model* m = nullptr;
+    pmc_model_load("/other/thread.drn", nullptr, &m);
+  });
+  other.join();
+  EXPECT_EQ(there, "");
+  EXPECT_EQ(last_error(), here);
+}
+
+TEST(CApi, DevicesAnswerHonestly) {
+  uint64_t count = 99;
+  pmc_status status = pmc_device_count(&count);
+  if (status == PMC_OK) {
+    ASSERT_GT(count, 0u);
+    const char* name = nullptr;
+    uint64_t free_bytes = 0, total_bytes = 0;
+    int major = 0, minor = 0;
+    EXPECT_EQ(pmc_device_name(0, &name), PMC_OK);
+    EXPECT_GT(std::string(name).size(), 0u);
+    EXPECT_EQ(pmc_device_memory(0, &free_bytes, &total_bytes), PMC_OK);
+    EXPECT_GT(total_bytes, 0u);
+    EXPECT_LE(free_bytes, total_bytes);
+    EXPECT_EQ(pmc_device_compute_capability(0, &major, &minor), PMC_OK);
+    EXPECT_GE(major, 3);
+  } else {
+    EXPECT_EQ(status, PMC_ERROR_NO_DEVICE);
+    EXPECT_EQ(count, 0u);
+    EXPECT_GT(last_error().size(), 0u);
+  }
+  const char* name = nullptr;
+  EXPECT_NE(pmc_device_name(count, &name), PMC_OK);
+  EXPECT_NE(pmc_device_name(count, nullptr), PMC_OK);
+}
+
+}  // namespace

@@ -1,0 +1,154 @@
+// Model::create: normalisation (sorting rows, dropping zeros, deadlock
+// self-loops) keeps every per-entry array aligned, and validation rejects
+// each kind of broken model with a message naming the state.
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "model/model.hpp"
+
+namespace pmc {
+namespace {
+
+ModelParts small_mdp() {
+  // State 0: choice 0 -> {1: 1}, choice 1 -> {0: 0.5, 1: 0.5}; state 1: -> {1: 1}.
+  ModelParts p;
+  p.type = ModelType::mdp;
+  p.num_states = 2;
+  p.row_groups = {0, 2, 3};
+  p.row_offsets = {0, 1, 3, 4};
+  p.columns = {1, 0, 1, 1};
+  p.values = {1, 0.5, 0.5, 1};
+  return p;
+}
+
+std::string create_error(ModelParts parts, ModelOptions options = {}) {
+  try {
+    Model::create(std::move(parts), options);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::model) << e.what();
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(ModelBuild, SortsRowsAndKeepsRewardsAndActionsAligned) {
+  ModelParts p;
+  p.type = ModelType::dtmc;
+  p.num_states = 3;
+  p.row_offsets = {0, 3, 4, 5};
+  p.columns = {2, 0, 1, 1, 2};
+  p.values = {0.25, 0.0, 0.75, 1, 1};
+  p.action_names = {"", "a", "b"};
+  p.entry_actions = {1, 2, 2, 0, 0};
+  p.rewards.push_back(RewardStructure{"r", {}, {7, 8, 9, 0, 0}});
+  ModelPtr m = Model::create(std::move(p));
+  EXPECT_EQ(m->columns(), (std::vector<uint32_t>{1, 2, 1, 2}));
+  EXPECT_EQ(m->values(), (std::vector<double>{0.75, 0.25, 1, 1}));
+  EXPECT_EQ(m->entry_actions(), (std::vector<uint32_t>{2, 1, 0, 0}));
+  EXPECT_EQ(m->rewards()[0].transition_rewards, (std::vector<double>{9, 7, 0, 0}));
+  ASSERT_EQ(m->warnings().size(), 1u);
+  EXPECT_NE(m->warnings()[0].find("dropped 1 transition"), std::string::npos);
+}
+
+TEST(ModelBuild, DeadlockSelfLoopInMdpAndDtmc) {
+  ModelParts p = small_mdp();
+  p.num_states = 3;
+  p.row_groups = {0, 2, 3, 3};  // state 2 has no choice
+  ModelPtr m = Model::create(p);
+  EXPECT_EQ(m->num_rows(), 4u);
+  EXPECT_EQ(m->row_groups(), (std::vector<uint64_t>{0, 2, 3, 4}));
+  EXPECT_EQ(m->columns().back(), 2u);
+  EXPECT_NE(create_error(p, ModelOptions{.strict = true}).find("state 2"), std::string::npos);
+}
+
+TEST(ModelBuild, CtmcStatesWithoutTransitionsAreAbsorbing) {
+  ModelParts p;
+  p.type = ModelType::ctmc;
+  p.num_states = 2;
+  p.row_offsets = {0, 1, 1};
+  p.columns = {1};
+  p.values = {3.5};
+  ModelPtr m = Model::create(p, ModelOptions{.strict = true});
+  EXPECT_EQ(m->num_entries(), 1u);
+  EXPECT_TRUE(m->warnings().empty());
+}
+
+TEST(ModelBuild, RejectsBrokenModels) {
+  {
+    ModelParts p = small_mdp();
+    p.row_offsets = {0, 1, 1, 2};
+    p.columns = {1, 1};
+    p.values = {1, 1};
+    EXPECT_NE(create_error(p).find("state 0, choice 1: the choice has no transitions"), std::string::npos);
+  }
+  {
+    ModelParts p = small_mdp();
+    p.values[1] = 0.6;
+    EXPECT_NE(create_error(p).find("state 0, choice 1"), std::string::npos) << create_error(p);
+  }
+  {
+    ModelParts p = small_mdp();
+    p.row_groups = {0, 3, 2};
+    EXPECT_NE(create_error(p), "(no error)");
+  }
+  {
+    ModelParts p = small_mdp();
+    p.columns[3] = 1u << 30;
+    EXPECT_NE(create_error(p).find("but the model has 2 states"), std::string::npos) << create_error(p);
+  }
+  {
+    ModelParts p = small_mdp();
+    p.values[0] = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_NE(create_error(p).find("state 0"), std::string::npos) << create_error(p);
+  }
+  {
+    ModelParts p = small_mdp();
+    p.rewards.push_back(RewardStructure{"r", {1.0}, {}});  // one state reward for two states
+    EXPECT_NE(create_error(p).find("\"r\""), std::string::npos) << create_error(p);
+  }
+  {
+    ModelParts p = small_mdp();
+    p.labels.push_back(Label{"a", Bitset(2)});
+    p.labels.push_back(Label{"a", Bitset(2)});
+    EXPECT_NE(create_error(p).find("\"a\""), std::string::npos) << create_error(p);
+  }
+  {
+    ModelParts p = small_mdp();
+    p.labels.push_back(Label{"wrong size", Bitset(5)});
+    EXPECT_NE(create_error(p), "(no error)");
+  }
+  {
+    ModelParts p = small_mdp();
+    p.entry_actions = {0, 1};  // wrong length
+    EXPECT_NE(create_error(p), "(no error)");
+  }
+  {
+    ModelParts p;
+    p.type = ModelType::pctmc;
+    p.num_states = 1;
+    p.row_offsets = {0, 1};
+    p.columns = {0};
+    p.values = {1};
+    p.parameters = {Parameter{"k", 0, 1}};
+    p.coefficients = {};  // one coefficient per entry needed
+    EXPECT_NE(create_error(p), "(no error)");
+  }
+}
+
+TEST(ModelBuild, CopiesWithLabelsAndRewardsLeaveTheOriginalAlone) {
+  ModelPtr m = Model::create(small_mdp());
+  Bitset init(2);
+  init.set(0);
+  ModelPtr labelled = m->with_label(Label{"init", init});
+  EXPECT_EQ(m->labels().size(), 0u);
+  ASSERT_NE(labelled->initial_states(), nullptr);
+  EXPECT_TRUE(labelled->initial_states()->test(0));
+  EXPECT_FALSE(labelled->same_as(*m));
+  ModelPtr rewarded = labelled->with_rewards(RewardStructure{"time", {1, 2}, {}});
+  EXPECT_EQ(rewarded->find_rewards("time"), rewarded->find_rewards(""));
+  EXPECT_EQ(rewarded->find_rewards("other"), nullptr);
+  EXPECT_THROW(rewarded->with_rewards(RewardStructure{"time", {1, 2}, {}}), Error);
+}
+
+}  // namespace
+}  // namespace pmc

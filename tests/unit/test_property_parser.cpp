@@ -1,0 +1,481 @@
+// The property parser (DESIGN §3): shapes and fields of valid properties,
+// canonical printing, and the column and message of every kind of error.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "common/error.hpp"
+#include "property/parser.hpp"
+
+namespace pmc::property {
+namespace {
+
+const Operator& top(const Property& p) {
+  const Operator* op = p.top_operator();
+  EXPECT_NE(op, nullptr) << p.text;
+  return *op;
+}
+
+// A compact structural rendering that makes the tree shape explicit, so
+// precedence tests do not depend on to_string's parenthesisation.
+std::string shape(const StateFormula& f) {
+  switch (f.kind) {
+    case StateKind::constant: return f.value ? "T" : "F";
+    case StateKind::label: return f.label;
+    case StateKind::negation: return "not(" + shape(*f.left) + ")";
+    case StateKind::conjunction: return "and(" + shape(*f.left) + "," + shape(*f.right) + ")";
+    case StateKind::disjunction: return "or(" + shape(*f.left) + "," + shape(*f.right) + ")";
+    case StateKind::implication: return "imp(" + shape(*f.left) + "," + shape(*f.right) + ")";
+    case StateKind::op: return "op";
+  }
+  return "?";
+}
+
+std::string shape(std::string_view text) { return shape(*parse_property(text).root); }
+
+// ---- fields ----
+
+TEST(PropertyParser, ProbabilityQuery) {
+  Property p = parse_property("P=? [ F \"goal\" ]");
+  const Operator& op = top(p);
+  EXPECT_TRUE(p.is_query());
+  EXPECT_EQ(op.kind, OperatorKind::probability);
+  EXPECT_EQ(op.optimisation, Optimisation::none);
+  EXPECT_EQ(op.comparison, Comparison::query);
+  EXPECT_EQ(op.column, 1u);
+  ASSERT_NE(op.path, nullptr);
+  EXPECT_EQ(op.path->kind, PathKind::eventually);
+  EXPECT_TRUE(op.path->bound.unbounded());
+  EXPECT_EQ(op.path->left, nullptr);
+  EXPECT_EQ(op.path->right->kind, StateKind::label);
+  EXPECT_EQ(op.path->right->label, "goal");
+  EXPECT_EQ(op.path->right->column, 9u);
+  EXPECT_EQ(op.path->column, 7u);
+  EXPECT_EQ(p.text, "P=? [ F \"goal\" ]");
+}
+
+TEST(PropertyParser, MinMaxAndBounds) {
+  struct Case {
+    const char* text;
+    Optimisation opt;
+    Comparison cmp;
+    double threshold;
+  };
+  const Case cases[] = {
+      {"Pmin=? [ X \"a\" ]", Optimisation::min, Comparison::query, 0.0},
+      {"Pmax=? [ X \"a\" ]", Optimisation::max, Comparison::query, 0.0},
+      {"P>=0.5 [ X \"a\" ]", Optimisation::none, Comparison::greater_equal, 0.5},
+      {"P>0.25 [ X \"a\" ]", Optimisation::none, Comparison::greater, 0.25},
+      {"P<=1 [ X \"a\" ]", Optimisation::none, Comparison::less_equal, 1.0},
+      {"P<0 [ X \"a\" ]", Optimisation::none, Comparison::less, 0.0},
+      {"Pmin>=0.5 [ X \"a\" ]", Optimisation::min, Comparison::greater_equal, 0.5},
+      {"Pmax<0.1 [ X \"a\" ]", Optimisation::max, Comparison::less, 0.1},
+      {"P>=1e-3 [ X \"a\" ]", Optimisation::none, Comparison::greater_equal, 1e-3},
+      {"P>=.5 [ X \"a\" ]", Optimisation::none, Comparison::greater_equal, 0.5},
+  };
+  for (const Case& c : cases) {
+    Property p = parse_property(c.text);
+    const Operator& op = top(p);
+    EXPECT_EQ(op.optimisation, c.opt) << c.text;
+    EXPECT_EQ(op.comparison, c.cmp) << c.text;
+    EXPECT_EQ(op.is_query(), c.cmp == Comparison::query) << c.text;
+    if (c.cmp != Comparison::query) {
+      EXPECT_DOUBLE_EQ(op.threshold, c.threshold) << c.text;
+    }
+    EXPECT_EQ(op.path->kind, PathKind::next) << c.text;
+  }
+}
+
+TEST(PropertyParser, TimeBounds) {
+  auto bound_of = [](const char* text) { return top(parse_property(text)).path->bound; };
+  TimeBound b = bound_of("P=? [ \"a\" U<=10 \"b\" ]");
+  ASSERT_TRUE(b.upper.has_value());
+  EXPECT_FALSE(b.lower.has_value());
+  EXPECT_EQ(b.upper->value, 10.0);
+  EXPECT_TRUE(b.upper->is_integer);
+
+  b = bound_of("P=? [ F<=2.5 \"a\" ]");
+  EXPECT_EQ(b.upper->value, 2.5);
+  EXPECT_FALSE(b.upper->is_integer);
+
+  b = bound_of("P=? [ F<=2.0 \"a\" ]");
+  EXPECT_FALSE(b.upper->is_integer);  // a real literal, even if integral
+  b = bound_of("P=? [ F<=1E2 \"a\" ]");
+  EXPECT_EQ(b.upper->value, 100.0);
+  EXPECT_FALSE(b.upper->is_integer);
+
+  b = bound_of("P=? [ F>=1.5 \"a\" ]");
+  ASSERT_TRUE(b.lower.has_value());
+  EXPECT_FALSE(b.upper.has_value());
+  EXPECT_EQ(b.lower->value, 1.5);
+
+  b = bound_of("P=? [ F[1,2.5] \"a\" ]");
+  EXPECT_TRUE(b.is_interval());
+  EXPECT_EQ(b.lower->value, 1.0);
+  EXPECT_TRUE(b.lower->is_integer);
+  EXPECT_EQ(b.upper->value, 2.5);
+
+  b = bound_of("P=? [ \"a\" U[0.5,0.5] \"b\" ]");
+  EXPECT_TRUE(b.is_interval());
+  b = bound_of("P=? [ \"a\" U>=3 \"b\" ]");
+  EXPECT_EQ(b.lower->value, 3.0);
+  b = bound_of("P=? [ G<=5 \"a\" ]");
+  EXPECT_EQ(b.upper->value, 5.0);
+  b = bound_of("P=? [ G[1,2] \"a\" ]");
+  EXPECT_TRUE(b.is_interval());
+  b = bound_of("P=? [ F<=0 \"a\" ]");
+  EXPECT_EQ(b.upper->value, 0.0);
+  EXPECT_TRUE(b.upper->is_integer);
+}
+
+TEST(PropertyParser, UntilOperands) {
+  Property p = parse_property("P=? [ !\"a\" U<=4 \"b\" ]");
+  const PathFormula& path = *top(p).path;
+  EXPECT_EQ(path.kind, PathKind::until);
+  EXPECT_EQ(shape(*path.left), "not(a)");
+  EXPECT_EQ(shape(*path.right), "b");
+  EXPECT_EQ(path.bound.upper->value, 4.0);
+}
+
+TEST(PropertyParser, Rewards) {
+  Property p = parse_property("R=? [ F \"a\" ]");
+  EXPECT_EQ(top(p).kind, OperatorKind::reward);
+  EXPECT_EQ(top(p).reward_name, "");
+  EXPECT_EQ(top(p).reward.kind, RewardKind::reachability);
+  EXPECT_EQ(top(p).reward.target->label, "a");
+
+  p = parse_property("R{\"time\"}=? [ C<=5 ]");
+  EXPECT_EQ(top(p).reward_name, "time");
+  EXPECT_EQ(top(p).optimisation, Optimisation::none);
+  EXPECT_EQ(top(p).reward.kind, RewardKind::cumulative);
+  EXPECT_EQ(top(p).reward.bound.value, 5.0);
+  EXPECT_TRUE(top(p).reward.bound.is_integer);
+
+  p = parse_property("R{\"time\"}min=? [ F \"done\" ]");
+  EXPECT_EQ(top(p).reward_name, "time");
+  EXPECT_EQ(top(p).optimisation, Optimisation::min);
+
+  p = parse_property("R{\"x\"}max=? [ I=3 ]");
+  EXPECT_EQ(top(p).optimisation, Optimisation::max);
+  EXPECT_EQ(top(p).reward.kind, RewardKind::instantaneous);
+  EXPECT_EQ(top(p).reward.bound.value, 3.0);
+
+  p = parse_property("Rmin=? [ S ]");
+  EXPECT_EQ(top(p).optimisation, Optimisation::min);
+  EXPECT_EQ(top(p).reward.kind, RewardKind::long_run);
+  EXPECT_EQ(top(p).reward_name, "");
+
+  p = parse_property("Rmax=? [ F \"a\" ]");
+  EXPECT_EQ(top(p).optimisation, Optimisation::max);
+
+  p = parse_property("R{\"r\"}<=5 [ C<=2.5 ]");
+  EXPECT_EQ(top(p).comparison, Comparison::less_equal);
+  EXPECT_EQ(top(p).threshold, 5.0);
+  EXPECT_EQ(top(p).reward.bound.value, 2.5);
+  EXPECT_FALSE(top(p).reward.bound.is_integer);
+
+  p = parse_property("R>=1000 [ S ]");  // reward bounds are not limited to [0,1]
+  EXPECT_EQ(top(p).threshold, 1000.0);
+}
+
+TEST(PropertyParser, SteadyState) {
+  Property p = parse_property("S=? [ \"a\" ]");
+  EXPECT_EQ(top(p).kind, OperatorKind::steady_state);
+  EXPECT_EQ(top(p).state->label, "a");
+  EXPECT_EQ(top(p).path, nullptr);
+
+  p = parse_property("S>=0.9 [ \"a\" & !\"b\" ]");
+  EXPECT_EQ(top(p).comparison, Comparison::greater_equal);
+  EXPECT_EQ(top(p).threshold, 0.9);
+  EXPECT_EQ(shape(*top(p).state), "and(a,not(b))");
+}
+
+TEST(PropertyParser, NestedOperators) {
+  Property p = parse_property("P=? [ F P>0.5 [ G \"a\" ] ]");
+  const StateFormula& inner = *top(p).path->right;
+  ASSERT_EQ(inner.kind, StateKind::op);
+  EXPECT_EQ(inner.op->comparison, Comparison::greater);
+  EXPECT_EQ(inner.op->path->kind, PathKind::globally);
+  EXPECT_EQ(inner.op->column, 9u);
+
+  p = parse_property("\"a\" & P>0.5 [ X \"b\" ]");
+  EXPECT_EQ(p.top_operator(), nullptr);
+  EXPECT_FALSE(p.is_query());
+  EXPECT_EQ(shape(*p.root), "and(a,op)");
+
+  p = parse_property("P>=0.9 [ \"a\" U S<0.5 [ \"b\" ] ]");
+  EXPECT_FALSE(p.is_query());
+  EXPECT_EQ(top(p).path->right->op->kind, OperatorKind::steady_state);
+
+  p = parse_property("!R{\"r\"}<=5 [ F \"a\" ]");
+  EXPECT_EQ(shape(*p.root), "not(op)");
+  EXPECT_EQ(p.root->left->op->reward_name, "r");
+}
+
+// ---- precedence ----
+
+TEST(PropertyParser, TemporalOperandExtendsAsFarAsPossible) {
+  Property p = parse_property("P=? [ F \"a\" & !\"b\" ]");
+  EXPECT_EQ(shape(*top(p).path->right), "and(a,not(b))");
+  p = parse_property("P=? [ \"a\" U \"b\" | \"c\" ]");
+  EXPECT_EQ(shape(*top(p).path->left), "a");
+  EXPECT_EQ(shape(*top(p).path->right), "or(b,c)");
+  p = parse_property("P=? [ \"a\" | \"b\" U \"c\" => \"d\" ]");
+  EXPECT_EQ(shape(*top(p).path->left), "or(a,b)");
+  EXPECT_EQ(shape(*top(p).path->right), "imp(c,d)");
+  p = parse_property("P=? [ X \"a\" | \"b\" ]");
+  EXPECT_EQ(shape(*top(p).path->right), "or(a,b)");
+  p = parse_property("P=? [ G<=3 \"a\" => \"b\" ]");
+  EXPECT_EQ(shape(*top(p).path->right), "imp(a,b)");
+}
+
+TEST(PropertyParser, BooleanPrecedence) {
+  EXPECT_EQ(shape("\"a\" | \"b\" & \"c\""), "or(a,and(b,c))");
+  EXPECT_EQ(shape("\"a\" & \"b\" | \"c\""), "or(and(a,b),c)");
+  EXPECT_EQ(shape("!\"a\" & \"b\""), "and(not(a),b)");
+  EXPECT_EQ(shape("!(\"a\" & \"b\")"), "not(and(a,b))");
+  EXPECT_EQ(shape("!!\"a\""), "not(not(a))");
+  EXPECT_EQ(shape("\"a\" & \"b\" & \"c\""), "and(and(a,b),c)");
+  EXPECT_EQ(shape("\"a\" | \"b\" | \"c\""), "or(or(a,b),c)");
+  EXPECT_EQ(shape("\"a\" => \"b\" => \"c\""), "imp(a,imp(b,c))");
+  EXPECT_EQ(shape("\"a\" | \"b\" => \"c\" | \"d\""), "imp(or(a,b),or(c,d))");
+  EXPECT_EQ(shape("\"a\" & (\"b\" | \"c\")"), "and(a,or(b,c))");
+  EXPECT_EQ(shape("true & false"), "and(T,F)");
+  EXPECT_EQ(shape("\"init\" => !\"deadlock\""), "imp(init,not(deadlock))");
+}
+
+// ---- canonical printing ----
+
+TEST(PropertyParser, ToStringIsCanonicalAndRoundTrips) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"P=?[F\"a\"]", "P=? [ F \"a\" ]"},
+      {"  P = ? [ F <= 5 \"a\" ]  \n", "P=? [ F<=5 \"a\" ]"},
+      {"Pmin=?[\"a\"U\"b\"]", "Pmin=? [ \"a\" U \"b\" ]"},
+      {"Pmax=? [X !\"a\"]", "Pmax=? [ X !\"a\" ]"},
+      {"P>=0.5[G\"a\"]", "P>=0.5 [ G \"a\" ]"},
+      {"Pmax<.1 [ F \"a\" ]", "Pmax<0.1 [ F \"a\" ]"},
+      {"P>=1e-3 [ F \"a\" ]", "P>=0.001 [ F \"a\" ]"},
+      {"P=? [ \"a\" U<=10 \"b\" ]", "P=? [ \"a\" U<=10 \"b\" ]"},
+      {"P=? [ F<=2.5 \"a\" ]", "P=? [ F<=2.5 \"a\" ]"},
+      {"P=? [ F<=5. \"a\" ]", "P=? [ F<=5.0 \"a\" ]"},
+      {"P=? [ F<=1e-10 \"a\" ]", "P=? [ F<=1e-10 \"a\" ]"},
+      {"P=? [ F>=1.5 \"a\" ]", "P=? [ F>=1.5 \"a\" ]"},
+      {"P=? [ F [ 1 , 2.5 ] \"a\" ]", "P=? [ F[1,2.5] \"a\" ]"},
+      {"P=? [ \"a\" U[0.5,1] \"b\" ]", "P=? [ \"a\" U[0.5,1] \"b\" ]"},
+      {"P=? [ \"a\" U>=3 \"b\" ]", "P=? [ \"a\" U>=3 \"b\" ]"},
+      {"P=? [ G[1,2] \"a\" ]", "P=? [ G[1,2] \"a\" ]"},
+      {"P=? [ F \"a\" & !\"b\" ]", "P=? [ F \"a\" & !\"b\" ]"},
+      {"P=? [ \"a\" U (\"b\" | \"c\") ]", "P=? [ \"a\" U \"b\" | \"c\" ]"},
+      {"R{\"x\"}=?[F \"a\"]", "R{\"x\"}=? [ F \"a\" ]"},
+      {"R { \"time\" } min = ? [ C <= 5 ]", "R{\"time\"}min=? [ C<=5 ]"},
+      {"R{\"x\"}max=? [ I=3 ]", "R{\"x\"}max=? [ I=3 ]"},
+      {"Rmin=?[S]", "Rmin=? [ S ]"},
+      {"Rmax=? [ F \"a\" ]", "Rmax=? [ F \"a\" ]"},
+      {"R=? [ C<=0.5 ]", "R=? [ C<=0.5 ]"},
+      {"R{\"r\"}<=5 [ I=2.5 ]", "R{\"r\"}<=5 [ I=2.5 ]"},
+      {"S=?[\"a\"]", "S=? [ \"a\" ]"},
+      {"S>=0.9 [ \"a\" | \"b\" ]", "S>=0.9 [ \"a\" | \"b\" ]"},
+      {"P=? [ F P>0.5 [ G \"a\" ] ]", "P=? [ F P>0.5 [ G \"a\" ] ]"},
+      {"(\"a\" & \"b\") & \"c\"", "\"a\" & \"b\" & \"c\""},
+      {"\"a\" & (\"b\" & \"c\")", "\"a\" & (\"b\" & \"c\")"},
+      {"\"a\" | (\"b\" | \"c\")", "\"a\" | (\"b\" | \"c\")"},
+      {"(\"a\" => \"b\") => \"c\"", "(\"a\" => \"b\") => \"c\""},
+      {"\"a\" => (\"b\" => \"c\")", "\"a\" => \"b\" => \"c\""},
+      {"!(\"a\" | \"b\") & \"c\"", "!(\"a\" | \"b\") & \"c\""},
+      {"(!\"a\")", "!\"a\""},
+      {"(((\"a\")))", "\"a\""},
+      {"\"a\" & (\"b\" | \"c\") => \"d\"", "\"a\" & (\"b\" | \"c\") => \"d\""},
+      {"!!true", "!!true"},
+      {"P=? [ true U \"init\" ]", "P=? [ true U \"init\" ]"},
+      {"P>0.5 [ F \"a\" ] & S<0.5 [ \"b\" ]", "P>0.5 [ F \"a\" ] & S<0.5 [ \"b\" ]"},
+      {"P=? [ F \"my label-1\" ]", "P=? [ F \"my label-1\" ]"},
+  };
+  for (const auto& [input, canonical] : cases) {
+    Property p = parse_property(input);
+    EXPECT_EQ(to_string(p), canonical) << input;
+    Property again = parse_property(to_string(p));
+    EXPECT_EQ(to_string(again), canonical) << input;
+    EXPECT_EQ(shape(*again.root), shape(*p.root)) << input;
+  }
+}
+
+TEST(PropertyParser, PrintingPieces) {
+  EXPECT_EQ(to_string(Number{5.0, true}), "5");
+  EXPECT_EQ(to_string(Number{5.0, false}), "5.0");
+  EXPECT_EQ(to_string(Number{1e20, false}), "1e+20");
+  EXPECT_EQ(to_string(TimeBound{}), "");
+  EXPECT_EQ(to_string(Comparison::greater_equal), ">=");
+  EXPECT_EQ(to_string(*top(parse_property("P=? [ F<=3 \"a\" ]")).path), "F<=3 \"a\"");
+}
+
+// ---- helpers for the checker ----
+
+TEST(PropertyParser, CollectLabels) {
+  Property p = parse_property("P=? [ \"a\" & !\"b\" U P>0.5 [ F \"c\" | \"a\" ] ] ");
+  EXPECT_EQ(collect_labels(*p.root), (std::vector<std::string>{"a", "b", "c"}));
+  p = parse_property("R{\"r\"}=? [ F \"goal\" ] ");
+  EXPECT_EQ(collect_labels(*p.root), (std::vector<std::string>{"goal"}));
+  p = parse_property("S=? [ \"x\" ] ");
+  EXPECT_EQ(collect_labels(*p.root), (std::vector<std::string>{"x"}));
+  p = parse_property("R=? [ S ] ");
+  EXPECT_TRUE(collect_labels(*p.root).empty());
+}
+
+TEST(PropertyParser, OperatorHolds) {
+  auto op = [](const char* text) { return top(parse_property(text)); };
+  EXPECT_TRUE(op("P>=0.5 [ F \"a\" ]").holds(0.5));
+  EXPECT_FALSE(op("P>0.5 [ F \"a\" ]").holds(0.5));
+  EXPECT_TRUE(op("P<=0.5 [ F \"a\" ]").holds(0.5));
+  EXPECT_FALSE(op("P<0.5 [ F \"a\" ]").holds(0.5));
+  EXPECT_FALSE(op("P=? [ F \"a\" ]").holds(0.5));
+}
+
+TEST(PropertyParser, DeepButWithinLimits) {
+  std::string text(k_max_depth - 1, '(');
+  text += "\"a\"";
+  text += std::string(k_max_depth - 1, ')');
+  EXPECT_EQ(parse_property(text).root->label, "a");
+
+  std::string negations(k_max_depth - 1, '!');
+  Property p = parse_property(negations + "\"a\"");
+  EXPECT_EQ(p.root->height, k_max_depth);
+  EXPECT_EQ(to_string(p), negations + "\"a\"");
+
+  std::string chain = "\"a\"";
+  for (int i = 1; i < k_max_depth; ++i) chain += " & \"a\"";
+  EXPECT_EQ(parse_property(chain).root->height, k_max_depth);
+}
+
+// ---- errors ----
+
+struct BadCase {
+  std::string text;
+  size_t column;
+  std::string fragment;
+};
+
+void PrintTo(const BadCase& c, std::ostream* os) { *os << quote_for_message(c.text, 60); }
+
+class PropertyParserError : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(PropertyParserError, ReportsColumnAndMessage) {
+  const BadCase& c = GetParam();
+  try {
+    parse_property(c.text);
+    FAIL() << "accepted " << c.text;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::property);
+    std::string message = e.what();
+    EXPECT_EQ(message.rfind(fmt::format("column {}: ", c.column), 0), 0u) << message;
+    EXPECT_NE(message.find(c.fragment), std::string::npos) << message;
+  }
+}
+
+std::string repeated(std::string_view piece, int count) {
+  std::string out;
+  for (int i = 0; i < count; ++i) out += piece;
+  return out;
+}
+
+std::string long_chain(std::string_view op, int operands) {
+  std::string out = "\"a\"";
+  for (int i = 1; i < operands; ++i) out += fmt::format(" {} \"a\"", op);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, PropertyParserError,
+    ::testing::Values(
+        BadCase{"P=? [ F ]", 9, "expected a state formula but found ']'"},
+        BadCase{"P=?[F \"a\"", 10, "expected ']' but found end of input"},
+        BadCase{"P=? [ \"a\" U ]", 13, "expected a state formula but found ']'"},
+        BadCase{"R{\"x\"=? [F \"a\"]", 6, "expected '}' but found '='"},
+        BadCase{"P=? [ F<=-1 \"a\" ]", 10, "expected a non-negative time bound but found '-'"},
+        BadCase{"P>=1.5 [F \"a\"]", 4, "probability bound must be in [0,1] but found 1.5"},
+        BadCase{"S=? [ X \"a\" ]", 7, "expected a state formula but found path operator 'X'"},
+        BadCase{"", 1, "expected a state formula but found end of input"},
+        BadCase{"   ", 4, "expected a state formula but found end of input"},
+        BadCase{"P=? [ F \"a\" ] x", 15, "expected '&', '|', '=>' or end of input but found 'x'"},
+        BadCase{"P=? [ F \"a\" ] ]", 15, "but found ']'"},
+        BadCase{"P [ F \"a\" ]", 3, "expected '=?' or a bound"},
+        BadCase{"P= [F \"a\"]", 4, "expected '?' after '=' but found '['"},
+        BadCase{"P=0.5 [F \"a\"]", 3, "expected '?' after '=' but found number 0.5"},
+        BadCase{"P=? F \"a\"", 5, "expected '[' but found path operator 'F'"},
+        BadCase{"P=? [ \"a\" ]", 11, "expected 'U'"},
+        BadCase{"P=? [ F \"a ]", 9, "unterminated name"},
+        BadCase{"P=? [ F \"a\n\" ]", 11, "unterminated name"},
+        BadCase{"P=? [ F \"\" ]", 9, "empty name"},
+        BadCase{"P=? [ F a ]", 9, "found 'a' (labels are written in double quotes, as \"a\")"},
+        BadCase{"P=? [ F<5 \"a\" ]", 8, "strict time bound '<'"},
+        BadCase{"P=? [ F>5 \"a\" ]", 8, "strict time bound '>'"},
+        BadCase{"P=? [ F[2,1] \"a\" ]", 9, "empty time interval: start 2 exceeds end 1"},
+        BadCase{"P=? [ F[1 \"a\" ]", 11, "expected ',' but found \"a\""},
+        BadCase{"P=? [ F[1,2 \"a\" ]", 13, "expected ']' closing the time interval"},
+        BadCase{"P=? [ X<=1 \"a\" ]", 8, "'X' takes no time bound"},
+        BadCase{"P=? [ F \"a\" U \"b\" ]", 13, "expected ']' but found path operator 'U'"},
+        BadCase{"P=? [ F G \"a\" ]", 9, "found path operator 'G'"},
+        BadCase{"P=? [ F<= \"a\" ]", 11, "expected a non-negative time bound but found \"a\""},
+        BadCase{"R=? [ F<=5 \"a\" ]", 8, "a reward operator takes an unbounded 'F'"},
+        BadCase{"R=? [ C \"a\" ]", 9, "expected '<=' after 'C' but found \"a\""},
+        BadCase{"R=? [ I<=5 ]", 8, "expected '=' after 'I'"},
+        BadCase{"R=? [ X \"a\" ]", 7, "expected a reward formula"},
+        BadCase{"R=? [ C<=-1 ]", 10, "expected a non-negative time bound but found '-'"},
+        BadCase{"R{x}=? [ S ]", 3, "expected a reward structure name in double quotes but found 'x'"},
+        BadCase{"Rmin{\"x\"}=? [ S ]", 5, "expected '=?' or a bound"},
+        BadCase{"R{\"x\"}=? [ S", 13, "expected ']' but found end of input"},
+        BadCase{"P>=-0.5 [ F \"a\" ]", 4, "expected a probability bound in [0,1] but found '-'"},
+        BadCase{"R<=-1 [ S ]", 4, "expected a non-negative reward bound but found '-'"},
+        BadCase{"S>=2 [ \"a\" ]", 4, "probability bound must be in [0,1] but found 2"},
+        BadCase{"P>=x [ F \"a\" ]", 4, "expected a probability bound in [0,1] but found 'x'"},
+        BadCase{"P=? [ F P=? [ F \"a\" ] ]", 10, "'=?' is only allowed in the outermost operator"},
+        BadCase{"\"a\" & P=? [ F \"b\" ]", 8, "'=?' is only allowed in the outermost operator"},
+        BadCase{"P=? [ F \"a\" @ ]", 13, "unexpected character '@'"},
+        BadCase{"P=? [ F \"a\" ];", 14, "unexpected character ';'"},
+        BadCase{"P=? [ F<=1e \"a\" ]", 11, "malformed number"},
+        BadCase{"P=? [ F<=1e400 \"a\" ]", 10, "out of range"},
+        BadCase{"P=? [ F<=99999999999999999999 \"a\" ]", 10, "too large"},
+        BadCase{"(\"a\"", 5, "expected ')' but found end of input"},
+        BadCase{"\"a\" &", 6, "expected a state formula but found end of input"},
+        BadCase{"!", 2, "expected a state formula but found end of input"},
+        BadCase{"\"a\" <=> \"b\"", 5, "but found '<='"},
+        BadCase{"Smin=? [ \"a\" ]", 1, "found 'Smin'"},
+        BadCase{"p=? [ F \"a\" ]", 1, "found 'p'"},
+        BadCase{std::string(100000, '('), 1001, "nested too deeply"},
+        BadCase{std::string(100000, '!') + "\"a\"", 1001, "nested too deeply"},
+        BadCase{std::string(k_max_depth, '!') + "\"a\"", 1001, "nested too deeply"},
+        BadCase{repeated("P>0.5 [ F ", 50000), 1 + 10 * 1000, "nested too deeply"},
+        // A left-deep chain of n operands is n levels deep: the 1000th '&'
+        // (at byte 4 + 6·999) is one too many.
+        BadCase{long_chain("&", 100000), 5999, "nested too deeply"},
+        BadCase{long_chain("|", 2000), 5999, "nested too deeply"},
+        BadCase{long_chain("=>", 100000), 5 + 7 * 999, "nested too deeply"}));
+
+TEST(PropertyParser, ErrorShowsCaret) {
+  try {
+    parse_property("P=?[F \"a\"");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "column 10: expected ']' but found end of input\n"
+              "  P=?[F \"a\"\n"
+              "           ^");
+  }
+  // Long input: a window around the column, with the caret still aligned.
+  std::string text = "P=? [ F " + long_chain("&", 30) + " @ ]";
+  try {
+    parse_property(text);
+    FAIL();
+  } catch (const Error& e) {
+    std::string message = e.what();
+    size_t first = message.find('\n') + 1;
+    size_t second = message.find('\n', first) + 1;
+    std::string line = message.substr(first, second - first - 1);
+    std::string caret = message.substr(second);
+    EXPECT_EQ(line.substr(0, 5), "  ...");
+    ASSERT_EQ(caret.back(), '^');
+    EXPECT_EQ(line[caret.size() - 1], '@');
+  }
+}
+
+}  // namespace
+}  // namespace pmc::property
