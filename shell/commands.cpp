@@ -7,6 +7,7 @@
 #include <fmt/ostream.h>
 
 #include "common/error.hpp"
+#include "check_commands.hpp"
 #include "model_commands.hpp"
 
 namespace pmc::shell {
@@ -25,6 +26,21 @@ std::vector<OptionSpec> with_load_options(std::vector<OptionSpec> more) {
 
 const std::vector<Command>& command_table() {
   static const std::vector<Command> table = {
+      {"check",
+       "--model FILE... --property P [--property P...] [--solver NAME] [--epsilon E] [--relative|--absolute] "
+       "[--max-iterations N] [--threads N] [--scheduler FILE] [--json]",
+       "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...)",
+       with_load_options({{"property", true, true},
+                          {"solver", true, false},
+                          {"epsilon", true, false},
+                          {"relative", false, false},
+                          {"absolute", false, false},
+                          {"max-iterations", true, false},
+                          {"threads", true, false},
+                          {"scheduler", true, false},
+                          {"json", false, false}}),
+       run_check},
+      {"solvers", "[--json]", "list the solvers and the problems they solve", {{"json", false, false}}, run_solvers},
       {"info", "--model FILE... [--format F] [--strict] [--json]",
        "print a model's type, sizes, labels and reward structures", with_load_options({{"json", false, false}}),
        run_info},

@@ -1,6 +1,6 @@
 /*
  * A tour of pmc's C API: load a model (or build one from arrays), query it,
- * save it, and list GPUs.
+ * check a property, and list GPUs.
  *
  *   pmc_c_example [MODEL]       default: examples/die/die.tra
  *
@@ -68,6 +68,33 @@ static int describe(const char* path) {
   return ok;
 }
 
+/* Checks a property with a chosen solver and tight convergence. */
+static int check_property(const char* path, const char* property) {
+  pmc_model* model = NULL;
+  pmc_options* options = NULL;
+  pmc_result* result = NULL;
+  double value = 0, seconds = 0;
+  uint64_t iterations = 0;
+  const char* solver = NULL;
+  int ok = check(pmc_model_load(path, NULL, &model), "pmc_model_load") &&
+           check(pmc_options_create(&options), "pmc_options_create") &&
+           check(pmc_options_set_solver(options, "cpu.gauss-seidel"), "pmc_options_set_solver") &&
+           check(pmc_options_set_epsilon(options, 1e-10), "pmc_options_set_epsilon") &&
+           check(pmc_check(model, property, options, &result), "pmc_check") &&
+           check(pmc_result_initial_value(result, &value), "pmc_result_initial_value") &&
+           check(pmc_result_iterations(result, &iterations), "pmc_result_iterations") &&
+           check(pmc_result_solver(result, &solver), "pmc_result_solver") &&
+           check(pmc_result_seconds(result, &seconds), "pmc_result_seconds");
+  if (ok) {
+    printf("%s = %.10g (%s, %llu iterations, %.4f s)\n", property, value, solver, (unsigned long long)iterations,
+           seconds);
+  }
+  pmc_result_free(result);
+  pmc_options_free(options);
+  pmc_model_free(model);
+  return ok;
+}
+
 static void list_devices(void) {
   uint64_t count = 0, i;
   if (pmc_device_count(&count) != PMC_OK) {
@@ -86,6 +113,7 @@ int main(int argc, char** argv) {
   const char* path = argc > 1 ? argv[1] : "examples/die/die.tra";
   printf("pmc %s\n", pmc_version());
   if (!describe(path) || !build_from_arrays()) return EXIT_FAILURE;
+  if (argc <= 1 && !check_property(path, "P=? [ F \"six\" ]")) return EXIT_FAILURE;
   list_devices();
   return EXIT_SUCCESS;
 }

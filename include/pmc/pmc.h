@@ -5,7 +5,7 @@
  *
  * Conventions
  * -----------
- * - Objects are opaque handles (pmc_model, pmc_options). Every function
+ * - Objects are opaque handles (pmc_model, pmc_options, pmc_result). Every function
  *   that creates one has a matching *_free; passing NULL to *_free is a
  *   no-op.
  * - Every fallible function returns a pmc_status; PMC_OK is 0. On failure,
@@ -97,6 +97,28 @@ PMC_API pmc_status pmc_options_set_strict(pmc_options* options, int strict);
 
 /* Allowed |sum - 1| of each DTMC/MDP row (default 1e-9); in [0, 0.1]. */
 PMC_API pmc_status pmc_options_set_row_sum_tolerance(pmc_options* options, double tolerance);
+
+/* The solver for pmc_check: "auto" (default) or a name from
+ * pmc_solver_name(), e.g. "cpu.jacobi". A property made of several
+ * problems (steady state: stationary distributions and a linear system)
+ * uses the named solver for each problem it solves and "auto" for the rest;
+ * pmc_result_solver() lists every solver used. Unknown names fail here. */
+PMC_API pmc_status pmc_options_set_solver(pmc_options* options, const char* name);
+
+/* Convergence threshold of iterative solvers, in (0, 1); default 1e-6 as
+ * PRISM. Also scales the Fox-Glynn truncation error of uniformisation. */
+PMC_API pmc_status pmc_options_set_epsilon(pmc_options* options, double epsilon);
+
+/* relative != 0 (default): stop when max_i |x_i' - x_i| / |x_i'| < epsilon;
+ * relative == 0: when max_i |x_i' - x_i| < epsilon. */
+PMC_API pmc_status pmc_options_set_relative(pmc_options* options, int relative);
+
+/* Iteration limit of each solve (default 1000000); reaching it makes
+ * pmc_check return PMC_ERROR_NOT_CONVERGED. */
+PMC_API pmc_status pmc_options_set_max_iterations(pmc_options* options, uint64_t max_iterations);
+
+/* CPU threads for the solvers; 0 (default) uses every core. */
+PMC_API pmc_status pmc_options_set_threads(pmc_options* options, uint64_t threads);
 
 /* ------------------------------------------------------------------------ */
 /* Models                                                                    */
@@ -213,6 +235,79 @@ PMC_API pmc_status pmc_model_parameter_name(const pmc_model* model, uint64_t ind
  * dropped, ...). */
 PMC_API pmc_status pmc_model_num_warnings(const pmc_model* model, uint64_t* out_count);
 PMC_API pmc_status pmc_model_warning(const pmc_model* model, uint64_t index, const char** out_message);
+
+/* ------------------------------------------------------------------------ */
+/* Model checking                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* The outcome of one pmc_check: a value per state and how it was computed. */
+typedef struct pmc_result pmc_result;
+
+/* Checks one property in PRISM syntax, e.g. P=? [ F "goal" ],
+ * R{"time"}=? [ C<=10 ], S=? [ "up" ], P>=0.9 [ "a" U<=5 "b" ]. `options`
+ * may be NULL (defaults). On PMC_OK, *out_result owns a new result (free it
+ * with pmc_result_free). When an iteration limit was reached the call
+ * returns PMC_ERROR_NOT_CONVERGED and still sets *out_result, so the
+ * caller can inspect (and must free) the unconverged values. Other errors:
+ * PMC_ERROR_PROPERTY (syntax, unknown label or reward structure, a bound
+ * that does not fit the model; the message gives the column),
+ * PMC_ERROR_UNSUPPORTED, PMC_ERROR_INVALID_ARGUMENT. The model may be
+ * checked by several threads at once. */
+PMC_API pmc_status pmc_check(const pmc_model* model, const char* property, const pmc_options* options,
+                             pmc_result** out_result);
+
+/* Frees the result (NULL is a no-op). */
+PMC_API void pmc_result_free(pmc_result* result);
+
+/* The value in the first initial state (for a boolean property: 1 or 0;
+ * +infinity for an expected reward that is infinite). */
+PMC_API pmc_status pmc_result_initial_value(const pmc_result* result, double* out_value);
+
+/* Minimum and maximum over all initial states, and how many there are. */
+PMC_API pmc_status pmc_result_initial_range(const pmc_result* result, double* out_min, double* out_max,
+                                            uint64_t* out_num_initial);
+
+/* Copies up to `capacity` values (one per state) into `values` (may be NULL
+ * when capacity is 0) and sets *out_count to the number of states. */
+PMC_API pmc_status pmc_result_values(const pmc_result* result, double* values, uint64_t capacity,
+                                     uint64_t* out_count);
+
+/* 1 when the property is boolean (a bound such as P>=0.9, or a state
+ * formula): the values are then 1 (satisfied) or 0. */
+PMC_API pmc_status pmc_result_is_boolean(const pmc_result* result, int* out_is_boolean);
+
+/* Iterations of all numerical solves, summed. */
+PMC_API pmc_status pmc_result_iterations(const pmc_result* result, uint64_t* out_iterations);
+
+/* 0 when some solve reached its iteration limit. */
+PMC_API pmc_status pmc_result_converged(const pmc_result* result, int* out_converged);
+
+/* The solvers used, joined by '+', e.g. "cpu.gauss-seidel" or
+ * "cpu.steps+cpu.jacobi" ("none" when graph algorithms sufficed). Valid
+ * until the result is freed. */
+PMC_API pmc_status pmc_result_solver(const pmc_result* result, const char** out_name);
+
+/* MDPs (Pmin/Pmax over F and U, Rmin/Rmax over F): an optimal memoryless
+ * deterministic scheduler. Writes up to `capacity` entries into `choices`
+ * (may be NULL when capacity is 0): per state, the index of the optimal
+ * choice among the state's choices (0-based, in file order), or -1 where
+ * every choice is optimal; *out_count is the number of states.
+ * PMC_ERROR_UNSUPPORTED when the property has no scheduler. */
+PMC_API pmc_status pmc_result_scheduler(const pmc_result* result, int64_t* choices, uint64_t capacity,
+                                        uint64_t* out_count);
+
+/* Sound bounds in the first initial state from interval iteration
+ * (cpu.interval-vi): the true value lies in [*out_lower, *out_upper].
+ * PMC_ERROR_UNSUPPORTED when the solver gave no bounds. */
+PMC_API pmc_status pmc_result_bounds(const pmc_result* result, double* out_lower, double* out_upper);
+
+/* Wall-clock seconds of the whole check. */
+PMC_API pmc_status pmc_result_seconds(const pmc_result* result, double* out_seconds);
+
+/* The registered solvers (DESIGN §4 names, e.g. "cpu.jacobi"). Names have
+ * static storage. Thread-safe. */
+PMC_API pmc_status pmc_solver_count(uint64_t* out_count);
+PMC_API pmc_status pmc_solver_name(uint64_t index, const char** out_name);
 
 /* ------------------------------------------------------------------------ */
 /* GPU devices                                                               */

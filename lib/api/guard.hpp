@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "check/check.hpp"
 #include "common/error.hpp"
 #include "model/model.hpp"
 #include "pmc/pmc.h"
@@ -17,6 +18,12 @@ struct pmc_model {
 
 struct pmc_options {
   pmc::ModelOptions model;
+  pmc::CheckOptions check;
+};
+
+struct pmc_result {
+  pmc::CheckResult result;
+  std::string solver_names;  // storage for pmc_result_solver
 };
 
 namespace pmc::api {

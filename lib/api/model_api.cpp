@@ -1,6 +1,7 @@
 // pmc_model_*: loading, building from arrays, labels, rewards, queries, saving.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "api/guard.hpp"
 #include "formats/model_files.hpp"
@@ -84,15 +85,20 @@ pmc_status pmc_model_build_csr(pmc_model_kind type, uint64_t num_states, uint64_
     require(out_model, "out_model");
     check_state_count(num_states);
     pmc::ModelParts parts;
-    switch (type) {
+    // A C caller may pass any int; reading it as the C++ enum would be
+    // undefined for values outside the enum's range, so look at the bits.
+    int kind = 0;
+    static_assert(sizeof(type) == sizeof(kind));
+    std::memcpy(&kind, &type, sizeof kind);
+    switch (kind) {
       case PMC_MODEL_DTMC: parts.type = pmc::ModelType::dtmc; break;
       case PMC_MODEL_CTMC: parts.type = pmc::ModelType::ctmc; break;
       case PMC_MODEL_MDP: parts.type = pmc::ModelType::mdp; break;
       case PMC_MODEL_PCTMC:
         fail(ErrorCode::invalid_argument, "use pmc_model_build_parametric_csr for parametric CTMCs");
-      default: fail(ErrorCode::invalid_argument, "unknown model type {}", static_cast<int>(type));
+      default: fail(ErrorCode::invalid_argument, "unknown model type {}", kind);
     }
-    if (type == PMC_MODEL_MDP) {
+    if (kind == PMC_MODEL_MDP) {
       require_array(row_groups, num_states + 1, "row_groups");
       parts.row_groups.assign(row_groups, row_groups + num_states + 1);
     } else if (row_groups != nullptr) {

@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "api/guard.hpp"
+#include "solver/registry.hpp"
 
 using pmc::api::guarded;
 using pmc::api::require;
@@ -27,6 +28,43 @@ pmc_status pmc_options_set_row_sum_tolerance(pmc_options* options, double tolera
       pmc::fail(pmc::ErrorCode::invalid_argument, "row-sum tolerance {} is not in [0, 0.1]", tolerance);
     }
     o.model.row_sum_tolerance = tolerance;
+  });
+}
+
+pmc_status pmc_options_set_solver(pmc_options* options, const char* name) {
+  return guarded([&] {
+    pmc_options& o = require(options, "options");
+    std::string solver = &require(name, "name");
+    if (solver != "auto") pmc::find_solver(solver);  // unknown names fail here, listing the known ones
+    o.check.solver = solver;
+  });
+}
+
+pmc_status pmc_options_set_epsilon(pmc_options* options, double epsilon) {
+  return guarded([&] {
+    pmc_options& o = require(options, "options");
+    if (!(epsilon > 0.0 && epsilon < 1.0)) pmc::fail(pmc::ErrorCode::invalid_argument, "epsilon {} is not in (0, 1)", epsilon);
+    o.check.settings.epsilon = epsilon;
+  });
+}
+
+pmc_status pmc_options_set_relative(pmc_options* options, int relative) {
+  return guarded([&] { require(options, "options").check.settings.relative = relative != 0; });
+}
+
+pmc_status pmc_options_set_max_iterations(pmc_options* options, uint64_t max_iterations) {
+  return guarded([&] {
+    pmc_options& o = require(options, "options");
+    if (max_iterations == 0) pmc::fail(pmc::ErrorCode::invalid_argument, "max_iterations must be at least 1");
+    o.check.settings.max_iterations = max_iterations;
+  });
+}
+
+pmc_status pmc_options_set_threads(pmc_options* options, uint64_t threads) {
+  return guarded([&] {
+    pmc_options& o = require(options, "options");
+    if (threads > 4096) pmc::fail(pmc::ErrorCode::invalid_argument, "{} threads is more than pmc allows (4096)", threads);
+    o.check.settings.threads = static_cast<int>(threads);
   });
 }
 

@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <map>
+#include <mutex>
 
 #include "common/bitset.hpp"
 
@@ -135,9 +137,22 @@ class Model {
   // Equal structure and data (warnings are not compared).
   bool same_as(const Model& other) const;
 
+  // Derived data (transposed graph, SCCs, device copies: DESIGN §1) built
+  // on first use by `build()` and kept for the model's lifetime. Thread-safe;
+  // `key` names the kind of data, T must be the same for one key.
+  template <typename T, typename Build>
+  const T& derived(const std::string& key, Build build) const {
+    std::lock_guard<std::mutex> lock(derived_mutex_);
+    auto it = derived_.find(key);
+    if (it == derived_.end()) it = derived_.emplace(key, std::make_shared<T>(build())).first;
+    return *static_cast<const T*>(it->second.get());
+  }
+
  private:
   explicit Model(ModelParts parts) : parts_(std::move(parts)) {}
   ModelParts parts_;
+  mutable std::mutex derived_mutex_;
+  mutable std::map<std::string, std::shared_ptr<const void>> derived_;
 };
 
 using ModelPtr = std::shared_ptr<const Model>;

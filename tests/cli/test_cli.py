@@ -98,6 +98,68 @@ class Convert(unittest.TestCase):
             self.assertIn("x.weird", run.stderr)
 
 
+class Check(unittest.TestCase):
+    def test_json_one_object_per_property(self):
+        out = pmc("check", "--model", DIE, "--json", "--epsilon", "1e-12", "--property",
+                  'P=? [ F "six" ]', 'R{"coin_flips"}=? [ F "done" ]', 'P>=0.2 [ F "six" ]').stdout
+        results = [json.loads(line) for line in out.splitlines()]
+        self.assertEqual(len(results), 3)
+        for r in results:
+            for key in ("property", "value", "solver", "iterations", "seconds", "states", "transitions"):
+                self.assertIn(key, r)
+            self.assertEqual(r["states"], 13)
+            self.assertTrue(r["converged"])
+        self.assertAlmostEqual(results[0]["value"], 1 / 6, places=10)
+        self.assertAlmostEqual(results[1]["value"], 11 / 3, places=9)
+        self.assertEqual(results[2]["satisfied"], False)
+
+    def test_every_solver_option(self):
+        for solver in ("cpu.jacobi", "cpu.gauss-seidel", "cpu.power", "cpu.bicgstab"):
+            for criterion in ("--relative", "--absolute"):
+                r = json.loads(pmc("check", "--model", DIE, "--json", "--solver", solver, criterion,
+                                   "--epsilon", "1e-10", "--property", 'P=? [ F "six" ]').stdout)
+                self.assertEqual(r["solver"], solver)
+                self.assertAlmostEqual(r["value"], 1 / 6, places=8)
+
+    def test_infinite_reward_is_a_string(self):
+        r = json.loads(pmc("check", "--model", DIE, "--json", "--property", 'R=? [ F "one" ]').stdout)
+        self.assertEqual(r["value"], "Infinity")
+
+    def test_bad_properties_name_the_column(self):
+        run = pmc("check", "--model", DIE, "--property", 'P=? [ F "seven" ]', 'P=? [ F<=2.5 "six" ]',
+                  'P=? [ F "six" ]', check=False)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn('column 9: unknown label "seven"', run.stderr)
+        self.assertIn("column 7", run.stderr)
+        self.assertIn("P=? [ F \"six\" ]: 0.1666", run.stdout)  # the good one still ran
+
+    def test_bad_options(self):
+        for args, message in [
+            (["--solver", "gpu.magic"], "unknown solver"),
+            (["--epsilon", "abc"], "not a number"),
+            (["--epsilon", "2"], "(0, 1)"),
+            (["--max-iterations", "0"], "positive integer"),
+            (["--relative", "--absolute"], "exclude"),
+            ([], "no property"),
+        ]:
+            props = ["--property", 'P=? [ F "six" ]'] if args else []
+            run = pmc("check", "--model", DIE, *args, *props, check=False)
+            self.assertEqual(run.returncode, 2, args)
+            self.assertIn(message, run.stderr, args)
+
+    def test_not_converged_is_exit_3(self):
+        run = pmc("check", "--model", DIE, "--solver", "cpu.jacobi", "--max-iterations", "2",
+                  "--property", 'P=? [ F "six" ]', check=False)
+        self.assertEqual(run.returncode, 3)
+        self.assertIn("did not converge", run.stderr)
+        self.assertIn("NOT CONVERGED", run.stdout)
+
+    def test_solvers_lists_the_registry(self):
+        names = [s["name"] for s in json.loads(pmc("solvers", "--json").stdout)]
+        for name in ("cpu.jacobi", "cpu.gauss-seidel", "cpu.power", "cpu.bicgstab", "cpu.steps"):
+            self.assertIn(name, names)
+
+
 class Misc(unittest.TestCase):
     def test_help_lists_commands(self):
         out = pmc("help").stdout

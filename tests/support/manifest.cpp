@@ -73,6 +73,8 @@ const std::vector<ManifestRow>& manifest() {
       r.property = c[7];
       r.reference_value = parse_reference(c[8]);
       r.reference_method = c[9];
+      if (c.size() > 10 && !c[10].empty()) r.prism_seconds = std::stod(c[10]);
+      if (c.size() > 11 && !c[11].empty()) r.prism_iterations = std::stoull(c[11]);
       out.push_back(std::move(r));
     }
     return out;

@@ -17,6 +17,8 @@ struct ManifestRow {
   std::string property;
   double reference_value = 0;       // may be +inf
   std::string reference_method;
+  double prism_seconds = 0;   // PRISM's -ex solve time (0 when not given)
+  uint64_t prism_iterations = 0;
 
   std::string directory() const;    // absolute
   std::string name() const { return model + "/" + instance; }

@@ -288,3 +288,86 @@ TEST(CApi, DevicesAnswerHonestly) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CApiCheck, ChecksAndReportsEverything) {
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_load(k_die.c_str(), nullptr, &model), PMC_OK);
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  ASSERT_EQ(pmc_options_set_solver(options, "cpu.jacobi"), PMC_OK);
+  ASSERT_EQ(pmc_options_set_epsilon(options, 1e-12), PMC_OK);
+  pmc_result* result = nullptr;
+  ASSERT_EQ(pmc_check(model, "P=? [ F \"six\" ]", options, &result), PMC_OK) << last_error();
+  double value = 0, lo = 0, hi = 0, seconds = -1;
+  uint64_t n_init = 0, iterations = 0, count = 0;
+  int converged = 0, boolean = 1;
+  const char* solver = nullptr;
+  EXPECT_EQ(pmc_result_initial_value(result, &value), PMC_OK);
+  EXPECT_NEAR(value, 1.0 / 6, 1e-10);
+  EXPECT_EQ(pmc_result_initial_range(result, &lo, &hi, &n_init), PMC_OK);
+  EXPECT_EQ(n_init, 1u);
+  EXPECT_EQ(lo, value);
+  EXPECT_EQ(pmc_result_iterations(result, &iterations), PMC_OK);
+  EXPECT_GT(iterations, 0u);
+  EXPECT_EQ(pmc_result_converged(result, &converged), PMC_OK);
+  EXPECT_EQ(converged, 1);
+  EXPECT_EQ(pmc_result_is_boolean(result, &boolean), PMC_OK);
+  EXPECT_EQ(boolean, 0);
+  EXPECT_EQ(pmc_result_solver(result, &solver), PMC_OK);
+  EXPECT_STREQ(solver, "cpu.jacobi");
+  EXPECT_EQ(pmc_result_seconds(result, &seconds), PMC_OK);
+  EXPECT_GE(seconds, 0);
+  std::vector<double> values(13);
+  EXPECT_EQ(pmc_result_values(result, values.data(), values.size(), &count), PMC_OK);
+  EXPECT_EQ(count, 13u);
+  EXPECT_EQ(values[12], 1.0);  // "six" itself
+  EXPECT_EQ(values[7], 0.0);   // "one"
+  EXPECT_EQ(pmc_result_values(result, nullptr, 0, &count), PMC_OK);
+  EXPECT_EQ(pmc_result_values(result, nullptr, 5, &count), PMC_ERROR_INVALID_ARGUMENT);
+  pmc_result_free(result);
+  pmc_options_free(options);
+  pmc_model_free(model);
+}
+
+TEST(CApiCheck, ErrorsAndNonConvergence) {
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_load(k_die.c_str(), nullptr, &model), PMC_OK);
+  pmc_result* result = nullptr;
+  EXPECT_EQ(pmc_check(model, "P=? [ F \"seven\" ]", nullptr, &result), PMC_ERROR_PROPERTY);
+  EXPECT_NE(last_error().find("column 9"), std::string::npos) << last_error();
+  EXPECT_EQ(result, nullptr);
+  EXPECT_EQ(pmc_check(model, "P=? [ F", nullptr, &result), PMC_ERROR_PROPERTY);
+  EXPECT_EQ(pmc_check(model, nullptr, nullptr, &result), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_check(nullptr, "P=? [ F \"six\" ]", nullptr, &result), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_check(model, "P=? [ F \"six\" ]", nullptr, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  EXPECT_EQ(pmc_options_set_solver(options, "cpu.magic"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("cpu.jacobi"), std::string::npos) << "the message lists the known solvers";
+  EXPECT_EQ(pmc_options_set_solver(options, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_epsilon(options, 0.0), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_epsilon(options, NAN), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_max_iterations(options, 0), PMC_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(pmc_options_set_solver(options, "cpu.jacobi"), PMC_OK);
+  ASSERT_EQ(pmc_options_set_max_iterations(options, 2), PMC_OK);
+  EXPECT_EQ(pmc_check(model, "P=? [ F \"six\" ]", options, &result), PMC_ERROR_NOT_CONVERGED);
+  ASSERT_NE(result, nullptr) << "the unconverged result is still handed over";
+  int converged = 1;
+  EXPECT_EQ(pmc_result_converged(result, &converged), PMC_OK);
+  EXPECT_EQ(converged, 0);
+  pmc_result_free(result);
+
+  uint64_t solvers = 0;
+  EXPECT_EQ(pmc_solver_count(&solvers), PMC_OK);
+  EXPECT_GE(solvers, 5u);
+  const char* name = nullptr;
+  EXPECT_EQ(pmc_solver_name(0, &name), PMC_OK);
+  EXPECT_EQ(pmc_solver_name(solvers, &name), PMC_ERROR_INVALID_ARGUMENT);
+  pmc_options_free(options);
+  pmc_model_free(model);
+}
+
+}  // namespace

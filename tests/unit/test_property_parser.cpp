@@ -440,15 +440,15 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"\"a\" <=> \"b\"", 5, "but found '<='"},
         BadCase{"Smin=? [ \"a\" ]", 1, "found 'Smin'"},
         BadCase{"p=? [ F \"a\" ]", 1, "found 'p'"},
-        BadCase{std::string(100000, '('), 1001, "nested too deeply"},
-        BadCase{std::string(100000, '!') + "\"a\"", 1001, "nested too deeply"},
-        BadCase{std::string(k_max_depth, '!') + "\"a\"", 1001, "nested too deeply"},
-        BadCase{repeated("P>0.5 [ F ", 50000), 1 + 10 * 1000, "nested too deeply"},
+        BadCase{std::string(100000, '('), k_max_depth + 1, "nested too deeply"},
+        BadCase{std::string(100000, '!') + "\"a\"", k_max_depth + 1, "nested too deeply"},
+        BadCase{std::string(k_max_depth, '!') + "\"a\"", k_max_depth + 1, "nested too deeply"},
+        BadCase{repeated("P>0.5 [ F ", 50000), 1 + 10 * k_max_depth, "nested too deeply"},
         // A left-deep chain of n operands is n levels deep: the 1000th '&'
         // (at byte 4 + 6·999) is one too many.
-        BadCase{long_chain("&", 100000), 5999, "nested too deeply"},
-        BadCase{long_chain("|", 2000), 5999, "nested too deeply"},
-        BadCase{long_chain("=>", 100000), 5 + 7 * 999, "nested too deeply"}));
+        BadCase{long_chain("&", 100000), 6 * k_max_depth - 1, "nested too deeply"},
+        BadCase{long_chain("|", 2000), 6 * k_max_depth - 1, "nested too deeply"},
+        BadCase{long_chain("=>", 100000), 5 + 7 * (k_max_depth - 1), "nested too deeply"}));
 
 TEST(PropertyParser, ErrorShowsCaret) {
   try {

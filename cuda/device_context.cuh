@@ -1,0 +1,44 @@
+// Selecting the device for a solve and timing it with CUDA events.
+#pragma once
+
+#include "cuda/check.cuh"
+#include "cuda/devices.hpp"
+#include "solver/problem.hpp"
+
+namespace pmc::cuda {
+
+// Makes settings.device current; throws Error(no_device) when there is no
+// usable GPU, naming the reason.
+inline void select_device(const SolverSettings& settings) {
+  const DeviceList& list = discover_devices();
+  if (list.devices.empty()) fail(ErrorCode::no_device, "no usable GPU: {}", list.problem);
+  if (settings.device < 0 || static_cast<size_t>(settings.device) >= list.devices.size()) {
+    fail(ErrorCode::invalid_argument, "GPU {} does not exist ({} usable)", settings.device, list.devices.size());
+  }
+  PMC_CUDA_CHECK(cudaSetDevice(list.devices[settings.device].ordinal));
+}
+
+class EventTimer {
+ public:
+  EventTimer() {
+    PMC_CUDA_CHECK(cudaEventCreate(&start_));
+    PMC_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~EventTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  void start() { PMC_CUDA_CHECK(cudaEventRecord(start_)); }
+  double stop_seconds() {
+    PMC_CUDA_CHECK(cudaEventRecord(stop_));
+    PMC_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    PMC_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms * 1e-3;
+  }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+};
+
+}  // namespace pmc::cuda

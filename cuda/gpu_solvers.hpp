@@ -1,0 +1,20 @@
+// The GPU solvers, registered in lib/solver/registry.cpp. Built from the
+// .cu files with CUDA; without CUDA, gpu_solvers_stub.cpp makes every one
+// throw Error(no_device) saying pmc was built without CUDA support.
+#pragma once
+
+#include <vector>
+
+#include "solver/problem.hpp"
+
+namespace pmc {
+
+SolveStats gpu_jacobi_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings);
+SolveStats gpu_segscan_jacobi_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings);
+SolveStats gpu_bicgstab_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings);
+SolveStats gpu_steps(const StepProblem& problem, std::vector<double>& result, const SolverSettings& settings);
+SolveStats gpu_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution, const SolverSettings& settings);
+SolveStats gpu_value_iteration_steps(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                     const SolverSettings& settings);
+
+}  // namespace pmc

@@ -1,0 +1,82 @@
+// The one row update behind gpu.jacobi, gpu.power-style steps and
+// uniformisation: y_i = scale_i·(b_i + Σ_k a_k·x[col_k]), optionally
+// acc_i += coef·y_i (uniformisation's weighted sum) and diff_i = the
+// convergence difference between x_i and y_i. Null pointers switch parts off.
+// Two layouts (GPU-PRISM §3): a thread per row for short rows, a warp per
+// row (lanes over the entries, shuffle reduction) for long ones.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/launch.cuh"
+#include "cuda/reduce.cuh"
+
+namespace pmc::cuda {
+
+struct RowUpdate {
+  uint64_t rows;
+  const uint64_t* offsets;
+  const uint32_t* columns;
+  const double* values;
+  const double* b;      // may be null
+  const double* scale;  // may be null (1)
+  const double* x;
+  double* y;
+  double* diff;  // may be null
+  double* acc;   // may be null
+  double coef;
+  int relative;
+};
+
+__device__ inline void finish_row(const RowUpdate& u, uint64_t i, double sum) {
+  if (u.b) sum += u.b[i];
+  if (u.scale) sum *= u.scale[i];
+  u.y[i] = sum;
+  if (u.acc) u.acc[i] += u.coef * sum;
+  if (u.diff) u.diff[i] = convergence_difference(u.x[i], sum, u.relative);
+}
+
+static __global__ void row_update_thread(RowUpdate u) {
+  const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  if (i >= u.rows) return;
+  double sum = 0.0;
+  for (uint64_t k = u.offsets[i]; k < u.offsets[i + 1]; ++k) sum += u.values[k] * u.x[u.columns[k]];
+  finish_row(u, i, sum);
+}
+
+static __global__ void row_update_warp(RowUpdate u) {
+  const uint64_t i = (blockIdx.x * uint64_t{k_block_threads} + threadIdx.x) / k_warp;
+  const unsigned lane = threadIdx.x % k_warp;
+  if (i >= u.rows) return;  // whole warps leave together: i is the same for all lanes
+  double sum = 0.0;
+  for (uint64_t k = u.offsets[i] + lane; k < u.offsets[i + 1]; k += k_warp) sum += u.values[k] * u.x[u.columns[k]];
+  for (int delta = k_warp / 2; delta > 0; delta /= 2) sum += __shfl_down_sync(0xffffffffu, sum, delta);
+  if (lane == 0) finish_row(u, i, sum);
+}
+
+static inline void launch_row_update(const RowUpdate& u, bool warp_per_row) {
+  if (u.rows == 0) return;
+  if (warp_per_row) {
+    row_update_warp<<<blocks_for_warps(u.rows), k_block_threads>>>(u);
+  } else {
+    row_update_thread<<<blocks_for_threads(u.rows), k_block_threads>>>(u);
+  }
+  PMC_CUDA_CHECK_LAUNCH("row_update");
+}
+
+// GPU-PRISM's alternative (§4): one thread per entry writes its product and
+// a segmented reduction (CUB) sums each row, which balances rows of very
+// different lengths at the price of writing and reading the products.
+static __global__ void entry_products(uint64_t entries, const uint32_t* columns, const double* values, const double* x,
+                               double* products) {
+  const uint64_t k = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  if (k < entries) products[k] = values[k] * x[columns[k]];
+}
+
+// y_i from the per-row sums of the segmented reduction.
+static __global__ void finish_rows(RowUpdate u, const double* row_sums) {
+  const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  if (i < u.rows) finish_row(u, i, row_sums[i]);
+}
+
+}  // namespace pmc::cuda

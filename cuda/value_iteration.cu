@@ -1,0 +1,75 @@
+// gpu.vi: Jacobi-style value iteration for MDPs on the device (Berger 2014
+// §3.5), with the convergence test read back every few iterations.
+#include <chrono>
+
+#include "cuda/device_context.cuh"
+#include "cuda/device_csr.cuh"
+#include "cuda/gpu_solvers.hpp"
+#include "cuda/scalar.cuh"
+#include "cuda/vi_kernels.cuh"
+
+namespace pmc {
+
+namespace {
+
+using namespace pmc::cuda;
+
+constexpr uint64_t k_check_interval = 8;
+
+SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings, bool bounded) {
+  const auto start = std::chrono::steady_clock::now();
+  select_device(settings);
+  const uint64_t n = p.num_unknowns();
+  DeviceCsr a(p.a);
+  DeviceBuffer<uint64_t> groups(p.row_groups);
+  DeviceBuffer<double> b(p.b), x(solution.x), y(solution.x.size()), diff(solution.x.size());
+  DeviceBuffer<uint32_t> choice(n);
+  DeviceScalar max_diff;
+  // A warp per state pays off once a state has many entries over its choices.
+  const bool warp = use_warp_per_row(n, a.entries);
+  SolveStats stats{"gpu.vi"};
+  stats.kernel = warp ? "warp-per-state" : "thread-per-state";
+  stats.bytes_per_iteration = a.bytes() + p.b.size() * 8.0 + (n + 1) * 8.0 + n * 8.0 * 2;
+  const uint64_t limit = bounded ? p.steps : settings.max_iterations;
+  EventTimer timer;
+  timer.start();
+  while (stats.iterations < limit) {
+    const bool check = !bounded && ((stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == limit);
+    BellmanUpdate u{n, groups.data(), a.offsets.data(), a.columns.data(), a.values.data(), b.data(), x.data(),
+                    y.data(), check ? diff.data() : nullptr, nullptr, p.maximize ? 1 : 0, settings.relative ? 1 : 0};
+    launch_bellman(u, warp);
+    std::swap(x, y);
+    ++stats.iterations;
+    if (check) {
+      max_diff.reset();
+      max_kernel<<<reduction_blocks(n), k_block_threads>>>(n, diff.data(), max_diff.data());
+      PMC_CUDA_CHECK_LAUNCH("max_kernel");
+      if (max_diff.read() < settings.epsilon) {
+        stats.converged = true;
+        break;
+      }
+    }
+  }
+  if (bounded) stats.converged = true;
+  stats.loop_seconds = timer.stop_seconds();
+  // One more update only to read off the optimal choices (values unchanged).
+  BellmanUpdate final_update{n, groups.data(), a.offsets.data(), a.columns.data(), a.values.data(), b.data(), x.data(),
+                             y.data(), nullptr, choice.data(), p.maximize ? 1 : 0, 0};
+  launch_bellman(final_update, warp);
+  x.download(solution.x);
+  choice.download(solution.choice);
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace
+
+SolveStats gpu_value_iteration(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
+  return run(p, solution, settings, false);
+}
+
+SolveStats gpu_value_iteration_steps(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
+  return run(p, solution, settings, true);
+}
+
+}  // namespace pmc

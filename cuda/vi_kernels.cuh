@@ -1,0 +1,81 @@
+// Bellman updates of an MDP (Berger 2014 §3.5): x'_s = opt over the
+// choices r of s of (b_r + Σ_k a_k·x[col_k]). A thread per state when states
+// have few entries; a warp per state (lanes over each choice's entries,
+// shuffle reduction) when they have many.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/launch.cuh"
+#include "cuda/reduce.cuh"
+
+namespace pmc::cuda {
+
+struct BellmanUpdate {
+  uint64_t states;
+  const uint64_t* groups;   // states + 1: first choice of each state
+  const uint64_t* offsets;  // choices + 1
+  const uint32_t* columns;
+  const double* values;
+  const double* b;  // per choice
+  const double* x;
+  double* y;
+  double* diff;      // may be null
+  uint32_t* choice;  // may be null: the optimal choice, 0-based within the state
+  int maximize;
+  int relative;
+};
+
+__device__ inline void finish_state(const BellmanUpdate& u, uint64_t s, double best, uint32_t best_choice) {
+  if (u.groups[s] == u.groups[s + 1]) best = u.x[s];  // no choice: keep the value
+  u.y[s] = best;
+  if (u.diff) u.diff[s] = convergence_difference(u.x[s], best, u.relative);
+  if (u.choice) u.choice[s] = best_choice;
+}
+
+static __global__ void bellman_thread(BellmanUpdate u) {
+  const uint64_t s = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  if (s >= u.states) return;
+  double best = u.maximize ? -INFINITY : INFINITY;
+  uint32_t best_choice = 0;
+  for (uint64_t r = u.groups[s]; r < u.groups[s + 1]; ++r) {
+    double v = u.b[r];
+    for (uint64_t k = u.offsets[r]; k < u.offsets[r + 1]; ++k) v += u.values[k] * u.x[u.columns[k]];
+    if (u.maximize ? v > best : v < best) {
+      best = v;
+      best_choice = static_cast<uint32_t>(r - u.groups[s]);
+    }
+  }
+  finish_state(u, s, best, best_choice);
+}
+
+static __global__ void bellman_warp(BellmanUpdate u) {
+  const uint64_t s = (blockIdx.x * uint64_t{k_block_threads} + threadIdx.x) / k_warp;
+  const unsigned lane = threadIdx.x % k_warp;
+  if (s >= u.states) return;
+  double best = u.maximize ? -INFINITY : INFINITY;
+  uint32_t best_choice = 0;
+  for (uint64_t r = u.groups[s]; r < u.groups[s + 1]; ++r) {
+    double v = 0.0;
+    for (uint64_t k = u.offsets[r] + lane; k < u.offsets[r + 1]; k += k_warp) v += u.values[k] * u.x[u.columns[k]];
+    for (int delta = k_warp / 2; delta > 0; delta /= 2) v += __shfl_down_sync(0xffffffffu, v, delta);
+    v = __shfl_sync(0xffffffffu, v, 0) + u.b[r];
+    if (u.maximize ? v > best : v < best) {
+      best = v;
+      best_choice = static_cast<uint32_t>(r - u.groups[s]);
+    }
+  }
+  if (lane == 0) finish_state(u, s, best, best_choice);
+}
+
+static inline void launch_bellman(const BellmanUpdate& u, bool warp_per_state) {
+  if (u.states == 0) return;
+  if (warp_per_state) {
+    bellman_warp<<<blocks_for_warps(u.states), k_block_threads>>>(u);
+  } else {
+    bellman_thread<<<blocks_for_threads(u.states), k_block_threads>>>(u);
+  }
+  PMC_CUDA_CHECK_LAUNCH("bellman");
+}
+
+}  // namespace pmc::cuda

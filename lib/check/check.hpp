@@ -1,0 +1,58 @@
+// Model checking (DESIGN §3–4): a property on a model → values per state.
+// lib/check/ turns the property into numerical problems (lib/solver/) and
+// knows nothing about devices.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/bitset.hpp"
+#include "model/model.hpp"
+#include "solver/problem.hpp"
+
+namespace pmc {
+
+struct CheckOptions {
+  std::string solver = "auto";  // "auto" or a registered name (cpu.jacobi, ...)
+  SolverSettings settings;
+};
+
+struct CheckResult {
+  std::string property;         // canonical text
+  std::vector<double> values;   // per state; 1/0 for a boolean property
+  bool is_boolean = false;      // a bound (P>=0.9 [...]) or state formula
+  Bitset satisfying;            // boolean properties: the states that satisfy it
+  double initial_value = 0;     // in the first initial state
+  double min_initial = 0, max_initial = 0;
+  uint64_t num_initial = 0;
+  std::vector<std::string> solvers;  // every solver used, in order
+  std::string solver_reason;         // why they were chosen
+  uint64_t iterations = 0;           // summed over every solve
+  bool converged = true;             // false: an iteration limit was hit
+  double seconds = 0;                // whole check, precomputation included
+  double solve_seconds = 0;          // the solvers' iteration loops alone (GPU: CUDA events)
+  double bytes_per_iteration = 0;    // of the largest solve: matrix and vectors streamed
+  std::string kernel;                // GPU: the kernel variant of the largest solve
+  std::vector<std::string> notes;
+  // MDPs, unbounded reachability and reachability rewards: an optimal
+  // memoryless deterministic scheduler, the choice (0-based within the
+  // state's choices) per state; -1 where any choice is optimal. Empty when
+  // the property has none.
+  std::vector<int64_t> scheduler;
+  // Sound interval iteration: the bounds in every state (empty otherwise);
+  // `values` then holds their midpoint.
+  std::vector<double> lower, upper;
+  double initial_lower = 0, initial_upper = 0;  // the bounds in the first initial state
+
+  std::string solver_names() const;  // "cpu.jacobi" or "cpu.steps+cpu.jacobi"
+};
+
+// Parses and checks. Throws Error(property) for a malformed property or one
+// that does not fit the model (unknown label or reward structure, real time
+// bound on a DTMC, ...), Error(unsupported) for a valid property pmc cannot
+// check yet, Error(invalid_argument) for an unknown solver. Non-convergence
+// is not thrown: the result has converged = false.
+CheckResult check(const Model& model, std::string_view property_text, const CheckOptions& options = {});
+
+}  // namespace pmc

@@ -1,0 +1,223 @@
+// The model checker's entry point: parse, check that the property fits the
+// model, evaluate state formulas bottom-up (nested operators become state
+// sets through their bounds), and compute the top operator's values.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "check/check.hpp"
+#include "check/computations.hpp"
+#include "common/error.hpp"
+#include "graph/bitset_ops.hpp"
+#include "property/parser.hpp"
+
+namespace pmc {
+
+namespace {
+
+namespace bits = graph::bits;
+using namespace property;
+
+void require_checkable(const Model& model) {
+  switch (model.type()) {
+    case ModelType::dtmc:
+    case ModelType::ctmc:
+    case ModelType::mdp:
+      return;
+    case ModelType::pctmc:
+      fail(ErrorCode::unsupported,
+           "a parametric CTMC has no single value per state: use parameter synthesis (pmc synth), "
+           "which is not implemented yet in this version of pmc");
+  }
+}
+
+std::string label_list(const Model& model) {
+  std::string names;
+  for (const Label& l : model.labels()) names += (names.empty() ? "\"" : ", \"") + l.name + "\"";
+  return names.empty() ? "none" : names;
+}
+
+const RewardStructure& reward_structure(const Model& model, const Operator& op) {
+  if (model.rewards().empty()) {
+    fail(ErrorCode::property, "column {}: the model has no reward structure (load its .srew/.trew files)", op.column);
+  }
+  const RewardStructure* r = model.find_rewards(op.reward_name);
+  if (r == nullptr) {
+    std::string names;
+    for (const RewardStructure& s : model.rewards()) names += (names.empty() ? "\"" : ", \"") + s.name + "\"";
+    fail(ErrorCode::property, "column {}: unknown reward structure \"{}\" (the model has {})", op.column,
+         op.reward_name, names);
+  }
+  return *r;
+}
+
+// Whether an MDP operator maximises: Pmax/Rmax, or a bound that must hold
+// for every scheduler (P>=p: the minimum must be >= p; P<=p: the maximum).
+bool maximizes(const Operator& op) {
+  if (op.optimisation != Optimisation::none) return op.optimisation == Optimisation::max;
+  if (op.is_query()) {
+    fail(ErrorCode::property, "column {}: an MDP has no single probability: ask for {}min=? or {}max=?", op.column,
+         op.kind == OperatorKind::reward ? "R" : "P", op.kind == OperatorKind::reward ? "R" : "P");
+  }
+  return op.comparison == Comparison::less || op.comparison == Comparison::less_equal;
+}
+
+// Time bounds must fit the model: integer steps on a DTMC or MDP.
+void check_time_bound(const Model& model, const TimeBound& bound, size_t column) {
+  if (model.type() != ModelType::dtmc && model.type() != ModelType::mdp) return;
+  for (const auto& n : {bound.lower, bound.upper}) {
+    if (n && !n->is_integer) {
+      fail(ErrorCode::property,
+           "column {}: time bound {} on a {}: discrete-time models take integer step bounds (F<=2.5 needs a CTMC)",
+           column, to_string(*n), model.type() == ModelType::mdp ? "MDP" : "DTMC");
+    }
+  }
+  if (bound.lower && bound.upper && bound.lower->value > bound.upper->value) {
+    fail(ErrorCode::property, "column {}: empty time interval {}", column, to_string(bound));
+  }
+}
+
+class Checker {
+ public:
+  Checker(const Model& model, const CheckOptions& options) : ctx_(model, options) {}
+
+  CheckContext& context() { return ctx_; }
+
+  Bitset states(const StateFormula& f) {
+    const uint64_t n = ctx_.model().num_states();
+    switch (f.kind) {
+      case StateKind::constant:
+        return f.value ? bits::full(n) : Bitset(n);
+      case StateKind::label: {
+        const Label* label = ctx_.model().find_label(f.label);
+        if (label == nullptr) {
+          fail(ErrorCode::property, "column {}: unknown label \"{}\" (the model has {})", f.column, f.label,
+               label_list(ctx_.model()));
+        }
+        return label->states;
+      }
+      case StateKind::negation:
+        return bits::complement(states(*f.left));
+      case StateKind::conjunction:
+        return bits::intersection(states(*f.left), states(*f.right));
+      case StateKind::disjunction:
+        return bits::set_union(states(*f.left), states(*f.right));
+      case StateKind::implication:
+        return bits::set_union(bits::complement(states(*f.left)), states(*f.right));
+      case StateKind::op: {
+        const std::vector<double> values = operator_values(*f.op, nullptr);
+        Bitset set(n);
+        for (uint64_t s = 0; s < n; ++s) {
+          if (f.op->holds(values[s])) set.set(s);
+        }
+        return set;
+      }
+    }
+    fail(ErrorCode::internal, "unknown state formula");
+  }
+
+  // `extras` (top-level MDP operators only) receives the scheduler and bounds.
+  std::vector<double> operator_values(const Operator& op, MdpExtras* extras) {
+    const Model& model = ctx_.model();
+    const bool mdp = model.type() == ModelType::mdp;
+    MdpExtras ignored;
+    if (extras == nullptr) extras = &ignored;
+    switch (op.kind) {
+      case OperatorKind::probability: {
+        const PathFormula& path = *op.path;
+        check_time_bound(model, path.bound, path.column);
+        const Bitset right = states(*path.right);
+        const Bitset left = path.left ? states(*path.left) : bits::full(model.num_states());
+        if (mdp) return mdp_path_probabilities(ctx_, path, maximizes(op), left, right, *extras);
+        return path_probabilities(ctx_, path, left, right);
+      }
+      case OperatorKind::steady_state: {
+        if (mdp) fail(ErrorCode::unsupported, "column {}: steady-state probabilities (S) of MDPs are not supported", op.column);
+        const Bitset set = states(*op.state);
+        std::vector<double> indicator(model.num_states(), 0.0);
+        bits::for_each_set(set, [&](uint64_t s) { indicator[s] = 1.0; });
+        return long_run_values(ctx_, indicator);
+      }
+      case OperatorKind::reward: {
+        const RewardStructure& rewards = reward_structure(model, op);
+        const RewardFormula& formula = op.reward;
+        if (formula.kind == RewardKind::cumulative || formula.kind == RewardKind::instantaneous) {
+          TimeBound bound;
+          bound.upper = formula.bound;
+          check_time_bound(model, bound, formula.column);
+        }
+        Bitset target = formula.target ? states(*formula.target) : Bitset(model.num_states());
+        if (mdp) return mdp_reward_values(ctx_, formula, maximizes(op), rewards, target, *extras);
+        return reward_values(ctx_, formula, rewards, target);
+      }
+    }
+    fail(ErrorCode::internal, "unknown operator");
+  }
+
+ private:
+  CheckContext ctx_;
+};
+
+void fill_initial_values(const Model& model, CheckResult& result) {
+  const Bitset* init = model.initial_states();
+  Bitset fallback(model.num_states());
+  if (init == nullptr || init->count() == 0) {
+    // PRISM treats state 0 as initial when a model says nothing.
+    fallback.set(0);
+    init = &fallback;
+    result.notes.push_back("the model has no \"init\" label: state 0 is taken as the initial state");
+  }
+  result.num_initial = init->count();
+  const uint64_t first = init->find_next(0);
+  result.initial_value = result.values[first];
+  if (!result.lower.empty()) {
+    result.initial_lower = result.lower[first];
+    result.initial_upper = result.upper[first];
+  }
+  result.min_initial = result.max_initial = result.initial_value;
+  bits::for_each_set(*init, [&](uint64_t s) {
+    result.min_initial = std::min(result.min_initial, result.values[s]);
+    result.max_initial = std::max(result.max_initial, result.values[s]);
+  });
+}
+
+}  // namespace
+
+std::string CheckResult::solver_names() const {
+  std::string names;
+  for (const std::string& s : solvers) names += (names.empty() ? "" : "+") + s;
+  return names.empty() ? "none" : names;
+}
+
+CheckResult check(const Model& model, std::string_view property_text, const CheckOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const Property property = parse_property(property_text);
+  require_checkable(model);
+  if (options.solver != "auto" && !options.solver.empty()) find_solver(options.solver);  // reject unknown names early
+  if (!(options.settings.epsilon > 0) || !std::isfinite(options.settings.epsilon)) {
+    fail(ErrorCode::invalid_argument, "epsilon must be a positive number, not {}", options.settings.epsilon);
+  }
+
+  Checker checker(model, options);
+  CheckResult result;
+  result.property = to_string(property);
+  const Operator* top = property.top_operator();
+  if (top != nullptr && top->is_query()) {
+    MdpExtras extras;
+    result.values = checker.operator_values(*top, &extras);
+    result.scheduler = std::move(extras.scheduler);
+    result.lower = std::move(extras.lower);
+    result.upper = std::move(extras.upper);
+  } else {
+    result.is_boolean = true;
+    result.satisfying = checker.states(*property.root);
+    result.values.assign(model.num_states(), 0.0);
+    bits::for_each_set(result.satisfying, [&](uint64_t s) { result.values[s] = 1.0; });
+  }
+  fill_initial_values(model, result);
+  checker.context().fill(result);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace pmc

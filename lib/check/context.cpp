@@ -1,0 +1,68 @@
+#include "check/context.hpp"
+
+#include <algorithm>
+
+#include "common/error.hpp"
+
+namespace pmc {
+
+const graph::TransposedGraph& CheckContext::transposed() const {
+  return model_.derived<graph::TransposedGraph>("transposed", [&] { return graph::transpose(model_); });
+}
+
+const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t size) {
+  std::string reason;
+  const SolverEntry& solver = choose_solver(kind, options_.solver, size, reason);
+  if (std::find(reasons_.begin(), reasons_.end(), reason) == reasons_.end()) reasons_.push_back(reason);
+  return solver;
+}
+
+void CheckContext::record(const SolveStats& stats) {
+  if (std::find(solvers_.begin(), solvers_.end(), stats.solver) == solvers_.end()) solvers_.push_back(stats.solver);
+  iterations_ += stats.iterations;
+  solve_seconds_ += stats.loop_seconds > 0 ? stats.loop_seconds : stats.seconds;
+  if (stats.bytes_per_iteration > bytes_per_iteration_) {
+    bytes_per_iteration_ = stats.bytes_per_iteration;
+    kernel_ = stats.kernel;
+  }
+  if (!stats.converged) {
+    converged_ = false;
+    notes_.push_back(fmt::format("{} did not converge within {} iterations (epsilon {})", stats.solver,
+                                 stats.iterations, options_.settings.epsilon));
+  }
+}
+
+void CheckContext::solve_linear(const LinearSystem& system, std::vector<double>& x) {
+  if (system.a.num_rows() == 0) return;
+  record(pick(ProblemKind::linear_system, system.a.num_entries()).linear(system, x, options_.settings));
+}
+
+void CheckContext::solve_stationary(const StationarySystem& system, std::vector<double>& x) {
+  if (system.incoming.num_rows() == 0) return;
+  record(pick(ProblemKind::stationary, system.incoming.num_entries()).stationary(system, x, options_.settings));
+}
+
+void CheckContext::solve_steps(const StepProblem& problem, std::vector<double>& result) {
+  record(pick(ProblemKind::bounded_steps, problem.a.num_entries()).steps(problem, result, options_.settings));
+}
+
+void CheckContext::solve_min_max(const MinMaxProblem& problem, MinMaxSolution& solution) {
+  if (problem.num_unknowns() == 0) return;
+  const ProblemKind kind = problem.steps > 0 ? ProblemKind::min_max_steps : ProblemKind::min_max;
+  const SolverEntry& solver = pick(kind, problem.a.num_entries());
+  record((kind == ProblemKind::min_max_steps ? solver.min_max_steps : solver.min_max)(problem, solution,
+                                                                                      options_.settings));
+}
+
+void CheckContext::fill(CheckResult& result) const {
+  result.solvers = solvers_;
+  for (const std::string& r : reasons_) result.solver_reason += (result.solver_reason.empty() ? "" : "; ") + r;
+  result.iterations = iterations_;
+  result.solve_seconds = solve_seconds_;
+  result.bytes_per_iteration = bytes_per_iteration_;
+  result.kernel = kernel_;
+  result.converged = converged_;
+  result.notes.insert(result.notes.end(), notes_.begin(), notes_.end());
+}
+
+}  // namespace pmc

@@ -1,0 +1,49 @@
+// State shared by the steps of one check: the model, the options, and the
+// statistics of every numerical solve (which solver, iterations, convergence).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "check/check.hpp"
+#include "graph/transpose.hpp"
+#include "solver/registry.hpp"
+
+namespace pmc {
+
+class CheckContext {
+ public:
+  CheckContext(const Model& model, const CheckOptions& options) : model_(model), options_(options) {}
+
+  const Model& model() const { return model_; }
+  const CheckOptions& options() const { return options_; }
+  const graph::TransposedGraph& transposed() const;
+
+  // Solve with the solver the options choose for this kind of problem, and
+  // record what happened. x: start vector in, solution out.
+  void solve_linear(const LinearSystem& system, std::vector<double>& x);
+  void solve_stationary(const StationarySystem& system, std::vector<double>& x);
+  void solve_steps(const StepProblem& problem, std::vector<double>& result);
+  // MDPs. `bounds` is set when the solver produced sound lower/upper bounds.
+  void solve_min_max(const MinMaxProblem& problem, MinMaxSolution& solution);
+
+  void add_note(std::string note) { notes_.push_back(std::move(note)); }
+  void fill(CheckResult& result) const;
+
+ private:
+  const SolverEntry& pick(ProblemKind kind, uint64_t size);
+  void record(const SolveStats& stats);
+
+  const Model& model_;
+  const CheckOptions& options_;
+  std::vector<std::string> solvers_;
+  std::vector<std::string> reasons_;
+  std::vector<std::string> notes_;
+  uint64_t iterations_ = 0;
+  double solve_seconds_ = 0;
+  double bytes_per_iteration_ = 0;
+  std::string kernel_;
+  bool converged_ = true;
+};
+
+}  // namespace pmc

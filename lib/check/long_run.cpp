@@ -1,0 +1,88 @@
+// Long-run (steady-state) values of DTMCs and CTMCs via bottom SCCs: the
+// stationary distribution π_B of each BSCC B gives its long-run value
+// Σ_{s∈B} π_B(s)·f(s); a transient state's value is the average of the
+// BSCC values weighted by the probability of reaching each BSCC — one linear
+// system over the transient states, g = P·g, with g fixed on the BSCCs.
+#include <numeric>
+
+#include "check/chain_matrices.hpp"
+#include "check/computations.hpp"
+#include "common/error.hpp"
+#include "graph/bitset_ops.hpp"
+#include "graph/bscc.hpp"
+
+namespace pmc {
+
+namespace {
+
+namespace bits = graph::bits;
+
+// The stationary system of one BSCC, in local indices (position in `states`).
+// DTMC: π_j·(1 − P_jj) = Σ_{i≠j} π_i·P_ij; CTMC: π_j·E_j = Σ_{i≠j} π_i·R_ij.
+StationarySystem bscc_system(const Model& model, std::span<const uint32_t> states, std::vector<uint32_t>& local) {
+  const uint64_t size = states.size();
+  for (uint64_t i = 0; i < size; ++i) local[states[i]] = static_cast<uint32_t>(i);
+  const bool ctmc = model.type() == ModelType::ctmc;
+  const CsrView p = ctmc ? CsrView{model.row_offsets().data(), model.columns().data(), model.values().data(),
+                                   model.num_states()}
+                         : probability_matrix(model);
+  StationarySystem system;
+  system.outflow.assign(size, 0.0);
+  // Counting sort of the entries i → j by j gives the transposed rows.
+  std::vector<uint64_t> count(size + 1, 0);
+  for (uint64_t i = 0; i < size; ++i) {
+    const uint32_t s = states[i];
+    for (uint64_t k = p.offsets[s]; k < p.offsets[s + 1]; ++k) {
+      if (p.columns[k] != s) ++count[local[p.columns[k]] + 1];
+    }
+  }
+  std::partial_sum(count.begin(), count.end(), count.begin());
+  system.incoming.row_offsets = count;
+  system.incoming.columns.resize(count.back());
+  system.incoming.values.resize(count.back());
+  for (uint64_t i = 0; i < size; ++i) {
+    const uint32_t s = states[i];
+    for (uint64_t k = p.offsets[s]; k < p.offsets[s + 1]; ++k) {
+      const uint32_t t = p.columns[k];
+      if (t == s) continue;
+      const uint64_t slot = count[local[t]]++;
+      system.incoming.columns[slot] = static_cast<uint32_t>(i);
+      system.incoming.values[slot] = p.values[k];
+      system.outflow[i] += p.values[k];
+    }
+  }
+  return system;
+}
+
+}  // namespace
+
+std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>& state_values) {
+  const Model& model = ctx.model();
+  const uint64_t n = model.num_states();
+  const graph::Bsccs& bsccs = model.derived<graph::Bsccs>("bsccs", [&] { return graph::bottom_sccs(model); });
+  std::vector<double> values(n, 0.0);
+  std::vector<uint32_t> local(n, 0);
+  for (uint64_t b = 0; b < bsccs.count(); ++b) {
+    auto states = bsccs.bscc(b);
+    double value = 0.0;
+    if (states.size() == 1) {
+      value = state_values[states[0]];
+    } else {
+      StationarySystem system = bscc_system(model, states, local);
+      std::vector<double> pi(states.size(), 1.0 / static_cast<double>(states.size()));
+      ctx.solve_stationary(system, pi);
+      for (uint64_t i = 0; i < states.size(); ++i) value += pi[i] * state_values[states[i]];
+    }
+    for (uint32_t s : states) values[s] = value;
+  }
+  const Bitset transient = bits::complement(bsccs.recurrent_states());
+  if (transient.count() == 0) return values;
+  std::vector<uint32_t> index;
+  LinearSystem system = restrict_linear(probability_matrix(model), transient, values, {}, index);
+  std::vector<double> x(system.b.size(), 0.0);
+  ctx.solve_linear(system, x);
+  bits::for_each_set(transient, [&](uint64_t s) { values[s] = x[index[s]]; });
+  return values;
+}
+
+}  // namespace pmc

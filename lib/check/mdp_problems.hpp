@@ -1,0 +1,29 @@
+// Building the Bellman problems of an MDP restricted to its "maybe" states.
+#pragma once
+
+#include <vector>
+
+#include "common/bitset.hpp"
+#include "model/model.hpp"
+#include "solver/problem.hpp"
+
+namespace pmc {
+
+// Unknowns are the states of `unknowns`; every choice of such a state is a
+// row, except those `excluded` marks (indexed by model row; may be empty).
+// b_r = Σ_{t ∉ unknowns} P(r,t)·known(t) + extra(r) (known/extra may be
+// empty). index[s] is the unknown number of state s; rows[u] lists the model
+// rows kept for unknown u, in order (for mapping choices back).
+struct MdpProblem {
+  MinMaxProblem problem;
+  std::vector<uint32_t> index;
+  std::vector<std::vector<uint64_t>> rows;  // per unknown: model rows kept
+};
+
+MdpProblem restrict_mdp(const Model& mdp, const Bitset& unknowns, const std::vector<double>& known,
+                        const std::vector<double>& extra, const std::vector<bool>& excluded, bool maximize);
+
+// Expected reward of each choice: r(s) + Σ_t P(r,t)·ι(r,t).
+std::vector<double> choice_rewards(const Model& mdp, const RewardStructure& rewards);
+
+}  // namespace pmc

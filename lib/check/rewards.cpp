@@ -1,0 +1,86 @@
+// Expected rewards of DTMCs and CTMCs: R[F ψ] (infinite where ψ is missed
+// with positive probability, as PRISM), R[C<=k], R[I=k] and R[S].
+#include "check/chain_matrices.hpp"
+#include "check/computations.hpp"
+#include "common/error.hpp"
+#include "graph/bitset_ops.hpp"
+#include "graph/dtmc_precomputation.hpp"
+
+namespace pmc {
+
+namespace {
+
+namespace bits = graph::bits;
+using property::RewardFormula;
+using property::RewardKind;
+
+std::vector<double> reachability_reward(CheckContext& ctx, const RewardStructure& rewards, const Bitset& target) {
+  const Model& model = ctx.model();
+  const uint64_t n = model.num_states();
+  // States that reach ψ with probability 1 have a finite expected reward;
+  // every other state (that is not in ψ) has reward +∞.
+  const Bitset sure = graph::prob1(ctx.transposed(), bits::full(n), target);
+  const Bitset maybe = bits::difference(sure, target);
+  std::vector<double> values(n, k_infinity);
+  bits::for_each_set(target, [&](uint64_t s) { values[s] = 0.0; });
+  if (maybe.count() == 0) return values;
+  const std::vector<double> per_step =
+      model.type() == ModelType::ctmc ? embedded_rewards(model, rewards) : reward_rates(model, rewards);
+  std::vector<uint32_t> index;
+  LinearSystem system = restrict_linear(probability_matrix(model), maybe, {}, per_step, index);
+  std::vector<double> x(system.b.size(), 0.0);
+  ctx.solve_linear(system, x);
+  bits::for_each_set(maybe, [&](uint64_t s) { values[s] = x[index[s]]; });
+  return values;
+}
+
+uint64_t step_count(const RewardFormula& formula) {
+  if (!formula.bound.is_integer) {
+    fail(ErrorCode::property, "column {}: a DTMC has discrete time: the bound {} must be an integer number of steps",
+         formula.column, property::to_string(formula.bound));
+  }
+  return static_cast<uint64_t>(formula.bound.value);
+}
+
+std::vector<double> state_rewards_of(const Model& model, const RewardStructure& rewards) {
+  return rewards.state_rewards.empty() ? std::vector<double>(model.num_states(), 0.0) : rewards.state_rewards;
+}
+
+}  // namespace
+
+std::vector<double> reward_values(CheckContext& ctx, const RewardFormula& formula, const RewardStructure& rewards,
+                                  const Bitset& target) {
+  const Model& model = ctx.model();
+  const bool ctmc = model.type() == ModelType::ctmc;
+  switch (formula.kind) {
+    case RewardKind::reachability:
+      return reachability_reward(ctx, rewards, target);
+    case RewardKind::long_run:
+      return long_run_values(ctx, reward_rates(model, rewards));
+    case RewardKind::cumulative: {
+      if (ctmc) return ctmc_cumulative_reward(ctx, reward_rates(model, rewards), formula.bound.value);
+      // v_0 = 0, v_{j+1} = r + P·v_j: the reward of the first k steps.
+      StepProblem problem;
+      problem.a = masked_matrix(probability_matrix(model), bits::full(model.num_states()));
+      problem.b = reward_rates(model, rewards);
+      problem.x0.assign(model.num_states(), 0.0);
+      problem.steps = step_count(formula);
+      std::vector<double> result;
+      ctx.solve_steps(problem, result);
+      return result;
+    }
+    case RewardKind::instantaneous: {
+      if (ctmc) return ctmc_instantaneous_reward(ctx, state_rewards_of(model, rewards), formula.bound.value);
+      StepProblem problem;
+      problem.a = masked_matrix(probability_matrix(model), bits::full(model.num_states()));
+      problem.x0 = state_rewards_of(model, rewards);
+      problem.steps = step_count(formula);
+      std::vector<double> result;
+      ctx.solve_steps(problem, result);
+      return result;
+    }
+  }
+  fail(ErrorCode::internal, "unknown reward formula");
+}
+
+}  // namespace pmc

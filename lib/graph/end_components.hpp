@@ -1,0 +1,68 @@
+// Maximal end components (MECs) of an MDP (de Alfaro 1997; Baier & Katoen,
+// Principles of Model Checking, §10.6.3): a set of states C with, for each
+// state, a non-empty set of its choices whose successors all lie in C, such
+// that C is strongly connected using those choices. A scheduler can keep a run
+// inside an end component forever and visit all of it; conversely almost every
+// run eventually stays in one. That is why they matter here: Pmin(phi U psi)
+// = 0 wherever an end component inside phi\psi can be reached and stayed in,
+// Pmax value iteration is unique only after the MECs outside psi are fixed to
+// 0 or collapsed, and interval iteration and long-run MDP properties work on
+// the MEC quotient.
+//
+// The MECs of a subset: the end components using only states of the subset
+// (a choice with a successor outside it is never part of one).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "common/bitset.hpp"
+#include "model/model.hpp"
+
+namespace pmc::graph {
+
+struct MecDecomposition {
+  // mec_of[s] for a state in no MEC.
+  static constexpr uint32_t k_no_mec = std::numeric_limits<uint32_t>::max();
+
+  // MEC index per state (num_states entries), k_no_mec outside every MEC.
+  std::vector<uint32_t> mec_of;
+  // The MECs as CSR (offsets has count()+1 entries), numbered by their
+  // smallest state, each listing its states in increasing order. CSR for the
+  // same reason as Bsccs: there can be as many MECs as states.
+  std::vector<uint64_t> offsets;
+  std::vector<uint32_t> states;
+  // Over the model's rows: row r is set iff its state lies in a MEC and all of
+  // r's successors lie in that same MEC (the choices a scheduler may use to
+  // stay inside). Every state of a MEC has at least one such row; rows of
+  // states outside every MEC are clear.
+  Bitset choices;
+
+  uint64_t count() const { return offsets.empty() ? 0 : offsets.size() - 1; }
+  std::span<const uint32_t> mec(uint64_t i) const {
+    return {states.data() + offsets[i], states.data() + offsets[i + 1]};
+  }
+  // The states of MEC i as a set over all num_states states.
+  Bitset mec_states(uint64_t i) const;
+  // The union of all MECs.
+  Bitset states_in_mecs() const;
+};
+
+// The standard refinement: decompose into SCCs using the choices still
+// allowed, drop every choice that leaves its state's SCC, drop states left
+// without a choice, and repeat on each SCC that lost something until none
+// does. Only SCCs that changed are decomposed again, with an iterative
+// Tarjan (explicit stack; a recursive one overflows on million-state paths)
+// over the allowed choices only, which graph/scc.hpp cannot restrict to.
+// O(n + rows + entries) per round, each round touching only the changed
+// SCCs; at most rows rounds in the worst case, usually a handful.
+//
+// MDP and DTMC models (for a DTMC the MECs are its bottom SCCs within the
+// subset); other types throw pmc::Error(unsupported). subset.size() must be
+// num_states, else pmc::Error(invalid_argument).
+MecDecomposition maximal_end_components(const Model& model, const Bitset& subset);
+MecDecomposition maximal_end_components(const Model& model);
+
+}  // namespace pmc::graph

@@ -1,0 +1,100 @@
+// Gauss–Seidel: Jacobi's update done in place, so each row already sees the
+// new values of the rows before it — usually about half of Jacobi's
+// iterations, but inherently sequential (one core).
+#include <chrono>
+#include <cmath>
+
+#include "solver/convergence.hpp"
+#include "solver/cpu_solvers.hpp"
+
+namespace pmc {
+
+// For the linear system I − A is a non-singular M-matrix and Gauss–Seidel a
+// regular splitting of it, so the sweep converges from any start.
+SolveStats gauss_seidel_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  const SparseMatrix& a = system.a;
+  const uint64_t n = a.num_rows();
+  SolveStats stats;
+  stats.solver = "cpu.gauss-seidel";
+  stats.bytes_per_iteration = a.num_entries() * 12.0 + n * 8.0 * 3;
+  while (stats.iterations < settings.max_iterations) {
+    double max_diff = 0.0;
+    for (uint64_t i = 0; i < n; ++i) {
+      double sum = system.b[i], diagonal = 0.0;
+      for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
+        if (a.columns[e] == i) {
+          diagonal += a.values[e];
+        } else {
+          sum += a.values[e] * x[a.columns[e]];
+        }
+      }
+      const double value = sum / (1.0 - diagonal);
+      max_diff = std::max(max_diff, convergence_difference(x[i], value, settings.relative));
+      x[i] = value;
+    }
+    ++stats.iterations;
+    if (max_diff < settings.epsilon) {
+      stats.converged = true;
+      break;
+    }
+  }
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+// Plain Gauss–Seidel on π·(I − P) = 0 need not converge on a periodic chain:
+// with some state orderings its iteration matrix keeps a second eigenvalue
+// on the unit circle (measured: 11 of 800 random chains of period 2–5 with
+// shuffled states never converged), and from a start with zeros a sweep can
+// wipe out all mass (3-cycle from (1, 0, 0)). Under-relaxation,
+// π_j ← (1 − ω)·π_j + ω·inflow_j/d_j with ω < 1, gives the iteration matrix
+// a positive diagonal; it is non-negative, irreducible and fixes π > 0, so
+// by Perron–Frobenius 1 is its only eigenvalue of modulus 1 and the sweep
+// converges for every ordering. ω = 0.95 measured on those 800 chains: all
+// converge (mean 36 sweeps); on 2000-state aperiodic chains it costs 10%
+// more sweeps than ω = 1 (ω = 0.9: 20%, ω = 0.98: 4% but periodic chains
+// converge slower than with 0.95).
+constexpr double k_relaxation = 0.95;
+
+SolveStats gauss_seidel_stationary(const StationarySystem& system, std::vector<double>& x,
+                                   const SolverSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  const SparseMatrix& m = system.incoming;
+  const uint64_t n = m.num_rows();
+  SolveStats stats;
+  stats.solver = "cpu.gauss-seidel";
+  stats.bytes_per_iteration = m.num_entries() * 12.0 + n * 8.0 * 4;
+  // The relaxed update mixes old and new values, so both must be on the
+  // same scale: start from the normalised start vector (uniform if it has
+  // no mass or is not finite).
+  double start_total = 0.0;
+  for (double v : x) start_total += v;
+  for (double& v : x) v = start_total > 0 && std::isfinite(start_total) ? v / start_total : 1.0 / n;
+  std::vector<double> previous(n);
+  while (stats.iterations < settings.max_iterations) {
+    previous = x;
+    double total = 0.0;
+    for (uint64_t j = 0; j < n; ++j) {
+      double inflow = 0.0;
+      for (uint64_t e = m.row_offsets[j]; e < m.row_offsets[j + 1]; ++e) inflow += m.values[e] * x[m.columns[e]];
+      x[j] = (1.0 - k_relaxation) * x[j] + k_relaxation * (inflow / system.outflow[j]);
+      total += x[j];
+    }
+    // Compare normalised vectors: the unnormalised sweep drifts in scale.
+    double max_diff = 0.0;
+    for (uint64_t j = 0; j < n; ++j) {
+      x[j] /= total;
+      max_diff = std::max(max_diff, convergence_difference(previous[j], x[j], settings.relative));
+    }
+    ++stats.iterations;
+    if (max_diff < settings.epsilon) {
+      stats.converged = true;
+      break;
+    }
+  }
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace pmc

@@ -1,0 +1,143 @@
+// cpu.interval-vi: sound interval iteration (Haddad & Monmege 2014; Baier
+// et al., CAV 2017). Plain VI stops when an iterate changes little, which
+// says nothing about the distance to the fixed point (a slow cycle changes
+// little per sweep while far from it). Iterating a lower bound l (from
+// below) and an upper bound u (from above) together and stopping when they
+// meet gives a result with a guaranteed error.
+//
+// Both iterations converge to the fixed point only when it is unique; with
+// end components among the unknowns the upper iteration can stay put, so
+// the solver runs on the end-component quotient
+// (problem_end_components.hpp), for maximize and minimize alike.
+//
+// Upper start, in order: solution.upper if the caller gives one; the
+// problem's upper_bound (1 for probabilities); else optimistic value
+// iteration (Hartmanns & Kaminski, CAV 2020), the usual case for expected
+// rewards, for which no a-priori bound is at hand: run VI on l, guess
+// u = l·(1+ε')+ε', and accept u if it is inductive, B(u) ≤ u. On a problem
+// whose value is the least fixed point of B (the quotient's, from 0), every
+// such u is an upper bound (Knaster–Tarski: the least fixed point lies below
+// every pre-fixed point). A guess that is not inductive means VI stopped
+// too early: continue with ε' / 10, at most k_ovi_attempts times.
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "solver/bellman.hpp"
+#include "solver/mdp_solvers.hpp"
+#include "solver/problem_end_components.hpp"
+
+namespace pmc {
+
+namespace {
+
+constexpr int k_ovi_attempts = 8;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Iterates lower and upper bounds in place (Gauss–Seidel) or through a
+// second vector (Jacobi, parallel), as cpu.vi chooses.
+struct Sweeper {
+  const MinMaxProblem& p;
+  bool relative;
+  int threads;
+  bool jacobi;
+  std::vector<double> next;
+
+  double sweep(std::vector<double>& v, Clamp clamp) {
+    if (!jacobi) return bellman_sweep(p, v.data(), v.data(), relative, threads, clamp);
+    next.resize(v.size());
+    const double diff = bellman_sweep(p, v.data(), next.data(), relative, threads, clamp);
+    v.swap(next);
+    return diff;
+  }
+};
+
+// The stopping test: upper − lower ≤ ε·|lower| (relative) or ≤ ε
+// (absolute); relative falls back to absolute where lower = 0, as
+// convergence_difference does.
+bool bounds_met(const std::vector<double>& l, const std::vector<double>& u, const SolverSettings& settings,
+                int threads) {
+  const auto n = static_cast<int64_t>(l.size());
+  int64_t open = 0;
+#pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 4096) reduction(+ : open)
+  for (int64_t s = 0; s < n; ++s) {
+    const double bound = settings.relative && l[s] != 0.0 ? settings.epsilon * std::fabs(l[s]) : settings.epsilon;
+    if (!(u[s] - l[s] <= bound)) ++open;  // also catches u = ∞ and NaN
+  }
+  return open == 0;
+}
+
+// Optimistic value iteration: an inductive upper bound from the lower
+// iterate, or false when none was found within the attempts or iterations.
+bool optimistic_upper(const MinMaxProblem& p, std::vector<double>& l, std::vector<double>& u,
+                      const SolverSettings& settings, Sweeper& sweeper, SolveStats& stats) {
+  const auto n = static_cast<int64_t>(l.size());
+  std::vector<double> image(l.size());
+  double eps = settings.epsilon;
+  for (int attempt = 0; attempt < k_ovi_attempts; ++attempt, eps /= 10) {
+    bool settled = false;
+    while (stats.iterations < settings.max_iterations && !settled) {
+      settled = sweeper.sweep(l, Clamp::up) < eps;
+      ++stats.iterations;
+    }
+    if (!settled) return false;
+    for (int64_t s = 0; s < n; ++s) u[s] = l[s] * (1.0 + eps) + eps;
+    bellman_sweep(p, u.data(), image.data(), false, sweeper.threads);
+    bool inductive = true;
+    for (int64_t s = 0; s < n && inductive; ++s) inductive = image[s] <= u[s];
+    if (inductive) return true;
+  }
+  return false;
+}
+
+SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  const uint64_t n = p.num_unknowns();
+  std::vector<double> l = start_vector(solution.x, n, "cpu.interval-vi");
+  std::vector<double> u;
+  const int threads = solver_threads(settings);
+  const bool jacobi = n > static_cast<uint64_t>(k_parallel_rows) && threads > 1;
+  Sweeper lower{p, settings.relative, threads, jacobi, {}};
+  Sweeper upper{p, settings.relative, threads, jacobi, {}};
+  SolveStats stats;
+  stats.solver = "cpu.interval-vi";
+  stats.kernel = jacobi ? "jacobi" : "gauss-seidel";
+  stats.bytes_per_iteration = 2 * bellman_bytes(p);
+
+  const auto loop_start = std::chrono::steady_clock::now();
+  bool have_upper = true;
+  if (!solution.upper.empty()) {
+    u = start_vector(solution.upper, n, "cpu.interval-vi (upper)");
+  } else if (std::isfinite(p.upper_bound)) {
+    u.assign(n, p.upper_bound);
+  } else {
+    u.assign(n, std::numeric_limits<double>::infinity());
+    have_upper = optimistic_upper(p, l, u, settings, lower, stats);
+    if (have_upper) stats.kernel += "+optimistic";
+  }
+  if (!have_upper) std::fill(u.begin(), u.end(), std::numeric_limits<double>::infinity());
+  while (have_upper && !bounds_met(l, u, settings, threads) && stats.iterations < settings.max_iterations) {
+    lower.sweep(l, Clamp::up);
+    upper.sweep(u, Clamp::down);
+    ++stats.iterations;
+  }
+  stats.converged = have_upper && bounds_met(l, u, settings, threads);
+  stats.loop_seconds = seconds_since(loop_start);
+  solution.choice = optimal_choices(p, l, settings.epsilon);
+  solution.x = std::move(l);
+  solution.upper = std::move(u);
+  stats.seconds = seconds_since(start);
+  return stats;
+}
+
+}  // namespace
+
+SolveStats interval_value_iteration(const MinMaxProblem& p, MinMaxSolution& solution,
+                                    const SolverSettings& settings) {
+  return solve_with_end_components_collapsed(p, solution, settings, interval_core);
+}
+
+}  // namespace pmc

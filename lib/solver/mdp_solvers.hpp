@@ -1,0 +1,50 @@
+// The CPU solvers of MinMaxProblems (MDP min/max reachability and expected
+// rewards; DESIGN §4), registered in registry.cpp as cpu.vi, cpu.topo-vi and
+// cpu.interval-vi. All take solution.x as the start (lower) vector (empty:
+// zeros) and fill solution.x and solution.choice (the optimal row per
+// unknown, 0-based within its group); interval iteration also fills
+// solution.upper. Convergence: max over unknowns of convergence_difference
+// below settings.epsilon (relative or absolute as settings.relative), as
+// PRISM and Berger 2014 §3.5 do.
+//
+// Minimize problems may contain zero-reward end components (expected
+// rewards); every solver here collapses them first (problem_end_components.hpp),
+// otherwise iteration from 0 would stay at 0 inside them.
+#pragma once
+
+#include "solver/problem.hpp"
+
+namespace pmc {
+
+// "cpu.vi": value iteration (Berger 2014 §2.6, Algorithm 2). Gauss–Seidel
+// sweeps in place (sequential; each update sees this sweep's earlier
+// updates, so it converges in fewer sweeps) unless the problem has more
+// than k_parallel_rows unknowns and more than one thread is available; then
+// Jacobi sweeps (every state reads the previous iterate) on all cores.
+// stats.kernel says which ("gauss-seidel" or "jacobi").
+SolveStats value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution, const SolverSettings& settings);
+
+// "cpu.vi" for bounded properties: exactly problem.steps Jacobi iterations
+// x ← B(x) from solution.x. solution.choice is the choice of the last
+// iteration, i.e. the optimal first step with problem.steps steps to go.
+SolveStats value_iteration_steps(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                 const SolverSettings& settings);
+
+// "cpu.topo-vi": topological value iteration (Berger 2014 §2.7, §3.3): the
+// SCCs of the problem graph solved one at a time, successors first, each
+// until it meets the convergence test; a single unknown is solved exactly.
+// SCCs are grouped into blocks by lib/schedule (unlimited budget here; the
+// block is the GPU's unit of transfer).
+SolveStats topological_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                       const SolverSettings& settings);
+
+// "cpu.interval-vi": sound interval iteration (Haddad & Monmege 2014; Baier
+// et al., CAV 2017) on the end-component quotient. Stops when, for every
+// unknown, upper − lower ≤ ε·|lower| (relative) or ≤ ε (absolute).
+// solution.x = lower bounds, solution.upper = upper bounds. Upper start:
+// solution.upper if given, else problem.upper_bound if finite, else one
+// found by optimistic value iteration (Hartmanns & Kaminski, CAV 2020).
+SolveStats interval_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                    const SolverSettings& settings);
+
+}  // namespace pmc

@@ -1,0 +1,99 @@
+// The numerical problems lib/check/ hands to solvers (DESIGN §4). Solvers
+// know nothing about properties; the checker knows nothing about devices.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace pmc {
+
+// A CSR matrix over the unknowns of one problem (32-bit columns, as the
+// model store).
+struct SparseMatrix {
+  std::vector<uint64_t> row_offsets{0};
+  std::vector<uint32_t> columns;
+  std::vector<double> values;
+  uint64_t num_rows() const { return row_offsets.size() - 1; }
+  uint64_t num_entries() const { return columns.size(); }
+};
+
+struct SolverSettings {
+  double epsilon = 1e-6;
+  bool relative = true;  // PRISM's default convergence criterion
+  uint64_t max_iterations = 1000000;
+  int threads = 0;  // 0: all cores
+  int device = 0;   // GPU solvers: index among pmc's usable devices
+};
+
+struct SolveStats {
+  std::string solver;
+  uint64_t iterations = 0;
+  bool converged = false;
+  double seconds = 0;
+  double bytes_per_iteration = 0;  // matrix and vectors streamed per iteration
+  double loop_seconds = 0;         // the iterations alone (GPU: CUDA events), no setup or transfers
+  std::string kernel;              // GPU: the kernel variant used (e.g. "warp-per-row")
+};
+
+// x = A·x + b, with A substochastic and I − A non-singular (the maybe states
+// of a reachability problem; PRISM's formulation). x holds the start vector
+// on entry and the solution on exit.
+struct LinearSystem {
+  SparseMatrix a;
+  std::vector<double> b;
+};
+
+// π ≥ 0 with Σπ = 1 and π_j·d_j = Σ_i π_i·m_ij for every j: the stationary
+// distribution of one bottom SCC. `incoming` holds, per row j, the entries
+// (i, m_ij) with i ≠ j (the transposed matrix without its diagonal); `outflow`
+// holds d_j (1 − P_jj for a DTMC, the exit rate for a CTMC). x holds the
+// start vector on entry and π on exit.
+struct StationarySystem {
+  SparseMatrix incoming;
+  std::vector<double> outflow;
+};
+
+// v_0 = x0, v_{k+1} = A·v_k + b (b may be empty). The result is v_K, or, when
+// `coefficients` is non-empty (K+1 values), Σ_k coefficients[k]·v_k: bounded
+// until, cumulative and instantaneous rewards, and uniformisation with
+// Fox–Glynn weights.
+struct StepProblem {
+  SparseMatrix a;
+  std::vector<double> b;
+  std::vector<double> x0;
+  uint64_t steps = 0;
+  std::vector<double> coefficients;
+};
+
+// The Bellman equations of an MDP over its "maybe" states (the unknowns):
+//   x_s = opt_{r ∈ rows(s)} ( Σ_j a_rj·x_j + b_r ),  opt = max or min,
+// where rows(s) = [row_groups[s], row_groups[s+1]) are the choices of s,
+// a's columns index unknowns and b_r collects what row r earns from known
+// states (probability of jumping to the target, or the expected reward).
+// Precomputation guarantees a unique solution for vi/topo-vi (min: no end
+// components among the unknowns; max: the least fixed point from x = 0).
+struct MinMaxProblem {
+  std::vector<uint64_t> row_groups{0};  // num_unknowns + 1
+  SparseMatrix a;                       // one row per choice
+  std::vector<double> b;                // per choice
+  bool maximize = false;
+  uint64_t steps = 0;  // bounded properties only: iterations to run exactly
+  // A value no unknown can exceed (1 for probabilities), or +inf when the
+  // checker knows none (rewards): interval iteration's upper start.
+  double upper_bound = std::numeric_limits<double>::infinity();
+  uint64_t num_unknowns() const { return row_groups.size() - 1; }
+};
+
+// The solution of a MinMaxProblem: values and, per unknown, the optimal
+// choice (an index into its rows, 0-based within the state's group).
+// Interval iteration also fills `upper` (the sound upper bound; `x` is then
+// the lower bound).
+struct MinMaxSolution {
+  std::vector<double> x;
+  std::vector<double> upper;  // empty unless the solver gives bounds
+  std::vector<uint32_t> choice;
+};
+
+}  // namespace pmc

@@ -1,0 +1,53 @@
+// The solver registry (DESIGN §4): every solver, CPU or GPU, by its stable,
+// user-visible name, with the problems it solves. The only place that
+// connects lib/check/ (problems) with solvers; registry.cpp lists them all.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "solver/problem.hpp"
+
+namespace pmc {
+
+enum class ProblemKind { linear_system, stationary, bounded_steps, min_max, min_max_steps };
+std::string_view to_string(ProblemKind kind);
+
+enum class DeviceKind { cpu, gpu };
+
+using LinearSolve = SolveStats (*)(const LinearSystem&, std::vector<double>& x, const SolverSettings&);
+using StationarySolve = SolveStats (*)(const StationarySystem&, std::vector<double>& x, const SolverSettings&);
+using StepSolve = SolveStats (*)(const StepProblem&, std::vector<double>& result, const SolverSettings&);
+// solution.x holds the start vector on entry (the lower start for interval
+// iteration, whose upper start is problem.upper_bound when finite);
+// solution.upper is empty on entry and filled only by solvers that give bounds.
+using MinMaxSolve = SolveStats (*)(const MinMaxProblem&, MinMaxSolution& solution, const SolverSettings&);
+
+struct SolverEntry {
+  std::string name;     // e.g. "cpu.jacobi"; never changes
+  DeviceKind device;
+  std::string summary;  // one line for `pmc solvers`
+  LinearSolve linear = nullptr;
+  StationarySolve stationary = nullptr;
+  StepSolve steps = nullptr;
+  MinMaxSolve min_max = nullptr;
+  // Exactly MinMaxProblem::steps Jacobi-style iterations (bounded MDP properties).
+  MinMaxSolve min_max_steps = nullptr;
+
+  bool solves(ProblemKind kind) const;
+};
+
+const std::vector<SolverEntry>& solver_registry();
+
+// Throws Error(invalid_argument) naming the known solvers.
+const SolverEntry& find_solver(std::string_view name);
+
+// The solver for one problem. `requested` is "auto" (or empty) or a name;
+// a named solver that does not solve `kind` yields the automatic choice,
+// so one --solver can serve a property made of several problems (the
+// result reports every solver used). `reason` says why.
+const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, uint64_t problem_size,
+                                 std::string& reason);
+
+}  // namespace pmc

@@ -1,0 +1,196 @@
+// GPU solvers (DESIGN §7): exit 77 (skipped) without a usable GPU; with one,
+// every GPU solver must agree with the manifest's reference values and with
+// the CPU solvers, and random problems must match the CPU to 1e-9.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include "check/check.hpp"
+#include "cuda/devices.hpp"
+#include "formats/model_files.hpp"
+#include "solver/cpu_solvers.hpp"
+#include "solver/registry.hpp"
+#include "support/manifest.hpp"
+
+namespace pmc {
+namespace {
+
+using testing::ManifestRow;
+
+struct Case {
+  ManifestRow row;
+  std::string solver;
+};
+void PrintTo(const Case& c, std::ostream* out) { *out << c.row.name() << " " << c.row.property << " " << c.solver; }
+
+bool time_bounded(const std::string& p) {
+  return p.find("<=") != std::string::npos || p.find("F[") != std::string::npos || p.find("I=") != std::string::npos;
+}
+
+uint64_t max_transitions() {
+  const char* env = std::getenv("PMC_TEST_MAX_TRANSITIONS");
+  if (!env || !*env) return 1000000;
+  const uint64_t limit = std::stoull(env);
+  return limit == 0 ? UINT64_MAX : limit;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const ManifestRow& row : testing::manifest()) {
+    if (row.transitions > max_transitions()) continue;
+    const bool mdp = row.type == "mdp";
+    const bool bounded = time_bounded(row.property);
+    for (const SolverEntry& s : solver_registry()) {
+      if (s.device != DeviceKind::gpu) continue;
+      const bool applies = mdp ? (bounded ? s.solves(ProblemKind::min_max_steps) : s.solves(ProblemKind::min_max))
+                               : (bounded ? s.solves(ProblemKind::bounded_steps) : s.solves(ProblemKind::linear_system));
+      if (applies) out.push_back({row, s.name});
+    }
+  }
+  return out;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  std::string name = info.param.row.model + "_" + info.param.row.instance + "_" + std::to_string(info.index) + "_" +
+                     info.param.solver;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+const Model& cached_model(const ManifestRow& row) {
+  static std::string name;
+  static ModelPtr model;
+  if (name != row.name()) {
+    model = load_model({row.transitions_file()}, "", {});
+    name = row.name();
+  }
+  return *model;
+}
+
+class GpuReference : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GpuReference, AgreesWithPrismAndTheCpu) {
+  const Case& c = GetParam();
+  const Model& model = cached_model(c.row);
+  CheckOptions options;
+  options.solver = c.solver;
+  options.settings.epsilon = 1e-10;
+  const CheckResult gpu = check(model, c.row.property, options);
+  ASSERT_TRUE(gpu.converged) << gpu.notes.back();
+  if (!gpu.solvers.empty()) {
+    EXPECT_NE(std::find(gpu.solvers.begin(), gpu.solvers.end(), c.solver), gpu.solvers.end()) << gpu.solver_names();
+  }
+  const double ref = c.row.reference_value;
+  if (std::isinf(ref)) {
+    EXPECT_EQ(gpu.initial_value, ref);
+  } else {
+    const double tol = (c.row.type == "ctmc" && time_bounded(c.row.property)) ? 1e-5 : 1e-6;
+    EXPECT_LE(std::fabs(gpu.initial_value - ref), tol * std::max(std::fabs(ref), 1e-9))
+        << "gpu " << gpu.initial_value << " reference " << ref;
+  }
+  // Every state, not only the initial one, against the CPU.
+  CheckOptions cpu_options = options;
+  cpu_options.solver = "auto";
+  const CheckResult cpu = check(model, c.row.property, cpu_options);
+  ASSERT_EQ(cpu.values.size(), gpu.values.size());
+  double worst = 0;
+  for (size_t s = 0; s < cpu.values.size(); ++s) {
+    if (std::isinf(cpu.values[s]) || std::isinf(gpu.values[s])) {
+      EXPECT_EQ(cpu.values[s], gpu.values[s]) << "state " << s;
+      continue;
+    }
+    worst = std::max(worst, std::fabs(cpu.values[s] - gpu.values[s]) / std::max(std::fabs(cpu.values[s]), 1e-9));
+  }
+  EXPECT_LE(worst, 1e-5) << "largest relative difference to the CPU over all states";
+}
+
+INSTANTIATE_TEST_SUITE_P(Manifest, GpuReference, ::testing::ValuesIn(cases()), case_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuReference);
+
+// A random substochastic system with rows of very different lengths, so
+// both the thread-per-row and warp-per-row kernels and every row length
+// class are exercised; the output is poisoned (NaN start) so an unwritten
+// entry cannot pass.
+LinearSystem random_system(uint64_t n, uint64_t long_row_every, std::mt19937_64& rng) {
+  LinearSystem s;
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t len = (i % long_row_every == 0) ? 40 + rng() % 60 : 1 + rng() % 4;
+    double total = 0;
+    std::vector<std::pair<uint32_t, double>> row;
+    for (uint64_t k = 0; k < len; ++k) {
+      const uint32_t col = static_cast<uint32_t>(rng() % n);
+      if (std::any_of(row.begin(), row.end(), [&](auto& e) { return e.first == col; })) continue;
+      row.push_back({col, u(rng) + 0.01});
+      total += row.back().second;
+    }
+    std::sort(row.begin(), row.end());
+    const double keep = 0.9 * u(rng) + 0.05;  // the rest of the mass goes to b
+    for (auto& [col, v] : row) {
+      s.a.columns.push_back(col);
+      s.a.values.push_back(v / total * keep);
+    }
+    s.a.row_offsets.push_back(s.a.columns.size());
+    s.b.push_back((1 - keep) * u(rng));
+  }
+  return s;
+}
+
+TEST(GpuLinearSolvers, RandomSystemsMatchTheCpu) {
+  std::mt19937_64 rng(20261122);
+  SolverSettings settings;
+  settings.epsilon = 1e-13;
+  for (uint64_t long_every : {1000000ull, 3ull, 1ull}) {  // thread-per-row, mixed, warp-per-row
+    const LinearSystem system = random_system(50000, long_every, rng);
+    std::vector<double> cpu(system.b.size(), 0.0);
+    ASSERT_TRUE(gauss_seidel_linear(system, cpu, settings).converged);
+    for (const SolverEntry& s : solver_registry()) {
+      if (s.device != DeviceKind::gpu || !s.linear) continue;
+      std::vector<double> x(system.b.size(), 0.0);
+      const SolveStats stats = s.linear(system, x, settings);
+      EXPECT_TRUE(stats.converged) << s.name;
+      double worst = 0;
+      for (size_t i = 0; i < x.size(); ++i) {
+        ASSERT_TRUE(std::isfinite(x[i])) << s.name << " row " << i;
+        worst = std::max(worst, std::fabs(x[i] - cpu[i]) / std::max(std::fabs(cpu[i]), 1e-12));
+      }
+      EXPECT_LE(worst, 1e-9) << s.name << " (" << stats.kernel << ", long rows every " << long_every << ")";
+    }
+  }
+}
+
+TEST(GpuSteps, UniformisationSumMatchesTheCpu) {
+  std::mt19937_64 rng(7);
+  const LinearSystem system = random_system(30000, 5, rng);
+  StepProblem p;
+  p.a = system.a;
+  p.x0 = system.b;
+  p.steps = 50;
+  for (uint64_t k = 0; k <= p.steps; ++k) p.coefficients.push_back(1.0 / (1 + k));
+  std::vector<double> cpu, gpu;
+  SolverSettings settings;
+  steps_cpu(p, cpu, settings);
+  const SolverEntry& solver = find_solver("gpu.steps");
+  solver.steps(p, gpu, settings);
+  ASSERT_EQ(cpu.size(), gpu.size());
+  for (size_t i = 0; i < cpu.size(); ++i) EXPECT_NEAR(gpu[i], cpu[i], 1e-12 * std::max(1.0, std::fabs(cpu[i])));
+}
+
+}  // namespace
+}  // namespace pmc
+
+int main(int argc, char** argv) {
+  const pmc::DeviceList& devices = pmc::discover_devices();
+  if (devices.devices.empty()) {
+    std::printf("SKIP: no usable GPU (%s)\n", devices.problem.c_str());
+    return 77;  // meson: skipped
+  }
+  std::printf("GPU: %s (compute %d.%d)\n", devices.devices[0].name.c_str(), devices.devices[0].major,
+              devices.devices[0].minor);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,131 @@
+// Every DTMC and CTMC property of manifest.tsv, checked with every CPU
+// solver that solves one of its problems, agrees with PRISM's reference
+// value within DESIGN §7's tolerance: |v − ref| ≤ tol·max(|ref|, 1e-9) with
+// tol = 1e-6, or 1e-5 for time-bounded CTMC properties.
+//
+// A solver joins by registering (solver_registry()); PMC_TEST_MAX_TRANSITIONS
+// bounds the instances as in test_reference_models.cpp.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "check/check.hpp"
+#include "formats/model_files.hpp"
+#include "solver/registry.hpp"
+#include "support/manifest.hpp"
+
+namespace pmc {
+namespace {
+
+using testing::ManifestRow;
+
+struct Case {
+  ManifestRow row;
+  std::string solver;
+};
+
+void PrintTo(const Case& c, std::ostream* out) { *out << c.row.name() << " " << c.row.property << " " << c.solver; }
+
+uint64_t max_transitions() {
+  const char* env = std::getenv("PMC_TEST_MAX_TRANSITIONS");
+  if (!env || !*env) return 1000000;
+  const uint64_t limit = std::stoull(env);
+  return limit == 0 ? UINT64_MAX : limit;
+}
+
+bool time_bounded(const std::string& property) {
+  return property.find("<=") != std::string::npos || property.find("F[") != std::string::npos ||
+         property.find("U[") != std::string::npos || property.find(">=") != std::string::npos ||
+         property.find("I=") != std::string::npos;
+}
+
+// The problems a property of the manifest poses, from its text.
+bool needs(const std::string& property, ProblemKind kind) {
+  const bool bounded = time_bounded(property);
+  const bool steady = property.rfind("S=?", 0) == 0 || property.find("[ S ]") != std::string::npos;
+  switch (kind) {
+    case ProblemKind::bounded_steps: return bounded;
+    case ProblemKind::stationary: return steady;
+    case ProblemKind::linear_system: return !bounded;
+    case ProblemKind::min_max:
+    case ProblemKind::min_max_steps: return false;  // DTMC/CTMC only
+  }
+  return false;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const ManifestRow& row : testing::manifest()) {
+    if (row.type != "dtmc" && row.type != "ctmc") continue;
+    if (row.transitions > max_transitions()) continue;
+    for (const SolverEntry& solver : solver_registry()) {
+      if (solver.device != DeviceKind::cpu) continue;
+      bool applies = false;
+      for (ProblemKind kind : {ProblemKind::linear_system, ProblemKind::stationary, ProblemKind::bounded_steps}) {
+        applies = applies || (needs(row.property, kind) && solver.solves(kind));
+      }
+      if (applies) out.push_back({row, solver.name});
+    }
+  }
+  return out;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  std::string name = info.param.row.model + "_" + info.param.row.instance + "_" + std::to_string(info.index) + "_" +
+                     info.param.solver;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+const Model& cached_model(const ManifestRow& row) {
+  static std::string loaded_name;
+  static ModelPtr loaded;
+  if (loaded_name != row.name()) {
+    loaded = load_model({row.transitions_file()}, "", {});
+    loaded_name = row.name();
+  }
+  return *loaded;
+}
+
+class ReferenceValue : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ReferenceValue, AgreesWithPrism) {
+  const Case& c = GetParam();
+  const Model& model = cached_model(c.row);
+  CheckOptions options;
+  options.solver = c.solver;
+  // The references were computed with ε = 1e-12; 1e-10 makes the iterative
+  // solvers' own error far smaller than the 1e-6 we assert.
+  options.settings.epsilon = 1e-10;
+  const CheckResult result = check(model, c.row.property, options);
+  ASSERT_TRUE(result.converged) << result.notes.back();
+  const double ref = c.row.reference_value;
+  if (std::isinf(ref)) {
+    EXPECT_EQ(result.initial_value, ref);
+  } else {
+    const double tol = (c.row.type == "ctmc" && time_bounded(c.row.property)) ? 1e-5 : 1e-6;
+    EXPECT_LE(std::fabs(result.initial_value - ref), tol * std::max(std::fabs(ref), 1e-9))
+        << "value " << result.initial_value << " reference " << ref << " solver " << result.solver_names();
+  }
+  // The requested solver did the work, unless graph algorithms alone
+  // decided every state (e.g. P=? [ F "elected" ] = 1).
+  if (!result.solvers.empty()) {
+    EXPECT_NE(std::find(result.solvers.begin(), result.solvers.end(), c.solver), result.solvers.end())
+        << "asked for " << c.solver << ", used " << result.solver_names();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Manifest, ReferenceValue, ::testing::ValuesIn(cases()), case_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ReferenceValue);
+
+TEST(ReferenceValues, Available) {
+  if (testing::models_root().empty()) GTEST_SKIP() << testing::missing_models_message();
+  EXPECT_FALSE(cases().empty());
+}
+
+}  // namespace
+}  // namespace pmc

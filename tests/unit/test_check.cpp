@@ -1,0 +1,174 @@
+// The checker on small chains whose answers are known in closed form, and
+// its errors for properties that do not fit the model.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "check/check.hpp"
+#include "common/error.hpp"
+#include "formats/model_files.hpp"
+#include "solver/registry.hpp"
+
+namespace pmc {
+namespace {
+
+const std::string k_die = std::string(PMC_TEST_DATA_DIR) + "/../../examples/die/die.tra";
+
+ModelPtr die() { return load_model({k_die}, "", {}); }
+
+Label label(const std::string& name, uint64_t n, std::initializer_list<uint64_t> states) {
+  Bitset set(n);
+  for (uint64_t s : states) set.set(s);
+  return Label{name, set};
+}
+
+// Two states: 0 →(a) 1 →(b) 0, rewards "up" = 1 in state 0.
+ModelPtr two_state_ctmc(double a, double b) {
+  ModelParts p;
+  p.type = ModelType::ctmc;
+  p.num_states = 2;
+  p.row_offsets = {0, 1, 2};
+  p.columns = {1, 0};
+  p.values = {a, b};
+  p.labels = {label("init", 2, {0}), label("down", 2, {1})};
+  p.rewards = {RewardStructure{"up", {1.0, 0.0}, {}}};
+  return Model::create(std::move(p));
+}
+
+// 0 →(λ) 1, 1 absorbing.
+ModelPtr decay_ctmc(double lambda) {
+  ModelParts p;
+  p.type = ModelType::ctmc;
+  p.num_states = 2;
+  p.row_offsets = {0, 1, 1};
+  p.columns = {1};
+  p.values = {lambda};
+  p.labels = {label("init", 2, {0}), label("done", 2, {1})};
+  p.rewards = {RewardStructure{"alive", {1.0, 0.0}, {}}};
+  return Model::create(std::move(p));
+}
+
+CheckOptions tight(const std::string& solver = "auto") {
+  CheckOptions o;
+  o.solver = solver;
+  o.settings.epsilon = 1e-12;
+  return o;
+}
+
+std::string check_error(const Model& m, const std::string& property, ErrorCode code = ErrorCode::property) {
+  try {
+    check(m, property, tight());
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), code) << e.what();
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(CheckDtmc, KnuthDieWithEverySolver) {
+  ModelPtr m = die();
+  for (const SolverEntry& s : solver_registry()) {
+    if (s.device != DeviceKind::cpu || !s.solves(ProblemKind::linear_system)) continue;
+    CheckResult r = check(*m, "P=? [ F \"six\" ]", tight(s.name));
+    EXPECT_NEAR(r.initial_value, 1.0 / 6, 1e-10) << s.name;
+    EXPECT_EQ(r.solver_names(), s.name);
+    EXPECT_GT(r.iterations, 0u);
+    r = check(*m, "R{\"coin_flips\"}=? [ F \"done\" ]", tight(s.name));
+    EXPECT_NEAR(r.initial_value, 11.0 / 3, 1e-9) << s.name;
+  }
+}
+
+TEST(CheckDtmc, PathOperators) {
+  ModelPtr m = die();
+  EXPECT_NEAR(check(*m, "P=? [ X \"done\" ]").initial_value, 0.0, 0);
+  EXPECT_NEAR(check(*m, "P=? [ F<=3 \"done\" ]").initial_value, 0.75, 1e-15);  // done after 3 flips w.p. 3/4
+  EXPECT_NEAR(check(*m, "P=? [ F<=2 \"done\" ]").initial_value, 0.0, 1e-15);
+  EXPECT_NEAR(check(*m, "P=? [ G !\"done\" ]", tight()).initial_value, 0.0, 1e-10);
+  EXPECT_NEAR(check(*m, "P=? [ G<=3 !\"done\" ]").initial_value, 0.25, 1e-15);
+  EXPECT_NEAR(check(*m, "P=? [ !\"two\" U \"one\" ]", tight()).initial_value, 1.0 / 6, 1e-10);
+  EXPECT_NEAR(check(*m, "R{\"coin_flips\"}=? [ C<=3 ]").initial_value, 3.0, 1e-15);
+  EXPECT_NEAR(check(*m, "R{\"coin_flips\"}=? [ I=3 ]").initial_value, 0.25, 1e-15);
+  EXPECT_NEAR(check(*m, "S=? [ \"six\" ]", tight()).initial_value, 1.0 / 6, 1e-10);
+  // Nested: P>0.3 [ F "one" ] holds in s=1 (1/3), s=3 (2/3) and "one"
+  // itself, and from the start s=1 is the first flip's heads: 1/2.
+  CheckResult nested = check(*m, "P=? [ F P>0.3 [ F \"one\" ] ]", tight());
+  EXPECT_NEAR(nested.initial_value, 0.5, 1e-10);
+}
+
+TEST(CheckDtmc, BoundsGiveStateSets) {
+  ModelPtr m = die();
+  CheckResult r = check(*m, "P>=0.1 [ F \"six\" ]", tight());
+  EXPECT_TRUE(r.is_boolean);
+  EXPECT_EQ(r.initial_value, 1.0);
+  EXPECT_TRUE(r.satisfying.test(0));
+  EXPECT_FALSE(r.satisfying.test(7));  // "one": never six afterwards
+  EXPECT_EQ(check(*m, "P<0.1 [ F \"six\" ]", tight()).initial_value, 0.0);
+}
+
+TEST(CheckDtmc, InfiniteRewardWhereTheGoalMayBeMissed) {
+  ModelPtr m = die();
+  // From the start, "one" is missed with probability 5/6: +∞ as PRISM.
+  EXPECT_TRUE(std::isinf(check(*m, "R{\"coin_flips\"}=? [ F \"one\" ]", tight()).initial_value));
+}
+
+TEST(CheckCtmc, ClosedForms) {
+  const double lambda = 2.0, t = 0.7;
+  ModelPtr m = decay_ctmc(lambda);
+  EXPECT_NEAR(check(*m, "P=? [ F<=0.7 \"done\" ]", tight()).initial_value, 1 - std::exp(-lambda * t), 1e-12);
+  EXPECT_NEAR(check(*m, "P=? [ F \"done\" ]", tight()).initial_value, 1.0, 1e-12);
+  EXPECT_NEAR(check(*m, "R{\"alive\"}=? [ C<=0.7 ]", tight()).initial_value, (1 - std::exp(-lambda * t)) / lambda,
+              1e-12);
+  EXPECT_NEAR(check(*m, "R{\"alive\"}=? [ I=0.7 ]", tight()).initial_value, std::exp(-lambda * t), 1e-12);
+  EXPECT_NEAR(check(*m, "R{\"alive\"}=? [ F \"done\" ]", tight()).initial_value, 1 / lambda, 1e-10);
+  EXPECT_NEAR(check(*m, "P=? [ F[0.5,0.7] \"done\" ]", tight()).initial_value, 1 - std::exp(-lambda * 0.7), 1e-12);
+  EXPECT_NEAR(check(*m, "P=? [ !\"done\" U[0.5,0.7] \"done\" ]", tight()).initial_value,
+              std::exp(-lambda * 0.5) - std::exp(-lambda * 0.7), 1e-12);
+  EXPECT_NEAR(check(*m, "P=? [ F<=0 \"done\" ]", tight()).initial_value, 0.0, 0);
+}
+
+TEST(CheckCtmc, SteadyStateOfATwoStateChain) {
+  const double a = 3.0, b = 0.5;
+  ModelPtr m = two_state_ctmc(a, b);
+  for (const SolverEntry& s : solver_registry()) {
+    if (s.device != DeviceKind::cpu || !s.solves(ProblemKind::stationary)) continue;
+    EXPECT_NEAR(check(*m, "S=? [ \"down\" ]", tight(s.name)).initial_value, a / (a + b), 1e-10) << s.name;
+    EXPECT_NEAR(check(*m, "R{\"up\"}=? [ S ]", tight(s.name)).initial_value, b / (a + b), 1e-10) << s.name;
+  }
+  // Uniformisation against the closed form of the two-state chain.
+  const double t = 1.3;
+  const double p_down = a / (a + b) * (1 - std::exp(-(a + b) * t));
+  EXPECT_NEAR(check(*m, "P=? [ F[1.3,1.3] \"down\" ]", tight()).initial_value, p_down, 1e-12);
+}
+
+TEST(CheckErrors, PropertiesThatDoNotFitTheModel) {
+  ModelPtr m = die();
+  EXPECT_NE(check_error(*m, "P=? [ F \"seven\" ]").find("column 9: unknown label \"seven\""), std::string::npos);
+  EXPECT_NE(check_error(*m, "P=? [ F<=2.5 \"six\" ]").find("integer"), std::string::npos);
+  EXPECT_NE(check_error(*m, "P=? [ F<=2.5 \"six\" ]").find("column"), std::string::npos);
+  EXPECT_NE(check_error(*m, "R{\"time\"}=? [ F \"six\" ]").find("unknown reward structure \"time\""),
+            std::string::npos);
+  EXPECT_NE(check_error(*m, "R{\"coin_flips\"}=? [ C<=1.5 ]").find("integer"), std::string::npos);
+  EXPECT_NE(check_error(*m, "P=? [ F \"six\"").find("column"), std::string::npos);
+  ModelPtr ctmc = decay_ctmc(1.0);
+  EXPECT_NE(check_error(*ctmc->with_label(label("x", 2, {0})), "P=? [ F \"six\" ]").find("unknown label"),
+            std::string::npos);
+  CheckOptions bad;
+  bad.solver = "cpu.nope";
+  EXPECT_THROW(check(*m, "P=? [ F \"six\" ]", bad), Error);
+  bad.solver = "auto";
+  bad.settings.epsilon = -1;
+  EXPECT_THROW(check(*m, "P=? [ F \"six\" ]", bad), Error);
+}
+
+TEST(CheckErrors, NonConvergenceIsReported) {
+  ModelPtr m = die();
+  CheckOptions o = tight("cpu.jacobi");
+  o.settings.max_iterations = 2;
+  CheckResult r = check(*m, "P=? [ F \"six\" ]", o);
+  EXPECT_FALSE(r.converged);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes.back().find("did not converge"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pmc

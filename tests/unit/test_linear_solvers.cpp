@@ -1,0 +1,542 @@
+// Every registered solver of linear systems, stationary distributions and
+// bounded steps, on small systems whose answers are known in closed form or
+// by dense Gaussian elimination here. The solver list comes from the
+// registry, so a new solver is covered by registering (STYLE: Tests). GPU
+// solvers without a usable GPU (or built without CUDA) throw no_device and
+// are skipped.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/error.hpp"
+#include "solver/registry.hpp"
+
+namespace pmc {
+namespace {
+
+using Triplet = std::tuple<uint32_t, uint32_t, double>;  // (row, column, value)
+using Dense = std::vector<std::vector<double>>;
+
+SparseMatrix csr(uint32_t n, const std::vector<Triplet>& entries) {
+  SparseMatrix m;
+  m.row_offsets.assign(n + 1, 0);
+  for (const auto& [r, c, v] : entries) ++m.row_offsets[r + 1];
+  for (uint32_t i = 0; i < n; ++i) m.row_offsets[i + 1] += m.row_offsets[i];
+  std::vector<uint64_t> next(m.row_offsets.begin(), m.row_offsets.end() - 1);
+  m.columns.resize(entries.size());
+  m.values.resize(entries.size());
+  for (const auto& [r, c, v] : entries) {
+    m.columns[next[r]] = c;
+    m.values[next[r]++] = v;
+  }
+  return m;
+}
+
+// Gaussian elimination with partial pivoting: the reference every solver is
+// compared against.
+std::vector<double> dense_solve(Dense m, std::vector<double> rhs) {
+  const size_t n = rhs.size();
+  for (size_t k = 0; k < n; ++k) {
+    size_t pivot = k;
+    for (size_t i = k + 1; i < n; ++i) {
+      if (std::fabs(m[i][k]) > std::fabs(m[pivot][k])) pivot = i;
+    }
+    std::swap(m[k], m[pivot]);
+    std::swap(rhs[k], rhs[pivot]);
+    for (size_t i = k + 1; i < n; ++i) {
+      const double f = m[i][k] / m[k][k];
+      if (f == 0) continue;
+      for (size_t j = k; j < n; ++j) m[i][j] -= f * m[k][j];
+      rhs[i] -= f * rhs[k];
+    }
+  }
+  std::vector<double> x(n);
+  for (size_t i = n; i-- > 0;) {
+    double sum = rhs[i];
+    for (size_t j = i + 1; j < n; ++j) sum -= m[i][j] * x[j];
+    x[i] = sum / m[i][i];
+  }
+  return x;
+}
+
+// x = A·x + b  ⇔  (I − A)·x = b.
+std::vector<double> dense_linear(uint32_t n, const std::vector<Triplet>& a, const std::vector<double>& b) {
+  Dense m(n, std::vector<double>(n, 0.0));
+  for (uint32_t i = 0; i < n; ++i) m[i][i] = 1.0;
+  for (const auto& [r, c, v] : a) m[r][c] -= v;
+  return dense_solve(m, b);
+}
+
+// Stationary distribution of a chain given by its off-diagonal flows
+// (i, j, rate or probability): π·Q = 0 with the last equation replaced by Σπ = 1.
+std::vector<double> dense_stationary(uint32_t n, const std::vector<Triplet>& flows) {
+  Dense m(n, std::vector<double>(n, 0.0));  // row j: Σ_i π_i·Q_ij = 0
+  for (const auto& [i, j, v] : flows) {
+    m[j][i] += v;
+    m[i][i] -= v;
+  }
+  m[n - 1].assign(n, 1.0);
+  std::vector<double> rhs(n, 0.0);
+  rhs[n - 1] = 1.0;
+  return dense_solve(m, rhs);
+}
+
+// The StationarySystem of a chain given by its off-diagonal flows i → j
+// (self-loops of a DTMC are implicit: d_i = Σ_{j≠i} P_ij = 1 − P_ii).
+StationarySystem stationary_system(uint32_t n, const std::vector<Triplet>& flows) {
+  StationarySystem s;
+  std::vector<Triplet> incoming;
+  s.outflow.assign(n, 0.0);
+  for (const auto& [i, j, v] : flows) {
+    incoming.emplace_back(j, i, v);
+    s.outflow[i] += v;
+  }
+  s.incoming = csr(n, incoming);
+  return s;
+}
+
+LinearSystem linear_system(uint32_t n, const std::vector<Triplet>& a, std::vector<double> b) {
+  return LinearSystem{csr(n, a), std::move(b)};
+}
+
+std::vector<std::string> solvers_for(ProblemKind kind) {
+  std::vector<std::string> names;
+  for (const SolverEntry& s : solver_registry()) {
+    if (s.solves(kind)) names.push_back(s.name);
+  }
+  return names;
+}
+
+std::string test_name(const testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+SolverSettings tight(bool relative = true) {
+  SolverSettings settings;
+  settings.epsilon = 1e-12;
+  settings.relative = relative;
+  return settings;
+}
+
+void expect_near_all(const std::vector<double>& x, const std::vector<double>& expected, double tolerance) {
+  ASSERT_EQ(x.size(), expected.size());
+  for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(x[i], expected[i], tolerance) << "at index " << i;
+}
+
+// Runs the solver; false where it needs a GPU that is not there.
+template <typename Problem, typename Solve>
+bool run(Solve solve, const Problem& problem, std::vector<double>& x, const SolverSettings& settings,
+         SolveStats& stats) {
+  try {
+    stats = solve(problem, x, settings);
+    return true;
+  } catch (const Error& e) {
+    if (e.code() == ErrorCode::no_device) return false;
+    throw;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Linear systems x = A·x + b.
+
+class LinearSolvers : public testing::TestWithParam<std::string> {
+ protected:
+  const SolverEntry& solver() const { return find_solver(GetParam()); }
+
+  // Solves from x = 0 and expects convergence to `expected` within 1e-9.
+  void check(const LinearSystem& system, const std::vector<double>& expected, const SolverSettings& settings) {
+    std::vector<double> x(system.b.size(), 0.0);
+    SolveStats stats;
+    if (!run(solver().linear, system, x, settings, stats)) GTEST_SKIP() << GetParam() << ": no GPU";
+    EXPECT_EQ(stats.solver, GetParam());
+    EXPECT_TRUE(stats.converged) << "after " << stats.iterations << " iterations";
+    EXPECT_LE(stats.iterations, settings.max_iterations);
+    EXPECT_GT(stats.bytes_per_iteration, 0.0);
+    expect_near_all(x, expected, 1e-9);
+  }
+};
+
+// Gambler's ruin with goal N: unknowns are fortunes 1..N−1 (index i−1);
+// win with probability p. Reaching N is worth 1 (b), reaching 0 nothing.
+LinearSystem gamblers_ruin(uint32_t goal, double p) {
+  const uint32_t n = goal - 1;
+  std::vector<Triplet> a;
+  std::vector<double> b(n, 0.0);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i + 1 < n) a.emplace_back(i, i + 1, p);
+    if (i > 0) a.emplace_back(i, i - 1, 1 - p);
+  }
+  b[n - 1] = p;
+  return linear_system(n, a, b);
+}
+
+TEST_P(LinearSolvers, GamblersRuinMatchesClosedForm) {
+  for (bool relative : {true, false}) {
+    SCOPED_TRACE(relative ? "relative" : "absolute");
+    const uint32_t goal = 20;
+    const double p = 0.4, ratio = (1 - p) / p;
+    std::vector<double> expected;
+    for (uint32_t i = 1; i < goal; ++i) expected.push_back((1 - std::pow(ratio, i)) / (1 - std::pow(ratio, goal)));
+    check(gamblers_ruin(goal, p), expected, tight(relative));
+  }
+}
+
+TEST_P(LinearSolvers, RandomSubstochasticMatchesDenseSolve) {
+  const uint32_t n = 200;
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<uint32_t> state(0, n - 1), degree(1, 8);
+  std::vector<Triplet> a;
+  std::vector<double> b(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    // Row sum in [0.9, 0.99]: the rest leaves the maybe states, a random
+    // part of it to the target (b).
+    const double kept = 0.9 + 0.09 * unit(rng);
+    std::vector<std::pair<uint32_t, double>> row;
+    double total = 0;
+    for (uint32_t k = degree(rng); k > 0; --k) {
+      row.emplace_back(state(rng), unit(rng) + 0.01);
+      total += row.back().second;
+    }
+    for (auto& [j, w] : row) a.emplace_back(i, j, kept * w / total);
+    b[i] = (1 - kept) * unit(rng);
+  }
+  check(linear_system(n, a, b), dense_linear(n, a, b), tight());
+}
+
+TEST_P(LinearSolvers, LargeSystemRunsInParallel) {
+  // Above k_parallel_rows, so the OpenMP paths run. Row sums ≤ 1/2 give a
+  // sound bound without a reference: ‖x − x*‖∞ ≤ ‖x − A·x − b‖∞ / (1 − 1/2).
+  const uint32_t n = 20000;
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<uint32_t> state(0, n - 1);
+  std::vector<Triplet> a;
+  std::vector<double> b(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    for (int k = 0; k < 4; ++k) a.emplace_back(i, state(rng), 0.125 * unit(rng));
+    b[i] = unit(rng);
+  }
+  const LinearSystem system = linear_system(n, a, b);
+  std::vector<double> x(n, 0.0);
+  SolveStats stats;
+  if (!run(solver().linear, system, x, tight(), stats)) GTEST_SKIP() << GetParam() << ": no GPU";
+  EXPECT_TRUE(stats.converged);
+  double residual = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    double value = b[i];
+    for (uint64_t e = system.a.row_offsets[i]; e < system.a.row_offsets[i + 1]; ++e) {
+      value += system.a.values[e] * x[system.a.columns[e]];
+    }
+    residual = std::max(residual, std::fabs(x[i] - value));
+  }
+  EXPECT_LE(2 * residual, 1e-9);
+}
+
+TEST_P(LinearSolvers, SelfLoopsMatchDenseSolve) {
+  // A lazy walk: stay with 0.9, forward 0.06, back 0.03; state 0 loses its
+  // back edge, the last state's forward edge reaches the target.
+  const uint32_t n = 50;
+  std::vector<Triplet> a;
+  std::vector<double> b(n, 0.0);
+  for (uint32_t i = 0; i < n; ++i) {
+    a.emplace_back(i, i, 0.9);
+    if (i + 1 < n) a.emplace_back(i, i + 1, 0.06);
+    if (i > 0) a.emplace_back(i, i - 1, 0.03);
+  }
+  b[n - 1] = 0.06;
+  check(linear_system(n, a, b), dense_linear(n, a, b), tight());
+}
+
+TEST_P(LinearSolvers, NoTransitionsGivesB) {
+  // A = 0: x = b at once. A Krylov method solves this in one step, which
+  // must count as convergence, not as a breakdown.
+  const std::vector<double> b = {0.25, 0.0, 1.0, 0.5};
+  check(linear_system(4, {}, b), b, tight());
+}
+
+TEST_P(LinearSolvers, ZeroRightHandSideGivesZero) {
+  // b = 0: with I − A non-singular the answer is 0 whatever the start.
+  const LinearSystem system = linear_system(2, {{0, 1, 0.5}, {1, 0, 0.5}}, {0.0, 0.0});
+  std::vector<double> x = {1.0, 1.0};
+  SolveStats stats;
+  if (!run(solver().linear, system, x, tight(), stats)) GTEST_SKIP() << GetParam() << ": no GPU";
+  EXPECT_TRUE(stats.converged);
+  expect_near_all(x, {0.0, 0.0}, 1e-9);
+}
+
+TEST_P(LinearSolvers, StartAtSolutionConverges) {
+  const LinearSystem system = gamblers_ruin(10, 0.5);
+  std::vector<double> x, expected;
+  for (uint32_t i = 1; i < 10; ++i) expected.push_back(i / 10.0);
+  x = expected;
+  SolveStats stats;
+  if (!run(solver().linear, system, x, tight(), stats)) GTEST_SKIP() << GetParam() << ": no GPU";
+  EXPECT_TRUE(stats.converged);
+  expect_near_all(x, expected, 1e-12);
+}
+
+TEST_P(LinearSolvers, IterationLimitReportsNotConverged) {
+  // A fair gambler's ruin to 200 contracts by about cos(π/200) per Jacobi
+  // sweep: two iterations of any method are far from ε = 1e-12.
+  SolverSettings settings = tight();
+  settings.max_iterations = 2;
+  const LinearSystem system = gamblers_ruin(200, 0.5);
+  std::vector<double> x(system.b.size(), 0.0);
+  SolveStats stats;
+  if (!run(solver().linear, system, x, settings, stats)) GTEST_SKIP() << GetParam() << ": no GPU";
+  EXPECT_FALSE(stats.converged);
+  EXPECT_LE(stats.iterations, 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, LinearSolvers, testing::ValuesIn(solvers_for(ProblemKind::linear_system)),
+                         test_name);
+
+// ---------------------------------------------------------------------------
+// Stationary distributions.
+
+class StationarySolvers : public testing::TestWithParam<std::string> {
+ protected:
+  const SolverEntry& solver() const { return find_solver(GetParam()); }
+
+  void check(const StationarySystem& system, std::vector<double> start, const std::vector<double>& expected,
+             const SolverSettings& settings = tight()) {
+    SolveStats stats;
+    if (!run(solver().stationary, system, start, settings, stats)) GTEST_SKIP() << GetParam() << ": no GPU";
+    EXPECT_EQ(stats.solver, GetParam());
+    EXPECT_TRUE(stats.converged) << "after " << stats.iterations << " iterations";
+    expect_near_all(start, expected, 1e-9);
+    double total = 0;
+    for (double v : start) {
+      EXPECT_GE(v, 0.0);
+      total += v;
+    }
+    EXPECT_NEAR(total, 1.0, 1e-12);
+  }
+};
+
+std::vector<double> uniform(uint32_t n) { return std::vector<double>(n, 1.0 / n); }
+
+TEST_P(StationarySolvers, TwoCycleFromSkewedStart) {
+  // Period 2: an undamped Jacobi sweep just swaps the two values.
+  check(stationary_system(2, {{0, 1, 1.0}, {1, 0, 1.0}}), {0.9, 0.1}, {0.5, 0.5});
+}
+
+TEST_P(StationarySolvers, ThreeCycleFromPointMass) {
+  // A start with zeros: an in-place sweep from (1, 0, 0) can wipe it out.
+  const std::vector<double> third(3, 1.0 / 3);
+  check(stationary_system(3, {{0, 1, 1.0}, {1, 2, 1.0}, {2, 0, 1.0}}), {1.0, 0.0, 0.0}, third);
+}
+
+TEST_P(StationarySolvers, RandomBipartiteChainMatchesDenseSolve) {
+  // Period 2 with many states: every edge goes between the halves
+  // {0..39} and {40..99}.
+  const uint32_t left = 40, n = 100;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<Triplet> flows;
+  for (uint32_t i = 0; i < n; ++i) {
+    const bool in_left = i < left;
+    const uint32_t lo = in_left ? left : 0, hi = in_left ? n - 1 : left - 1;
+    std::uniform_int_distribution<uint32_t> other(lo, hi);
+    // Left i → right 40+i (and 80+i); right j → left j−39: all states on one
+    // strongly connected graph.
+    std::vector<std::pair<uint32_t, double>> row = {{in_left ? left + i : (i - left + 1) % left, 1.0}};
+    if (in_left && 2 * left + i < n) row.emplace_back(2 * left + i, 1.0);
+    for (int k = 0; k < 3; ++k) row.emplace_back(other(rng), unit(rng));
+    double total = 0;
+    for (auto& [j, w] : row) total += w;
+    for (auto& [j, w] : row) flows.emplace_back(i, j, w / total);
+  }
+  const StationarySystem system = stationary_system(n, flows);
+  const std::vector<double> expected = dense_stationary(n, flows);
+  check(system, uniform(n), expected);
+  std::vector<double> skewed(n, 0.0);
+  skewed[0] = 1.0;
+  check(system, skewed, expected);
+}
+
+TEST_P(StationarySolvers, PeriodicChainInAnUnluckyOrder) {
+  // Period 4, classes {2,5} → {0,7} → {4,6} → {1,3} → {2,5}, numbered out
+  // of order: from the uniform start an unrelaxed Gauss–Seidel sweep cycles
+  // forever here (as on 11 of 800 random periodic chains, shuffled).
+  const std::vector<Triplet> flows = {{5, 7, 0.5}, {5, 0, 0.5}, {2, 7, 1.0}, {7, 4, 1.0}, {0, 6, 0.5},
+                                      {0, 4, 0.5}, {4, 1, 0.5}, {4, 3, 0.5}, {6, 1, 0.5}, {6, 3, 0.5},
+                                      {1, 2, 0.5}, {1, 5, 0.5}, {3, 5, 1.0}};
+  check(stationary_system(8, flows), uniform(8), dense_stationary(8, flows));
+}
+
+// Birth–death DTMC on 0..n−1: up with p, down with q, stay otherwise;
+// detailed balance gives π_i ∝ (p/q)^i.
+TEST_P(StationarySolvers, BirthDeathMatchesClosedForm) {
+  const uint32_t n = 30;
+  const double p = 0.3, q = 0.5;
+  std::vector<Triplet> flows;
+  for (uint32_t i = 0; i + 1 < n; ++i) {
+    flows.emplace_back(i, i + 1, p);
+    flows.emplace_back(i + 1, i, q);
+  }
+  std::vector<double> expected(n);
+  double total = 0;
+  for (uint32_t i = 0; i < n; ++i) total += expected[i] = std::pow(p / q, i);
+  for (double& v : expected) v /= total;
+  check(stationary_system(n, flows), uniform(n), expected);
+}
+
+// M/M/1/K queue as a CTMC (d = exit rates): π_i ∝ (λ/μ)^i whatever the time
+// unit, so rates scaled by 1e−6 or 1e6 must give the same π.
+TEST_P(StationarySolvers, CtmcQueueMatchesClosedFormAtAnyRateScale) {
+  const uint32_t n = 21;
+  const double lambda = 2.0, mu = 3.0;
+  std::vector<double> expected(n);
+  double total = 0;
+  for (uint32_t i = 0; i < n; ++i) total += expected[i] = std::pow(lambda / mu, i);
+  for (double& v : expected) v /= total;
+  for (double scale : {1.0, 1e-6, 1e6}) {
+    SCOPED_TRACE(testing::Message() << "rate scale " << scale);
+    std::vector<Triplet> flows;
+    for (uint32_t i = 0; i + 1 < n; ++i) {
+      flows.emplace_back(i, i + 1, lambda * scale);
+      flows.emplace_back(i + 1, i, mu * scale);
+    }
+    check(stationary_system(n, flows), uniform(n), expected);
+  }
+}
+
+TEST_P(StationarySolvers, RandomIrreducibleChainMatchesDenseSolve) {
+  // A ring keeps it irreducible; random extra edges and self-loops (implicit
+  // in d = 1 − P_ii) make it aperiodic and uneven.
+  const uint32_t n = 100;
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<uint32_t> state(0, n - 1), degree(0, 5);
+  std::vector<Triplet> flows;
+  for (uint32_t i = 0; i < n; ++i) {
+    std::vector<std::pair<uint32_t, double>> row = {{(i + 1) % n, unit(rng) + 0.05}};
+    for (uint32_t k = degree(rng); k > 0; --k) {
+      const uint32_t j = state(rng);
+      if (j != i) row.emplace_back(j, unit(rng));
+    }
+    const double stay = 0.5 * unit(rng);
+    double total = 0;
+    for (auto& [j, w] : row) total += w;
+    for (auto& [j, w] : row) flows.emplace_back(i, j, (1 - stay) * w / total);
+  }
+  check(stationary_system(n, flows), uniform(n), dense_stationary(n, flows));
+}
+
+TEST_P(StationarySolvers, LargeChainRunsInParallel) {
+  // Above k_parallel_rows: a ring with random chords (fast mixing). No
+  // reference: π must balance every state, π_j·d_j = Σ_i π_i·m_ij.
+  const uint32_t n = 20000;
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<uint32_t> state(0, n - 1);
+  std::vector<Triplet> flows;
+  for (uint32_t i = 0; i < n; ++i) {
+    flows.emplace_back(i, (i + 1) % n, 0.1 + unit(rng));
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t j = state(rng);
+      if (j != i) flows.emplace_back(i, j, unit(rng));
+    }
+  }
+  const StationarySystem system = stationary_system(n, flows);
+  std::vector<double> x = uniform(n);
+  SolveStats stats;
+  if (!run(solver().stationary, system, x, tight(), stats)) GTEST_SKIP() << "no GPU";
+  EXPECT_TRUE(stats.converged);
+  double total = 0, imbalance = 0;
+  for (uint32_t j = 0; j < n; ++j) {
+    double inflow = 0;
+    for (uint64_t e = system.incoming.row_offsets[j]; e < system.incoming.row_offsets[j + 1]; ++e) {
+      inflow += system.incoming.values[e] * x[system.incoming.columns[e]];
+    }
+    imbalance = std::max(imbalance, std::fabs(x[j] - inflow / system.outflow[j]));
+    total += x[j];
+  }
+  EXPECT_NEAR(total, 1.0, 1e-12);
+  EXPECT_LE(imbalance, 1e-9 / n);  // a Jacobi step from π: 1e-9 relative to π ≈ 1/n
+}
+
+TEST_P(StationarySolvers, IterationLimitReportsNotConverged) {
+  const uint32_t n = 200;
+  std::vector<Triplet> flows;
+  for (uint32_t i = 0; i + 1 < n; ++i) {
+    flows.emplace_back(i, i + 1, 0.3);
+    flows.emplace_back(i + 1, i, 0.5);
+  }
+  SolverSettings settings = tight();
+  settings.max_iterations = 2;
+  std::vector<double> x = uniform(n);
+  SolveStats stats;
+  if (!run(solver().stationary, stationary_system(n, flows), x, settings, stats)) GTEST_SKIP() << "no GPU";
+  EXPECT_FALSE(stats.converged);
+  EXPECT_LE(stats.iterations, 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, StationarySolvers, testing::ValuesIn(solvers_for(ProblemKind::stationary)),
+                         test_name);
+
+// ---------------------------------------------------------------------------
+// Bounded steps v_{k+1} = A·v_k + b.
+
+class StepSolvers : public testing::TestWithParam<std::string> {};
+
+TEST_P(StepSolvers, ThreeStatesMatchDenseIteration) {
+  const std::vector<Triplet> entries = {{0, 0, 0.2}, {0, 1, 0.5}, {0, 2, 0.1}, {1, 1, 0.3},
+                                        {1, 2, 0.6}, {2, 0, 0.4}, {2, 2, 0.5}};
+  Dense a(3, std::vector<double>(3, 0.0));
+  for (const auto& [r, c, v] : entries) a[r][c] = v;
+  const std::vector<double> x0 = {1.0, 0.0, 0.5}, c = {0.1, 0.2, 0.3, 0.25, 0.15};
+  for (bool with_b : {true, false}) {
+    SCOPED_TRACE(with_b ? "with b" : "without b");
+    const std::vector<double> b = with_b ? std::vector<double>{0.1, 0.0, 0.05} : std::vector<double>{};
+    // v_0..v_4 and Σ_k c_k·v_k, by hand.
+    std::vector<std::vector<double>> v = {x0};
+    std::vector<double> weighted(3, 0.0);
+    for (int k = 1; k <= 4; ++k) {
+      std::vector<double> next(3, 0.0);
+      for (int i = 0; i < 3; ++i) {
+        next[i] = b.empty() ? 0.0 : b[i];
+        for (int j = 0; j < 3; ++j) next[i] += a[i][j] * v.back()[j];
+      }
+      v.push_back(next);
+    }
+    for (int k = 0; k <= 4; ++k) {
+      for (int i = 0; i < 3; ++i) weighted[i] += c[k] * v[k][i];
+    }
+    StepProblem problem{csr(3, entries), b, x0, 4, {}};
+    std::vector<double> result;
+    SolveStats stats;
+    if (!run(find_solver(GetParam()).steps, problem, result, tight(), stats)) GTEST_SKIP() << "no GPU";
+    EXPECT_EQ(stats.solver, GetParam());
+    EXPECT_EQ(stats.iterations, 4u);
+    expect_near_all(result, v[4], 1e-14);
+
+    problem.coefficients = c;
+    result.clear();
+    ASSERT_TRUE(run(find_solver(GetParam()).steps, problem, result, tight(), stats));
+    expect_near_all(result, weighted, 1e-14);
+
+    problem.steps = 0;
+    problem.coefficients.clear();
+    ASSERT_TRUE(run(find_solver(GetParam()).steps, problem, result, tight(), stats));
+    expect_near_all(result, x0, 0.0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, StepSolvers, testing::ValuesIn(solvers_for(ProblemKind::bounded_steps)),
+                         test_name);
+
+}  // namespace
+}  // namespace pmc
