@@ -45,10 +45,13 @@ bool time_bounded(const std::string& property) {
 bool needs(const std::string& property, ProblemKind kind) {
   const bool bounded = time_bounded(property);
   const bool steady = property.rfind("S=?", 0) == 0 || property.find("[ S ]") != std::string::npos;
+  // A steady-state property always solves stationary distributions; whether
+  // it also solves a linear system depends on the model having transient
+  // states, so only the stationary solvers are asserted for it.
   switch (kind) {
     case ProblemKind::bounded_steps: return bounded;
     case ProblemKind::stationary: return steady;
-    case ProblemKind::linear_system: return !bounded;
+    case ProblemKind::linear_system: return !bounded && !steady;
     case ProblemKind::min_max:
     case ProblemKind::min_max_steps: return false;  // DTMC/CTMC only
   }
