@@ -4,7 +4,9 @@
 
 #include <cuda_runtime.h>
 
-#include "common/error.hpp"
+#include <string>
+
+#include "common/error_code.hpp"
 
 namespace pmc::cuda {
 
@@ -12,7 +14,8 @@ namespace pmc::cuda {
   const ErrorCode code = (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver)
                              ? ErrorCode::no_device
                              : (status == cudaErrorMemoryAllocation ? ErrorCode::out_of_memory : ErrorCode::device);
-  fail(code, "CUDA error in {} ({}:{}): {} ({})", what, file, line, cudaGetErrorString(status), cudaGetErrorName(status));
+  throw Error(code, std::string("CUDA error in ") + what + " (" + file + ":" + std::to_string(line) +
+                        "): " + cudaGetErrorString(status) + " (" + cudaGetErrorName(status) + ")");
 }
 
 }  // namespace pmc::cuda

@@ -11,9 +11,10 @@ namespace pmc::cuda {
 // usable GPU, naming the reason.
 inline void select_device(const SolverSettings& settings) {
   const DeviceList& list = discover_devices();
-  if (list.devices.empty()) fail(ErrorCode::no_device, "no usable GPU: {}", list.problem);
+  if (list.devices.empty()) throw Error(ErrorCode::no_device, "no usable GPU: " + list.problem);
   if (settings.device < 0 || static_cast<size_t>(settings.device) >= list.devices.size()) {
-    fail(ErrorCode::invalid_argument, "GPU {} does not exist ({} usable)", settings.device, list.devices.size());
+    throw Error(ErrorCode::invalid_argument, "GPU " + std::to_string(settings.device) + " does not exist (" +
+                                                 std::to_string(list.devices.size()) + " usable)");
   }
   PMC_CUDA_CHECK(cudaSetDevice(list.devices[settings.device].ordinal));
 }

@@ -24,8 +24,8 @@ std::string probe_device(int index) {
   if (status == cudaSuccess) status = cudaMemcpy(&value, flag, sizeof(int), cudaMemcpyDeviceToHost);
   cudaFree(flag);
   if (status != cudaSuccess) {
-    return fmt::format("a test kernel failed: {} (pmc was built for sm_{}; see the cuda_arch option)",
-                       cudaGetErrorString(status), PMC_CUDA_ARCH);
+    return std::string("a test kernel failed: ") + cudaGetErrorString(status) + " (pmc was built for sm_" +
+           std::to_string(PMC_CUDA_ARCH) + "; see the cuda-arch option)";
   }
   return value == 42 ? std::string{} : "a test kernel returned a wrong value";
 }
@@ -43,7 +43,7 @@ DeviceList discover() {
     return list;
   }
   if (status != cudaSuccess) {
-    list.problem = fmt::format("CUDA cannot list the GPUs: {}", cudaGetErrorString(status));
+    list.problem = std::string("CUDA cannot list the GPUs: ") + cudaGetErrorString(status);
     cudaGetLastError();  // clear the sticky error
     return list;
   }
@@ -54,7 +54,7 @@ DeviceList discover() {
     cudaDeviceProp prop{};
     if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) continue;
     if (std::string why = probe_device(i); !why.empty()) {
-      problems += fmt::format("{}GPU {} ({}): {}", problems.empty() ? "" : "; ", i, prop.name, why);
+      problems += (problems.empty() ? "" : "; ") + std::string("GPU ") + std::to_string(i) + " (" + prop.name + "): " + why;
       continue;
     }
     list.devices.push_back(DeviceInfo{i, prop.name, prop.major, prop.minor, static_cast<uint64_t>(prop.totalGlobalMem)});
@@ -73,9 +73,10 @@ const DeviceList& discover_devices() {
 
 void device_memory(uint64_t index, uint64_t& free_bytes, uint64_t& total_bytes) {
   const DeviceList& list = discover_devices();
-  if (list.devices.empty()) fail(ErrorCode::no_device, "{}", list.problem);
+  if (list.devices.empty()) throw Error(ErrorCode::no_device, list.problem);
   if (index >= list.devices.size()) {
-    fail(ErrorCode::invalid_argument, "device {} does not exist ({} device(s))", index, list.devices.size());
+    throw Error(ErrorCode::invalid_argument, "device " + std::to_string(index) + " does not exist (" +
+                                                 std::to_string(list.devices.size()) + " device(s))");
   }
   size_t free_memory = 0, total_memory = 0;
   int previous = 0;

@@ -117,7 +117,7 @@ SolveStats gpu_jacobi_linear(const LinearSystem& system, std::vector<double>& x,
 
 SolveStats gpu_segscan_jacobi_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings) {
   if (system.a.num_rows() > static_cast<uint64_t>(INT32_MAX)) {
-    fail(ErrorCode::unsupported, "gpu.segscan-jacobi handles at most 2^31 rows (CUB's segment count)");
+    throw Error(ErrorCode::unsupported, "gpu.segscan-jacobi handles at most 2^31 rows (CUB's segment count)");
   }
   return jacobi(system, x, settings, Layout::segmented_scan);
 }

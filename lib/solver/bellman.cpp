@@ -20,6 +20,19 @@ std::vector<uint32_t> optimal_choices(const MinMaxProblem& p, const std::vector<
     return p.maximize ? v >= best[s] - slack : v <= best[s] + slack;
   };
 
+  // Phase 1: states whose arg-opt chain reaches a non-silent row keep it.
+  std::vector<uint8_t> progress(n, 0);
+  std::vector<uint32_t> queue;
+  for (uint64_t s = 0; s < n; ++s) {
+    const uint64_t r = p.row_groups[s] + choice[s];
+    if (p.row_groups[s] == p.row_groups[s + 1] || !row_is_silent(p, r)) {
+      progress[s] = 1;
+      queue.push_back(static_cast<uint32_t>(s));
+    }
+  }
+  // Usually every arg-opt row makes progress itself: no graph needed.
+  if (queue.size() == n) return choice;
+
   // Predecessor rows of every unknown (one per entry).
   const std::vector<uint32_t> owner = row_owners(p);
   std::vector<uint64_t> pred_offsets(n + 1, 0);
@@ -33,16 +46,6 @@ std::vector<uint32_t> optimal_choices(const MinMaxProblem& p, const std::vector<
     }
   }
 
-  // Phase 1: states whose arg-opt chain reaches a non-silent row keep it.
-  std::vector<uint8_t> progress(n, 0);
-  std::vector<uint32_t> queue;
-  for (uint64_t s = 0; s < n; ++s) {
-    const uint64_t r = p.row_groups[s] + choice[s];
-    if (p.row_groups[s] == p.row_groups[s + 1] || !row_is_silent(p, r)) {
-      progress[s] = 1;
-      queue.push_back(static_cast<uint32_t>(s));
-    }
-  }
   for (uint64_t head = 0; head < queue.size(); ++head) {
     const uint32_t t = queue[head];
     for (uint64_t i = pred_offsets[t]; i < pred_offsets[t + 1]; ++i) {

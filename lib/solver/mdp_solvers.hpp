@@ -8,8 +8,11 @@
 // PRISM and Berger 2014 §3.5 do.
 //
 // Minimize problems may contain zero-reward end components (expected
-// rewards); every solver here collapses them first (problem_end_components.hpp),
-// otherwise iteration from 0 would stay at 0 inside them.
+// rewards); the three unbounded solvers collapse them first
+// (problem_end_components.hpp), otherwise iteration from 0 would stay at 0
+// inside them. For maximize only interval iteration needs the quotient:
+// iteration from below converges to the least fixed point regardless.
+// A start vector of the wrong size throws Error(invalid_argument).
 #pragma once
 
 #include "solver/problem.hpp"

@@ -72,8 +72,9 @@ struct StepProblem {
 // where rows(s) = [row_groups[s], row_groups[s+1]) are the choices of s,
 // a's columns index unknowns and b_r collects what row r earns from known
 // states (probability of jumping to the target, or the expected reward).
-// Precomputation guarantees a unique solution for vi/topo-vi (min: no end
-// components among the unknowns; max: the least fixed point from x = 0).
+// Value iteration from below converges to the least fixed point, the value
+// for max; for min the solvers collapse end components of silent rows
+// (b = 0, all mass among the unknowns), which reward problems can have.
 struct MinMaxProblem {
   std::vector<uint64_t> row_groups{0};  // num_unknowns + 1
   SparseMatrix a;                       // one row per choice

@@ -217,6 +217,12 @@ std::vector<uint32_t> expand_choices(const MinMaxProblem& p, const EndComponents
 SolveStats solve_with_end_components_collapsed(const MinMaxProblem& p, MinMaxSolution& solution,
                                                const SolverSettings& settings, MinMaxSolveFn solve) {
   const auto start = std::chrono::steady_clock::now();
+  for (const std::vector<double>* v : {&solution.x, &solution.upper}) {
+    if (!v->empty() && v->size() != p.num_unknowns()) {
+      fail(ErrorCode::invalid_argument, "start vector has {} values, the problem has {} unknowns", v->size(),
+           p.num_unknowns());
+    }
+  }
   const EndComponents ecs = find_end_components(p);
   if (ecs.count == 0) {
     SolveStats stats = solve(p, solution, settings);

@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "cuda/gpu_solvers.hpp"
 #include "solver/cpu_solvers.hpp"
+#include "solver/mdp_solvers.hpp"
 
 namespace pmc {
 
@@ -40,6 +41,12 @@ const std::vector<SolverEntry>& solver_registry() {
        bicgstab_linear, nullptr, nullptr},
       {"cpu.steps", DeviceKind::cpu, "step-bounded iteration and uniformisation (multi-threaded)", nullptr, nullptr,
        steps_cpu},
+      {"cpu.vi", DeviceKind::cpu, "value iteration for MDPs (Gauss-Seidel; Jacobi on all cores when large)", nullptr,
+       nullptr, nullptr, value_iteration, value_iteration_steps},
+      {"cpu.topo-vi", DeviceKind::cpu, "topological value iteration: SCCs in dependency order (Berger 2014 3.3)",
+       nullptr, nullptr, nullptr, topological_value_iteration},
+      {"cpu.interval-vi", DeviceKind::cpu, "sound interval iteration: lower and upper bounds (end components collapsed)",
+       nullptr, nullptr, nullptr, interval_value_iteration},
       {"gpu.jacobi", DeviceKind::gpu, "Jacobi on the GPU (thread- or warp-per-row by row length)", gpu_jacobi_linear,
        nullptr, nullptr},
       {"gpu.segscan-jacobi", DeviceKind::gpu, "Jacobi on the GPU with a segmented-scan SpMV (GPU-PRISM)",

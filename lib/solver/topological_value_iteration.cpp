@@ -58,6 +58,44 @@ double solve_single(const MinMaxProblem& p, uint32_t s, const std::vector<double
   return best == none ? x[s] : best;
 }
 
+// SCC c as a problem of its own (Berger 2014 §2.7: "a possibly much smaller
+// instance"): its rows, with the entries into already solved SCCs folded
+// into b (those values are final), and its unknowns renumbered in Tarjan's
+// order. The copy makes the sweeps stream the matrix instead of jumping
+// through it (measured on a 10^6-state MDP with one giant SCC: sweeping the
+// original rows in Tarjan's order cost 0.5 s per sweep, 25× a sweep in index
+// order), and Tarjan's order, which lists a state's DFS successors before it,
+// lets Gauss–Seidel use this sweep's successor values: half the sweeps of
+// index order there. It is also what a device solver transfers per block.
+void extract_scc(const MinMaxProblem& p, const ProblemSccs& sccs, uint64_t c, const std::vector<double>& x,
+                 std::vector<uint32_t>& local_of, MinMaxProblem& sub) {
+  const std::span<const uint32_t> states = sccs.component(c);
+  for (uint64_t i = 0; i < states.size(); ++i) local_of[states[i]] = static_cast<uint32_t>(i);
+  sub.maximize = p.maximize;
+  sub.row_groups.assign(1, 0);
+  sub.a.row_offsets.assign(1, 0);
+  sub.a.columns.clear();
+  sub.a.values.clear();
+  sub.b.clear();
+  for (uint32_t s : states) {
+    for (uint64_t r = p.row_groups[s]; r < p.row_groups[s + 1]; ++r) {
+      double b = p.b[r];
+      for (uint64_t e = p.a.row_offsets[r]; e < p.a.row_offsets[r + 1]; ++e) {
+        const uint32_t j = p.a.columns[e];
+        if (sccs.component_of[j] == c) {
+          sub.a.columns.push_back(local_of[j]);
+          sub.a.values.push_back(p.a.values[e]);
+        } else {
+          b += p.a.values[e] * x[j];
+        }
+      }
+      sub.b.push_back(b);
+      sub.a.row_offsets.push_back(sub.a.columns.size());
+    }
+    sub.row_groups.push_back(sub.b.size());
+  }
+}
+
 SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
   const uint64_t n = p.num_unknowns();
@@ -74,7 +112,9 @@ SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const Sol
   stats.kernel = "gauss-seidel";
   stats.bytes_per_iteration = bellman_bytes(p);
   stats.converged = true;
-  std::vector<double> next;  // Jacobi sweeps of large SCCs only
+  std::vector<uint32_t> local_of(n);
+  MinMaxProblem sub;
+  std::vector<double> local, next;
   const auto loop_start = std::chrono::steady_clock::now();
   for (const SccBlock& block : blocks) {
     for (uint64_t c = block.first_scc; c <= block.last_scc; ++c) {
@@ -84,28 +124,28 @@ SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const Sol
         stats.iterations = std::max<uint64_t>(stats.iterations, 1);
         continue;
       }
-      const auto count = static_cast<int64_t>(states.size());
-      auto state_at = [&](int64_t i) { return static_cast<uint64_t>(states[i]); };
+      extract_scc(p, sccs, c, x, local_of, sub);
+      local.resize(states.size());
+      for (uint64_t i = 0; i < states.size(); ++i) local[i] = x[states[i]];
       // As in cpu.vi: Gauss–Seidel unless the SCC is large and cores are many.
-      const bool jacobi = count > k_parallel_rows && threads > 1;
+      const bool jacobi = static_cast<int64_t>(states.size()) > k_parallel_rows && threads > 1;
       if (jacobi) {
-        next.resize(n);
+        next.resize(states.size());
         stats.kernel = "gauss-seidel+jacobi";
       }
       uint64_t sweeps = 0;
       bool converged = false;
       while (sweeps < settings.max_iterations) {
-        const double diff = bellman_sweep(p, count, state_at, x.data(), jacobi ? next.data() : x.data(),
-                                          settings.relative, threads);
-        if (jacobi) {
-          for (uint32_t s : states) x[s] = next[s];
-        }
+        const double diff =
+            bellman_sweep(sub, local.data(), jacobi ? next.data() : local.data(), settings.relative, threads);
+        if (jacobi) local.swap(next);
         ++sweeps;
         if (diff < settings.epsilon) {
           converged = true;
           break;
         }
       }
+      for (uint64_t i = 0; i < states.size(); ++i) x[states[i]] = local[i];
       stats.iterations = std::max(stats.iterations, sweeps);
       stats.converged = stats.converged && converged;
     }

@@ -1,4 +1,4 @@
-// Every DTMC and CTMC property of manifest.tsv, checked with every CPU
+// Every property of manifest.tsv (DTMC, CTMC, MDP), checked with every CPU
 // solver that solves one of its problems, agrees with PRISM's reference
 // value within DESIGN §7's tolerance: |v − ref| ≤ tol·max(|ref|, 1e-9) with
 // tol = 1e-6, or 1e-5 for time-bounded CTMC properties.
@@ -52,8 +52,8 @@ bool needs(const std::string& property, ProblemKind kind) {
     case ProblemKind::bounded_steps: return bounded;
     case ProblemKind::stationary: return steady;
     case ProblemKind::linear_system: return !bounded && !steady;
-    case ProblemKind::min_max:
-    case ProblemKind::min_max_steps: return false;  // DTMC/CTMC only
+    case ProblemKind::min_max: return false;
+    case ProblemKind::min_max_steps: return false;
   }
   return false;
 }
@@ -61,10 +61,15 @@ bool needs(const std::string& property, ProblemKind kind) {
 std::vector<Case> cases() {
   std::vector<Case> out;
   for (const ManifestRow& row : testing::manifest()) {
-    if (row.type != "dtmc" && row.type != "ctmc") continue;
     if (row.transitions > max_transitions()) continue;
     for (const SolverEntry& solver : solver_registry()) {
       if (solver.device != DeviceKind::cpu) continue;
+      if (row.type == "mdp") {
+        if (solver.solves(time_bounded(row.property) ? ProblemKind::min_max_steps : ProblemKind::min_max)) {
+          out.push_back({row, solver.name});
+        }
+        continue;
+      }
       bool applies = false;
       for (ProblemKind kind : {ProblemKind::linear_system, ProblemKind::stationary, ProblemKind::bounded_steps}) {
         applies = applies || (needs(row.property, kind) && solver.solves(kind));
@@ -113,6 +118,13 @@ TEST_P(ReferenceValue, AgreesWithPrism) {
     const double tol = (c.row.type == "ctmc" && time_bounded(c.row.property)) ? 1e-5 : 1e-6;
     EXPECT_LE(std::fabs(result.initial_value - ref), tol * std::max(std::fabs(ref), 1e-9))
         << "value " << result.initial_value << " reference " << ref << " solver " << result.solver_names();
+    // Sound interval iteration: its bounds must contain the reference (which
+    // PRISM computed to 1e-12, hence the small slack).
+    if (!result.lower.empty()) {
+      const double slack = 1e-9 * std::max(std::fabs(ref), 1e-9);
+      EXPECT_LE(result.initial_lower, ref + slack) << "lower bound above the reference";
+      EXPECT_GE(result.initial_upper, ref - slack) << "upper bound below the reference";
+    }
   }
   // The requested solver did the work, unless graph algorithms alone
   // decided every state (e.g. P=? [ F "elected" ] = 1).

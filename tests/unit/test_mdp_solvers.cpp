@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/error.hpp"
 #include "schedule/scc_schedule.hpp"
 #include "solver/mdp_solvers.hpp"
 #include "solver/problem_end_components.hpp"
@@ -290,6 +291,21 @@ TEST(MdpSolvers, IterationLimitReportsNotConverged) {
   EXPECT_TRUE(std::isinf(solution.upper[0]));
 }
 
+TEST(MdpSolvers, EmptyProblemAndBadStartVector) {
+  for (bool maximize : {false, true}) {
+    for (const NamedSolver& solver : k_solvers) {
+      MinMaxSolution solution;
+      EXPECT_TRUE(solver.solve(make_problem({}, maximize), solution, precise()).converged) << solver.name;
+      EXPECT_TRUE(solution.x.empty());
+      solution.x = {0.0, 0.0, 0.0};  // the problems have two unknowns
+      EXPECT_THROW(solver.solve(make_problem(two_choices(), maximize), solution, precise()), Error) << solver.name;
+      const States with_end_component = {{{{{1, 1.0}}, 0.0}, {{}, 5.0}}, {{{{0, 1.0}}, 0.0}, {{}, 3.0}}};
+      EXPECT_THROW(solver.solve(make_problem(with_end_component, maximize), solution, precise()), Error)
+          << solver.name;
+    }
+  }
+}
+
 // Random problems: 1–3 choices per state, 1–4 successors, some mass to
 // the target (b) or lost, and silent choices (all mass among the unknowns,
 // b = 0), which make end components.
@@ -369,7 +385,7 @@ TEST(MdpSolvers, LargeRandomProblemsAgreeInParallel) {
   for (bool maximize : {false, true}) {
     for (bool rewards : {false, true}) {
       SCOPED_TRACE(testing::Message() << (maximize ? "max" : "min") << (rewards ? " rewards" : " probabilities"));
-      const MinMaxProblem p = random_problem(20000, maximize, rewards, 7);
+      const MinMaxProblem p = random_problem(10000, maximize, rewards, 7);
       std::vector<MinMaxSolution> solutions(3);
       for (int i = 0; i < 3; ++i) {
         const SolveStats stats = k_solvers[i].solve(p, solutions[i], settings);
