@@ -82,9 +82,14 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
     if (layout == Layout::rows) {
       launch_row_update(u, warp);
     } else {
-      entry_products<<<blocks_for_threads(a.entries), k_block_threads>>>(a.entries, a.columns.data(), a.values.data(),
-                                                                         x_old.data(), products.data());
-      PMC_CUDA_CHECK_LAUNCH("entry_products");
+      if (a.entries > 0) {  // a grid of 0 blocks is a launch error
+        entry_products<<<blocks_for_threads(a.entries), k_block_threads>>>(a.entries, a.columns.data(),
+                                                                           a.values.data(), x_old.data(),
+                                                                           products.data());
+        PMC_CUDA_CHECK_LAUNCH("entry_products");
+      } else {
+        products.fill_zero();
+      }
       PMC_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(scan_temp.data(), scan_temp_bytes, products.data(),
                                                      row_sums.data(), static_cast<int>(n), a.offsets.data(),
                                                      a.offsets.data() + 1));

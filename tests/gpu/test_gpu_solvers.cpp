@@ -42,10 +42,15 @@ std::vector<Case> cases() {
     if (row.transitions > max_transitions()) continue;
     const bool mdp = row.type == "mdp";
     const bool bounded = time_bounded(row.property);
+    // Steady-state properties are stationary distributions first; a GPU
+    // solver joins them once it solves those.
+    const bool steady = row.property.rfind("S=?", 0) == 0 || row.property.find("[ S ]") != std::string::npos;
     for (const SolverEntry& s : solver_registry()) {
       if (s.device != DeviceKind::gpu) continue;
-      const bool applies = mdp ? (bounded ? s.solves(ProblemKind::min_max_steps) : s.solves(ProblemKind::min_max))
-                               : (bounded ? s.solves(ProblemKind::bounded_steps) : s.solves(ProblemKind::linear_system));
+      const bool applies = mdp      ? (bounded ? s.solves(ProblemKind::min_max_steps) : s.solves(ProblemKind::min_max))
+                           : steady ? s.solves(ProblemKind::stationary)
+                           : bounded ? s.solves(ProblemKind::bounded_steps)
+                                     : s.solves(ProblemKind::linear_system);
       if (applies) out.push_back({row, s.name});
     }
   }

@@ -147,7 +147,8 @@ TEST(CApi, BuildsFromArraysAndValidates) {
   EXPECT_NE(last_error().find("5"), std::string::npos) << last_error();
   EXPECT_EQ(pmc_model_build_csr(PMC_MODEL_DTMC, 2, 2, nullptr, offsets, nullptr, good, nullptr, &out),
             PMC_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(pmc_model_build_csr(PMC_MODEL_DTMC, 2, 3, nullptr, offsets, columns, good, nullptr, &out),
+  const uint64_t three_rows[] = {0, 2, 3, 3};  // a DTMC has one row per state, not three for two
+  EXPECT_EQ(pmc_model_build_csr(PMC_MODEL_DTMC, 2, 3, nullptr, three_rows, columns, good, nullptr, &out),
             PMC_ERROR_MODEL);
   EXPECT_EQ(pmc_model_build_csr(static_cast<pmc_model_kind>(42), 2, 2, nullptr, offsets, columns, good, nullptr, &out),
             PMC_ERROR_INVALID_ARGUMENT);
