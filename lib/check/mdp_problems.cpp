@@ -9,7 +9,6 @@ MdpProblem restrict_mdp(const Model& mdp, const Bitset& unknowns, const std::vec
   out.index.assign(n, 0);
   uint32_t next = 0;
   for (uint64_t s = unknowns.find_next(0); s < n; s = unknowns.find_next(s + 1)) out.index[s] = next++;
-  out.rows.resize(next);
   MinMaxProblem& p = out.problem;
   p.maximize = maximize;
   p.row_groups.reserve(next + 1);
@@ -30,7 +29,7 @@ MdpProblem restrict_mdp(const Model& mdp, const Bitset& unknowns, const std::vec
       }
       p.b.push_back(b);
       p.a.row_offsets.push_back(p.a.columns.size());
-      out.rows[out.index[s]].push_back(r);
+      out.model_row.push_back(r);
     }
     p.row_groups.push_back(p.b.size());
   }

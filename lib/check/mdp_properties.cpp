@@ -52,7 +52,7 @@ void scatter(const MdpProblem& mp, const Bitset& unknowns, const MinMaxSolution&
       values[s] = solution.x[u];
     }
     if (!extras.scheduler.empty() && u < solution.choice.size()) {
-      const uint64_t row = mp.rows[u][solution.choice[u]];
+      const uint64_t row = mp.row_of(u, solution.choice[u]);
       extras.scheduler[s] = static_cast<int64_t>(row - model.row_groups()[s]);
     }
   });

@@ -116,7 +116,7 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
   std::vector<double> l = start_vector(solution.x, n, "cpu.interval-vi");
   std::vector<double> u;
   const int threads = solver_threads(settings);
-  const bool jacobi = n > static_cast<uint64_t>(k_parallel_rows) && threads > 1;
+  const bool jacobi = n > static_cast<uint64_t>(k_parallel_rows) && threads >= k_min_threads_for_jacobi_vi;
   Sweeper lower{p, settings.relative, threads, jacobi, {}};
   Sweeper upper{p, settings.relative, threads, jacobi, {}};
   SolveStats stats;

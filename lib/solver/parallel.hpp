@@ -15,6 +15,12 @@ namespace pmc {
 // (measured: ~13 us per iteration of a 2-state system with two threads).
 inline constexpr int64_t k_parallel_rows = 8192;
 
+// Value iteration: parallel Jacobi sweeps need more iterations than
+// sequential Gauss–Seidel (about 1.5–2x on consensus N4_K4), so they only pay
+// off with enough cores. Measured on the 2-core dev VM: R{"steps"}min on
+// consensus N4_K4 took 11.7 s with 2-thread Jacobi, 1.6 s with Gauss–Seidel.
+inline constexpr int k_min_threads_for_jacobi_vi = 4;
+
 inline int solver_threads(const SolverSettings& settings) {
 #ifdef _OPENMP
   return settings.threads > 0 ? settings.threads : omp_get_max_threads();

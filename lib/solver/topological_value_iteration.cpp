@@ -128,7 +128,7 @@ SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const Sol
       local.resize(states.size());
       for (uint64_t i = 0; i < states.size(); ++i) local[i] = x[states[i]];
       // As in cpu.vi: Gauss–Seidel unless the SCC is large and cores are many.
-      const bool jacobi = static_cast<int64_t>(states.size()) > k_parallel_rows && threads > 1;
+      const bool jacobi = static_cast<int64_t>(states.size()) > k_parallel_rows && threads >= k_min_threads_for_jacobi_vi;
       if (jacobi) {
         next.resize(states.size());
         stats.kernel = "gauss-seidel+jacobi";

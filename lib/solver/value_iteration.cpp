@@ -21,7 +21,7 @@ SolveStats vi_core(const MinMaxProblem& p, MinMaxSolution& solution, const Solve
   const int threads = solver_threads(settings);
   // Gauss–Seidel needs fewer sweeps but is inherently sequential; with
   // several cores and a large problem, Jacobi's parallel sweep wins.
-  const bool jacobi = n > static_cast<uint64_t>(k_parallel_rows) && threads > 1;
+  const bool jacobi = n > static_cast<uint64_t>(k_parallel_rows) && threads >= k_min_threads_for_jacobi_vi;
   std::vector<double> next(jacobi ? n : 0);
   SolveStats stats;
   stats.solver = "cpu.vi";

@@ -14,6 +14,7 @@
 #include "common/error.hpp"
 #include "schedule/scc_schedule.hpp"
 #include "solver/mdp_solvers.hpp"
+#include "solver/parallel.hpp"
 #include "solver/problem_end_components.hpp"
 #include "solver/problem_graph.hpp"
 
@@ -378,10 +379,10 @@ TEST(MdpSolvers, RandomProblemsAgree) {
 }
 
 // Large enough for the parallel Jacobi sweeps (more than k_parallel_rows
-// unknowns, in one giant SCC for topo-vi) when two threads are available.
+// unknowns, in one giant SCC for topo-vi) with k_min_threads_for_jacobi_vi threads.
 TEST(MdpSolvers, LargeRandomProblemsAgreeInParallel) {
   SolverSettings settings = precise();
-  settings.threads = 2;
+  settings.threads = k_min_threads_for_jacobi_vi;
   for (bool maximize : {false, true}) {
     for (bool rewards : {false, true}) {
       SCOPED_TRACE(testing::Message() << (maximize ? "max" : "min") << (rewards ? " rewards" : " probabilities"));
