@@ -63,12 +63,7 @@ class Krylov {
     PMC_CUDA_CHECK_LAUNCH("max_abs_kernel");
     return scalar_.read();
   }
-  double max_of(const double* a) {
-    scalar_.reset();
-    max_kernel<<<reduction_blocks(n_), k_block_threads>>>(n_, a, scalar_.data());
-    PMC_CUDA_CHECK_LAUNCH("max_kernel");
-    return scalar_.read();
-  }
+  double max_of(const double* a) { return device_max(n_, a, scalar_); }
   void axpy(const double* a, double c, const double* b, double* out) {
     axpy_into<<<blocks_for_threads(n_), k_block_threads>>>(n_, a, c, b, out);
     PMC_CUDA_CHECK_LAUNCH("axpy_into");

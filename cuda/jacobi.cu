@@ -98,14 +98,9 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
     }
     std::swap(x_old, x_new);
     ++stats.iterations;
-    if (check) {
-      max_diff.reset();
-      max_kernel<<<reduction_blocks(n), k_block_threads>>>(n, diff.data(), max_diff.data());
-      PMC_CUDA_CHECK_LAUNCH("max_kernel");
-      if (max_diff.read() < settings.epsilon) {
-        stats.converged = true;
-        break;
-      }
+    if (check && device_max(n, diff.data(), max_diff) < settings.epsilon) {
+      stats.converged = true;
+      break;
     }
   }
   stats.loop_seconds = timer.stop_seconds();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cuda/device_buffer.cuh"
+#include "cuda/reduce.cuh"
 
 namespace pmc::cuda {
 
@@ -19,5 +20,14 @@ class DeviceScalar {
  private:
   DeviceBuffer<double> value_;
 };
+
+// max_i values[i] (values >= 0) reduced on the device and read back: the
+// convergence test of every iterative GPU solver.
+inline double device_max(uint64_t n, const double* values, DeviceScalar& scratch) {
+  scratch.reset();
+  max_kernel<<<reduction_blocks(n), k_block_threads>>>(n, values, scratch.data());
+  PMC_CUDA_CHECK_LAUNCH("max_kernel");
+  return scratch.read();
+}
 
 }  // namespace pmc::cuda

@@ -40,14 +40,9 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
     launch_bellman(u, warp);
     std::swap(x, y);
     ++stats.iterations;
-    if (check) {
-      max_diff.reset();
-      max_kernel<<<reduction_blocks(n), k_block_threads>>>(n, diff.data(), max_diff.data());
-      PMC_CUDA_CHECK_LAUNCH("max_kernel");
-      if (max_diff.read() < settings.epsilon) {
-        stats.converged = true;
-        break;
-      }
+    if (check && device_max(n, diff.data(), max_diff) < settings.epsilon) {
+      stats.converged = true;
+      break;
     }
   }
   if (bounded) stats.converged = true;
