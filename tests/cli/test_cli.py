@@ -154,6 +154,14 @@ class Check(unittest.TestCase):
         self.assertIn("did not converge", run.stderr)
         self.assertIn("NOT CONVERGED", run.stdout)
 
+    def test_scheduler_file_errors(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            run = pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]', "--scheduler",
+                      os.path.join(tmp, "s.txt"), check=False)
+            self.assertEqual(run.returncode, 1)
+            self.assertIn("no scheduler", run.stderr)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "s.txt")))
+
     def test_solvers_lists_the_registry(self):
         names = [s["name"] for s in json.loads(pmc("solvers", "--json").stdout)]
         for name in ("cpu.jacobi", "cpu.gauss-seidel", "cpu.power", "cpu.bicgstab", "cpu.steps"):

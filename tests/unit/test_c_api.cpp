@@ -327,6 +327,13 @@ TEST(CApiCheck, ChecksAndReportsEverything) {
   EXPECT_EQ(values[7], 0.0);   // "one"
   EXPECT_EQ(pmc_result_values(result, nullptr, 0, &count), PMC_OK);
   EXPECT_EQ(pmc_result_values(result, nullptr, 5, &count), PMC_ERROR_INVALID_ARGUMENT);
+  // A DTMC property has no scheduler and Jacobi gives no bounds: clear errors.
+  int64_t choices[13];
+  EXPECT_EQ(pmc_result_scheduler(result, choices, 13, &count), PMC_ERROR_UNSUPPORTED);
+  EXPECT_NE(last_error().find("no scheduler"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_result_bounds(result, &lo, &hi), PMC_ERROR_UNSUPPORTED);
+  EXPECT_EQ(pmc_result_bounds(result, nullptr, &hi), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_result_scheduler(nullptr, choices, 13, &count), PMC_ERROR_INVALID_ARGUMENT);
   pmc_result_free(result);
   pmc_options_free(options);
   pmc_model_free(model);
