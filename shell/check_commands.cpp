@@ -28,6 +28,29 @@ double parse_number(const std::string& option, const std::string& text) {
   return value;
 }
 
+// "4096", "64K", "512M", "2G" (powers of 1024).
+uint64_t parse_byte_size(const std::string& option, const std::string& text) {
+  std::string digits = text;
+  double scale = 1;
+  if (!digits.empty()) {
+    switch (digits.back()) {
+      case 'K': case 'k': scale = 1024.0; break;
+      case 'M': case 'm': scale = 1024.0 * 1024; break;
+      case 'G': case 'g': scale = 1024.0 * 1024 * 1024; break;
+      default: break;
+    }
+    if (scale != 1) digits.pop_back();
+  }
+  double value = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || !(value >= 0) ||
+      value * scale > 1e18) {
+    fail(ErrorCode::invalid_argument, "--{}: {} is not a size in bytes (e.g. 4096, 64K, 512M, 2G)", option,
+         quote_for_message(text));
+  }
+  return static_cast<uint64_t>(value * scale);
+}
+
 CheckOptions check_options(const Arguments& args) {
   CheckOptions options;
   options.solver = args.value("solver", "auto");
@@ -56,6 +79,16 @@ CheckOptions check_options(const Arguments& args) {
       fail(ErrorCode::invalid_argument, "--threads must be an integer in [0, 4096], not {}", args.value("threads"));
     }
     options.settings.threads = static_cast<int>(threads);
+  }
+  if (args.has("device")) {
+    const double device = parse_number("device", args.value("device"));
+    if (device < 0 || device > 1024 || device != std::floor(device)) {
+      fail(ErrorCode::invalid_argument, "--device must be a device index (see `pmc devices`), not {}", args.value("device"));
+    }
+    options.settings.device = static_cast<int>(device);
+  }
+  if (args.has("gpu-memory-limit")) {
+    options.settings.gpu_memory_limit = parse_byte_size("gpu-memory-limit", args.value("gpu-memory-limit"));
   }
   return options;
 }

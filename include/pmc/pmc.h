@@ -120,6 +120,17 @@ PMC_API pmc_status pmc_options_set_max_iterations(pmc_options* options, uint64_t
 /* CPU threads for the solvers; 0 (default) uses every core. */
 PMC_API pmc_status pmc_options_set_threads(pmc_options* options, uint64_t threads);
 
+/* GPU solvers: the device to use, an index below pmc_device_count()
+ * (default 0). An index with no device fails in pmc_check with
+ * PMC_ERROR_NO_DEVICE; here only absurd values (> 1024) are refused. */
+PMC_API pmc_status pmc_options_set_device(pmc_options* options, uint64_t device);
+
+/* GPU solvers: device memory pmc may use, in bytes; 0 (default) = the
+ * device's free memory. A limit smaller than the model makes gpu.topo-vi
+ * split the model into SCC blocks that fit, solving a block that does not
+ * fit on the CPU; other GPU solvers fail with PMC_ERROR_OUT_OF_MEMORY. */
+PMC_API pmc_status pmc_options_set_gpu_memory_limit(pmc_options* options, uint64_t bytes);
+
 /* ------------------------------------------------------------------------ */
 /* Models                                                                    */
 /* ------------------------------------------------------------------------ */

@@ -68,4 +68,16 @@ pmc_status pmc_options_set_threads(pmc_options* options, uint64_t threads) {
   });
 }
 
+pmc_status pmc_options_set_device(pmc_options* options, uint64_t device) {
+  return guarded([&] {
+    pmc_options& o = require(options, "options");
+    if (device > 1024) pmc::fail(pmc::ErrorCode::invalid_argument, "device index {} is out of range", device);
+    o.check.settings.device = static_cast<int>(device);
+  });
+}
+
+pmc_status pmc_options_set_gpu_memory_limit(pmc_options* options, uint64_t bytes) {
+  return guarded([&] { require(options, "options").check.settings.gpu_memory_limit = bytes; });
+}
+
 }  // extern "C"

@@ -25,6 +25,10 @@ struct SolverSettings {
   uint64_t max_iterations = 1000000;
   int threads = 0;  // 0: all cores
   int device = 0;   // GPU solvers: index among pmc's usable devices
+  // GPU solvers: device memory pmc may use, in bytes; 0 = the device's free
+  // memory. A limit below the model's size forces gpu.topo-vi (and auto)
+  // onto the SCC-blocked path, with a CPU fallback for a block too large.
+  uint64_t gpu_memory_limit = 0;
 };
 
 struct SolveStats {
