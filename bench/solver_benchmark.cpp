@@ -6,6 +6,7 @@
 //
 //   solver_benchmark [--models DIR] [--solvers a,b,...] [--types dtmc,ctmc,mdp]
 //                    [--max-transitions N] [--min-transitions N] [--runs N] [--epsilon E]
+//                    [--only MODEL[/INSTANCE],...]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +18,10 @@
 #include <fmt/format.h>
 
 #include "check/check.hpp"
+#include "cuda/devices.hpp"
+#ifdef PMC_BENCH_CUDA
+#include "bench/gpu_baseline.hpp"
+#endif
 #include "formats/model_files.hpp"
 #include "solver/registry.hpp"
 #include "support/manifest.hpp"
@@ -51,6 +56,14 @@ int main(int argc, char** argv) {
   uint64_t max_transitions = UINT64_MAX, min_transitions = 0;
   int runs = 3;
   double epsilon = 1e-6;
+  std::vector<std::string> only;
+  if (argc % 2 == 0) {  // every option takes a value: an odd word out is --help or a typo
+    fmt::print(stderr,
+               "usage: solver_benchmark [--models DIR] [--solvers a,b,...] [--types dtmc,ctmc,mdp]\n"
+               "                        [--max-transitions N] [--min-transitions N] [--runs N] [--epsilon E]\n"
+               "                        [--only MODEL[/INSTANCE],...]\n");
+    return 2;
+  }
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i], value = argv[i + 1];
     if (flag == "--models") setenv("PMC_MODELS", value.c_str(), 1);
@@ -60,6 +73,7 @@ int main(int argc, char** argv) {
     else if (flag == "--min-transitions") min_transitions = std::stoull(value);
     else if (flag == "--runs") runs = std::max(1, std::stoi(value));
     else if (flag == "--epsilon") epsilon = std::stod(value);
+    else if (flag == "--only") only = split(value);
     else {
       fmt::print(stderr, "solver_benchmark: unknown option {}\n", flag);
       return 2;
@@ -72,6 +86,14 @@ int main(int argc, char** argv) {
   if (solvers.empty()) {
     for (const auto& s : pmc::solver_registry()) solvers.push_back(s.name);
   }
+#ifdef PMC_BENCH_CUDA
+  // The ceiling for the GB/s column, measured in this run (GPU solvers).
+  if (std::any_of(solvers.begin(), solvers.end(), [](const std::string& s) { return s.rfind("gpu.", 0) == 0; }) &&
+      !pmc::discover_devices().devices.empty()) {
+    fmt::print("device-to-device copy of 1 GiB: {:.0f} GB/s (read + write)\n",
+               pmc::bench::copy_bandwidth_gbs(uint64_t{1} << 30, pmc::SolverSettings{}));
+  }
+#endif
   fmt::print("{:<22} {:<38} {:<18} {:>7} {:>9} {:>9} {:>10} {:>10} {:>8} {:>8} {:>8}  {}\n", "model", "property",
              "solver", "iters", "total_s", "solve_s", "s/iter", "MB/iter", "GB/s", "vs_1st", "vs_prism", "kernel");
   std::string loaded;
@@ -79,6 +101,11 @@ int main(int argc, char** argv) {
   for (const auto& row : pmc::testing::manifest()) {
     if (std::find(types.begin(), types.end(), row.type) == types.end()) continue;
     if (row.transitions > max_transitions || row.transitions < min_transitions) continue;
+    if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string& o) {
+          return o == row.model || o == row.name();
+        })) {
+      continue;
+    }
     if (loaded != row.name()) {
       model = pmc::load_model({row.transitions_file()}, "", {});
       loaded = row.name();

@@ -24,7 +24,8 @@ struct MdpProblem {
 };
 
 MdpProblem restrict_mdp(const Model& mdp, const Bitset& unknowns, const std::vector<double>& known,
-                        const std::vector<double>& extra, const std::vector<bool>& excluded, bool maximize);
+                        const std::vector<double>& extra, const std::vector<bool>& excluded, bool maximize,
+                        int threads);
 
 // Expected reward of each choice: r(s) + Σ_t P(r,t)·ι(r,t).
 std::vector<double> choice_rewards(const Model& mdp, const RewardStructure& rewards);

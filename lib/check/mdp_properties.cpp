@@ -2,19 +2,21 @@
 // precomputation decides the states with value 0, 1 or ∞, value iteration
 // solves the rest, and an optimal memoryless scheduler is extracted.
 #include <algorithm>
-#include <deque>
 
 #include "check/computations.hpp"
 #include "check/mdp_problems.hpp"
 #include "common/error.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/mdp_precomputation.hpp"
+#include "solver/parallel.hpp"
 
 namespace pmc {
 
 namespace {
 
 namespace bits = graph::bits;
+
+int threads(const CheckContext& ctx) { return solver_threads(ctx.options().settings); }
 using property::PathFormula;
 using property::PathKind;
 using property::RewardFormula;
@@ -62,52 +64,39 @@ void scatter(const MdpProblem& mp, const Bitset& unknowns, const MinMaxSolution&
 // choice attaining the value (Berger 2014 §2.5): an end component can
 // attain it too while never reaching ψ. Among the optimal choices, pick by a
 // backward search from ψ the one through which a state was first reached.
-void progressing_max_choices(const Model& model, const Bitset& target, const Bitset& decided_zero,
-                             const std::vector<double>& values, std::vector<int64_t>& scheduler, double tolerance) {
-  const uint64_t n = model.num_states();
+void progressing_max_choices(const Model& model, const graph::TransposedGraph& transposed, const Bitset& target,
+                             const Bitset& decided_zero, const std::vector<double>& values,
+                             std::vector<int64_t>& scheduler, double tolerance) {
   const auto& groups = model.row_groups();
   const auto& offsets = model.row_offsets();
-  // Optimal choices: value of the choice within tolerance of the state's value.
-  std::vector<bool> optimal(model.num_rows(), false);
-  for (uint64_t s = 0; s < n; ++s) {
-    for (uint64_t r = groups[s]; r < groups[s + 1]; ++r) {
+  // Whether a row is optimal (its value within tolerance of its state's
+  // value) is decided when the search first meets it: 0 unknown, 1 yes, 2 no.
+  // Rows the search never meets (states with value 0, or unreachable
+  // backwards) cost nothing.
+  std::vector<uint8_t> optimal(model.num_rows(), 0);
+  auto is_optimal = [&](uint32_t row, uint32_t state) {
+    if (optimal[row] == 0) {
       double v = 0;
-      for (uint64_t k = offsets[r]; k < offsets[r + 1]; ++k) v += model.values()[k] * values[model.columns()[k]];
-      optimal[r] = v >= values[s] - tolerance * std::max(1.0, values[s]);
+      for (uint64_t k = offsets[row]; k < offsets[row + 1]; ++k) v += model.values()[k] * values[model.columns()[k]];
+      optimal[row] = v >= values[state] - tolerance * std::max(1.0, values[state]) ? 1 : 2;
     }
-  }
-  // Predecessor rows of each state through optimal choices.
-  std::vector<uint64_t> count(n + 1, 0);
-  for (uint64_t r = 0; r < model.num_rows(); ++r) {
-    if (!optimal[r]) continue;
-    for (uint64_t k = offsets[r]; k < offsets[r + 1]; ++k) ++count[model.columns()[k] + 1];
-  }
-  for (uint64_t s = 0; s < n; ++s) count[s + 1] += count[s];
-  std::vector<uint64_t> pred_rows(count[n]);
-  std::vector<uint64_t> fill(count.begin(), count.end() - 1);
-  std::vector<uint32_t> row_state(model.num_rows());
-  for (uint64_t s = 0; s < n; ++s) {
-    for (uint64_t r = groups[s]; r < groups[s + 1]; ++r) row_state[r] = static_cast<uint32_t>(s);
-  }
-  for (uint64_t r = 0; r < model.num_rows(); ++r) {
-    if (!optimal[r]) continue;
-    for (uint64_t k = offsets[r]; k < offsets[r + 1]; ++k) pred_rows[fill[model.columns()[k]]++] = r;
-  }
-  std::vector<bool> reached(n, false);
-  std::deque<uint64_t> queue;
+    return optimal[row] == 1;
+  };
+  std::vector<uint8_t> reached(model.num_states(), 0);
+  std::vector<uint32_t> queue;
+  queue.reserve(model.num_states());
   bits::for_each_set(target, [&](uint64_t s) {
-    reached[s] = true;
-    queue.push_back(s);
+    reached[s] = 1;
+    queue.push_back(static_cast<uint32_t>(s));
   });
-  while (!queue.empty()) {
-    const uint64_t t = queue.front();
-    queue.pop_front();
-    for (uint64_t i = count[t]; i < count[t + 1]; ++i) {
-      const uint64_t r = pred_rows[i];
-      const uint32_t s = row_state[r];
-      if (reached[s] || decided_zero.test(s)) continue;
-      reached[s] = true;
-      scheduler[s] = static_cast<int64_t>(r - groups[s]);
+  // Breadth-first over predecessor rows: a state is reached through the
+  // first optimal choice that leads into the already-reached set.
+  for (size_t head = 0; head < queue.size(); ++head) {
+    for (const uint32_t row : transposed.predecessor_rows(queue[head])) {
+      const uint32_t s = transposed.state_of_row(row);
+      if (reached[s] || decided_zero.test(s) || !is_optimal(row, s)) continue;
+      reached[s] = 1;
+      scheduler[s] = static_cast<int64_t>(row - groups[s]);
       queue.push_back(s);
     }
   }
@@ -126,7 +115,7 @@ std::vector<double> until_unbounded(CheckContext& ctx, bool maximize, const Bits
   std::vector<double> values = indicator(one);
   extras.scheduler.assign(model.num_states(), -1);
   if (maybe.count() > 0) {
-    MdpProblem mp = restrict_mdp(model, maybe, values, {}, {}, maximize);
+    MdpProblem mp = restrict_mdp(model, maybe, values, {}, {}, maximize, threads(ctx));
     mp.problem.upper_bound = 1.0;
     MinMaxSolution solution;
     solution.x.assign(mp.problem.num_unknowns(), 0.0);
@@ -134,7 +123,7 @@ std::vector<double> until_unbounded(CheckContext& ctx, bool maximize, const Bits
     scatter(mp, maybe, solution, values, extras, model);
   }
   if (maximize) {
-    progressing_max_choices(model, right, zero, values, extras.scheduler, 1e-9);
+    progressing_max_choices(model, tg, right, zero, values, extras.scheduler, 1e-9);
   } else {
     // Where Pmin = 0, stay inside the zero set (some choice does).
     const auto& groups = model.row_groups();
@@ -162,7 +151,7 @@ std::vector<double> until_bounded(CheckContext& ctx, bool maximize, const Bitset
   const Bitset active = bits::difference(bits::difference(left, right), zero);
   std::vector<double> values = indicator(right);
   if (k == 0 || active.count() == 0) return values;
-  MdpProblem mp = restrict_mdp(model, active, values, {}, {}, maximize);
+  MdpProblem mp = restrict_mdp(model, active, values, {}, {}, maximize, threads(ctx));
   mp.problem.steps = k;
   MinMaxSolution solution;
   solution.x.assign(mp.problem.num_unknowns(), 0.0);
@@ -226,7 +215,7 @@ std::vector<double> reachability_reward(CheckContext& ctx, bool maximize, const 
       }
     });
   }
-  MdpProblem mp = restrict_mdp(model, maybe, {}, choice_rewards(model, rewards), excluded, maximize);
+  MdpProblem mp = restrict_mdp(model, maybe, {}, choice_rewards(model, rewards), excluded, maximize, threads(ctx));
   MinMaxSolution solution;
   solution.x.assign(mp.problem.num_unknowns(), 0.0);
   ctx.solve_min_max(mp.problem, solution);
@@ -245,7 +234,7 @@ std::vector<double> bounded_reward(CheckContext& ctx, const RewardFormula& formu
   if (!cumulative && !rewards.state_rewards.empty()) values = rewards.state_rewards;
   if (k == 0) return values;
   MdpProblem mp = restrict_mdp(model, bits::full(n), {}, cumulative ? choice_rewards(model, rewards) : std::vector<double>{},
-                               {}, maximize);
+                               {}, maximize, threads(ctx));
   mp.problem.steps = k;
   MinMaxSolution solution;
   solution.x = values;
