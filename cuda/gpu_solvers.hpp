@@ -16,5 +16,10 @@ SolveStats gpu_steps(const StepProblem& problem, std::vector<double>& result, co
 SolveStats gpu_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution, const SolverSettings& settings);
 SolveStats gpu_value_iteration_steps(const MinMaxProblem& problem, MinMaxSolution& solution,
                                      const SolverSettings& settings);
+// Host code (lib/solver/gpu_topological_value_iteration.cpp) over
+// gpu_value_iteration: SCC blocks that fit settings.gpu_memory_limit (or the
+// device's free memory), a CPU fallback for an SCC that does not.
+SolveStats gpu_topological_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                           const SolverSettings& settings);
 
 }  // namespace pmc

@@ -7,6 +7,7 @@
 #include "cuda/gpu_solvers.hpp"
 #include "cuda/scalar.cuh"
 #include "cuda/vi_kernels.cuh"
+#include "solver/problem_end_components.hpp"
 
 namespace pmc {
 
@@ -20,6 +21,11 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   const auto start = std::chrono::steady_clock::now();
   select_device(settings);
   const uint64_t n = p.num_unknowns();
+  if (solution.x.empty()) solution.x.assign(n, 0.0);
+  if (solution.x.size() != n) {
+    throw Error(ErrorCode::invalid_argument, "gpu.vi: start vector has " + std::to_string(solution.x.size()) +
+                                                 " values, the problem has " + std::to_string(n) + " unknowns");
+  }
   DeviceCsr a(p.a);
   DeviceBuffer<uint64_t> groups(p.row_groups);
   DeviceBuffer<double> b(p.b), x(solution.x), y(solution.x.size()), diff(solution.x.size());
@@ -27,7 +33,8 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   DeviceScalar max_diff;
   // A warp per state pays off once a state has many entries over its choices.
   const bool warp = use_warp_per_row(n, a.entries);
-  SolveStats stats{"gpu.vi"};
+  SolveStats stats;
+  stats.solver = "gpu.vi";
   stats.kernel = warp ? "warp-per-state" : "thread-per-state";
   stats.bytes_per_iteration = a.bytes() + p.b.size() * 8.0 + (n + 1) * 8.0 + n * 8.0 * 2;
   const uint64_t limit = bounded ? p.steps : settings.max_iterations;
@@ -59,8 +66,12 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
 
 }  // namespace
 
+// Minimize: zero-reward end components collapsed first, as cpu.vi does
+// (iteration from 0 would stay at 0 inside them).
 SolveStats gpu_value_iteration(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
-  return run(p, solution, settings, false);
+  auto unbounded = [](const MinMaxProblem& q, MinMaxSolution& s, const SolverSettings& o) { return run(q, s, o, false); };
+  if (p.maximize) return unbounded(p, solution, settings);
+  return solve_with_end_components_collapsed(p, solution, settings, unbounded);
 }
 
 SolveStats gpu_value_iteration_steps(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {

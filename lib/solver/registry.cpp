@@ -56,6 +56,9 @@ const std::vector<SolverEntry>& solver_registry() {
        gpu_steps},
       {"gpu.vi", DeviceKind::gpu, "value iteration on the GPU (thread- or warp-per-state)", nullptr, nullptr, nullptr,
        gpu_value_iteration, gpu_value_iteration_steps},
+      {"gpu.topo-vi", DeviceKind::gpu,
+       "value iteration on the GPU over SCC blocks that fit its memory, CPU fallback (Berger 2014 3.3)", nullptr,
+       nullptr, nullptr, gpu_topological_value_iteration},
   };
   return entries;
 }

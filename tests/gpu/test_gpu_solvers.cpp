@@ -11,6 +11,7 @@
 #include "cuda/devices.hpp"
 #include "formats/model_files.hpp"
 #include "solver/cpu_solvers.hpp"
+#include "solver/mdp_solvers.hpp"
 #include "solver/registry.hpp"
 #include "support/manifest.hpp"
 
@@ -115,6 +116,114 @@ TEST_P(GpuReference, AgreesWithPrismAndTheCpu) {
 
 INSTANTIATE_TEST_SUITE_P(Manifest, GpuReference, ::testing::ValuesIn(cases()), case_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuReference);
+
+// gpu.topo-vi with a device memory limit far below the problem's size: the
+// SCC blocks, each solved on its own, and the CPU fallback for an SCC that
+// alone exceeds the limit must still give PRISM's values.
+std::vector<Case> blocked_cases() {
+  std::vector<Case> out;
+  for (const ManifestRow& row : testing::manifest()) {
+    if (row.type == "mdp" && !time_bounded(row.property) && row.transitions <= max_transitions()) {
+      out.push_back({row, "gpu.topo-vi"});
+    }
+  }
+  return out;
+}
+
+class GpuBlocked : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GpuBlocked, SmallMemoryLimitStillAgreesWithPrism) {
+  const Case& c = GetParam();
+  const Model& model = cached_model(c.row);
+  CheckOptions options;
+  options.solver = c.solver;
+  options.settings.epsilon = 1e-10;
+  options.settings.gpu_memory_limit = 64 * 1024;
+  const CheckResult r = check(model, c.row.property, options);
+  ASSERT_TRUE(r.converged);
+  std::printf("  %s %s: %s\n", c.row.name().c_str(), c.row.property.c_str(), r.kernel.c_str());
+  const double ref = c.row.reference_value;
+  if (std::isinf(ref)) {
+    EXPECT_EQ(r.initial_value, ref);
+  } else {
+    EXPECT_LE(std::fabs(r.initial_value - ref), 1e-6 * std::max(std::fabs(ref), 1e-9))
+        << "gpu.topo-vi " << r.initial_value << " reference " << ref << " (" << r.kernel << ")";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Manifest, GpuBlocked, ::testing::ValuesIn(blocked_cases()), case_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuBlocked);
+
+// A chain of SCCs: one large (so that a limit can exclude it: CPU fallback)
+// and many small ones, each pointing into earlier ones. Every row keeps
+// part of its mass out of the unknowns (no end components).
+MinMaxProblem chain_of_sccs(const std::vector<uint32_t>& sizes, bool maximize, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  MinMaxProblem p;
+  p.maximize = maximize;
+  uint32_t first = 0;
+  for (const uint32_t size : sizes) {
+    for (uint32_t i = 0; i < size; ++i) {
+      const uint32_t choices = 1 + static_cast<uint32_t>(rng() % 3);
+      for (uint32_t c = 0; c < choices; ++c) {
+        std::vector<std::pair<uint32_t, double>> row;
+        auto add = [&](uint32_t col) {
+          if (std::none_of(row.begin(), row.end(), [&](auto& e) { return e.first == col; })) row.push_back({col, u(rng) + 0.05});
+        };
+        if (size > 1) add(first + (i + 1) % size);  // the ring keeps the SCC strongly connected
+        for (int k = 0; k < 2; ++k) add(first + static_cast<uint32_t>(rng() % size));
+        if (first > 0 && rng() % 2 == 0) add(static_cast<uint32_t>(rng() % first));
+        std::sort(row.begin(), row.end());
+        double total = 0;
+        for (auto& e : row) total += e.second;
+        const double keep = 0.5 + 0.45 * u(rng);
+        for (auto& [col, v] : row) {
+          p.a.columns.push_back(col);
+          p.a.values.push_back(v / total * keep);
+        }
+        p.a.row_offsets.push_back(p.a.columns.size());
+        p.b.push_back((1 - keep) * u(rng));
+      }
+      p.row_groups.push_back(p.b.size());
+    }
+    first += size;
+  }
+  return p;
+}
+
+TEST(GpuMdpSolvers, BlockedTopologicalMatchesTheCpu) {
+  std::mt19937_64 rng(20261123);
+  std::vector<uint32_t> sizes;
+  for (int i = 0; i < 300; ++i) sizes.push_back(1 + static_cast<uint32_t>(rng() % 40));
+  sizes.push_back(20000);  // the large SCC, in the middle of the chain
+  for (int i = 0; i < 300; ++i) sizes.push_back(1 + static_cast<uint32_t>(rng() % 40));
+  for (const bool maximize : {true, false}) {
+    const MinMaxProblem p = chain_of_sccs(sizes, maximize, rng);
+    SolverSettings settings;
+    settings.epsilon = 1e-13;
+    MinMaxSolution cpu;
+    ASSERT_TRUE(topological_value_iteration(p, cpu, settings).converged);
+    const SolverEntry& solver = find_solver("gpu.topo-vi");
+    // Unlimited (one block, gpu.vi), then a limit that holds many small SCCs
+    // per block but not the large one.
+    for (const uint64_t limit : {uint64_t{0}, uint64_t{256 * 1024}}) {
+      settings.gpu_memory_limit = limit;
+      MinMaxSolution gpu;
+      const SolveStats stats = solver.min_max(p, gpu, settings);
+      EXPECT_TRUE(stats.converged) << stats.kernel;
+      if (limit > 0) {
+        EXPECT_NE(stats.kernel.find("1 SCCs on the CPU"), std::string::npos) << stats.kernel;
+        EXPECT_EQ(stats.kernel.find(" 0 on the GPU"), std::string::npos) << stats.kernel;
+      }
+      ASSERT_EQ(gpu.x.size(), cpu.x.size());
+      for (size_t i = 0; i < cpu.x.size(); ++i) {
+        ASSERT_NEAR(gpu.x[i], cpu.x[i], 1e-9 * std::max(1.0, std::fabs(cpu.x[i])))
+            << "unknown " << i << (maximize ? " max" : " min") << ", limit " << limit << " (" << stats.kernel << ")";
+      }
+      ASSERT_EQ(gpu.choice.size(), cpu.choice.size());
+    }
+  }
+}
 
 // A random substochastic system with rows of very different lengths, so
 // both the thread-per-row and warp-per-row kernels and every row length
