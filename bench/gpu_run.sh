@@ -1,24 +1,58 @@
 #!/usr/bin/env bash
-# One device-machine call (see ../shared/GPU.md): build with CUDA, run the
-# unit tests, the GPU tests and the benchmarks on the carried models
-# (.dev/models), logs under $OUT. Usage on the device: bash bench/gpu_run.sh
-#   GPU_TEST_FILTER   gtest filter for tests/test_gpu_solvers (default: all)
-#   PMC_BENCH_ARGS    arguments of bench/solver_benchmark
+# Device-machine calls (see ../shared/GPU.md), models carried in .dev/models,
+# logs under $OUT. The build in /tmp/b survives while the machine stays warm.
+#   bash bench/gpu_run.sh test    build, unit + GPU tests, compute-sanitizer memcheck
+#   bash bench/gpu_run.sh bench   gpu_benchmark (cuSPARSE baseline, copy bandwidth)
+#                                 and solver_benchmark (GPU vs 16-core CPU)
+#   GPU_TEST_FILTER     gtest filter for test_gpu_solvers (default: all)
+#   SANITIZER_FILTER    gtest filter for the memcheck run
+#   PMC_BENCH_ARGS      arguments of bench/solver_benchmark
+#   GPU_BENCH_ARGS      arguments of bench/gpu_benchmark
 set -uo pipefail
 OUT=${OUT:-/tmp/pmc-out}
 mkdir -p "$OUT"
 export PMC_MODELS=$PWD/.dev/models
-nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1; cat "$OUT/gpu.txt"
-meson setup /tmp/b -Dcuda=enabled -Dbuildtype=release > "$OUT/setup.log" 2>&1 || { tail -30 "$OUT/setup.log"; exit 1; }
-ninja -C /tmp/b > "$OUT/build.log" 2>&1 || { grep -E "error" -A5 "$OUT/build.log" | head -60; exit 1; }
-echo "== unit tests"
-meson test -C /tmp/b --suite unit --print-errorlogs > "$OUT/unit.log" 2>&1
-grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:" "$OUT/unit.log"
-echo "== GPU tests"
-/tmp/b/tests/test_gpu_solvers --gtest_filter="${GPU_TEST_FILTER:-*}" > "$OUT/gpu_tests.log" 2>&1
-echo "exit $?"; head -2 "$OUT/gpu_tests.log"; grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]" "$OUT/gpu_tests.log" | head -30
-echo "== load benchmark (host CPU)"
-/tmp/b/bench/load_benchmark "$PMC_MODELS/leader_async/N6/leader_async.tra.gz" 2>&1 | tee "$OUT/load.txt"
-echo "== solver benchmark"
-timeout ${BENCH_TIMEOUT:-240} /tmp/b/bench/solver_benchmark ${PMC_BENCH_ARGS:---min-transitions 20000 --runs 5} > "$OUT/bench.txt" 2>&1
-cat "$OUT/bench.txt"
+export PATH=/usr/local/cuda/bin:$PATH
+phase=${1:-test}
+
+build() {
+  nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1; cat "$OUT/gpu.txt"
+  if [ ! -f /tmp/b/build.ninja ]; then
+    meson setup /tmp/b -Dcuda=enabled -Dbuildtype=release > "$OUT/setup.log" 2>&1 || { tail -30 "$OUT/setup.log"; exit 1; }
+  fi
+  local start=$SECONDS
+  ninja -C /tmp/b > "$OUT/build.log" 2>&1 || { grep -E "error" -A5 "$OUT/build.log" | head -60; exit 1; }
+  echo "build: $((SECONDS - start)) s"
+}
+
+build
+if [ "$phase" = test ]; then
+  echo "== unit tests"
+  meson test -C /tmp/b --suite unit --print-errorlogs > "$OUT/unit.log" 2>&1
+  grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:" "$OUT/unit.log"
+  echo "== GPU tests (PMC_TEST_MAX_TRANSITIONS=0: every carried model)"
+  start=$SECONDS
+  PMC_TEST_MAX_TRANSITIONS=0 /tmp/b/tests/test_gpu_solvers --gtest_filter="${GPU_TEST_FILTER:-*}" > "$OUT/gpu_tests.log" 2>&1
+  echo "exit $? after $((SECONDS - start)) s"; head -2 "$OUT/gpu_tests.log"
+  grep -E "^\[  PASSED|^\[  FAILED|tests ran" "$OUT/gpu_tests.log" | head -40
+  grep -E "blocks \(" "$OUT/gpu_tests.log" | head -12
+  echo "== compute-sanitizer memcheck"
+  if command -v compute-sanitizer >/dev/null; then
+    start=$SECONDS
+    timeout ${SANITIZER_TIMEOUT:-200} compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
+      /tmp/b/tests/test_gpu_solvers --gtest_filter="${SANITIZER_FILTER:-Gpu*Solvers*:GpuSteps*:Manifest/GpuReference.*brp*:Manifest/GpuReference.*consensus_N2*:Manifest/GpuBlocked.*wlan_M2*}" \
+      > "$OUT/memcheck.log" 2>&1
+    echo "memcheck exit $? after $((SECONDS - start)) s"
+    grep -E "ERROR SUMMARY|LEAK SUMMARY|^\[  PASSED|^\[  FAILED|tests ran" "$OUT/memcheck.log" | head -20
+  else
+    echo "compute-sanitizer not found"
+  fi
+else
+  echo "== gpu_benchmark"
+  timeout ${BENCH_TIMEOUT:-300} /tmp/b/bench/gpu_benchmark ${GPU_BENCH_ARGS:-} > "$OUT/gpu_bench.txt" 2>&1
+  echo "exit $?"; cat "$OUT/gpu_bench.txt"
+  echo "== solver_benchmark"
+  timeout ${SOLVER_BENCH_TIMEOUT:-240} /tmp/b/bench/solver_benchmark ${PMC_BENCH_ARGS:---min-transitions 100000 --runs 3} \
+    > "$OUT/bench.txt" 2>&1
+  echo "exit $?"; cat "$OUT/bench.txt"
+fi

@@ -48,7 +48,7 @@ class Krylov {
 
   // y = (I − A)·x: the row update with the negated matrix and b = x.
   void apply(const double* x, double* y) {
-    RowUpdate u{n_, a_.offsets.data(), a_.columns.data(), a_.values.data(), x, nullptr, x, y, nullptr, nullptr, 0.0, 0};
+    RowUpdate u{n_, a_.offsets.data(), a_.columns.data(), a_.values.data(), x, nullptr, x, y, nullptr, nullptr, 0.0, 0, 0};
     launch_row_update(u, warp_);
   }
   double dot(const double* a, const double* b) {
@@ -101,7 +101,8 @@ SolveStats gpu_bicgstab_linear(const LinearSystem& system, std::vector<double>& 
   Krylov k(system, x);
   const uint64_t n = k.n_;
   const unsigned blocks = blocks_for_threads(n);
-  SolveStats stats{"gpu.bicgstab"};
+  SolveStats stats;
+  stats.solver = "gpu.bicgstab";
   stats.kernel = k.warp_ ? "warp-per-row" : "thread-per-row";
   // Two matrix products and about ten vector passes per iteration.
   stats.bytes_per_iteration = 2 * k.a_.bytes() + n * 8.0 * 24;

@@ -26,6 +26,7 @@ struct RowUpdate {
   double* acc;   // may be null
   double coef;
   int relative;
+  int skip_diagonal;  // Jacobi on the system as given: leave a_ii out of the sum (scale holds 1/(1 − a_ii))
 };
 
 __device__ inline void finish_row(const RowUpdate& u, uint64_t i, double sum) {
@@ -40,7 +41,10 @@ static __global__ void row_update_thread(RowUpdate u) {
   const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   if (i >= u.rows) return;
   double sum = 0.0;
-  for (uint64_t k = u.offsets[i]; k < u.offsets[i + 1]; ++k) sum += u.values[k] * u.x[u.columns[k]];
+  for (uint64_t k = u.offsets[i]; k < u.offsets[i + 1]; ++k) {
+    const uint32_t j = u.columns[k];
+    if (!u.skip_diagonal || j != i) sum += u.values[k] * __ldg(u.x + j);
+  }
   finish_row(u, i, sum);
 }
 
@@ -49,7 +53,10 @@ static __global__ void row_update_warp(RowUpdate u) {
   const unsigned lane = threadIdx.x % k_warp;
   if (i >= u.rows) return;  // whole warps leave together: i is the same for all lanes
   double sum = 0.0;
-  for (uint64_t k = u.offsets[i] + lane; k < u.offsets[i + 1]; k += k_warp) sum += u.values[k] * u.x[u.columns[k]];
+  for (uint64_t k = u.offsets[i] + lane; k < u.offsets[i + 1]; k += k_warp) {
+    const uint32_t j = u.columns[k];
+    if (!u.skip_diagonal || j != i) sum += u.values[k] * __ldg(u.x + j);
+  }
   for (int delta = k_warp / 2; delta > 0; delta /= 2) sum += __shfl_down_sync(0xffffffffu, sum, delta);
   if (lane == 0) finish_row(u, i, sum);
 }
@@ -62,6 +69,19 @@ static inline void launch_row_update(const RowUpdate& u, bool warp_per_row) {
     row_update_thread<<<blocks_for_threads(u.rows), k_block_threads>>>(u);
   }
   PMC_CUDA_CHECK_LAUNCH("row_update");
+}
+
+// Jacobi's scale_i = 1/(1 − a_ii), from the matrix on the device (no host
+// copy of the matrix without its diagonal).
+static __global__ void jacobi_scale(uint64_t rows, const uint64_t* offsets, const uint32_t* columns,
+                                    const double* values, double* scale) {
+  const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  if (i >= rows) return;
+  double diagonal = 0.0;
+  for (uint64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+    if (columns[k] == i) diagonal += values[k];
+  }
+  scale[i] = 1.0 / (1.0 - diagonal);
 }
 
 // GPU-PRISM's alternative (§4): one thread per entry writes its product and

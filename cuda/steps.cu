@@ -25,7 +25,8 @@ SolveStats gpu_steps(const StepProblem& p, std::vector<double>& result, const So
     acc.upload(first);
   }
   const bool warp = use_warp_per_row(n, a.entries);
-  SolveStats stats{"gpu.steps"};
+  SolveStats stats;
+  stats.solver = "gpu.steps";
   stats.kernel = warp ? "warp-per-row" : "thread-per-row";
   stats.bytes_per_iteration = a.bytes() + n * 8.0 * (2 + (p.b.empty() ? 0 : 1) + (accumulate ? 2 : 0));
   EventTimer timer;
@@ -33,7 +34,7 @@ SolveStats gpu_steps(const StepProblem& p, std::vector<double>& result, const So
   for (uint64_t k = 1; k <= p.steps; ++k) {
     RowUpdate u{n,       a.offsets.data(), a.columns.data(), a.values.data(), p.b.empty() ? nullptr : b.data(), nullptr,
                 v.data(), next.data(),     nullptr,          accumulate ? acc.data() : nullptr,
-                accumulate ? p.coefficients[k] : 0.0, 0};
+                accumulate ? p.coefficients[k] : 0.0, 0, 0};
     launch_row_update(u, warp);
     std::swap(v, next);
     ++stats.iterations;
