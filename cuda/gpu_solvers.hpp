@@ -13,7 +13,11 @@ SolveStats gpu_jacobi_linear(const LinearSystem& system, std::vector<double>& x,
 SolveStats gpu_segscan_jacobi_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings);
 SolveStats gpu_bicgstab_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings);
 SolveStats gpu_steps(const StepProblem& problem, std::vector<double>& result, const SolverSettings& settings);
+// Minimize problems get their zero-reward end components collapsed first
+// (as cpu.vi); the _without_collapse variant is for callers that did it.
 SolveStats gpu_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution, const SolverSettings& settings);
+SolveStats gpu_value_iteration_without_collapse(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                                const SolverSettings& settings);
 SolveStats gpu_value_iteration_steps(const MinMaxProblem& problem, MinMaxSolution& solution,
                                      const SolverSettings& settings);
 // Host code (lib/solver/gpu_topological_value_iteration.cpp) over

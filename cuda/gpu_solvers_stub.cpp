@@ -18,6 +18,9 @@ SolveStats gpu_segscan_jacobi_linear(const LinearSystem&, std::vector<double>&, 
 SolveStats gpu_bicgstab_linear(const LinearSystem&, std::vector<double>&, const SolverSettings&) { no_cuda("gpu.bicgstab"); }
 SolveStats gpu_steps(const StepProblem&, std::vector<double>&, const SolverSettings&) { no_cuda("gpu.steps"); }
 SolveStats gpu_value_iteration(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&) { no_cuda("gpu.vi"); }
+SolveStats gpu_value_iteration_without_collapse(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&) {
+  no_cuda("gpu.vi");
+}
 SolveStats gpu_value_iteration_steps(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&) { no_cuda("gpu.vi"); }
 
 }  // namespace pmc

@@ -43,7 +43,7 @@ static __global__ void row_update_thread(RowUpdate u) {
   double sum = 0.0;
   for (uint64_t k = u.offsets[i]; k < u.offsets[i + 1]; ++k) {
     const uint32_t j = u.columns[k];
-    if (!u.skip_diagonal || j != i) sum += u.values[k] * __ldg(u.x + j);
+    if (!u.skip_diagonal || j != i) sum += u.values[k] * u.x[j];
   }
   finish_row(u, i, sum);
 }
@@ -55,7 +55,7 @@ static __global__ void row_update_warp(RowUpdate u) {
   double sum = 0.0;
   for (uint64_t k = u.offsets[i] + lane; k < u.offsets[i + 1]; k += k_warp) {
     const uint32_t j = u.columns[k];
-    if (!u.skip_diagonal || j != i) sum += u.values[k] * __ldg(u.x + j);
+    if (!u.skip_diagonal || j != i) sum += u.values[k] * u.x[j];
   }
   for (int delta = k_warp / 2; delta > 0; delta /= 2) sum += __shfl_down_sync(0xffffffffu, sum, delta);
   if (lane == 0) finish_row(u, i, sum);

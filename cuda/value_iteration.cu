@@ -69,9 +69,13 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
 // Minimize: zero-reward end components collapsed first, as cpu.vi does
 // (iteration from 0 would stay at 0 inside them).
 SolveStats gpu_value_iteration(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
-  auto unbounded = [](const MinMaxProblem& q, MinMaxSolution& s, const SolverSettings& o) { return run(q, s, o, false); };
-  if (p.maximize) return unbounded(p, solution, settings);
-  return solve_with_end_components_collapsed(p, solution, settings, unbounded);
+  if (p.maximize) return gpu_value_iteration_without_collapse(p, solution, settings);
+  return solve_with_end_components_collapsed(p, solution, settings, gpu_value_iteration_without_collapse);
+}
+
+SolveStats gpu_value_iteration_without_collapse(const MinMaxProblem& p, MinMaxSolution& solution,
+                                                const SolverSettings& settings) {
+  return run(p, solution, settings, false);
 }
 
 SolveStats gpu_value_iteration_steps(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {

@@ -7,7 +7,7 @@
 // graph are grouped, successors first, into blocks by max-fit
 // (lib/schedule); each block is extracted with the values of its solved
 // successors folded into b, uploaded, iterated to convergence and its values
-// read back. A single-unknown block is solved exactly on the host; an SCC
+// read back (end components were collapsed once, before blocking). A single-unknown block is solved exactly on the host; an SCC
 // that alone exceeds the budget is solved by cpu.vi.
 //
 // Host-only code: the device work is gpu_value_iteration (cuda/), so this
@@ -49,18 +49,19 @@ SolveStats blocked_core(const MinMaxProblem& p, MinMaxSolution& solution, const 
     fail(ErrorCode::invalid_argument, "start vector has {} values, the problem has {} unknowns", solution.x.size(), n);
   }
   const uint64_t budget = memory_budget(settings);
-  const ProblemSccs sccs = problem_sccs(p);
-  const std::vector<uint64_t> bytes = all_scc_bytes(p, sccs);
-  uint64_t whole = 0;
-  for (uint64_t b : bytes) whole += b;
+  // What gpu.vi needs for the whole problem (scc_bytes without entries
+  // leaving an SCC): checked first, because the SCC decomposition of a
+  // 10^7-entry problem costs more than solving it on the device.
+  const uint64_t whole = 36 * n + 16 * p.b.size() + 8 + 12 * p.a.num_entries();
   if (whole <= budget) {
-    SolveStats stats = gpu_value_iteration(p, solution, settings);
+    SolveStats stats = gpu_value_iteration_without_collapse(p, solution, settings);
     stats.solver = "gpu.topo-vi";
     stats.kernel += ", 1 block";
     stats.seconds = seconds_since(start);
     return stats;
   }
-
+  const ProblemSccs sccs = problem_sccs(p);
+  const std::vector<uint64_t> bytes = all_scc_bytes(p, sccs);
   const std::vector<SccBlock> blocks = group_sccs(bytes, budget);
   std::vector<double> x = solution.x.empty() ? std::vector<double>(n, 0.0) : solution.x;
   SolveStats stats;
@@ -84,7 +85,7 @@ SolveStats blocked_core(const MinMaxProblem& p, MinMaxSolution& solution, const 
     for (uint64_t i = begin; i < end; ++i) local.x[i - begin] = x[sccs.states[i]];
     SolveStats part;
     if (block.fits) {
-      part = gpu_value_iteration(sub, local, settings);
+      part = gpu_value_iteration_without_collapse(sub, local, settings);
       ++device_blocks;
       device_kernel = part.kernel;
     } else {
