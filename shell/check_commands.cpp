@@ -54,7 +54,7 @@ uint64_t parse_byte_size(const std::string& option, const std::string& text) {
 CheckOptions check_options(const Arguments& args) {
   CheckOptions options;
   options.solver = args.value("solver", "auto");
-  if (options.solver != "auto") find_solver(options.solver);
+  validate_solver_choice(options.solver);
   if (args.has("epsilon")) {
     options.settings.epsilon = parse_number("epsilon", args.value("epsilon"));
     if (!(options.settings.epsilon > 0 && options.settings.epsilon < 1)) {

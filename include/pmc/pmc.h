@@ -98,8 +98,11 @@ PMC_API pmc_status pmc_options_set_strict(pmc_options* options, int strict);
 /* Allowed |sum - 1| of each DTMC/MDP row (default 1e-9); in [0, 0.1]. */
 PMC_API pmc_status pmc_options_set_row_sum_tolerance(pmc_options* options, double tolerance);
 
-/* The solver for pmc_check: "auto" (default) or a name from
- * pmc_solver_name(), e.g. "cpu.jacobi". A property made of several
+/* The solver for pmc_check: "auto" (default: the GPU for problems of at
+ * least 100000 non-zeros when a usable GPU holds them, else the CPU), "cpu"
+ * or "gpu" (that device's choice for each problem), or a name from
+ * pmc_solver_name(), e.g. "cpu.jacobi"; pmc_result_solver() and the
+ * result's reason say what was chosen and why. A property made of several
  * problems (steady state: stationary distributions and a linear system)
  * uses the named solver for each problem it solves and "auto" for the rest;
  * pmc_result_solver() lists every solver used. Unknown names fail here. */

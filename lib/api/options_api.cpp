@@ -35,7 +35,7 @@ pmc_status pmc_options_set_solver(pmc_options* options, const char* name) {
   return guarded([&] {
     pmc_options& o = require(options, "options");
     std::string solver = &require(name, "name");
-    if (solver != "auto") pmc::find_solver(solver);  // unknown names fail here, listing the known ones
+    pmc::validate_solver_choice(solver);  // unknown names fail here, listing the known ones
     o.check.solver = solver;
   });
 }

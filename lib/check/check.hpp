@@ -14,7 +14,7 @@
 namespace pmc {
 
 struct CheckOptions {
-  std::string solver = "auto";  // "auto" or a registered name (cpu.jacobi, ...)
+  std::string solver = "auto";  // "auto", "cpu", "gpu" or a registered name (cpu.jacobi, ...)
   SolverSettings settings;
 };
 

@@ -193,7 +193,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   const auto start = std::chrono::steady_clock::now();
   const Property property = parse_property(property_text);
   require_checkable(model);
-  if (options.solver != "auto" && !options.solver.empty()) find_solver(options.solver);  // reject unknown names early
+  validate_solver_choice(options.solver);  // reject unknown names early
   if (!(options.settings.epsilon > 0) || !std::isfinite(options.settings.epsilon)) {
     fail(ErrorCode::invalid_argument, "epsilon must be a positive number, not {}", options.settings.epsilon);
   }

@@ -10,9 +10,9 @@ const graph::TransposedGraph& CheckContext::transposed() const {
   return model_.derived<graph::TransposedGraph>("transposed", [&] { return graph::transpose(model_); });
 }
 
-const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t size) {
+const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64_t rows) {
   std::string reason;
-  const SolverEntry& solver = choose_solver(kind, options_.solver, size, reason);
+  const SolverEntry& solver = choose_solver(kind, options_.solver, entries, rows, options_.settings, reason);
   if (std::find(reasons_.begin(), reasons_.end(), reason) == reasons_.end()) reasons_.push_back(reason);
   return solver;
 }
@@ -34,22 +34,24 @@ void CheckContext::record(const SolveStats& stats) {
 
 void CheckContext::solve_linear(const LinearSystem& system, std::vector<double>& x) {
   if (system.a.num_rows() == 0) return;
-  record(pick(ProblemKind::linear_system, system.a.num_entries()).linear(system, x, options_.settings));
+  record(pick(ProblemKind::linear_system, system.a.num_entries(), system.a.num_rows()).linear(system, x, options_.settings));
 }
 
 void CheckContext::solve_stationary(const StationarySystem& system, std::vector<double>& x) {
   if (system.incoming.num_rows() == 0) return;
-  record(pick(ProblemKind::stationary, system.incoming.num_entries()).stationary(system, x, options_.settings));
+  record(pick(ProblemKind::stationary, system.incoming.num_entries(), system.incoming.num_rows())
+             .stationary(system, x, options_.settings));
 }
 
 void CheckContext::solve_steps(const StepProblem& problem, std::vector<double>& result) {
-  record(pick(ProblemKind::bounded_steps, problem.a.num_entries()).steps(problem, result, options_.settings));
+  record(pick(ProblemKind::bounded_steps, problem.a.num_entries(), problem.a.num_rows())
+             .steps(problem, result, options_.settings));
 }
 
 void CheckContext::solve_min_max(const MinMaxProblem& problem, MinMaxSolution& solution) {
   if (problem.num_unknowns() == 0) return;
   const ProblemKind kind = problem.steps > 0 ? ProblemKind::min_max_steps : ProblemKind::min_max;
-  const SolverEntry& solver = pick(kind, problem.a.num_entries());
+  const SolverEntry& solver = pick(kind, problem.a.num_entries(), problem.a.num_rows());
   record((kind == ProblemKind::min_max_steps ? solver.min_max_steps : solver.min_max)(problem, solution,
                                                                                       options_.settings));
 }

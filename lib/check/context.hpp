@@ -31,7 +31,7 @@ class CheckContext {
   void fill(CheckResult& result) const;
 
  private:
-  const SolverEntry& pick(ProblemKind kind, uint64_t size);
+  const SolverEntry& pick(ProblemKind kind, uint64_t entries, uint64_t rows);
   void record(const SolveStats& stats);
 
   const Model& model_;

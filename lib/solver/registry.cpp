@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "cuda/devices.hpp"
 #include "cuda/gpu_solvers.hpp"
 #include "solver/cpu_solvers.hpp"
 #include "solver/mdp_solvers.hpp"
@@ -69,33 +70,110 @@ const SolverEntry& find_solver(std::string_view name) {
   if (it != all.end()) return *it;
   std::string names;
   for (const SolverEntry& s : all) names += (names.empty() ? "" : ", ") + s.name;
-  fail(ErrorCode::invalid_argument, "unknown solver {} (known: auto, {})", quote_for_message(name), names);
+  fail(ErrorCode::invalid_argument, "unknown solver {} (known: auto, cpu, gpu, {})", quote_for_message(name), names);
 }
 
-const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, uint64_t problem_size,
-                                 std::string& reason) {
-  (void)problem_size;
-  if (!requested.empty() && requested != "auto") {
+bool is_automatic_choice(std::string_view requested) {
+  return requested.empty() || requested == "auto" || requested == "cpu" || requested == "gpu";
+}
+
+void validate_solver_choice(std::string_view requested) {
+  if (!is_automatic_choice(requested)) find_solver(requested);
+}
+
+namespace {
+
+const char* cpu_choice(ProblemKind kind) {
+  // Gauss-Seidel needs the fewest iterations on the reference models and
+  // streams the matrix once per sweep; uniformisation and bounded steps
+  // have one method. Topological VI solves each SCC once, in dependency
+  // order (Berger 2014 §3.4): never more work than plain VI, often far less.
+  switch (kind) {
+    case ProblemKind::bounded_steps: return "cpu.steps";
+    case ProblemKind::min_max: return "cpu.topo-vi";
+    case ProblemKind::min_max_steps: return "cpu.vi";
+    case ProblemKind::linear_system:
+    case ProblemKind::stationary: break;
+  }
+  return "cpu.gauss-seidel";
+}
+
+// nullptr where no GPU solver solves the kind.
+const char* gpu_choice(ProblemKind kind) {
+  switch (kind) {
+    case ProblemKind::linear_system: return "gpu.jacobi";
+    case ProblemKind::bounded_steps: return "gpu.steps";
+    case ProblemKind::min_max: return "gpu.topo-vi";
+    case ProblemKind::min_max_steps: return "gpu.vi";
+    case ProblemKind::stationary: break;
+  }
+  return nullptr;
+}
+
+std::string megabytes(uint64_t bytes) { return fmt::format("{:.0f} MB", static_cast<double>(bytes) / 1e6); }
+
+}  // namespace
+
+const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, uint64_t entries, uint64_t rows,
+                                 const SolverSettings& settings, std::string& reason) {
+  std::string mode = "auto";
+  reason.clear();
+  if (!is_automatic_choice(requested)) {
     const SolverEntry& named = find_solver(requested);
     if (named.solves(kind)) {
       reason = "requested";
       return named;
     }
     reason = fmt::format("{} does not solve a {}; ", named.name, to_string(kind));
-  } else {
-    reason.clear();
+  } else if (!requested.empty()) {
+    mode = std::string(requested);
   }
-  // Gauss-Seidel needs the fewest iterations on the reference models and
-  // streams the matrix once per sweep; uniformisation and bounded steps have
-  // one method.
-  // Topological VI solves each SCC once, in dependency order (Berger 2014
-  // §3.4): never more work than plain VI and often far less.
-  const char* pick = "cpu.gauss-seidel";
-  if (kind == ProblemKind::bounded_steps) pick = "cpu.steps";
-  if (kind == ProblemKind::min_max) pick = "cpu.topo-vi";
-  if (kind == ProblemKind::min_max_steps) pick = "cpu.vi";
-  reason += fmt::format("auto: {}", pick);
-  return find_solver(pick);
+  const char* cpu = cpu_choice(kind);
+  const char* gpu = gpu_choice(kind);
+  if (mode == "cpu") {
+    reason += fmt::format("cpu: {}", cpu);
+    return find_solver(cpu);
+  }
+  if (gpu == nullptr) {
+    reason += fmt::format("{}: {} (no GPU solver for a {})", mode, cpu, to_string(kind));
+    return find_solver(cpu);
+  }
+  if (mode == "gpu") {
+    reason += fmt::format("gpu: {}", gpu);
+    return find_solver(gpu);
+  }
+  // auto: the GPU when there is one, the problem is large enough and fits.
+  const DeviceList& devices = discover_devices();
+  if (devices.devices.empty()) {
+    reason += fmt::format("auto: {} (no usable GPU: {})", cpu, devices.problem);
+    return find_solver(cpu);
+  }
+  if (entries < k_gpu_auto_min_entries) {
+    reason += fmt::format("auto: {} ({} non-zeros, below the {} where the GPU pays off)", cpu, entries,
+                          k_gpu_auto_min_entries);
+    return find_solver(cpu);
+  }
+  const auto device = static_cast<size_t>(std::max(settings.device, 0));
+  if (device >= devices.devices.size()) {
+    reason += fmt::format("auto: {} (GPU {} does not exist)", cpu, settings.device);
+    return find_solver(cpu);
+  }
+  uint64_t budget = settings.gpu_memory_limit;
+  if (budget == 0) {
+    uint64_t total = 0;
+    device_memory(device, budget, total);
+    budget = budget / 10 * 9;
+  }
+  // Matrix (12 B per non-zero, 8 B per row offset) and about five vectors.
+  const uint64_t needed = 12 * entries + 48 * rows;
+  const std::string where = fmt::format("{}, {} non-zeros, needs ~{} of {}", devices.devices[device].name, entries,
+                                        megabytes(needed), megabytes(budget));
+  if (needed > budget && kind != ProblemKind::min_max) {
+    reason += fmt::format("auto: {} (does not fit the GPU: {})", cpu, where);
+    return find_solver(cpu);
+  }
+  reason += fmt::format("auto: {} ({}{})", gpu, where, needed > budget ? ", in SCC blocks" : "");
+  return find_solver(gpu);
 }
 
 }  // namespace pmc

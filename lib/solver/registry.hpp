@@ -43,11 +43,30 @@ const std::vector<SolverEntry>& solver_registry();
 // Throws Error(invalid_argument) naming the known solvers.
 const SolverEntry& find_solver(std::string_view name);
 
-// The solver for one problem. `requested` is "auto" (or empty) or a name;
-// a named solver that does not solve `kind` yields the automatic choice,
-// so one --solver can serve a property made of several problems (the
-// result reports every solver used). `reason` says why.
-const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, uint64_t problem_size,
-                                 std::string& reason);
+// "auto", "cpu" and "gpu" choose per problem; anything else names a solver.
+bool is_automatic_choice(std::string_view requested);
+// Throws Error(invalid_argument) unless `requested` is an automatic choice
+// or a registered name.
+void validate_solver_choice(std::string_view requested);
+
+// Problems with fewer non-zeros than this stay on the CPU under "auto":
+// below it, transfers and launches cost about what the CPU's whole solve
+// does (bench/RESULTS.md: leader_async N6's bounded property, 0.76M
+// non-zeros and 20 iterations, takes the same time on both).
+inline constexpr uint64_t k_gpu_auto_min_entries = 100000;
+
+// The solver for one problem of `entries` non-zeros and `rows` rows.
+//  - "auto" (or empty): the GPU solver for the kind when a GPU is usable,
+//    the problem has at least k_gpu_auto_min_entries non-zeros and fits the
+//    device memory (settings.gpu_memory_limit, else the free memory; an MDP
+//    that does not fit goes to gpu.topo-vi's blocks); otherwise the CPU's.
+//  - "cpu" / "gpu": the CPU's / the GPU's solver for the kind (GPU: where
+//    one exists, else the CPU's, saying so).
+//  - a name: that solver when it solves `kind`, else the "auto" choice, so
+//    one --solver can serve a property made of several problems (the result
+//    reports every solver used).
+// `reason` says why.
+const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, uint64_t entries, uint64_t rows,
+                                 const SolverSettings& settings, std::string& reason);
 
 }  // namespace pmc

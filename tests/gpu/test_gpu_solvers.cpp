@@ -100,7 +100,7 @@ TEST_P(GpuReference, AgreesWithPrismAndTheCpu) {
   }
   // Every state, not only the initial one, against the CPU.
   CheckOptions cpu_options = options;
-  cpu_options.solver = "auto";
+  cpu_options.solver = "cpu";
   const CheckResult cpu = check(model, c.row.property, cpu_options);
   ASSERT_EQ(cpu.values.size(), gpu.values.size());
   double worst = 0;
@@ -116,6 +116,30 @@ TEST_P(GpuReference, AgreesWithPrismAndTheCpu) {
 
 INSTANTIATE_TEST_SUITE_P(Manifest, GpuReference, ::testing::ValuesIn(cases()), case_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuReference);
+
+// "auto" moves large problems to the GPU and says why; "cpu" keeps them.
+TEST(GpuAuto, LargeProblemsGoToTheGpu) {
+  const auto& rows = testing::manifest();
+  auto it = std::find_if(rows.begin(), rows.end(), [](const ManifestRow& r) {
+    return r.type == "mdp" && r.transitions >= 500000 && !time_bounded(r.property);
+  });
+  if (it == rows.end()) GTEST_SKIP() << "no MDP of 500000+ transitions among the carried models";
+  const Model& model = cached_model(*it);
+  CheckOptions options;
+  const CheckResult automatic = check(model, it->property, options);
+  EXPECT_EQ(automatic.solver_names(), "gpu.topo-vi") << automatic.solver_reason;
+  EXPECT_NE(automatic.solver_reason.find("non-zeros, needs"), std::string::npos) << automatic.solver_reason;
+  options.settings.gpu_memory_limit = 1000;  // nothing fits: SCC blocks
+  EXPECT_NE(check(model, it->property, options).solver_reason.find("in SCC blocks"), std::string::npos);
+  options.solver = "cpu";
+  EXPECT_EQ(check(model, it->property, options).solver_names(), "cpu.topo-vi");
+  // A small problem stays on the CPU.
+  auto small = std::find_if(rows.begin(), rows.end(), [](const ManifestRow& r) { return r.transitions < 10000; });
+  ASSERT_NE(small, rows.end());
+  CheckOptions automatic_small;
+  const CheckResult r = check(cached_model(*small), small->property, automatic_small);
+  EXPECT_EQ(r.solver_names().rfind("cpu.", 0), 0u) << r.solver_reason;
+}
 
 // gpu.topo-vi with a device memory limit far below the problem's size: the
 // SCC blocks, each solved on its own, and the CPU fallback for an SCC that

@@ -6,6 +6,7 @@
 
 #include "check/check.hpp"
 #include "common/error.hpp"
+#include "cuda/devices.hpp"
 #include "formats/model_files.hpp"
 #include "solver/registry.hpp"
 
@@ -158,6 +159,35 @@ TEST(CheckErrors, PropertiesThatDoNotFitTheModel) {
   bad.solver = "auto";
   bad.settings.epsilon = -1;
   EXPECT_THROW(check(*m, "P=? [ F \"six\" ]", bad), Error);
+}
+
+// "auto", "cpu" and "gpu" choose per problem and say why; a small model
+// stays on the CPU under "auto" whether or not there is a GPU.
+TEST(SolverChoice, AutomaticChoicesExplainThemselves) {
+  ModelPtr m = die();
+  const CheckResult automatic = check(*m, "P=? [ F \"six\" ]", tight("auto"));
+  EXPECT_EQ(automatic.solver_names(), "cpu.gauss-seidel");
+  const bool gpu = !discover_devices().devices.empty();
+  EXPECT_NE(automatic.solver_reason.find(gpu ? "below the" : "no usable GPU"), std::string::npos)
+      << automatic.solver_reason;
+  const CheckResult cpu = check(*m, "P=? [ F \"six\" ]", tight("cpu"));
+  EXPECT_EQ(cpu.solver_names(), "cpu.gauss-seidel");
+  EXPECT_EQ(cpu.solver_reason, "cpu: cpu.gauss-seidel");
+  if (!gpu) {
+    try {
+      check(*m, "P=? [ F \"six\" ]", tight("gpu"));
+      ADD_FAILURE() << "solver gpu without a GPU must fail";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::no_device) << e.what();
+    }
+  }
+  try {
+    check(*m, "P=? [ F \"six\" ]", tight("gpux"));
+    ADD_FAILURE() << "an unknown solver must fail";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("auto, cpu, gpu, cpu.jacobi"), std::string::npos) << e.what();
+  }
 }
 
 TEST(CheckErrors, NonConvergenceIsReported) {
