@@ -10,6 +10,7 @@
 #include "cuda/gpu_solvers.hpp"
 #include "cuda/row_kernels.cuh"
 #include "cuda/scalar.cuh"
+#include "solver/progress.hpp"
 
 namespace pmc {
 
@@ -124,7 +125,9 @@ SolveStats gpu_bicgstab_linear(const LinearSystem& system, std::vector<double>& 
     return stats;
   }
   if (residual_ok()) stats.converged = true;
+  ProgressReporter progress(settings, "gpu.bicgstab", settings.max_iterations);
   while (!stats.converged && stats.iterations < settings.max_iterations) {
+    progress.tick(stats.iterations);
     const double rho_new = k.dot(k.r_hat_.data(), k.r_.data());
     if (std::fabs(rho_new) < 1e-300 || !std::isfinite(rho_new)) {
       if (++restarts > k_max_restarts) break;  // breakdown: report non-convergence

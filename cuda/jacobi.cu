@@ -2,6 +2,7 @@
 // stays on the device; the convergence test is a device-side max reduction
 // read back every k_check_interval iterations, not every one (DESIGN §4).
 #include <chrono>
+#include <limits>
 
 #include <cub/device/device_segmented_reduce.cuh>
 
@@ -10,6 +11,7 @@
 #include "cuda/gpu_solvers.hpp"
 #include "cuda/row_kernels.cuh"
 #include "cuda/scalar.cuh"
+#include "solver/progress.hpp"
 
 namespace pmc {
 
@@ -88,7 +90,11 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   stats.bytes_per_iteration = a.bytes() + n * 8.0 * 4 + (layout == Layout::segmented_scan ? a.entries * 16.0 + n * 16.0 : 0);
   EventTimer timer;
   timer.start();
+  ProgressReporter progress(settings, stats.solver == "gpu.jacobi" ? "gpu.jacobi" : "gpu.segscan-jacobi",
+                            settings.max_iterations);
+  double residual = std::numeric_limits<double>::quiet_NaN();
   while (stats.iterations < settings.max_iterations) {
+    progress.tick(stats.iterations, residual);  // cancellation: between launches, nothing half written
     const bool check = (stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == settings.max_iterations;
     RowUpdate u{n,       a.offsets.data(), a.columns.data(), a.values.data(), b.data(), d_scale.data(),
                 x_old.data(), x_new.data(), check ? diff.data() : nullptr, nullptr, 0.0, settings.relative ? 1 : 0,
@@ -112,7 +118,7 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
     }
     std::swap(x_old, x_new);
     ++stats.iterations;
-    if (check && device_max(n, diff.data(), max_diff) < settings.epsilon) {
+    if (check && (residual = device_max(n, diff.data(), max_diff)) < settings.epsilon) {
       stats.converged = true;
       break;
     }

@@ -6,6 +6,7 @@
 #include "cuda/device_csr.cuh"
 #include "cuda/gpu_solvers.hpp"
 #include "cuda/row_kernels.cuh"
+#include "solver/progress.hpp"
 
 namespace pmc {
 
@@ -31,7 +32,9 @@ SolveStats gpu_steps(const StepProblem& p, std::vector<double>& result, const So
   stats.bytes_per_iteration = a.bytes() + n * 8.0 * (2 + (p.b.empty() ? 0 : 1) + (accumulate ? 2 : 0));
   EventTimer timer;
   timer.start();
+  ProgressReporter progress(settings, "gpu.steps", p.steps);
   for (uint64_t k = 1; k <= p.steps; ++k) {
+    progress.tick(k - 1);
     RowUpdate u{n,       a.offsets.data(), a.columns.data(), a.values.data(), p.b.empty() ? nullptr : b.data(), nullptr,
                 v.data(), next.data(),     nullptr,          accumulate ? acc.data() : nullptr,
                 accumulate ? p.coefficients[k] : 0.0, 0, 0};

@@ -1,6 +1,7 @@
 // gpu.vi: Jacobi-style value iteration for MDPs on the device (Berger 2014
 // §3.5), with the convergence test read back every few iterations.
 #include <chrono>
+#include <limits>
 
 #include "cuda/device_context.cuh"
 #include "cuda/device_csr.cuh"
@@ -8,6 +9,7 @@
 #include "cuda/scalar.cuh"
 #include "cuda/vi_kernels.cuh"
 #include "solver/problem_end_components.hpp"
+#include "solver/progress.hpp"
 
 namespace pmc {
 
@@ -40,14 +42,17 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   const uint64_t limit = bounded ? p.steps : settings.max_iterations;
   EventTimer timer;
   timer.start();
+  ProgressReporter progress(settings, "gpu.vi", limit);
+  double residual = std::numeric_limits<double>::quiet_NaN();
   while (stats.iterations < limit) {
+    progress.tick(stats.iterations, residual);
     const bool check = !bounded && ((stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == limit);
     BellmanUpdate u{n, groups.data(), a.offsets.data(), a.columns.data(), a.values.data(), b.data(), x.data(),
                     y.data(), check ? diff.data() : nullptr, nullptr, p.maximize ? 1 : 0, settings.relative ? 1 : 0};
     launch_bellman(u, warp);
     std::swap(x, y);
     ++stats.iterations;
-    if (check && device_max(n, diff.data(), max_diff) < settings.epsilon) {
+    if (check && (residual = device_max(n, diff.data(), max_diff)) < settings.epsilon) {
       stats.converged = true;
       break;
     }

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "graph/bitset_ops.hpp"
 #include "property/parser.hpp"
+#include "solver/cancellation.hpp"
 
 namespace pmc {
 
@@ -194,6 +195,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   const Property property = parse_property(property_text);
   require_checkable(model);
   validate_solver_choice(options.solver);  // reject unknown names early
+  throw_if_cancelled(options.settings.cancel);  // a cancel requested before the check started
   if (!(options.settings.epsilon > 0) || !std::isfinite(options.settings.epsilon)) {
     fail(ErrorCode::invalid_argument, "epsilon must be a positive number, not {}", options.settings.epsilon);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "solver/cancellation.hpp"
 
 namespace pmc {
 
@@ -11,6 +12,10 @@ const graph::TransposedGraph& CheckContext::transposed() const {
 }
 
 const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64_t rows) {
+  // Between solves (a steady-state property solves one system per BSCC):
+  // nothing of the model is half built here, its derived-data cache only
+  // ever holds complete entries.
+  throw_if_cancelled(options_.settings.cancel);
   std::string reason;
   const SolverEntry& solver = choose_solver(kind, options_.solver, entries, rows, options_.settings, reason);
   if (std::find(reasons_.begin(), reasons_.end(), reason) == reasons_.end()) reasons_.push_back(reason);

@@ -21,6 +21,7 @@
 #include "solver/convergence.hpp"
 #include "solver/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
+#include "solver/progress.hpp"
 
 namespace pmc {
 
@@ -88,6 +89,7 @@ SolveStats bicgstab(const Apply& apply, const Precondition& precondition, const 
   uint64_t best_iteration = 0;
   std::vector<double> best_x = x;
   if (b_norm == 0 || true_residual_ok()) stats.converged = true;
+  ProgressReporter progress(settings, "cpu.bicgstab", settings.max_iterations);
   auto broke_down = [&] {
     if (++restarts > k_max_restarts) return true;
     restart();
@@ -134,6 +136,7 @@ SolveStats bicgstab(const Apply& apply, const Precondition& precondition, const 
     // N256: to 1e47). Keep the best iterate; when the residual has grown far
     // beyond it, go back to it and restart the Krylov space there.
     const double r_norm = finite ? max_abs(r) : std::numeric_limits<double>::infinity();
+    progress.tick(stats.iterations, r_norm);
     if (r_norm < best_residual) {
       best_residual = r_norm;
       best_x = x;

@@ -6,6 +6,7 @@
 
 #include "solver/convergence.hpp"
 #include "solver/cpu_solvers.hpp"
+#include "solver/progress.hpp"
 
 namespace pmc {
 
@@ -18,6 +19,7 @@ SolveStats gauss_seidel_linear(const LinearSystem& system, std::vector<double>& 
   SolveStats stats;
   stats.solver = "cpu.gauss-seidel";
   stats.bytes_per_iteration = a.num_entries() * 12.0 + n * 8.0 * 3;
+  ProgressReporter progress(settings, "cpu.gauss-seidel", settings.max_iterations);
   while (stats.iterations < settings.max_iterations) {
     double max_diff = 0.0;
     for (uint64_t i = 0; i < n; ++i) {
@@ -38,6 +40,7 @@ SolveStats gauss_seidel_linear(const LinearSystem& system, std::vector<double>& 
       stats.converged = true;
       break;
     }
+    progress.tick(stats.iterations, max_diff);
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
@@ -72,6 +75,7 @@ SolveStats gauss_seidel_stationary(const StationarySystem& system, std::vector<d
   for (double v : x) start_total += v;
   for (double& v : x) v = start_total > 0 && std::isfinite(start_total) ? v / start_total : 1.0 / n;
   std::vector<double> previous(n);
+  ProgressReporter progress(settings, "cpu.gauss-seidel", settings.max_iterations);
   while (stats.iterations < settings.max_iterations) {
     previous = x;
     double total = 0.0;
@@ -92,6 +96,7 @@ SolveStats gauss_seidel_stationary(const StationarySystem& system, std::vector<d
       stats.converged = true;
       break;
     }
+    progress.tick(stats.iterations, max_diff);
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;

@@ -22,6 +22,7 @@
 #include "cuda/gpu_solvers.hpp"
 #include "schedule/scc_schedule.hpp"
 #include "solver/bellman.hpp"
+#include "solver/cancellation.hpp"
 #include "solver/mdp_solvers.hpp"
 #include "solver/problem_end_components.hpp"
 #include "solver/problem_graph.hpp"
@@ -72,6 +73,7 @@ SolveStats blocked_core(const MinMaxProblem& p, MinMaxSolution& solution, const 
   uint64_t device_blocks = 0, host_sccs = 0;
   std::string device_kernel;
   for (const SccBlock& block : blocks) {
+    throw_if_cancelled(settings.cancel);  // the block solvers poll it too, between iterations
     const uint64_t begin = sccs.offsets[block.first_scc], end = sccs.offsets[block.last_scc + 1];
     if (end - begin == 1) {
       const uint32_t s = sccs.states[begin];

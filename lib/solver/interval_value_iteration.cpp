@@ -33,6 +33,7 @@
 #include "solver/bellman.hpp"
 #include "solver/mdp_solvers.hpp"
 #include "solver/problem_end_components.hpp"
+#include "solver/progress.hpp"
 
 namespace pmc {
 
@@ -86,10 +87,19 @@ bool bounds_met(const std::vector<double>& l, const std::vector<double>& u, cons
   return open == 0;
 }
 
+// max_s (u_s − l_s): the progress report's residual (computed only when a
+// report is due).
+double widest_gap(const std::vector<double>& l, const std::vector<double>& u) {
+  double gap = 0.0;
+  for (size_t s = 0; s < l.size(); ++s) gap = std::max(gap, u[s] - l[s]);
+  return gap;
+}
+
 // Optimistic value iteration: an inductive upper bound from the lower
 // iterate, or false when none was found within the attempts or iterations.
 bool optimistic_upper(const MinMaxProblem& p, std::vector<double>& l, std::vector<double>& u,
-                      const SolverSettings& settings, Sweeper& sweeper, SolveStats& stats) {
+                      const SolverSettings& settings, Sweeper& sweeper, SolveStats& stats,
+                      ProgressReporter& progress) {
   const auto n = static_cast<int64_t>(l.size());
   std::vector<double> image(l.size());
   const double eps = settings.epsilon;
@@ -97,8 +107,10 @@ bool optimistic_upper(const MinMaxProblem& p, std::vector<double>& l, std::vecto
   for (int attempt = 0; attempt < k_ovi_attempts; ++attempt, vi_eps /= 10) {
     bool settled = false;
     while (stats.iterations < settings.max_iterations && !settled) {
-      settled = sweeper.sweep(l, Clamp::up) < vi_eps;
+      const double diff = sweeper.sweep(l, Clamp::up);
+      settled = diff < vi_eps;
       ++stats.iterations;
+      progress.tick(stats.iterations, diff);
     }
     if (!settled) return false;
     for (int64_t s = 0; s < n; ++s) u[s] = l[s] * (1.0 + eps) + eps;
@@ -125,6 +137,7 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
   stats.bytes_per_iteration = 2 * bellman_bytes(p);
 
   const auto loop_start = std::chrono::steady_clock::now();
+  ProgressReporter progress(settings, "cpu.interval-vi", settings.max_iterations);
   bool have_upper = true;
   if (!solution.upper.empty()) {
     u = start_vector(solution.upper, n, "cpu.interval-vi (upper)");
@@ -132,7 +145,7 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
     u.assign(n, p.upper_bound);
   } else {
     u.assign(n, std::numeric_limits<double>::infinity());
-    have_upper = optimistic_upper(p, l, u, settings, lower, stats);
+    have_upper = optimistic_upper(p, l, u, settings, lower, stats, progress);
     if (have_upper) stats.kernel += "+optimistic";
   }
   if (!have_upper) std::fill(u.begin(), u.end(), std::numeric_limits<double>::infinity());
@@ -140,6 +153,8 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
     lower.sweep(l, Clamp::up);
     upper.sweep(u, Clamp::down);
     ++stats.iterations;
+    // The residual here is the stopping test's own: the widest gap.
+    progress.tick_with(stats.iterations, [&] { return widest_gap(l, u); });
   }
   stats.converged = have_upper && bounds_met(l, u, settings, threads);
   stats.loop_seconds = seconds_since(loop_start);

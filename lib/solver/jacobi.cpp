@@ -8,6 +8,7 @@
 #include "solver/convergence.hpp"
 #include "solver/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
+#include "solver/progress.hpp"
 
 namespace pmc {
 
@@ -35,6 +36,7 @@ SolveStats jacobi_linear(const LinearSystem& system, std::vector<double>& x, con
   SolveStats stats{"cpu.jacobi"};
   stats.bytes_per_iteration = a.num_entries() * 12.0 + n * (8.0 * 4 + 8.0);
   const int threads = solver_threads(settings);
+  ProgressReporter progress(settings, "cpu.jacobi", settings.max_iterations);
   while (stats.iterations < settings.max_iterations) {
     double max_diff = 0.0;
 #pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(max : max_diff)
@@ -53,6 +55,7 @@ SolveStats jacobi_linear(const LinearSystem& system, std::vector<double>& x, con
       stats.converged = true;
       break;
     }
+    progress.tick(stats.iterations, max_diff);
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
@@ -73,6 +76,7 @@ SolveStats jacobi_stationary(const StationarySystem& system, std::vector<double>
   SolveStats stats{"cpu.jacobi"};
   stats.bytes_per_iteration = m.num_entries() * 12.0 + n * (8.0 * 4 + 8.0);
   const int threads = solver_threads(settings);
+  ProgressReporter progress(settings, "cpu.jacobi", settings.max_iterations);
   while (stats.iterations < settings.max_iterations) {
     double total = 0.0;
 #pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(+ : total)
@@ -94,6 +98,7 @@ SolveStats jacobi_stationary(const StationarySystem& system, std::vector<double>
       stats.converged = true;
       break;
     }
+    progress.tick(stats.iterations, max_diff);
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;

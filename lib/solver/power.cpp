@@ -9,6 +9,7 @@
 #include "solver/convergence.hpp"
 #include "solver/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
+#include "solver/progress.hpp"
 
 namespace pmc {
 
@@ -20,6 +21,7 @@ SolveStats power_linear(const LinearSystem& system, std::vector<double>& x, cons
   SolveStats stats{"cpu.power"};
   stats.bytes_per_iteration = a.num_entries() * 12.0 + n * 8.0 * 4;
   const int threads = solver_threads(settings);
+  ProgressReporter progress(settings, "cpu.power", settings.max_iterations);
   while (stats.iterations < settings.max_iterations) {
     double max_diff = 0.0;
 #pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(max : max_diff)
@@ -35,6 +37,7 @@ SolveStats power_linear(const LinearSystem& system, std::vector<double>& x, cons
       stats.converged = true;
       break;
     }
+    progress.tick(stats.iterations, max_diff);
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
@@ -50,6 +53,7 @@ SolveStats power_stationary(const StationarySystem& system, std::vector<double>&
   SolveStats stats{"cpu.power"};
   stats.bytes_per_iteration = m.num_entries() * 12.0 + n * 8.0 * 4;
   const int threads = solver_threads(settings);
+  ProgressReporter progress(settings, "cpu.power", settings.max_iterations);
   while (stats.iterations < settings.max_iterations) {
     double total = 0.0;
 #pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(+ : total)
@@ -71,6 +75,7 @@ SolveStats power_stationary(const StationarySystem& system, std::vector<double>&
       stats.converged = true;
       break;
     }
+    progress.tick(stats.iterations, max_diff);
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;

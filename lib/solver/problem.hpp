@@ -2,7 +2,9 @@
 // know nothing about properties; the checker knows nothing about devices.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -19,6 +21,19 @@ struct SparseMatrix {
   uint64_t num_entries() const { return columns.size(); }
 };
 
+// What a long solve reports through SolverSettings::progress
+// (solver/progress.hpp rate-limits the calls).
+struct SolveProgress {
+  const char* solver = "";  // the registered name, e.g. "cpu.jacobi"
+  uint64_t iteration = 0;   // iterations (sweeps, steps) done so far in this solve
+  // The convergence test's quantity of the last iteration (max change,
+  // relative or absolute as the settings say); NaN when the solver has
+  // none (bounded steps).
+  double residual = std::numeric_limits<double>::quiet_NaN();
+  uint64_t limit = 0;   // the iteration limit, or the number of steps of a bounded problem
+  double seconds = 0;   // since this solve started
+};
+
 struct SolverSettings {
   double epsilon = 1e-6;
   bool relative = true;  // PRISM's default convergence criterion
@@ -29,6 +44,15 @@ struct SolverSettings {
   // memory. A limit below the model's size forces gpu.topo-vi (and auto)
   // onto the SCC-blocked path, with a CPU fallback for a block too large.
   uint64_t gpu_memory_limit = 0;
+  // Cancellation (solver/cancellation.hpp): when set, the flag is polled
+  // between iterations of every solver, CPU and GPU, and a set flag ends the
+  // solve with Error(cancelled). Owned by the caller; it must outlive the
+  // solve. Setting it is safe from any thread or a signal handler.
+  const std::atomic<bool>* cancel = nullptr;
+  // Called on the solving thread (never inside a parallel region) at most
+  // every k_progress_interval (solver/progress.hpp) during a solve, and not
+  // at all for a solve shorter than that. Must not throw.
+  std::function<void(const SolveProgress&)> progress;
 };
 
 struct SolveStats {

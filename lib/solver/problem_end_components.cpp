@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "common/error.hpp"
+#include "solver/cancellation.hpp"
 #include "solver/problem_graph.hpp"
 
 namespace pmc {
@@ -224,6 +225,7 @@ SolveStats solve_with_end_components_collapsed(const MinMaxProblem& p, MinMaxSol
     }
   }
   const EndComponents ecs = find_end_components(p);
+  throw_if_cancelled(settings.cancel);  // the search can take a while on a large problem
   if (ecs.count == 0) {
     SolveStats stats = solve(p, solution, settings);
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

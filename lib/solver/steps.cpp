@@ -5,6 +5,7 @@
 
 #include "solver/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
+#include "solver/progress.hpp"
 
 namespace pmc {
 
@@ -21,6 +22,7 @@ SolveStats steps_cpu(const StepProblem& p, std::vector<double>& result, const So
   SolveStats stats{"cpu.steps"};
   stats.bytes_per_iteration = a.num_entries() * 12.0 + n * (8.0 * 3 + (accumulate ? 16.0 : 0.0));
   const int threads = solver_threads(settings);
+  ProgressReporter progress(settings, "cpu.steps", p.steps);
   for (uint64_t k = 1; k <= p.steps; ++k) {
     const double c = accumulate ? p.coefficients[k] : 0.0;
 #pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024)
@@ -32,6 +34,7 @@ SolveStats steps_cpu(const StepProblem& p, std::vector<double>& result, const So
     }
     v.swap(next);
     ++stats.iterations;
+    progress.tick(stats.iterations);
   }
   if (!accumulate) result = std::move(v);
   stats.converged = true;

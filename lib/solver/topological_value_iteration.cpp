@@ -18,6 +18,7 @@
 #include "solver/mdp_solvers.hpp"
 #include "solver/problem_end_components.hpp"
 #include "solver/problem_graph.hpp"
+#include "solver/progress.hpp"
 #include "solver/scc_subproblem.hpp"
 
 namespace pmc {
@@ -48,10 +49,16 @@ SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const Sol
   MinMaxProblem sub;
   std::vector<double> local, next;
   const auto loop_start = std::chrono::steady_clock::now();
+  // Reports count sweeps over all SCCs (the limit applies per SCC).
+  ProgressReporter progress(settings, "cpu.topo-vi");
+  uint64_t total_sweeps = 0;
   for (const SccBlock& block : blocks) {
     for (uint64_t c = block.first_scc; c <= block.last_scc; ++c) {
       const std::span<const uint32_t> states = sccs.component(c);
       if (states.size() == 1) {
+        // Thousands of single-state SCCs per millisecond: the reporter's
+        // stride keeps this poll cheap.
+        progress.tick(total_sweeps);
         x[states[0]] = solve_single_unknown(p, states[0], x);
         stats.iterations = std::max<uint64_t>(stats.iterations, 1);
         continue;
@@ -72,10 +79,12 @@ SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const Sol
             bellman_sweep(sub, local.data(), jacobi ? next.data() : local.data(), settings.relative, threads);
         if (jacobi) local.swap(next);
         ++sweeps;
+        ++total_sweeps;
         if (diff < settings.epsilon) {
           converged = true;
           break;
         }
+        progress.tick(total_sweeps, diff);
       }
       for (uint64_t i = 0; i < states.size(); ++i) x[states[i]] = local[i];
       stats.iterations = std::max(stats.iterations, sweeps);

@@ -5,6 +5,7 @@
 #include "solver/bellman.hpp"
 #include "solver/mdp_solvers.hpp"
 #include "solver/problem_end_components.hpp"
+#include "solver/progress.hpp"
 
 namespace pmc {
 
@@ -28,6 +29,7 @@ SolveStats vi_core(const MinMaxProblem& p, MinMaxSolution& solution, const Solve
   stats.kernel = jacobi ? "jacobi" : "gauss-seidel";
   stats.bytes_per_iteration = bellman_bytes(p);
   const auto loop_start = std::chrono::steady_clock::now();
+  ProgressReporter progress(settings, "cpu.vi", settings.max_iterations);
   while (stats.iterations < settings.max_iterations) {
     const double diff = bellman_sweep(p, x.data(), jacobi ? next.data() : x.data(), settings.relative, threads);
     if (jacobi) x.swap(next);
@@ -36,6 +38,7 @@ SolveStats vi_core(const MinMaxProblem& p, MinMaxSolution& solution, const Solve
       stats.converged = true;
       break;
     }
+    progress.tick(stats.iterations, diff);
   }
   stats.loop_seconds = seconds_since(loop_start);
   solution.choice = optimal_choices(p, x, settings.epsilon);
@@ -65,6 +68,7 @@ SolveStats value_iteration_steps(const MinMaxProblem& p, MinMaxSolution& solutio
   stats.bytes_per_iteration = bellman_bytes(p);
   const int threads = solver_threads(settings);
   const auto loop_start = std::chrono::steady_clock::now();
+  ProgressReporter progress(settings, "cpu.vi", p.steps);
   for (uint64_t k = 0; k < p.steps; ++k) {
     // Only the last step's choice matters: the first move with `steps` to go.
     uint32_t* record = k + 1 == p.steps ? choice.data() : nullptr;
@@ -72,6 +76,7 @@ SolveStats value_iteration_steps(const MinMaxProblem& p, MinMaxSolution& solutio
     for (int64_t s = 0; s < n; ++s) next[s] = state_value(p, s, x.data(), record ? record + s : nullptr);
     x.swap(next);
     ++stats.iterations;
+    progress.tick(stats.iterations);
   }
   if (p.steps == 0) {
     for (int64_t s = 0; s < n; ++s) state_value(p, s, x.data(), &choice[s]);
