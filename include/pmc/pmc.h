@@ -134,6 +134,41 @@ PMC_API pmc_status pmc_options_set_device(pmc_options* options, uint64_t device)
  * fit on the CPU; other GPU solvers fail with PMC_ERROR_OUT_OF_MEMORY. */
 PMC_API pmc_status pmc_options_set_gpu_memory_limit(pmc_options* options, uint64_t bytes);
 
+/* Cancellation. Each options handle carries a cancel flag, clear when
+ * created. pmc_options_request_cancel sets it: every pmc_check running with
+ * these options stops at its solver's next iteration (CPU and GPU solvers
+ * poll the flag between iterations) and returns PMC_ERROR_CANCELLED without
+ * a result; the model stays valid and can be checked again. The flag stays
+ * set, so checks started later with these options are cancelled at once,
+ * until pmc_options_reset_cancel clears it.
+ *
+ * Thread safety: pmc_options_request_cancel may be called from any thread
+ * while other threads run pmc_check with the same options, and from a
+ * signal handler (it only stores to a lock-free atomic flag; it reports
+ * nothing through pmc_last_error and returns PMC_ERROR_INVALID_ARGUMENT
+ * only for a NULL handle). pmc_options_reset_cancel is thread-safe the same
+ * way; reset only while no check you did not mean to cancel is running. */
+PMC_API pmc_status pmc_options_request_cancel(pmc_options* options);
+PMC_API pmc_status pmc_options_reset_cancel(pmc_options* options);
+
+/* Progress of long solves. `solver` is the solver's name (valid only during
+ * the call), `iteration` the iterations done so far in the current solve,
+ * `residual` the convergence test's quantity of the last iteration (the
+ * largest change, relative or absolute as set; NaN for solvers that have
+ * none, such as bounded steps), `seconds` the time since the solve began. */
+typedef void (*pmc_progress_fn)(const char* solver, uint64_t iteration, double residual, double seconds,
+                                void* user_data);
+
+/* Calls `fn(..., user_data)` during pmc_check with these options at most
+ * every 0.2 s of a solve (never for a solve shorter than that; a check may
+ * run several solves). NULL fn removes the callback. The callback runs on
+ * the thread that called pmc_check (several at once if several threads
+ * check with these options), must return quickly and must not call pmc
+ * functions other than pmc_options_request_cancel. user_data is not owned
+ * by pmc. Needs exclusive access to the options (not while a check runs
+ * with them). */
+PMC_API pmc_status pmc_options_set_progress(pmc_options* options, pmc_progress_fn fn, void* user_data);
+
 /* ------------------------------------------------------------------------ */
 /* Models                                                                    */
 /* ------------------------------------------------------------------------ */

@@ -3,6 +3,7 @@
 // thread-local message. Nothing thrown inside pmc escapes to C.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <new>
 #include <string>
@@ -17,8 +18,14 @@ struct pmc_model {
 };
 
 struct pmc_options {
+  // check.settings.cancel points at `cancel`: the handle must stay put.
+  pmc_options() { check.settings.cancel = &cancel; }
+  pmc_options(const pmc_options&) = delete;
+  pmc_options& operator=(const pmc_options&) = delete;
+
   pmc::ModelOptions model;
   pmc::CheckOptions check;
+  std::atomic<bool> cancel{false};
 };
 
 struct pmc_result {

@@ -80,4 +80,31 @@ pmc_status pmc_options_set_gpu_memory_limit(pmc_options* options, uint64_t bytes
   return guarded([&] { require(options, "options").check.settings.gpu_memory_limit = bytes; });
 }
 
+// No guarded(): these may run in a signal handler, where neither an
+// exception nor the thread-local error message may be touched.
+pmc_status pmc_options_request_cancel(pmc_options* options) {
+  if (options == nullptr) return PMC_ERROR_INVALID_ARGUMENT;
+  options->cancel.store(true, std::memory_order_relaxed);
+  return PMC_OK;
+}
+
+pmc_status pmc_options_reset_cancel(pmc_options* options) {
+  if (options == nullptr) return PMC_ERROR_INVALID_ARGUMENT;
+  options->cancel.store(false, std::memory_order_relaxed);
+  return PMC_OK;
+}
+
+pmc_status pmc_options_set_progress(pmc_options* options, pmc_progress_fn fn, void* user_data) {
+  return guarded([&] {
+    pmc_options& o = require(options, "options");
+    if (fn == nullptr) {
+      o.check.settings.progress = nullptr;
+      return;
+    }
+    o.check.settings.progress = [fn, user_data](const pmc::SolveProgress& p) {
+      fn(p.solver, p.iteration, p.residual, p.seconds, user_data);
+    };
+  });
+}
+
 }  // extern "C"

@@ -3,6 +3,8 @@
 // parameters stay untouched on failure, and good calls give the right data.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -374,6 +376,138 @@ TEST(CApiCheck, ErrorsAndNonConvergence) {
   const char* name = nullptr;
   EXPECT_EQ(pmc_solver_name(0, &name), PMC_OK);
   EXPECT_EQ(pmc_solver_name(solvers, &name), PMC_ERROR_INVALID_ARGUMENT);
+  pmc_options_free(options);
+  pmc_model_free(model);
+}
+
+}  // namespace
+
+namespace {
+
+// A random walk on 0..n-1 from the middle, absorbed at both ends; "goal"
+// is the right end. P=? [ F "goal" ] = (n/2)/(n-1); the power method needs
+// millions of sweeps to 1e-15, so a check with it runs until cancelled.
+pmc_model* build_random_walk(uint64_t n) {
+  std::vector<uint64_t> offsets = {0}, columns;
+  std::vector<double> values;
+  for (uint64_t i = 0; i < n; ++i) {
+    if (i == 0 || i + 1 == n) {
+      columns.push_back(i);
+      values.push_back(1.0);
+    } else {
+      columns.insert(columns.end(), {i - 1, i + 1});
+      values.insert(values.end(), {0.5, 0.5});
+    }
+    offsets.push_back(columns.size());
+  }
+  pmc_model* model = nullptr;
+  EXPECT_EQ(pmc_model_build_csr(PMC_MODEL_DTMC, n, n, nullptr, offsets.data(), columns.data(), values.data(), nullptr,
+                                &model),
+            PMC_OK)
+      << last_error();
+  const uint64_t init = n / 2, goal = n - 1;
+  EXPECT_EQ(pmc_model_add_label(model, "init", &init, 1), PMC_OK);
+  EXPECT_EQ(pmc_model_add_label(model, "goal", &goal, 1), PMC_OK);
+  return model;
+}
+
+struct ProgressLog {
+  std::atomic<int> calls{0};
+  std::string solver;
+  uint64_t last_iteration = 0;
+  double last_residual = 0;
+  bool increasing = true;
+  pmc_options* cancel_after_three = nullptr;  // set: the callback itself cancels
+};
+
+void on_progress(const char* solver, uint64_t iteration, double residual, double seconds, void* user_data) {
+  auto* log = static_cast<ProgressLog*>(user_data);
+  log->solver = solver;
+  log->increasing = log->increasing && iteration > log->last_iteration && seconds > 0;
+  log->last_iteration = iteration;
+  log->last_residual = residual;
+  if (++log->calls >= 3 && log->cancel_after_three) pmc_options_request_cancel(log->cancel_after_three);
+}
+
+TEST(CApiCancel, CancelFromAnotherThreadLeavesTheModelUsable) {
+  pmc_model* model = build_random_walk(2001);
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  ASSERT_EQ(pmc_options_set_solver(options, "cpu.power"), PMC_OK);
+  ASSERT_EQ(pmc_options_set_epsilon(options, 1e-15), PMC_OK);
+  ASSERT_EQ(pmc_options_set_max_iterations(options, uint64_t{1} << 60), PMC_OK);
+  ProgressLog log;
+  ASSERT_EQ(pmc_options_set_progress(options, on_progress, &log), PMC_OK);
+
+  pmc_status status = PMC_OK;
+  std::string error;
+  pmc_result* result = nullptr;
+  std::thread checker([&] {
+    status = pmc_check(model, "P=? [ F \"goal\" ]", options, &result);
+    error = pmc_last_error();
+  });
+  // Cancel once the solve is well under way (progress seen), or after 60 s.
+  for (int i = 0; i < 6000 && log.calls.load() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_GE(log.calls.load(), 2) << "no progress reported within 60 s";
+  EXPECT_EQ(pmc_options_request_cancel(options), PMC_OK);
+  checker.join();
+  EXPECT_EQ(status, PMC_ERROR_CANCELLED);
+  EXPECT_EQ(error, "cancelled");
+  EXPECT_EQ(result, nullptr);
+  EXPECT_EQ(log.solver, "cpu.power");
+  EXPECT_TRUE(log.increasing);
+  EXPECT_GT(log.last_residual, 0.0);
+
+  // The flag stays set: the next check is cancelled at once.
+  EXPECT_EQ(pmc_check(model, "P=? [ F \"goal\" ]", options, &result), PMC_ERROR_CANCELLED);
+  EXPECT_EQ(result, nullptr);
+  // Reset, and the same model checks normally (its cached graph data intact).
+  EXPECT_EQ(pmc_options_reset_cancel(options), PMC_OK);
+  ASSERT_EQ(pmc_options_set_progress(options, nullptr, nullptr), PMC_OK);
+  // Reaching the goal 1000 states away within 1000 steps needs 1000 steps up: 2^-1000 exactly, and cheap to
+  // compute (the unbounded walk converges far too slowly for a unit test).
+  ASSERT_EQ(pmc_check(model, "P=? [ F<=1000 \"goal\" ]", options, &result), PMC_OK) << last_error();
+  double value = 0;
+  EXPECT_EQ(pmc_result_initial_value(result, &value), PMC_OK);
+  EXPECT_DOUBLE_EQ(value, std::ldexp(1.0, -1000));
+  pmc_result_free(result);
+  pmc_options_free(options);
+  pmc_model_free(model);
+}
+
+TEST(CApiCancel, TheProgressCallbackMayCancel) {
+  pmc_model* model = build_random_walk(2001);
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  ASSERT_EQ(pmc_options_set_solver(options, "cpu.jacobi"), PMC_OK);
+  ASSERT_EQ(pmc_options_set_epsilon(options, 1e-15), PMC_OK);
+  ASSERT_EQ(pmc_options_set_max_iterations(options, uint64_t{1} << 60), PMC_OK);
+  ProgressLog log;
+  log.cancel_after_three = options;
+  ASSERT_EQ(pmc_options_set_progress(options, on_progress, &log), PMC_OK);
+  pmc_result* result = nullptr;
+  EXPECT_EQ(pmc_check(model, "P=? [ F \"goal\" ]", options, &result), PMC_ERROR_CANCELLED);
+  EXPECT_EQ(log.calls.load(), 3);
+  EXPECT_EQ(log.solver, "cpu.jacobi");
+  pmc_options_free(options);
+  pmc_model_free(model);
+}
+
+TEST(CApiCancel, BadArguments) {
+  EXPECT_EQ(pmc_options_request_cancel(nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_reset_cancel(nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_progress(nullptr, on_progress, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  // A fresh handle is not cancelled; a cancelled one that is reset checks.
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_load(k_die.c_str(), nullptr, &model), PMC_OK);
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  pmc_result* result = nullptr;
+  ASSERT_EQ(pmc_options_request_cancel(options), PMC_OK);
+  EXPECT_EQ(pmc_check(model, "P=? [ F \"six\" ]", options, &result), PMC_ERROR_CANCELLED);
+  ASSERT_EQ(pmc_options_reset_cancel(options), PMC_OK);
+  ASSERT_EQ(pmc_check(model, "P=? [ F \"six\" ]", options, &result), PMC_OK) << last_error();
+  pmc_result_free(result);
   pmc_options_free(options);
   pmc_model_free(model);
 }
