@@ -1,6 +1,7 @@
 #include "check_commands.hpp"
 
-#include <charconv>
+#include <unistd.h>
+
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -13,85 +14,26 @@
 #include "check/check.hpp"
 #include "common/error.hpp"
 #include "model_commands.hpp"
+#include "progress_line.hpp"
+#include "settings.hpp"
 #include "solver/registry.hpp"
 
 namespace pmc::shell {
 
 namespace {
 
-double parse_number(const std::string& option, const std::string& text) {
-  double value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
-    fail(ErrorCode::invalid_argument, "--{}: {} is not a number", option, quote_for_message(text));
-  }
-  return value;
-}
-
-// "4096", "64K", "512M", "2G" (powers of 1024).
-uint64_t parse_byte_size(const std::string& option, const std::string& text) {
-  std::string digits = text;
-  double scale = 1;
-  if (!digits.empty()) {
-    switch (digits.back()) {
-      case 'K': case 'k': scale = 1024.0; break;
-      case 'M': case 'm': scale = 1024.0 * 1024; break;
-      case 'G': case 'g': scale = 1024.0 * 1024 * 1024; break;
-      default: break;
-    }
-    if (scale != 1) digits.pop_back();
-  }
-  double value = 0;
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || !(value >= 0) ||
-      value * scale > 1e18) {
-    fail(ErrorCode::invalid_argument, "--{}: {} is not a size in bytes (e.g. 4096, 64K, 512M, 2G)", option,
-         quote_for_message(text));
-  }
-  return static_cast<uint64_t>(value * scale);
-}
-
 CheckOptions check_options(const Arguments& args) {
-  CheckOptions options;
-  options.solver = args.value("solver", "auto");
-  validate_solver_choice(options.solver);
-  if (args.has("epsilon")) {
-    options.settings.epsilon = parse_number("epsilon", args.value("epsilon"));
-    if (!(options.settings.epsilon > 0 && options.settings.epsilon < 1)) {
-      fail(ErrorCode::invalid_argument, "--epsilon must be in (0, 1), not {}", args.value("epsilon"));
-    }
-  }
   if (args.has("relative") && args.has("absolute")) {
     fail(ErrorCode::invalid_argument, "--relative and --absolute exclude each other");
   }
-  options.settings.relative = !args.has("absolute");
-  if (args.has("max-iterations")) {
-    const double limit = parse_number("max-iterations", args.value("max-iterations"));
-    if (limit < 1 || limit != std::floor(limit)) {
-      fail(ErrorCode::invalid_argument, "--max-iterations must be a positive integer, not {}",
-           args.value("max-iterations"));
-    }
-    options.settings.max_iterations = static_cast<uint64_t>(limit);
-  }
-  if (args.has("threads")) {
-    const double threads = parse_number("threads", args.value("threads"));
-    if (threads < 0 || threads > 4096 || threads != std::floor(threads)) {
-      fail(ErrorCode::invalid_argument, "--threads must be an integer in [0, 4096], not {}", args.value("threads"));
-    }
-    options.settings.threads = static_cast<int>(threads);
-  }
-  if (args.has("device")) {
-    const double device = parse_number("device", args.value("device"));
-    if (device < 0 || device > 1024 || device != std::floor(device)) {
-      fail(ErrorCode::invalid_argument, "--device must be a device index (see `pmc devices`), not {}", args.value("device"));
-    }
-    options.settings.device = static_cast<int>(device);
-  }
-  if (args.has("gpu-memory-limit")) {
-    options.settings.gpu_memory_limit = parse_byte_size("gpu-memory-limit", args.value("gpu-memory-limit"));
+  CheckOptions options;
+  for (const SettingSpec& spec : setting_specs()) {
+    if (args.has(spec.name)) apply_setting(options, spec.name, args.value(spec.name));
   }
   return options;
 }
+
+}  // namespace
 
 nlohmann::json json_number(double value) {
   if (std::isfinite(value)) return value;
@@ -122,6 +64,27 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
   return j;
 }
 
+namespace {
+
+// The choice's reason without the solver's name, which the line already
+// shows: "auto: cpu.gauss-seidel (no usable GPU: ...)" -> "auto: no usable GPU: ...".
+std::string reason_without_solver(const CheckResult& r) {
+  const std::string& reason = r.solver_reason;
+  for (const std::string& solver : r.solvers) {
+    if (r.solvers.size() == 1 && reason.size() > solver.size() + 2 && reason.ends_with(": " + solver)) {
+      return reason.substr(0, reason.size() - solver.size() - 2);  // "cpu: cpu.steps" -> "cpu"
+    }
+    const size_t at = reason.find(": " + solver + " (");
+    if (r.solvers.size() == 1 && at != std::string::npos && reason.back() == ')' && reason.find(';') == std::string::npos) {
+      const size_t inner = at + solver.size() + 4;
+      return reason.substr(0, at + 2) + reason.substr(inner, reason.size() - inner - 1);
+    }
+  }
+  return reason;
+}
+
+}  // namespace
+
 void print_result_text(const CheckResult& r, std::ostream& out) {
   if (r.is_boolean) {
     fmt::print(out, "{}: {}", r.property, r.initial_value != 0 ? "true" : "false");
@@ -130,8 +93,8 @@ void print_result_text(const CheckResult& r, std::ostream& out) {
   }
   if (r.num_initial > 1) fmt::print(out, " (initial states: {}, min {}, max {})", r.num_initial, r.min_initial, r.max_initial);
   if (!r.lower.empty()) fmt::print(out, " (sound bounds [{}, {}])", r.initial_lower, r.initial_upper);
-  fmt::print(out, "\n  solver {} ({}), {} iterations, {:.3f} s{}\n", r.solver_names(), r.solver_reason, r.iterations,
-             r.seconds, r.converged ? "" : ", NOT CONVERGED");
+  fmt::print(out, "\n  {}, {} iterations, {:.3f} s{} ({})\n", r.solver_names(), r.iterations, r.seconds,
+             r.converged ? "" : ", NOT CONVERGED", reason_without_solver(r));
 }
 
 // One line per state: "state choice action" (choice 0-based within the
@@ -158,18 +121,19 @@ void write_scheduler(const std::string& path, const CheckResult& r, const Model&
   if (!out) fail(ErrorCode::io, "{}: write failed", path);
 }
 
-}  // namespace
-
 int run_check(const Arguments& args, std::ostream& out) {
   const auto& properties = args.values("property");
   if (properties.empty()) fail(ErrorCode::invalid_argument, "no property given (use --property 'P=? [ F \"goal\" ]')");
-  const CheckOptions options = check_options(args);
+  CheckOptions options = check_options(args);
+  ProgressLine progress(std::cerr);
+  if (isatty(STDERR_FILENO)) options.settings.progress = [&](const SolveProgress& p) { progress.show(p); };
   ModelPtr model = load_model_from_arguments(args);
   const bool json = args.has("json");
   int status = 0;
   for (const std::string& text : properties) {
     try {
       CheckResult result = check(*model, text, options);
+      progress.clear();
       if (args.has("scheduler")) write_scheduler(args.value("scheduler"), result, *model);
       if (json) {
         out << result_json(result, *model).dump() << '\n';
@@ -183,6 +147,7 @@ int run_check(const Arguments& args, std::ostream& out) {
         status = std::max(status, 3);
       }
     } catch (const Error& e) {
+      progress.clear();
       // One bad property does not stop the others; the exit status reports it.
       fmt::print(std::cerr, "pmc check: error: {}: {}\n", quote_for_message(text, 80), e.what());
       status = std::max(status, e.code() == ErrorCode::invalid_argument ? 2 : 1);

@@ -1,13 +1,27 @@
-// Commands about checking: check, solvers.
+// Commands about checking: check, solvers; and the printing of results
+// that the REPL shares with them.
 #pragma once
 
 #include <iosfwd>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "arguments.hpp"
+#include "check/check.hpp"
 
 namespace pmc::shell {
 
 int run_check(const Arguments& args, std::ostream& out);
 int run_solvers(const Arguments& args, std::ostream& out);
+
+// A finite number, or "Infinity", "-Infinity", "NaN" (JSON has no such numbers).
+nlohmann::json json_number(double value);
+// DESIGN §6's JSON object of one checked property.
+nlohmann::json result_json(const CheckResult& result, const Model& model);
+// "property: value" and a line with solver, iterations and time.
+void print_result_text(const CheckResult& result, std::ostream& out);
+// The scheduler of an MDP result, one "state choice action" line per state.
+void write_scheduler(const std::string& path, const CheckResult& result, const Model& model);
 
 }  // namespace pmc::shell

@@ -67,6 +67,8 @@ const std::vector<Command>& command_table() {
 void print_help(std::ostream& out) {
   fmt::print(out, "pmc {}: probabilistic model checking on CPUs and NVIDIA GPUs\n\nCommands:\n", PMC_PROJECT_VERSION);
   for (const Command& c : command_table()) fmt::print(out, "  pmc {} {}\n      {}\n", c.name, c.usage, c.summary);
+  fmt::print(out, "  pmc [-f SCRIPT] [--json] [-k|--continue]\n      the shell: interactive on a terminal "
+                  "(`help` there lists its commands), else runs a script\n");
   fmt::print(out,
              "\nFormats (--format/--from/--to): prism, prism-dtmc, prism-ctmc, prism-mdp, drn, pmcb;\n"
              "by default chosen by extension. A .tra finds its .lab/.srew/.trew/.sta siblings.\n");

@@ -21,6 +21,8 @@ ModelOptions model_options(const Arguments& args) {
   return options;
 }
 
+}  // namespace
+
 nlohmann::json info_json(const Model& model) {
   nlohmann::json labels = nlohmann::json::array(), label_sizes = nlohmann::json::object();
   for (const Label& label : model.labels()) {
@@ -70,8 +72,6 @@ void print_info_text(const Model& model, std::ostream& out) {
   }
   for (const std::string& w : model.warnings()) fmt::print(out, "warning: {}\n", w);
 }
-
-}  // namespace
 
 ModelPtr load_model_from_arguments(const Arguments& args) {
   std::vector<std::string> paths = args.values("model");

@@ -3,6 +3,8 @@
 
 #include <iosfwd>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "arguments.hpp"
 #include "model/model.hpp"
 
@@ -10,6 +12,10 @@ namespace pmc::shell {
 
 // Loads the model named by --model (or positional words) with --format and --strict.
 ModelPtr load_model_from_arguments(const Arguments& args);
+
+// `info`: type, sizes, labels (with their sizes), rewards, parameters, warnings.
+nlohmann::json info_json(const Model& model);
+void print_info_text(const Model& model, std::ostream& out);
 
 int run_info(const Arguments& args, std::ostream& out);
 int run_convert(const Arguments& args, std::ostream& out);

@@ -1,0 +1,525 @@
+#include "repl_commands.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include "arguments.hpp"
+#include "check_commands.hpp"
+#include "common/error.hpp"
+#include "formats/model_files.hpp"
+#include "model_commands.hpp"
+#include "progress_line.hpp"
+#include "settings.hpp"
+#include "solver/registry.hpp"
+
+namespace pmc::shell {
+
+namespace {
+
+// Shell-level settings of `set`, beside the check settings of settings.hpp.
+const std::vector<SettingSpec> k_shell_settings = {
+    {"json", "on|off", "print every result as one JSON object per line"},
+    {"progress", "on|off", "show iteration and residual during long solves (on a terminal)"},
+};
+
+bool parse_on_off(std::string_view what, const std::string& value) {
+  if (value == "on" || value == "true" || value == "1") return true;
+  if (value == "off" || value == "false" || value == "0") return false;
+  fail(ErrorCode::invalid_argument, "{} takes on or off, not {}", what, quote_for_message(value));
+}
+
+Arguments parse(const std::string& rest, const std::vector<OptionSpec>& specs) {
+  return Arguments(split_words(rest), specs);
+}
+
+bool wants_json(const Session& session, const Arguments& args) { return session.json || args.has("json"); }
+
+void expect_no_words(const Arguments& args, std::string_view command) {
+  if (!args.positional().empty()) {
+    fail(ErrorCode::invalid_argument, "{} takes no argument {}", command, quote_for_message(args.positional()[0]));
+  }
+}
+
+std::string plural(uint64_t n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+
+// --- models -----------------------------------------------------------------
+
+// The file stem ("die" for examples/die/die.tra), made unique among the
+// loaded models unless the same files are being reloaded.
+std::string default_name(const Session& session, const std::vector<std::string>& files) {
+  const std::string stem = std::filesystem::path(files.front()).stem().string();
+  std::string name = stem;
+  for (int n = 2;; ++n) {
+    auto same = std::find_if(session.models.begin(), session.models.end(),
+                             [&](const LoadedModel& m) { return m.name == name; });
+    if (same == session.models.end() || same->files == files) return name;
+    name = fmt::format("{}-{}", stem, n);
+  }
+}
+
+LineOutcome load(Session& session, const std::string& rest) {
+  const Arguments args = parse(rest, {{"name", true, false}, {"format", true, false}, {"strict", false, false},
+                                      {"json", false, false}});
+  const std::vector<std::string>& files = args.positional();
+  if (files.empty()) fail(ErrorCode::invalid_argument, "load needs a model file (load examples/die/die.tra)");
+  ModelOptions model_options;
+  model_options.strict = args.has("strict");
+  ModelPtr model = load_model(files, args.value("format"), model_options);  // throws before the session changes
+  const std::string name = args.has("name") ? args.value("name") : default_name(session, files);
+  if (name.empty()) fail(ErrorCode::invalid_argument, "--name must not be empty");
+  LoadedModel* existing = session.find(name);
+  if (existing != nullptr) {
+    *existing = {name, files, std::move(model)};
+    session.current = static_cast<size_t>(existing - session.models.data());
+  } else {
+    session.models.push_back({name, files, std::move(model)});
+    session.current = session.models.size() - 1;
+  }
+  const Model& m = *session.models[session.current].model;
+  if (wants_json(session, args)) {
+    session.out << nlohmann::json{{"loaded", name},       {"type", std::string(to_string(m.type()))},
+                                  {"states", m.num_states()}, {"transitions", m.num_entries()},
+                                  {"replaced", existing != nullptr}, {"warnings", m.warnings()}}
+                       .dump()
+                << '\n';
+  } else {
+    fmt::print(session.out, "{} {}: {}, {}, {}\n", existing != nullptr ? "reloaded" : "loaded", name,
+               to_string(m.type()), plural(m.num_states(), "state"), plural(m.num_entries(), "transition"));
+    for (const std::string& w : m.warnings()) fmt::print(session.out, "warning: {}\n", w);
+  }
+  return LineOutcome::ok;
+}
+
+LineOutcome list_models(Session& session, const std::string& rest) {
+  const Arguments args = parse(rest, {{"json", false, false}});
+  expect_no_words(args, "models");
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t i = 0; i < session.models.size(); ++i) {
+    const LoadedModel& m = session.models[i];
+    if (wants_json(session, args)) {
+      list.push_back({{"name", m.name}, {"current", i == session.current}, {"type", std::string(to_string(m.model->type()))},
+                      {"states", m.model->num_states()}, {"transitions", m.model->num_entries()}, {"files", m.files}});
+    } else {
+      std::string files;
+      for (const std::string& f : m.files) files += (files.empty() ? "" : " ") + f;
+      fmt::print(session.out, "{} {:<12} {:<5} {:>12} {:>14}  {}\n", i == session.current ? '*' : ' ', m.name,
+                 to_string(m.model->type()), plural(m.model->num_states(), "state"),
+                 plural(m.model->num_entries(), "transition"), files);
+    }
+  }
+  if (wants_json(session, args)) {
+    session.out << list.dump() << '\n';
+  } else if (session.models.empty()) {
+    fmt::print(session.out, "no models loaded (try `load examples/die/die.tra`)\n");
+  }
+  return LineOutcome::ok;
+}
+
+LoadedModel& named_model(Session& session, const Arguments& args, std::string_view command) {
+  if (args.positional().size() != 1) fail(ErrorCode::invalid_argument, "{} needs one model name (see `models`)", command);
+  LoadedModel* model = session.find(args.positional()[0]);
+  if (model == nullptr) {
+    std::string names;
+    for (const LoadedModel& m : session.models) names += (names.empty() ? "" : ", ") + m.name;
+    fail(ErrorCode::invalid_argument, "no model named {} (loaded: {})", quote_for_message(args.positional()[0]),
+         names.empty() ? "none" : names);
+  }
+  return *model;
+}
+
+LineOutcome use(Session& session, const std::string& rest) {
+  const Arguments args = parse(rest, {{"json", false, false}});
+  LoadedModel& model = named_model(session, args, "use");
+  session.current = static_cast<size_t>(&model - session.models.data());
+  if (wants_json(session, args)) {
+    session.out << nlohmann::json{{"current", model.name}}.dump() << '\n';
+  } else {
+    fmt::print(session.out, "current model: {}\n", model.name);
+  }
+  return LineOutcome::ok;
+}
+
+LineOutcome unload(Session& session, const std::string& rest) {
+  const Arguments args = parse(rest, {{"json", false, false}});
+  LoadedModel& model = named_model(session, args, "unload");
+  const std::string name = model.name;
+  const size_t index = static_cast<size_t>(&model - session.models.data());
+  session.models.erase(session.models.begin() + static_cast<std::ptrdiff_t>(index));
+  if (session.current >= index && session.current > 0) --session.current;
+  if (wants_json(session, args)) {
+    nlohmann::json j = {{"unloaded", name}, {"current", nullptr}};
+    if (const LoadedModel* m = session.current_model()) j["current"] = m->name;
+    session.out << j.dump() << '\n';
+  } else {
+    fmt::print(session.out, "unloaded {}\n", name);
+  }
+  return LineOutcome::ok;
+}
+
+LineOutcome info(Session& session, const std::string& rest) {
+  const Arguments args = parse(rest, {{"json", false, false}});
+  expect_no_words(args, "info");
+  const LoadedModel& m = session.require_model();
+  if (wants_json(session, args)) {
+    nlohmann::json j = info_json(*m.model);
+    j["name"] = m.name;
+    session.out << j.dump() << '\n';
+  } else {
+    fmt::print(session.out, "model:       {}\n", m.name);
+    print_info_text(*m.model, session.out);
+  }
+  return LineOutcome::ok;
+}
+
+LineOutcome labels(Session& session, const std::string& rest) {
+  const Arguments args = parse(rest, {{"json", false, false}});
+  expect_no_words(args, "labels");
+  const Model& model = *session.require_model().model;
+  nlohmann::json list = nlohmann::json::array();
+  for (const Label& label : model.labels()) {
+    if (wants_json(session, args)) {
+      list.push_back({{"name", label.name}, {"states", label.states.count()}});
+    } else {
+      fmt::print(session.out, "\"{}\" ({})\n", label.name, plural(label.states.count(), "state"));
+    }
+  }
+  if (wants_json(session, args)) session.out << list.dump() << '\n';
+  return LineOutcome::ok;
+}
+
+LineOutcome rewards(Session& session, const std::string& rest) {
+  const Arguments args = parse(rest, {{"json", false, false}});
+  expect_no_words(args, "rewards");
+  const Model& model = *session.require_model().model;
+  nlohmann::json list = nlohmann::json::array();
+  for (const RewardStructure& r : model.rewards()) {
+    const bool state = !r.state_rewards.empty(), transition = !r.transition_rewards.empty();
+    if (wants_json(session, args)) {
+      list.push_back({{"name", r.name}, {"state", state}, {"transition", transition}});
+    } else {
+      fmt::print(session.out, "\"{}\"{}{}\n", r.name, state ? " state" : "", transition ? " transition" : "");
+    }
+  }
+  if (wants_json(session, args)) {
+    session.out << list.dump() << '\n';
+  } else if (model.rewards().empty()) {
+    fmt::print(session.out, "no reward structures\n");
+  }
+  return LineOutcome::ok;
+}
+
+LineOutcome save(Session& session, const std::string& rest) {
+  const Arguments args = parse(rest, {{"format", true, false}, {"json", false, false}});
+  if (args.positional().size() != 1) fail(ErrorCode::invalid_argument, "save needs one output file (save out.pmcb)");
+  const LoadedModel& m = session.require_model();
+  const std::string& path = args.positional()[0];
+  save_model(*m.model, path, args.value("format"));
+  if (wants_json(session, args)) {
+    session.out << nlohmann::json{{"saved", m.name}, {"file", path}}.dump() << '\n';
+  } else {
+    fmt::print(session.out, "saved {} to {}\n", m.name, path);
+  }
+  return LineOutcome::ok;
+}
+
+// --- check ------------------------------------------------------------------
+
+struct CheckRequest {
+  std::vector<std::string> properties;
+  std::string scheduler_file;
+  bool json = false;
+};
+
+std::vector<std::string> read_property_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail(ErrorCode::io, "{}: cannot open property file", path);
+  std::vector<std::string> properties;
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#' || line.compare(first, 2, "//") == 0) continue;
+    properties.push_back(line.substr(first));
+  }
+  if (properties.empty()) fail(ErrorCode::invalid_argument, "{}: no properties in the file", path);
+  return properties;
+}
+
+// check [--json] [--file F] [--scheduler F] P1 ; P2 ...: options first, then
+// the property text as typed (quotes are part of it).
+CheckRequest parse_check(const std::string& rest) {
+  CheckRequest request;
+  size_t pos = 0;
+  auto next_word = [&]() {
+    pos = rest.find_first_not_of(" \t", pos);
+    if (pos == std::string::npos) return std::string();
+    const size_t end = rest.find_first_of(" \t", pos);
+    std::string word = rest.substr(pos, end - pos);
+    pos = end;
+    return word;
+  };
+  for (;;) {
+    const size_t start = rest.find_first_not_of(" \t", pos);
+    if (start == std::string::npos || rest.compare(start, 2, "--") != 0) {
+      pos = start;
+      break;
+    }
+    pos = start;
+    const std::string option = next_word();
+    if (option == "--json") {
+      request.json = true;
+    } else if (option == "--file" || option == "--scheduler") {
+      std::string value = next_word();
+      if (value.empty()) fail(ErrorCode::invalid_argument, "{} needs a file name", option);
+      if (option == "--file") {
+        for (std::string& p : read_property_file(value)) request.properties.push_back(std::move(p));
+      } else {
+        request.scheduler_file = value;
+      }
+    } else {
+      fail(ErrorCode::invalid_argument, "check: unknown option {} (options: --json, --file F, --scheduler F)",
+           quote_for_message(option));
+    }
+  }
+  if (pos != std::string::npos) {
+    const std::string text = rest.substr(pos);
+    size_t begin = 0;
+    while (begin <= text.size()) {
+      size_t end = text.find(';', begin);
+      if (end == std::string::npos) end = text.size();
+      const std::string property = text.substr(begin, end - begin);
+      if (property.find_first_not_of(" \t") != std::string::npos) request.properties.push_back(property);
+      begin = end + 1;
+    }
+  }
+  if (request.properties.empty()) {
+    fail(ErrorCode::invalid_argument, "check needs a property (check P=? [ F \"goal\" ]) or --file F");
+  }
+  return request;
+}
+
+LineOutcome check_properties(Session& session, const std::string& rest) {
+  const CheckRequest request = parse_check(rest);
+  const LoadedModel& loaded = session.require_model();
+  const bool json = session.json || request.json;
+  CheckOptions options = session.options;
+  options.settings.cancel = &session.cancel;
+  ProgressLine progress(session.err);
+  if (session.progress && !json) options.settings.progress = [&](const SolveProgress& p) { progress.show(p); };
+  LineOutcome outcome = LineOutcome::ok;
+  for (const std::string& text : request.properties) {
+    try {
+      CheckResult result = check(*loaded.model, text, options);
+      progress.clear();
+      if (!request.scheduler_file.empty()) write_scheduler(request.scheduler_file, result, *loaded.model);
+      if (json) {
+        session.out << result_json(result, *loaded.model).dump() << '\n';
+      } else {
+        print_result_text(result, session.out);
+      }
+      if (!result.converged) outcome = LineOutcome::error;
+    } catch (const Error& e) {
+      progress.clear();
+      if (e.code() == ErrorCode::cancelled) throw;  // Ctrl-C stops the remaining properties too
+      // One bad property does not stop the others; the line still fails.
+      if (json) {
+        session.out << nlohmann::json{{"property", text}, {"error", first_line(e.what())}}.dump() << '\n';
+      } else {
+        fmt::print(session.err, "error: {}: {}\n", quote_for_message(text, 80), first_line(e.what()));
+      }
+      outcome = LineOutcome::error;
+    }
+  }
+  session.out.flush();
+  return outcome;
+}
+
+// --- settings and the rest --------------------------------------------------
+
+LineOutcome set(Session& session, const std::string& rest) {
+  const Arguments args = parse(rest, {{"json", false, false}});
+  const auto& words = args.positional();
+  if (words.empty()) fail(ErrorCode::invalid_argument, "set needs a setting (see `help set`)");
+  const std::string& name = words[0];
+  const bool flag = name == "relative" || name == "absolute";
+  if (words.size() != (flag ? 1u : 2u)) {
+    if (flag) fail(ErrorCode::invalid_argument, "set {} takes no value", name);
+    fail(ErrorCode::invalid_argument, "set {} needs one value (help set)", name);
+  }
+  std::string shown;
+  if (name == "json") {
+    session.json = parse_on_off(name, words[1]);
+    shown = session.json ? "on" : "off";
+  } else if (name == "progress") {
+    session.progress = parse_on_off(name, words[1]);
+    shown = session.progress ? "on" : "off";
+  } else {
+    apply_setting(session.options, name, flag ? "" : words[1]);
+    shown = setting_value(session.options, name);
+  }
+  if (wants_json(session, args)) {
+    session.out << nlohmann::json{{"setting", name}, {"value", shown}}.dump() << '\n';
+  } else {
+    fmt::print(session.out, "{} = {}\n", name, shown);
+  }
+  return LineOutcome::ok;
+}
+
+LineOutcome show(Session& session, const std::string& rest) {
+  const Arguments args = parse(rest, {{"json", false, false}});
+  if (args.positional().size() != 1 || (args.positional()[0] != "settings" && args.positional()[0] != "models")) {
+    fail(ErrorCode::invalid_argument, "show takes `settings` or `models`");
+  }
+  if (args.positional()[0] == "models") return list_models(session, args.has("json") ? "--json" : "");
+  std::vector<std::pair<std::string, std::string>> values;
+  for (const SettingSpec& spec : setting_specs()) {
+    if (spec.name != "absolute") values.emplace_back(spec.name, setting_value(session.options, spec.name));
+  }
+  values.emplace_back("json", session.json ? "on" : "off");
+  values.emplace_back("progress", session.progress ? "on" : "off");
+  values.emplace_back("time", session.time ? "on" : "off");
+  if (wants_json(session, args)) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [name, value] : values) j[name] = value;
+    session.out << j.dump() << '\n';
+  } else {
+    for (const auto& [name, value] : values) fmt::print(session.out, "{:<18} {}\n", name, value);
+  }
+  return LineOutcome::ok;
+}
+
+LineOutcome time_command(Session& session, const std::string& rest) {
+  const Arguments args = parse(rest, {{"json", false, false}});
+  if (args.positional().size() != 1) fail(ErrorCode::invalid_argument, "time takes on or off");
+  session.time = parse_on_off("time", args.positional()[0]);
+  if (wants_json(session, args)) {
+    session.out << nlohmann::json{{"setting", "time"}, {"value", session.time ? "on" : "off"}}.dump() << '\n';
+  } else {
+    fmt::print(session.out, "time = {}\n", session.time ? "on" : "off");
+  }
+  return LineOutcome::ok;
+}
+
+// Runs one of the command-line commands (solvers, devices) with its own options.
+LineOutcome cli_command(Session& session, const std::string& rest,
+                        int (*run)(const Arguments&, std::ostream&)) {
+  Arguments args = parse(rest, {{"json", false, false}});
+  expect_no_words(args, "this command");
+  if (session.json && !args.has("json")) args = Arguments({"--json"}, {{"json", false, false}});
+  return run(args, session.out) == 0 ? LineOutcome::ok : LineOutcome::error;
+}
+
+LineOutcome help(Session& session, const std::string& rest);
+
+}  // namespace
+
+const std::vector<ReplCommand>& repl_commands() {
+  static const std::vector<ReplCommand> table = {
+      {"load", "FILE... [--name NAME] [--format F] [--strict]",
+       "load a model (.tra and its .lab/.srew/.trew, .drn, .pmcb) as the current one, named by its file",
+       {"--name", "--format", "--strict", "--json"}, ArgumentKind::files, load},
+      {"models", "", "list the loaded models (* marks the current one)", {"--json"}, ArgumentKind::none, list_models},
+      {"use", "NAME", "make a loaded model the current one", {"--json"}, ArgumentKind::models, use},
+      {"unload", "NAME", "forget a loaded model and free its memory", {"--json"}, ArgumentKind::models, unload},
+      {"info", "", "the current model's type, sizes, labels and reward structures", {"--json"}, ArgumentKind::none,
+       info},
+      {"labels", "", "the current model's labels and how many states carry each", {"--json"}, ArgumentKind::none,
+       labels},
+      {"rewards", "", "the current model's reward structures", {"--json"}, ArgumentKind::none, rewards},
+      {"check", "PROPERTY [; PROPERTY...] | --file FILE  [--scheduler FILE] [--json]",
+       "check properties on the current model (P=? [ F \"goal\" ]); Ctrl-C cancels",
+       {"--file", "--scheduler", "--json"}, ArgumentKind::properties, check_properties},
+      {"solvers", "", "list the solvers and the problems they solve", {"--json"}, ArgumentKind::none,
+       [](Session& s, const std::string& rest) { return cli_command(s, rest, run_solvers); }},
+      {"devices", "", "list the CUDA GPUs pmc can use", {"--json"}, ArgumentKind::none,
+       [](Session& s, const std::string& rest) { return cli_command(s, rest, run_devices); }},
+      {"set", "SETTING [VALUE]", "change a setting (help set lists them)", {"--json"}, ArgumentKind::settings, set},
+      {"show", "settings|models", "print the settings or the loaded models", {"--json"}, ArgumentKind::show, show},
+      {"save", "FILE [--format F]", "write the current model (.pmcb, .drn or PRISM .tra with its siblings)",
+       {"--format", "--json"}, ArgumentKind::files, save},
+      {"time", "on|off", "print each command's wall-clock time", {"--json"}, ArgumentKind::on_off, time_command},
+      {"help", "[COMMAND]", "list the commands, or explain one", {}, ArgumentKind::commands, help},
+      {"quit", "", "leave the shell (also: exit, Ctrl-D)", {}, ArgumentKind::none,
+       [](Session&, const std::string&) { return LineOutcome::quit; }},
+  };
+  return table;
+}
+
+const ReplCommand* find_repl_command(std::string_view name) {
+  if (name == "exit") name = "quit";
+  const auto& table = repl_commands();
+  auto it = std::find_if(table.begin(), table.end(), [&](const ReplCommand& c) { return c.name == name; });
+  return it == table.end() ? nullptr : &*it;
+}
+
+namespace {
+
+LineOutcome help(Session& session, const std::string& rest) {
+  const std::vector<std::string> words = split_words(rest);
+  if (words.size() > 1) fail(ErrorCode::invalid_argument, "help takes at most one command name");
+  if (words.empty()) {
+    if (session.json) {
+      nlohmann::json list = nlohmann::json::array();
+      for (const ReplCommand& c : repl_commands())
+        list.push_back({{"name", c.name}, {"usage", c.usage}, {"summary", c.summary}});
+      session.out << nlohmann::json{{"commands", list}}.dump() << '\n';
+      return LineOutcome::ok;
+    }
+    fmt::print(session.out, "Commands (help COMMAND for details; every command takes --json):\n");
+    for (const ReplCommand& c : repl_commands()) fmt::print(session.out, "  {:<8} {}\n", c.name, c.summary);
+    return LineOutcome::ok;
+  }
+  const ReplCommand* command = find_repl_command(words[0]);
+  if (command == nullptr) fail(ErrorCode::invalid_argument, "no command {} (try `help`)", quote_for_message(words[0]));
+  if (session.json) {
+    session.out << nlohmann::json{{"name", command->name}, {"usage", command->usage}, {"summary", command->summary}}
+                       .dump()
+                << '\n';
+    return LineOutcome::ok;
+  }
+  fmt::print(session.out, "{} {}\n  {}\n", command->name, command->usage, command->summary);
+  if (command->name == "set") {
+    std::vector<SettingSpec> all = setting_specs();
+    all.insert(all.end(), k_shell_settings.begin(), k_shell_settings.end());
+    fmt::print(session.out, "Settings:\n");
+    for (const SettingSpec& s : all) fmt::print(session.out, "  {:<18} {:<18} {}\n", s.name, s.values, s.summary);
+  }
+  return LineOutcome::ok;
+}
+
+}  // namespace
+
+std::vector<std::string> split_words(std::string_view text) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    if (i == text.size()) break;
+    std::string word;
+    while (i < text.size() && text[i] != ' ' && text[i] != '\t') {
+      const char c = text[i];
+      if (c == '"' || c == '\'') {
+        const size_t close = text.find(c, i + 1);
+        if (close == std::string_view::npos) {
+          fail(ErrorCode::invalid_argument, "unterminated {} quote in {}", c == '"' ? "double" : "single",
+               quote_for_message(text, 60));
+        }
+        word.append(text.substr(i + 1, close - i - 1));
+        i = close + 1;
+      } else {
+        word.push_back(c);
+        ++i;
+      }
+    }
+    words.push_back(std::move(word));
+  }
+  return words;
+}
+
+}  // namespace pmc::shell

@@ -1,0 +1,112 @@
+#include "settings.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "solver/registry.hpp"
+
+namespace pmc::shell {
+
+namespace {
+
+double parse_number(std::string_view what, std::string_view text) {
+  double value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    fail(ErrorCode::invalid_argument, "{}: {} is not a number", what, quote_for_message(text));
+  }
+  return value;
+}
+
+// An integer in [lo, hi], or an error saying what it must be.
+uint64_t parse_integer(std::string_view what, std::string_view text, double lo, double hi, std::string_view meaning) {
+  const double value = parse_number(what, text);
+  if (value < lo || value > hi || value != std::floor(value)) {
+    fail(ErrorCode::invalid_argument, "{} must be {}, not {}", what, meaning, text);
+  }
+  return static_cast<uint64_t>(value);
+}
+
+}  // namespace
+
+const std::vector<SettingSpec>& setting_specs() {
+  static const std::vector<SettingSpec> specs = {
+      {"solver", "auto|cpu|gpu|NAME", "the solver (see `solvers`); auto picks by model size and device"},
+      {"epsilon", "E", "convergence threshold, in (0, 1)"},
+      {"relative", "", "relative convergence criterion (PRISM's default)"},
+      {"absolute", "", "absolute convergence criterion"},
+      {"max-iterations", "N", "iteration limit of one solve"},
+      {"threads", "N", "CPU threads; 0 = all cores"},
+      {"device", "I", "GPU index (see `pmc devices`)"},
+      {"gpu-memory-limit", "BYTES", "device memory pmc may use (4096, 64K, 512M, 2G); 0 = all free memory"},
+  };
+  return specs;
+}
+
+uint64_t parse_byte_size(std::string_view what, std::string_view text) {
+  std::string digits(text);
+  double scale = 1;
+  if (!digits.empty()) {
+    switch (digits.back()) {
+      case 'K': case 'k': scale = 1024.0; break;
+      case 'M': case 'm': scale = 1024.0 * 1024; break;
+      case 'G': case 'g': scale = 1024.0 * 1024 * 1024; break;
+      default: break;
+    }
+    if (scale != 1) digits.pop_back();
+  }
+  double value = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || !(value >= 0) ||
+      value * scale > 1e18) {
+    fail(ErrorCode::invalid_argument, "{}: {} is not a size in bytes (e.g. 4096, 64K, 512M, 2G)", what,
+         quote_for_message(text));
+  }
+  return static_cast<uint64_t>(value * scale);
+}
+
+void apply_setting(CheckOptions& options, std::string_view name, std::string_view value) {
+  SolverSettings& s = options.settings;
+  if (name == "solver") {
+    validate_solver_choice(value);
+    options.solver = std::string(value);
+  } else if (name == "epsilon") {
+    const double epsilon = parse_number(name, value);
+    if (!(epsilon > 0 && epsilon < 1)) fail(ErrorCode::invalid_argument, "epsilon must be in (0, 1), not {}", value);
+    s.epsilon = epsilon;
+  } else if (name == "relative") {
+    s.relative = true;
+  } else if (name == "absolute") {
+    s.relative = false;
+  } else if (name == "max-iterations") {
+    s.max_iterations = parse_integer(name, value, 1, 1e18, "a positive integer");
+  } else if (name == "threads") {
+    s.threads = static_cast<int>(parse_integer(name, value, 0, 4096, "an integer in [0, 4096]"));
+  } else if (name == "device") {
+    s.device = static_cast<int>(parse_integer(name, value, 0, 1024, "a device index (see `pmc devices`)"));
+  } else if (name == "gpu-memory-limit") {
+    s.gpu_memory_limit = parse_byte_size(name, value);
+  } else {
+    std::string known;
+    for (const SettingSpec& spec : setting_specs()) known += (known.empty() ? "" : ", ") + spec.name;
+    fail(ErrorCode::invalid_argument, "unknown setting {} (settings: {})", quote_for_message(name), known);
+  }
+}
+
+std::string setting_value(const CheckOptions& options, std::string_view name) {
+  const SolverSettings& s = options.settings;
+  if (name == "solver") return options.solver;
+  if (name == "epsilon") return fmt::format("{}", s.epsilon);
+  if (name == "relative") return s.relative ? "on" : "off";
+  if (name == "absolute") return s.relative ? "off" : "on";
+  if (name == "max-iterations") return fmt::format("{}", s.max_iterations);
+  if (name == "threads") return s.threads == 0 ? "0 (all cores)" : fmt::format("{}", s.threads);
+  if (name == "device") return fmt::format("{}", s.device);
+  if (name == "gpu-memory-limit") return s.gpu_memory_limit == 0 ? "0 (all free memory)" : fmt::format("{}", s.gpu_memory_limit);
+  fail(ErrorCode::invalid_argument, "unknown setting {}", quote_for_message(name));
+}
+
+}  // namespace pmc::shell

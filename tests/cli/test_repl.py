@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the pmc shell (REPL): driven through a pseudo-terminal
+for line editing, completion, history and Ctrl-C, and through pipes and files
+for script mode.
+
+Usage: test_repl.py PATH/TO/pmc   (meson passes it; PMC_SOURCE_ROOT locates examples/)
+"""
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+import unittest
+
+PMC = None
+ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
+DIE = os.path.join(ROOT, "examples", "die", "die.tra")
+BAD = os.path.join(ROOT, "tests", "data", "bad")
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1b[=>]|\r|\x07|\x08")
+
+
+def write_random_walk(directory, n=2001):
+    """A symmetric random walk absorbed at both ends: iterative solvers need
+    millions of iterations on it at epsilon 1e-15, which makes a long solve."""
+    rows = []
+    for i in range(n):
+        rows += [(i, i, 1.0)] if i in (0, n - 1) else [(i, i - 1, 0.5), (i, i + 1, 0.5)]
+    tra = os.path.join(directory, "walk.tra")
+    with open(tra, "w") as f:
+        f.write(f"{n} {len(rows)}\n")
+        f.writelines(f"{s} {t} {p}\n" for s, t, p in rows)
+    with open(os.path.join(directory, "walk.lab"), "w") as f:
+        f.write('0="init" 1="goal"\n')
+        f.write(f"{n // 2}: 0\n{n - 1}: 1\n")
+    return tra
+
+
+class Terminal:
+    """pmc on a pseudo-terminal, with expect-style reading."""
+
+    def __init__(self, history, *args, cwd=None):
+        env = dict(os.environ, TERM="xterm", PMC_HISTORY=history, HOME=os.path.dirname(history))
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            if cwd:
+                os.chdir(cwd)
+            os.execve(PMC, [PMC, *args], env)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))
+        self.seen = b""   # everything read so far
+        self.mark = 0     # expect() searches text() from here
+
+    def send(self, text):
+        os.write(self.fd, text.encode())
+
+    def read_some(self, timeout):
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return False
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            return None
+        if not data:
+            return None
+        self.seen += data
+        return True
+
+    def text(self):
+        return ANSI.sub(b"", self.seen).decode(errors="replace")
+
+    def expect(self, pattern, timeout=20):
+        deadline = time.time() + timeout
+        regex = re.compile(pattern)
+        while True:
+            match = regex.search(self.text(), self.mark)
+            if match:
+                self.mark = match.end()
+                return match
+            left = deadline - time.time()
+            if left <= 0 or self.read_some(left) is None:
+                raise AssertionError(f"did not see {pattern!r}; the terminal showed:\n{self.text()[-3000:]}")
+
+    def wait_exit(self, timeout=20):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                os.close(self.fd)
+                return os.waitstatus_to_exitcode(status)
+            self.read_some(0.1)
+        os.kill(self.pid, signal.SIGKILL)
+        raise AssertionError(f"pmc did not exit; the terminal showed:\n{self.text()[-2000:]}")
+
+
+class Interactive(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.history = os.path.join(self.dir.name, "history")
+        # Started in examples/ so that file names complete from there.
+        self.term = Terminal(self.history, cwd=os.path.join(ROOT, "examples"))
+        self.term.expect(r"pmc> ")
+
+    def tearDown(self):
+        if self.term.fd is not None:
+            try:
+                os.kill(self.term.pid, signal.SIGKILL)
+                os.waitpid(self.term.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+        self.dir.cleanup()
+
+    def leave(self):
+        self.term.send("\x04")  # Ctrl-D at an empty prompt
+        self.assertEqual(self.term.wait_exit(), 0)
+        self.term.fd = None
+
+    def test_tab_completes_commands_files_labels_and_settings(self):
+        t = self.term
+        # "lo<Tab>" -> "load "; "di<Tab>" -> "die/" (a directory: no space); then the file.
+        t.send("lo\tdi\tdie.t\t\r")
+        t.expect(r"loaded die: dtmc, 13 states")
+        t.send('check P=? [ F "si\t ]\r')  # a label name inside quotes
+        t.expect(r'P=\? \[ F "six" \]: 0\.1666')
+        t.send('check R{"coin\t=? [ F "done" ]\r')  # a reward structure name
+        t.expect(r'R\{"coin_flips"\}=\? \[ F "done" \]: 3\.666')
+        t.send("set sol\tcpu.gauss-s\t\r")  # a setting and a solver name
+        t.expect(r"solver = cpu\.gauss-seidel")
+        t.send("help\t\t\r")  # "help" is unique; then the list of command names
+        t.expect(r"Commands \(help COMMAND")
+        t.send("set\t\t")  # several candidates: listed under the line
+        t.expect(r"epsilon\s+gpu-memory-limit")
+        t.send("\x15quit\r")  # Ctrl-U clears the line
+        self.assertEqual(t.wait_exit(), 0)
+        t.fd = None
+
+    def test_history_survives_the_session(self):
+        t = self.term
+        t.send(f"load {DIE}\r")
+        t.expect(r"loaded die")
+        t.send("rewards\r")
+        t.expect(r'"coin_flips" state')
+        self.leave()
+        with open(self.history) as f:
+            self.assertIn("rewards", f.read())
+        # A new shell: Up recalls the last line, Up again the one before.
+        self.term = t = Terminal(self.history)
+        t.expect(r"pmc> ")
+        t.send("\x1b[A\x1b[A\r")
+        t.expect(r"loaded die")
+        t.send("\x1b[A\x1b[A\r")
+        t.expect(r'"coin_flips" state')
+        self.leave()
+
+    def test_an_error_does_not_end_the_shell(self):
+        t = self.term
+        t.send("frobnicate\r")
+        t.expect(r"error: unknown command 'frobnicate'")
+        t.send("labels\r")
+        t.expect(r"error: no model loaded")
+        t.send(f"load {os.path.join(BAD, 'bad_row_sum.tra')}\r")
+        t.expect(r"error: .*bad_row_sum\.tra.*probabilities sum to")
+        t.send(f"load {DIE}\r")
+        t.expect(r"loaded die")
+        t.send('check P=? [ F "nope" ]\r')
+        t.expect(r'error: .*unknown label "nope"')
+        t.send('check P=? [ F "six" \r')
+        t.expect(r"error: ")
+        t.send('check P=? [ F "six" ]\r')
+        t.expect(r"0\.1666")
+        self.leave()
+
+    def test_ctrl_c_cancels_a_long_solve_and_the_shell_goes_on(self):
+        t = self.term
+        walk = write_random_walk(self.dir.name)
+        for line in [f"load {walk}", "set solver cpu.power", "set epsilon 1e-15", "set max-iterations 1000000000000"]:
+            t.send(line + "\r")
+        t.expect(r"max-iterations = 1000000000000")
+        t.send('check P=? [ F "goal" ]\r')
+        t.expect(r"cpu\.power: iteration \d+, residual [0-9.e+-]+")  # the progress line
+        t.send("\x03")
+        t.expect(r"error: cancelled \(Ctrl-C\)")
+        t.expect(r"pmc walk> ")
+        # The shell, its models and settings are intact; the next check runs.
+        t.send('check P=? [ F<=1000 "goal" ]\r')
+        t.expect(r'F<=1000 "goal" \]: 9\.33\d*e-302')
+        t.send("models\r")
+        t.expect(r"\* walk")
+        self.leave()
+
+    def test_ctrl_c_at_the_prompt_abandons_the_line(self):
+        t = self.term
+        t.send("frobnicate\x03")
+        t.expect(r"\^C")
+        t.send("help quit\r")
+        t.expect(r"leave the shell")
+        self.assertNotIn("unknown command", t.text())
+        self.leave()
+
+
+def script(text, *args, check_status=None):
+    run = subprocess.run([PMC, *args], input=text, capture_output=True, text=True, timeout=120)
+    if check_status is not None and run.returncode != check_status:
+        raise AssertionError(f"exit {run.returncode}, wanted {check_status}\nstdout:\n{run.stdout}\nstderr:\n{run.stderr}")
+    return run
+
+
+class Scripts(unittest.TestCase):
+    def test_a_good_script_runs_quietly(self):
+        run = script(f'# a comment\n\nload {DIE}\ncheck P=? [ F "six" ]; P=? [ F "one" ]\nquit\nlabels\n', check_status=0)
+        self.assertNotIn("pmc>", run.stdout)
+        self.assertNotIn("shell", run.stdout)  # no banner
+        self.assertEqual(run.stdout.count("0.1666"), 2)
+        self.assertNotIn('"init"', run.stdout)  # quit stopped it
+        self.assertEqual(run.stderr, "")
+
+    def test_a_script_stops_at_the_first_error(self):
+        run = script(f"load {DIE}\nuse nothing\nlabels\n", check_status=1)
+        self.assertIn("loaded die", run.stdout)
+        self.assertNotIn('"init"', run.stdout)
+        self.assertIn("no model named 'nothing'", run.stderr)
+        self.assertIn("stopped at line 2 of standard input", run.stderr)
+
+    def test_continue_runs_every_line_and_still_fails(self):
+        run = script(f"load {DIE}\nuse nothing\nlabels\n", "--continue", check_status=1)
+        self.assertIn('"init" (1 state)', run.stdout)
+        self.assertNotIn("stopped", run.stderr)
+
+    def test_a_script_file_and_property_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            props = os.path.join(d, "die.props")
+            with open(props, "w") as f:
+                f.write('// the die\nP=? [ F "six" ]\n\nR{"coin_flips"}=? [ F "done" ]\n')
+            saved = os.path.join(d, "die.pmcb")
+            path = os.path.join(d, "session.pmc")
+            with open(path, "w") as f:
+                f.write(f"load {DIE}\ncheck --file {props}\nsave {saved}\nload {saved}\nmodels\nuse die\ninfo\n")
+            run = subprocess.run([PMC, "-f", path], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertIn("0.1666", run.stdout)
+            self.assertIn("3.666", run.stdout)
+            self.assertIn("loaded die-2: dtmc, 13 states", run.stdout)  # same stem, other file
+            self.assertIn("model:       die\n", run.stdout)
+
+    def test_json_mode_prints_json_for_every_command(self):
+        lines = [f"load {DIE}", "models", "info", "labels", "rewards", 'check P=? [ F "six" ]', "set epsilon 1e-8",
+                 "show settings", "solvers", "help", "help check", "time on", "frobnicate", "check P=? [ F \"x\" ]"]
+        run = script("\n".join(lines) + "\n", "--json", "-k", check_status=1)
+        objects = [json.loads(line) for line in run.stdout.splitlines()]
+        self.assertEqual(run.stderr, "")
+        self.assertEqual(objects[0]["loaded"], "die")
+        result = next(o for o in objects if isinstance(o, dict) and o.get("property") == 'P=? [ F "six" ]')
+        self.assertAlmostEqual(result["value"], 1 / 6, delta=1e-6)
+        for key in ("solver", "iterations", "seconds", "states", "transitions"):
+            self.assertIn(key, result)
+        self.assertIn({"command": "frobnicate", "error": "unknown command 'frobnicate' (try `help`)"}, objects)
+        self.assertTrue(any(isinstance(o, dict) and "unknown label" in o.get("error", "") for o in objects))
+        self.assertTrue(any(isinstance(o, dict) and "seconds" in o and o.get("command") == "check" for o in objects))
+
+    def test_garbage_lines_give_one_line_errors(self):
+        garbage = [
+            "load", "load /nonexistent/model.tra", "load --format xml " + DIE, "use", "unload nope", "info",
+            "check", "check --bogus", "check --file /nonexistent.props", f"load {DIE}", "check P=? [",
+            "check 'unterminated", 'check P=? [ F "six" ] ; ; P>=2 [ F "six" ]', "set", "set epsilon",
+            "set epsilon abc", "set epsilon 2", "set nope 1", "set relative 1", "set solver warp.drive",
+            "set max-iterations -5", "set threads 1.5", "set gpu-memory-limit 12Q", "set json maybe", "show",
+            "show everything", "time maybe", "help nope", "save", "save /nonexistent/dir/x.pmcb", "models extra",
+            "labels extra", "use 'unterminated", "\x01\x02\x7f\xff", "check P=? [ F \"six\" ] --json",
+        ]
+        run = script("\n".join(garbage) + "\n", "-k", check_status=1)
+        errors = [line for line in run.stderr.splitlines() if line.startswith("error: ")]
+        self.assertEqual(len(errors), len(garbage) - 1, run.stderr)  # all but the good load
+        self.assertNotIn("internal error", run.stderr)
+        for line in run.stderr.splitlines():
+            self.assertTrue(line.startswith("error: "), line)
+
+    def test_shell_options(self):
+        self.assertEqual(script("", "--bogus").returncode, 2)
+        self.assertEqual(script("", "-f").returncode, 2)
+        run = script("", "-f", "/nonexistent/script")
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("/nonexistent/script: cannot open script", run.stderr)
+        self.assertIn("usage: pmc", script("", "--help", check_status=0).stdout)
+        self.assertEqual(script("", check_status=0).stdout, "")  # an empty script
+
+
+if __name__ == "__main__":
+    PMC = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
