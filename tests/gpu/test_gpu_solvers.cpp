@@ -3,11 +3,15 @@
 // the CPU solvers, and random problems must match the CPU to 1e-9.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <thread>
 
 #include "check/check.hpp"
+#include "common/error.hpp"
 #include "cuda/devices.hpp"
 #include "formats/model_files.hpp"
 #include "solver/cpu_solvers.hpp"
@@ -316,6 +320,150 @@ TEST(GpuSteps, UniformisationSumMatchesTheCpu) {
   solver.steps(p, gpu, settings);
   ASSERT_EQ(cpu.size(), gpu.size());
   for (size_t i = 0; i < cpu.size(); ++i) EXPECT_NEAR(gpu[i], cpu[i], 1e-12 * std::max(1.0, std::fabs(cpu[i])));
+}
+
+// A symmetric random walk between two absorbing ends (n states, the ends
+// known): iterative solvers need millions of sweeps to 1e-15 on it.
+SparseMatrix random_walk_matrix(uint32_t n, std::vector<double>& b) {
+  SparseMatrix a;
+  a.row_offsets = {0};
+  b.assign(n, 0.0);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i > 0) {
+      a.columns.push_back(i - 1);
+      a.values.push_back(0.5);
+    }
+    if (i + 1 < n) {
+      a.columns.push_back(i + 1);
+      a.values.push_back(0.5);
+    } else {
+      b[i] = 0.5;
+    }
+    a.row_offsets.push_back(a.columns.size());
+  }
+  return a;
+}
+
+template <typename Solve>
+void expect_cancelled(const std::string& what, Solve solve) {
+  try {
+    solve();
+    ADD_FAILURE() << what << ": finished although cancelled";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::cancelled) << what << ": " << e.what();
+  }
+}
+
+// Every GPU solver polls the cancel flag in its device loop: set before the
+// solve, the solve ends with Error(cancelled), and the device stays usable.
+TEST(GpuCancellation, EveryGpuSolverStopsOnEveryProblemItSolves) {
+  std::atomic<bool> cancel{true};
+  SolverSettings settings;
+  settings.epsilon = 1e-15;
+  settings.max_iterations = uint64_t{1} << 40;
+  settings.cancel = &cancel;
+  LinearSystem linear;
+  linear.a = random_walk_matrix(20000, linear.b);
+  StationarySystem stationary{linear.a, std::vector<double>(20000, 1.0)};
+  StepProblem steps;
+  steps.a = linear.a;
+  steps.x0 = linear.b;
+  steps.steps = 100000;
+  MinMaxProblem min_max;  // two identical choices per state
+  min_max.upper_bound = 1.0;
+  min_max.row_groups = {0};
+  min_max.a.row_offsets = {0};
+  for (uint32_t i = 0; i < 20000; ++i) {
+    for (int c = 0; c < 2; ++c) {
+      for (uint64_t k = linear.a.row_offsets[i]; k < linear.a.row_offsets[i + 1]; ++k) {
+        min_max.a.columns.push_back(linear.a.columns[k]);
+        min_max.a.values.push_back(linear.a.values[k]);
+      }
+      min_max.a.row_offsets.push_back(min_max.a.columns.size());
+      min_max.b.push_back(linear.b[i]);
+    }
+    min_max.row_groups.push_back(min_max.b.size());
+  }
+  int tried = 0;
+  for (const SolverEntry& s : solver_registry()) {
+    if (s.device != DeviceKind::gpu) continue;
+    if (s.linear) {
+      std::vector<double> x(20000, 0.0);
+      expect_cancelled(s.name + " linear", [&] { s.linear(linear, x, settings); });
+      ++tried;
+    }
+    if (s.stationary) {
+      std::vector<double> x(20000, 1.0 / 20000);
+      expect_cancelled(s.name + " stationary", [&] { s.stationary(stationary, x, settings); });
+      ++tried;
+    }
+    if (s.steps) {
+      std::vector<double> result;
+      expect_cancelled(s.name + " steps", [&] { s.steps(steps, result, settings); });
+      ++tried;
+    }
+    if (s.min_max) {
+      for (bool maximize : {false, true}) {
+        min_max.maximize = maximize;
+        min_max.steps = 0;
+        MinMaxSolution solution;
+        expect_cancelled(s.name + (maximize ? " max" : " min"), [&] { s.min_max(min_max, solution, settings); });
+        ++tried;
+      }
+    }
+    if (s.min_max_steps) {
+      min_max.maximize = true;
+      min_max.steps = 100000;
+      MinMaxSolution solution;
+      expect_cancelled(s.name + " bounded", [&] { s.min_max_steps(min_max, solution, settings); });
+      ++tried;
+    }
+  }
+  EXPECT_GE(tried, 7);
+  // The device is still fine: an uncancelled solve converges.
+  cancel.store(false);
+  std::mt19937_64 rng(11);
+  const LinearSystem small = random_system(1000, 7, rng);
+  std::vector<double> x(1000, 0.0);
+  settings.epsilon = 1e-10;
+  EXPECT_TRUE(find_solver("gpu.jacobi").linear(small, x, settings).converged);
+}
+
+TEST(GpuProgress, ALongGpuSolveReportsAndCancelsFromAnotherThread) {
+  LinearSystem walk;
+  walk.a = random_walk_matrix(20000, walk.b);
+  std::atomic<bool> cancel{false};
+  SolverSettings settings;
+  settings.epsilon = 1e-15;
+  settings.max_iterations = uint64_t{1} << 50;
+  settings.cancel = &cancel;
+  std::vector<SolveProgress> reports;
+  std::atomic<int> count{0};
+  settings.progress = [&](const SolveProgress& p) {
+    reports.push_back(p);
+    ++count;
+  };
+  std::thread canceller([&] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (count.load() < 3 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    cancel.store(true);
+  });
+  std::vector<double> x(20000, 0.0);
+  const auto began = std::chrono::steady_clock::now();
+  expect_cancelled("gpu.jacobi", [&] { find_solver("gpu.jacobi").linear(walk, x, settings); });
+  canceller.join();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  ASSERT_GE(reports.size(), 3u);
+  EXPECT_LT(seconds, 10.0) << "cancel took too long to take effect";
+  for (size_t i = 0; i < reports.size(); ++i) {
+    EXPECT_STREQ(reports[i].solver, "gpu.jacobi");
+    EXPECT_GT(reports[i].residual, 0.0);
+    if (i > 0) {
+      EXPECT_GT(reports[i].iteration, reports[i - 1].iteration);
+    }
+  }
 }
 
 }  // namespace
