@@ -23,6 +23,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -106,6 +107,13 @@ LinearSystem synthetic_system(uint64_t entries, uint64_t per_row, bool banded, s
   return s;
 }
 
+const std::tuple<const char*, pmc::GpuLayout, bool> k_layout_variants[] = {
+    {"/wseg", pmc::GpuLayout::warp_segments, false},
+    {"/hwseg", pmc::GpuLayout::half_warp_segments, false},
+    {"+bfs", pmc::GpuLayout::automatic, true},
+    {"/wseg+bfs", pmc::GpuLayout::warp_segments, true},
+};
+
 struct Measured {
   std::string solver;
   uint64_t iterations = 0;
@@ -176,6 +184,7 @@ int main(int argc, char** argv) {
   SolverSettings settings;
   settings.epsilon = 1e-6;
   int runs = 3;
+  bool layouts = true;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i], value = argv[i + 1];
     if (flag == "--models") setenv("PMC_MODELS", value.c_str(), 1);
@@ -183,9 +192,10 @@ int main(int argc, char** argv) {
     else if (flag == "--synthetic") synthetic_millions = value == "none" ? std::vector<uint64_t>{} : split_sizes(value);
     else if (flag == "--epsilon") settings.epsilon = std::stod(value);
     else if (flag == "--runs") runs = std::max(1, std::stoi(value));
+    else if (flag == "--layouts") layouts = value != "none";
     else {
       fmt::print(stderr, "usage: gpu_benchmark [--models DIR] [--min-transitions N] [--synthetic 5,20,80|none] "
-                         "[--epsilon E] [--runs N]\n");
+                         "[--epsilon E] [--runs N] [--layouts all|none]\n");
       return 2;
     }
   }
@@ -239,6 +249,19 @@ int main(int argc, char** argv) {
         results.push_back(median_of(runs, [&] { return run_registered(gpu, system, settings); }));
       } catch (const pmc::Error& e) {
         fmt::print("{:<42} {}: {}\n", named.name, gpu, e.what());
+      }
+    }
+    // The Wijs–Bošnački layouts of gpu.jacobi: warp segments (/wseg), half-warp
+    // segments (/hwseg), breadth-first renumbering (+bfs). MB/iter and GB/s
+    // stay the CSR figures, so the segments' padding shows as lower GB/s.
+    if (layouts) {
+      for (const auto& [suffix, layout, bfs] : k_layout_variants) {
+        SolverSettings variant = settings;
+        variant.gpu_layout = layout;
+        variant.bfs_reorder = bfs;
+        Measured m = median_of(runs, [&] { return run_registered("gpu.jacobi", system, variant); });
+        m.solver += suffix;
+        results.push_back(std::move(m));
       }
     }
     const double best_cpu = std::min(results[0].seconds, results[1].seconds);

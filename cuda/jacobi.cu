@@ -11,6 +11,8 @@
 #include "cuda/gpu_solvers.hpp"
 #include "cuda/row_kernels.cuh"
 #include "cuda/scalar.cuh"
+#include "cuda/segment_kernels.cuh"
+#include "solver/matrix_layouts.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {
@@ -45,7 +47,17 @@ void split_diagonal(const SparseMatrix& a, SparseMatrix& off_diagonal, std::vect
   }
 }
 
-enum class Layout { rows, segmented_scan };
+enum class Layout { rows, segmented_scan, warp_segments, half_warp_segments };
+
+const char* kernel_name(Layout layout, bool warp) {
+  switch (layout) {
+    case Layout::rows: return warp ? "warp-per-row" : "thread-per-row";
+    case Layout::segmented_scan: return "segmented-scan";
+    case Layout::warp_segments: return "warp-segments";
+    case Layout::half_warp_segments: return "half-warp-segments";
+  }
+  return "";
+}
 
 SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings, Layout layout) {
   const auto start = std::chrono::steady_clock::now();
@@ -54,13 +66,23 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   // kernel (copying 10^7+ entries on the host cost more than the whole
   // iteration: 0.19 s of 0.21 on 2.5M rows); the segmented scan sums whole
   // rows, so it gets the matrix without its diagonal.
-  const bool segmented = layout == Layout::segmented_scan;
+  const bool segmented = layout != Layout::rows;  // every layout but rows gets the matrix without its diagonal
+  const bool warp_segmented = layout == Layout::warp_segments || layout == Layout::half_warp_segments;
   SparseMatrix off_diagonal;
   std::vector<double> scale;
   if (segmented) split_diagonal(system.a, off_diagonal, scale);
   const SparseMatrix& matrix = segmented ? off_diagonal : system.a;
   const uint64_t n = matrix.num_rows();
-  DeviceCsr a(matrix);
+  // The warp-segmented layouts replace the CSR arrays on the device.
+  SegmentedMatrix host_segments;
+  if (warp_segmented) host_segments = to_segments(matrix, layout == Layout::warp_segments ? 32 : 16,
+                                                  layout == Layout::warp_segments ? 1 : 2);
+  DeviceCsr a(warp_segmented ? SparseMatrix{std::vector<uint64_t>(n + 1, 0), {}, {}} : matrix);
+  DeviceBuffer<uint64_t> segment_starts(host_segments.segment_starts);
+  DeviceBuffer<uint32_t> segment_columns(host_segments.columns);
+  DeviceBuffer<double> segment_values(host_segments.values);
+  const DeviceSegments segments{n, host_segments.segment_rows, host_segments.lanes_per_row, segment_starts.data(),
+                                segment_columns.data(), segment_values.data()};
   DeviceBuffer<double> b(system.b), x_old(x), x_new(x.size()), diff(x.size());
   DeviceBuffer<double> d_scale = segmented ? DeviceBuffer<double>(scale) : DeviceBuffer<double>(n);
   if (!segmented && n > 0) {
@@ -69,7 +91,8 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
     PMC_CUDA_CHECK_LAUNCH("jacobi_scale");
   }
   DeviceScalar max_diff;
-  const bool warp = use_warp_per_row(n, matrix.num_entries());
+  const bool warp = settings.gpu_layout == GpuLayout::warp_per_row ||
+                    (settings.gpu_layout != GpuLayout::thread_per_row && use_warp_per_row(n, matrix.num_entries()));
 
   // Segmented-scan layout: products per entry, CUB segmented sum per row.
   DeviceBuffer<double> products, row_sums;
@@ -85,9 +108,11 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
 
   SolveStats stats;
   stats.solver = layout == Layout::rows ? "gpu.jacobi" : "gpu.segscan-jacobi";
-  stats.kernel = layout == Layout::segmented_scan ? "segmented-scan" : (warp ? "warp-per-row" : "thread-per-row");
-  // Matrix, b, scale, x gathered (at least once), y written.
-  stats.bytes_per_iteration = a.bytes() + n * 8.0 * 4 + (layout == Layout::segmented_scan ? a.entries * 16.0 + n * 16.0 : 0);
+  stats.kernel = kernel_name(layout, warp);
+  // Matrix (with the segments' padding), b, scale, x gathered (at least once), y written.
+  const double matrix_bytes =
+      warp_segmented ? host_segments.slots() * 12.0 + host_segments.segment_starts.size() * 8.0 : a.bytes();
+  stats.bytes_per_iteration = matrix_bytes + n * 8.0 * 4 + (layout == Layout::segmented_scan ? a.entries * 16.0 + n * 16.0 : 0);
   EventTimer timer;
   timer.start();
   ProgressReporter progress(settings, stats.solver == "gpu.jacobi" ? "gpu.jacobi" : "gpu.segscan-jacobi",
@@ -101,6 +126,8 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
                 segmented ? 0 : 1};
     if (layout == Layout::rows) {
       launch_row_update(u, warp);
+    } else if (warp_segmented) {
+      launch_segment_row_update(segments, u);
     } else {
       if (a.entries > 0) {  // a grid of 0 blocks is a launch error
         entry_products<<<blocks_for_threads(a.entries), k_block_threads>>>(a.entries, a.columns.data(),
@@ -132,7 +159,20 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
 }  // namespace
 
 SolveStats gpu_jacobi_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings) {
-  return jacobi(system, x, settings, Layout::rows);
+  Layout layout = Layout::rows;
+  if (settings.gpu_layout == GpuLayout::warp_segments) layout = Layout::warp_segments;
+  if (settings.gpu_layout == GpuLayout::half_warp_segments) layout = Layout::half_warp_segments;
+  if (!settings.bfs_reorder) return jacobi(system, x, settings, layout);
+  // Breadth-first numbering: solve the renamed system, then name the
+  // solution back (the host permutation is outside the timed loop).
+  const std::vector<uint32_t> order = bfs_order(system.a);
+  const LinearSystem renamed = permute_system(system, order);
+  std::vector<double> renamed_x(x.size());
+  for (size_t k = 0; k < order.size(); ++k) renamed_x[k] = x[order[k]];
+  SolveStats stats = jacobi(renamed, renamed_x, settings, layout);
+  for (size_t k = 0; k < order.size(); ++k) x[order[k]] = renamed_x[k];
+  stats.kernel += "+bfs";
+  return stats;
 }
 
 SolveStats gpu_segscan_jacobi_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings) {

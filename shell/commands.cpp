@@ -28,7 +28,8 @@ const std::vector<Command>& command_table() {
   static const std::vector<Command> table = {
       {"check",
        "--model FILE... --property P [--property P...] [--solver NAME] [--epsilon E] [--relative|--absolute] "
-       "[--max-iterations N] [--threads N] [--device I] [--gpu-memory-limit BYTES] [--scheduler FILE] [--json]",
+       "[--max-iterations N] [--threads N] [--device I] [--gpu-memory-limit BYTES] [--gpu-layout L] [--reorder bfs] "
+       "[--scheduler FILE] [--json]",
        "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...)",
        with_load_options({{"property", true, true},
                           {"solver", true, false},
@@ -39,6 +40,8 @@ const std::vector<Command>& command_table() {
                           {"threads", true, false},
                           {"device", true, false},
                           {"gpu-memory-limit", true, false},
+                          {"gpu-layout", true, false},
+                          {"reorder", true, false},
                           {"scheduler", true, false},
                           {"json", false, false}}),
        run_check},

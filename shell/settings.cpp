@@ -1,5 +1,7 @@
 #include "settings.hpp"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 
@@ -30,6 +32,14 @@ uint64_t parse_integer(std::string_view what, std::string_view text, double lo, 
   return static_cast<uint64_t>(value);
 }
 
+const std::array<std::pair<std::string_view, GpuLayout>, 5> k_layouts = {{
+    {"auto", GpuLayout::automatic},
+    {"thread", GpuLayout::thread_per_row},
+    {"warp", GpuLayout::warp_per_row},
+    {"warp-segments", GpuLayout::warp_segments},
+    {"half-warp-segments", GpuLayout::half_warp_segments},
+}};
+
 }  // namespace
 
 const std::vector<SettingSpec>& setting_specs() {
@@ -42,6 +52,9 @@ const std::vector<SettingSpec>& setting_specs() {
       {"threads", "N", "CPU threads; 0 = all cores"},
       {"device", "I", "GPU index (see `pmc devices`)"},
       {"gpu-memory-limit", "BYTES", "device memory pmc may use (4096, 64K, 512M, 2G); 0 = all free memory"},
+      {"gpu-layout", "auto|thread|warp|warp-segments|half-warp-segments",
+       "gpu.jacobi's matrix layout (Wijs-Bosnacki 2013); auto picks thread or warp per row"},
+      {"reorder", "none|bfs", "gpu.jacobi: renumber the unknowns breadth-first before solving"},
   };
   return specs;
 }
@@ -89,6 +102,18 @@ void apply_setting(CheckOptions& options, std::string_view name, std::string_vie
     s.device = static_cast<int>(parse_integer(name, value, 0, 1024, "a device index (see `pmc devices`)"));
   } else if (name == "gpu-memory-limit") {
     s.gpu_memory_limit = parse_byte_size(name, value);
+  } else if (name == "gpu-layout") {
+    const auto it = std::find_if(k_layouts.begin(), k_layouts.end(), [&](const auto& l) { return l.first == value; });
+    if (it == k_layouts.end()) {
+      fail(ErrorCode::invalid_argument, "gpu-layout: {} is not auto, thread, warp, warp-segments or half-warp-segments",
+           quote_for_message(value));
+    }
+    s.gpu_layout = it->second;
+  } else if (name == "reorder") {
+    if (value != "none" && value != "bfs") {
+      fail(ErrorCode::invalid_argument, "reorder: {} is not none or bfs", quote_for_message(value));
+    }
+    s.bfs_reorder = value == "bfs";
   } else {
     std::string known;
     for (const SettingSpec& spec : setting_specs()) known += (known.empty() ? "" : ", ") + spec.name;
@@ -105,6 +130,12 @@ std::string setting_value(const CheckOptions& options, std::string_view name) {
   if (name == "max-iterations") return fmt::format("{}", s.max_iterations);
   if (name == "threads") return s.threads == 0 ? "0 (all cores)" : fmt::format("{}", s.threads);
   if (name == "device") return fmt::format("{}", s.device);
+  if (name == "gpu-layout") {
+    for (const auto& [text, layout] : k_layouts) {
+      if (layout == s.gpu_layout) return std::string(text);
+    }
+  }
+  if (name == "reorder") return s.bfs_reorder ? "bfs" : "none";
   if (name == "gpu-memory-limit") return s.gpu_memory_limit == 0 ? "0 (all free memory)" : fmt::format("{}", s.gpu_memory_limit);
   fail(ErrorCode::invalid_argument, "unknown setting {}", quote_for_message(name));
 }

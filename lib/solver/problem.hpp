@@ -34,6 +34,8 @@ struct SolveProgress {
   double seconds = 0;   // since this solve started
 };
 
+enum class GpuLayout { automatic, thread_per_row, warp_per_row, warp_segments, half_warp_segments };
+
 struct SolverSettings {
   double epsilon = 1e-6;
   bool relative = true;  // PRISM's default convergence criterion
@@ -44,6 +46,15 @@ struct SolverSettings {
   // memory. A limit below the model's size forces gpu.topo-vi (and auto)
   // onto the SCC-blocked path, with a CPU fallback for a block too large.
   uint64_t gpu_memory_limit = 0;
+  // gpu.jacobi's matrix layout, to measure the seeds' ideas (Wijs–Bošnački
+  // 2013 §4): automatic = CSR, thread- or warp-per-row by row length;
+  // warp_segments = rows in segments of 32 whose entries are interleaved so
+  // that a warp's loads coalesce, one thread per row; half_warp_segments =
+  // segments of 16 rows, two threads per row.
+  GpuLayout gpu_layout = GpuLayout::automatic;
+  // gpu.jacobi: renumber the unknowns in breadth-first order first (ibid.
+  // §3), so that a row's columns lie near its own index.
+  bool bfs_reorder = false;
   // Cancellation (solver/cancellation.hpp): when set, the flag is polled
   // between iterations of every solver, CPU and GPU, and a set flag ends the
   // solve with Error(cancelled). Owned by the caller; it must outlive the

@@ -305,6 +305,71 @@ TEST(GpuLinearSolvers, RandomSystemsMatchTheCpu) {
   }
 }
 
+// gpu.jacobi's layout options (Wijs–Bošnački: CSR thread/warp per row,
+// full- and half-warp segments, each with and without BFS renumbering) all
+// solve the same random systems to the CPU's answer.
+TEST(GpuLinearSolvers, EveryLayoutMatchesTheCpu) {
+  std::mt19937_64 rng(20261123);
+  for (uint64_t n : {31ull, 40000ull}) {  // a partial last segment; many segments
+    for (uint64_t long_every : {1000000ull, 3ull}) {
+      const LinearSystem system = random_system(n, long_every, rng);
+      SolverSettings settings;
+      settings.epsilon = 1e-13;
+      std::vector<double> cpu(system.b.size(), 0.0);
+      ASSERT_TRUE(gauss_seidel_linear(system, cpu, settings).converged);
+      for (GpuLayout layout : {GpuLayout::thread_per_row, GpuLayout::warp_per_row, GpuLayout::warp_segments,
+                               GpuLayout::half_warp_segments}) {
+        for (bool bfs : {false, true}) {
+          settings.gpu_layout = layout;
+          settings.bfs_reorder = bfs;
+          std::vector<double> x(system.b.size(), 0.0);
+          const SolveStats stats = find_solver("gpu.jacobi").linear(system, x, settings);
+          EXPECT_TRUE(stats.converged) << stats.kernel;
+          EXPECT_EQ(stats.kernel.find("+bfs") != std::string::npos, bfs) << stats.kernel;
+          double worst = 0;
+          for (size_t i = 0; i < x.size(); ++i) {
+            ASSERT_TRUE(std::isfinite(x[i])) << stats.kernel << " row " << i;
+            worst = std::max(worst, std::fabs(x[i] - cpu[i]) / std::max(std::fabs(cpu[i]), 1e-12));
+          }
+          EXPECT_LE(worst, 1e-9) << stats.kernel << ", n " << n << ", long rows every " << long_every;
+        }
+      }
+    }
+  }
+}
+
+// The layouts on the manifest's DTMC/CTMC reachability properties, against PRISM.
+TEST(GpuLinearSolvers, EveryLayoutAgreesWithPrism) {
+  int checked = 0;
+  for (const ManifestRow& row : testing::manifest()) {
+    if (row.type == "mdp" || row.transitions > std::min<uint64_t>(max_transitions(), 1000000) ||
+        time_bounded(row.property) || row.property.rfind("S=?", 0) == 0 || row.property.find("[ S ]") != std::string::npos ||
+        row.property.find("C<=") != std::string::npos) {
+      continue;
+    }
+    const Model& model = cached_model(row);
+    for (GpuLayout layout : {GpuLayout::warp_segments, GpuLayout::half_warp_segments}) {
+      for (bool bfs : {false, true}) {
+        CheckOptions options;
+        options.solver = "gpu.jacobi";
+        options.settings.epsilon = 1e-10;
+        options.settings.gpu_layout = layout;
+        options.settings.bfs_reorder = bfs;
+        const CheckResult r = check(model, row.property, options);
+        const double ref = row.reference_value;
+        if (std::isinf(ref)) {
+          EXPECT_EQ(r.initial_value, ref) << row.name() << " " << row.property;
+        } else {
+          EXPECT_LE(std::fabs(r.initial_value - ref), 1e-6 * std::max(std::fabs(ref), 1e-9))
+              << row.name() << " " << row.property << " " << r.kernel << ": " << r.initial_value << " vs " << ref;
+        }
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 20);
+}
+
 TEST(GpuSteps, UniformisationSumMatchesTheCpu) {
   std::mt19937_64 rng(7);
   const LinearSystem system = random_system(30000, 5, rng);
