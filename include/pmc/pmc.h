@@ -10,7 +10,9 @@
  *   no-op.
  * - Every fallible function returns a pmc_status; PMC_OK is 0. On failure,
  *   pmc_last_error() returns a message saying what went wrong and where
- *   (file, line, state...). Out-parameters are left unchanged on failure.
+ *   (file, line, state...). Out-parameters are left unchanged on failure,
+ *   except where a function says otherwise (pmc_check on
+ *   PMC_ERROR_NOT_CONVERGED, pmc_device_count on PMC_ERROR_NO_DEVICE).
  * - No C++ exception, abort or exit ever crosses this interface; running
  *   out of memory is reported as PMC_ERROR_OUT_OF_MEMORY.
  * - Counts and indices are uint64_t. Strings are NUL-terminated UTF-8.
@@ -82,7 +84,7 @@ PMC_API const char* pmc_last_error(void);
 /* Options                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* Settings for loading, building and (in later versions) checking. A NULL
+/* Settings for loading, building and checking. A NULL
  * options pointer wherever one is accepted means all defaults. */
 typedef struct pmc_options pmc_options;
 

@@ -1,0 +1,220 @@
+//! Raw declarations of libpmc's C ABI, written by hand from
+//! `include/pmc/pmc.h` (see that header for what each function does, who
+//! owns what, and which functions are thread-safe).
+//!
+//! `tests/header_drift.rs` parses the header and this file and fails when a
+//! function, parameter type, enum constant or version macro differs, so the
+//! two cannot drift apart. Keep one declaration per line group in the form
+//! `pub fn name(arg: Type, ...) -> Ret;`, which that test reads.
+//!
+//! C enums are declared as `c_int` aliases with constants rather than Rust
+//! enums: a value the library adds later must not be undefined behaviour.
+#![no_std]
+#![allow(non_camel_case_types)]
+
+use core::ffi::{c_char, c_double, c_int, c_void};
+use core::marker::{PhantomData, PhantomPinned};
+
+/// Makes the handle types !Send, !Sync and !Unpin (the Rustonomicon's
+/// pattern for opaque C types): thread safety is the safe crate's decision.
+type Opaque = PhantomData<(*mut u8, PhantomPinned)>;
+
+pub const PMC_VERSION_MAJOR: u32 = 0;
+pub const PMC_VERSION_MINOR: u32 = 1;
+pub const PMC_VERSION_PATCH: u32 = 0;
+
+pub type pmc_status = c_int;
+pub const PMC_OK: pmc_status = 0;
+pub const PMC_ERROR_INVALID_ARGUMENT: pmc_status = 1;
+pub const PMC_ERROR_IO: pmc_status = 2;
+pub const PMC_ERROR_PARSE: pmc_status = 3;
+pub const PMC_ERROR_MODEL: pmc_status = 4;
+pub const PMC_ERROR_PROPERTY: pmc_status = 5;
+pub const PMC_ERROR_UNSUPPORTED: pmc_status = 6;
+pub const PMC_ERROR_OUT_OF_MEMORY: pmc_status = 7;
+pub const PMC_ERROR_NO_DEVICE: pmc_status = 8;
+pub const PMC_ERROR_DEVICE: pmc_status = 9;
+pub const PMC_ERROR_NOT_CONVERGED: pmc_status = 10;
+pub const PMC_ERROR_CANCELLED: pmc_status = 11;
+pub const PMC_ERROR_INTERNAL: pmc_status = 12;
+
+pub type pmc_model_kind = c_int;
+pub const PMC_MODEL_DTMC: pmc_model_kind = 0;
+pub const PMC_MODEL_CTMC: pmc_model_kind = 1;
+pub const PMC_MODEL_MDP: pmc_model_kind = 2;
+pub const PMC_MODEL_PCTMC: pmc_model_kind = 3;
+
+/// Opaque; only ever handled through pointers.
+#[repr(C)]
+pub struct pmc_options {
+    _private: [u8; 0],
+    _marker: Opaque,
+}
+
+/// `fn(solver, iteration, residual, seconds, user_data)`; `None` is C's NULL.
+/// Must not unwind: a Rust callback has to catch panics itself.
+pub type pmc_progress_fn = Option<
+    unsafe extern "C" fn(
+        solver: *const c_char,
+        iteration: u64,
+        residual: c_double,
+        seconds: c_double,
+        user_data: *mut c_void,
+    ),
+>;
+
+/// Opaque; only ever handled through pointers.
+#[repr(C)]
+pub struct pmc_model {
+    _private: [u8; 0],
+    _marker: Opaque,
+}
+
+/// Opaque; only ever handled through pointers.
+#[repr(C)]
+pub struct pmc_result {
+    _private: [u8; 0],
+    _marker: Opaque,
+}
+
+extern "C" {
+    // Status, version, errors
+    pub fn pmc_version() -> *const c_char;
+    pub fn pmc_status_string(status: pmc_status) -> *const c_char;
+    pub fn pmc_last_error() -> *const c_char;
+
+    // Options
+    pub fn pmc_options_create(out_options: *mut *mut pmc_options) -> pmc_status;
+    pub fn pmc_options_free(options: *mut pmc_options);
+    pub fn pmc_options_set_strict(options: *mut pmc_options, strict: c_int) -> pmc_status;
+    pub fn pmc_options_set_row_sum_tolerance(options: *mut pmc_options, tolerance: c_double) -> pmc_status;
+    pub fn pmc_options_set_solver(options: *mut pmc_options, name: *const c_char) -> pmc_status;
+    pub fn pmc_options_set_epsilon(options: *mut pmc_options, epsilon: c_double) -> pmc_status;
+    pub fn pmc_options_set_relative(options: *mut pmc_options, relative: c_int) -> pmc_status;
+    pub fn pmc_options_set_max_iterations(options: *mut pmc_options, max_iterations: u64) -> pmc_status;
+    pub fn pmc_options_set_threads(options: *mut pmc_options, threads: u64) -> pmc_status;
+    pub fn pmc_options_set_device(options: *mut pmc_options, device: u64) -> pmc_status;
+    pub fn pmc_options_set_gpu_memory_limit(options: *mut pmc_options, bytes: u64) -> pmc_status;
+    // Async-signal-safe and callable while checks run with the same options.
+    pub fn pmc_options_request_cancel(options: *mut pmc_options) -> pmc_status;
+    pub fn pmc_options_reset_cancel(options: *mut pmc_options) -> pmc_status;
+    pub fn pmc_options_set_progress(
+        options: *mut pmc_options,
+        fn_: pmc_progress_fn,
+        user_data: *mut c_void,
+    ) -> pmc_status;
+
+    // Models
+    pub fn pmc_model_load(path: *const c_char, format: *const c_char, out_model: *mut *mut pmc_model) -> pmc_status;
+    pub fn pmc_model_load_files(
+        paths: *const *const c_char,
+        num_paths: u64,
+        format: *const c_char,
+        options: *const pmc_options,
+        out_model: *mut *mut pmc_model,
+    ) -> pmc_status;
+    pub fn pmc_model_build_csr(
+        type_: pmc_model_kind,
+        num_states: u64,
+        num_rows: u64,
+        row_groups: *const u64,
+        row_offsets: *const u64,
+        columns: *const u64,
+        values: *const c_double,
+        options: *const pmc_options,
+        out_model: *mut *mut pmc_model,
+    ) -> pmc_status;
+    pub fn pmc_model_build_parametric_csr(
+        num_states: u64,
+        row_offsets: *const u64,
+        columns: *const u64,
+        constants: *const c_double,
+        num_parameters: u64,
+        parameter_names: *const *const c_char,
+        coefficients: *const c_double,
+        lower: *const c_double,
+        upper: *const c_double,
+        options: *const pmc_options,
+        out_model: *mut *mut pmc_model,
+    ) -> pmc_status;
+    pub fn pmc_model_add_label(
+        model: *mut pmc_model,
+        name: *const c_char,
+        states: *const u64,
+        num_states: u64,
+    ) -> pmc_status;
+    pub fn pmc_model_add_rewards(
+        model: *mut pmc_model,
+        name: *const c_char,
+        state_rewards: *const c_double,
+        choice_rewards: *const c_double,
+        transition_rewards: *const c_double,
+    ) -> pmc_status;
+    pub fn pmc_model_save(model: *const pmc_model, path: *const c_char, format: *const c_char) -> pmc_status;
+    pub fn pmc_model_free(model: *mut pmc_model);
+    pub fn pmc_model_type(model: *const pmc_model, out_type: *mut pmc_model_kind) -> pmc_status;
+    pub fn pmc_model_num_states(model: *const pmc_model, out_count: *mut u64) -> pmc_status;
+    pub fn pmc_model_num_choices(model: *const pmc_model, out_count: *mut u64) -> pmc_status;
+    pub fn pmc_model_num_transitions(model: *const pmc_model, out_count: *mut u64) -> pmc_status;
+    pub fn pmc_model_num_labels(model: *const pmc_model, out_count: *mut u64) -> pmc_status;
+    pub fn pmc_model_label_name(model: *const pmc_model, index: u64, out_name: *mut *const c_char) -> pmc_status;
+    pub fn pmc_model_label_states(
+        model: *const pmc_model,
+        name: *const c_char,
+        states: *mut u64,
+        capacity: u64,
+        out_count: *mut u64,
+    ) -> pmc_status;
+    pub fn pmc_model_num_rewards(model: *const pmc_model, out_count: *mut u64) -> pmc_status;
+    pub fn pmc_model_reward_name(model: *const pmc_model, index: u64, out_name: *mut *const c_char) -> pmc_status;
+    pub fn pmc_model_num_parameters(model: *const pmc_model, out_count: *mut u64) -> pmc_status;
+    pub fn pmc_model_parameter_name(model: *const pmc_model, index: u64, out_name: *mut *const c_char) -> pmc_status;
+    pub fn pmc_model_num_warnings(model: *const pmc_model, out_count: *mut u64) -> pmc_status;
+    pub fn pmc_model_warning(model: *const pmc_model, index: u64, out_message: *mut *const c_char) -> pmc_status;
+
+    // Model checking
+    pub fn pmc_check(
+        model: *const pmc_model,
+        property: *const c_char,
+        options: *const pmc_options,
+        out_result: *mut *mut pmc_result,
+    ) -> pmc_status;
+    pub fn pmc_result_free(result: *mut pmc_result);
+    pub fn pmc_result_initial_value(result: *const pmc_result, out_value: *mut c_double) -> pmc_status;
+    pub fn pmc_result_initial_range(
+        result: *const pmc_result,
+        out_min: *mut c_double,
+        out_max: *mut c_double,
+        out_num_initial: *mut u64,
+    ) -> pmc_status;
+    pub fn pmc_result_values(
+        result: *const pmc_result,
+        values: *mut c_double,
+        capacity: u64,
+        out_count: *mut u64,
+    ) -> pmc_status;
+    pub fn pmc_result_is_boolean(result: *const pmc_result, out_is_boolean: *mut c_int) -> pmc_status;
+    pub fn pmc_result_iterations(result: *const pmc_result, out_iterations: *mut u64) -> pmc_status;
+    pub fn pmc_result_converged(result: *const pmc_result, out_converged: *mut c_int) -> pmc_status;
+    pub fn pmc_result_solver(result: *const pmc_result, out_name: *mut *const c_char) -> pmc_status;
+    pub fn pmc_result_scheduler(
+        result: *const pmc_result,
+        choices: *mut i64,
+        capacity: u64,
+        out_count: *mut u64,
+    ) -> pmc_status;
+    pub fn pmc_result_bounds(
+        result: *const pmc_result,
+        out_lower: *mut c_double,
+        out_upper: *mut c_double,
+    ) -> pmc_status;
+    pub fn pmc_result_seconds(result: *const pmc_result, out_seconds: *mut c_double) -> pmc_status;
+    pub fn pmc_solver_count(out_count: *mut u64) -> pmc_status;
+    pub fn pmc_solver_name(index: u64, out_name: *mut *const c_char) -> pmc_status;
+
+    // GPU devices
+    pub fn pmc_device_count(out_count: *mut u64) -> pmc_status;
+    pub fn pmc_device_name(index: u64, out_name: *mut *const c_char) -> pmc_status;
+    pub fn pmc_device_memory(index: u64, out_free_bytes: *mut u64, out_total_bytes: *mut u64) -> pmc_status;
+    pub fn pmc_device_compute_capability(index: u64, out_major: *mut c_int, out_minor: *mut c_int) -> pmc_status;
+}

@@ -1,0 +1,105 @@
+//! The progress callback: a Rust closure behind pmc's `pmc_progress_fn`.
+use std::any::Any;
+use std::cell::Cell;
+use std::ffi::{c_char, c_void, CStr};
+use std::ops::ControlFlow;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Mutex;
+
+use pmc_sys as sys;
+
+/// A report from a long solve, given to the closure of
+/// [`Options::set_progress`](crate::Options::set_progress).
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct Progress<'a> {
+    /// The solver's name, e.g. "cpu.jacobi".
+    pub solver: &'a str,
+    /// Iterations done so far in the current solve.
+    pub iteration: u64,
+    /// The convergence test's quantity of the last iteration (largest
+    /// change, relative or absolute as set); NaN for solvers without one.
+    pub residual: f64,
+    /// Seconds since the solve began.
+    pub seconds: f64,
+}
+
+pub(crate) type Callback = dyn Fn(&Progress<'_>) -> ControlFlow<()> + Send + Sync;
+
+/// What `user_data` points at. Owned (boxed, so it does not move) by the
+/// Options whose handle has it installed.
+pub(crate) struct ProgressState {
+    pub(crate) callback: Box<Callback>,
+    pub(crate) options: *mut sys::pmc_options,
+    /// A panic of the callback, re-raised by the check that ran it.
+    pub(crate) panic: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+impl ProgressState {
+    pub(crate) fn take_panic(&self) -> Option<Box<dyn Any + Send>> {
+        self.panic.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+thread_local! {
+    static INSIDE_CALLBACK: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Panics when called from inside a progress callback: pmc.h allows no pmc
+/// call there but pmc_options_request_cancel. The panic reaches the
+/// trampoline, which cancels the check and re-raises it after pmc_check.
+pub(crate) fn forbid_inside_callback() {
+    if INSIDE_CALLBACK.with(Cell::get) {
+        panic!("pmc functions must not be called from a progress callback (return ControlFlow::Break to cancel)");
+    }
+}
+
+struct InsideCallback;
+
+impl InsideCallback {
+    fn enter() -> InsideCallback {
+        INSIDE_CALLBACK.with(|inside| inside.set(true));
+        InsideCallback
+    }
+}
+
+impl Drop for InsideCallback {
+    fn drop(&mut self) {
+        INSIDE_CALLBACK.with(|inside| inside.set(false));
+    }
+}
+
+/// The `pmc_progress_fn` installed for every Rust callback. It must not
+/// unwind into C++, so it catches panics; a panic or `Break` cancels the
+/// check through pmc_options_request_cancel, the one pmc call allowed here.
+pub(crate) unsafe extern "C" fn trampoline(
+    solver: *const c_char,
+    iteration: u64,
+    residual: f64,
+    seconds: f64,
+    user_data: *mut c_void,
+) {
+    // user_data is the ProgressState the Options installed; it outlives the
+    // installation, which outlives every check (set_progress and drop need
+    // &mut / ownership, so no check runs while it is replaced or freed).
+    let state = &*(user_data as *const ProgressState);
+    let solver = if solver.is_null() { "".into() } else { CStr::from_ptr(solver).to_string_lossy() };
+    let progress = Progress { solver: &solver, iteration, residual, seconds };
+    let outcome = {
+        let _inside = InsideCallback::enter();
+        panic::catch_unwind(AssertUnwindSafe(|| (state.callback)(&progress)))
+    };
+    let cancel = match outcome {
+        Ok(ControlFlow::Continue(())) => false,
+        Ok(ControlFlow::Break(())) => true,
+        Err(payload) => {
+            let mut slot = state.panic.lock().unwrap_or_else(|e| e.into_inner());
+            slot.get_or_insert(payload);
+            true
+        }
+    };
+    if cancel {
+        // Fails only for NULL, and the handle is live.
+        sys::pmc_options_request_cancel(state.options);
+    }
+}

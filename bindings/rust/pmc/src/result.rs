@@ -1,0 +1,161 @@
+use std::ptr::{self, NonNull};
+
+use pmc_sys as sys;
+
+use crate::error::{check, Result};
+use crate::{copy_str, must};
+
+/// The value in the initial states: min and max over all of them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InitialRange {
+    /// Smallest value over the initial states.
+    pub min: f64,
+    /// Largest value over the initial states.
+    pub max: f64,
+    /// How many initial states there are.
+    pub count: u64,
+}
+
+/// The outcome of one [`Model::check`](crate::Model::check): a value per
+/// state and how it was computed. Independent of the model (it may outlive
+/// it).
+///
+/// `Send` but not `Sync`: pmc.h does not say one result may be read by
+/// several threads at once.
+///
+/// ```compile_fail
+/// fn sync<T: Sync>() {}
+/// sync::<pmc::CheckResult>();
+/// ```
+pub struct CheckResult {
+    raw: NonNull<sys::pmc_result>,
+}
+
+// SAFETY: pmc.h: "different handles may be used from different threads at
+// once"; a result is not tied to the thread that made it.
+unsafe impl Send for CheckResult {}
+
+impl CheckResult {
+    pub(crate) fn from_raw(raw: NonNull<sys::pmc_result>) -> CheckResult {
+        CheckResult { raw }
+    }
+
+    /// The handle, for calling pmc-sys directly. Valid while `self` lives.
+    pub fn as_ptr(&self) -> *const sys::pmc_result {
+        self.raw.as_ptr()
+    }
+
+    /// The value in the first initial state (1 or 0 for a boolean property;
+    /// +infinity for an infinite expected reward).
+    pub fn initial_value(&self) -> f64 {
+        let mut value = 0.0;
+        must(check(ffi!(sys::pmc_result_initial_value(self.raw.as_ptr(), &mut value))));
+        value
+    }
+
+    /// Min and max over all initial states, and how many there are.
+    pub fn initial_range(&self) -> InitialRange {
+        let (mut min, mut max, mut count) = (0.0, 0.0, 0);
+        must(check(ffi!(sys::pmc_result_initial_range(self.raw.as_ptr(), &mut min, &mut max, &mut count))));
+        InitialRange { min, max, count }
+    }
+
+    /// One value per state.
+    pub fn values(&self) -> Vec<f64> {
+        let mut count = 0;
+        must(check(ffi!(sys::pmc_result_values(self.raw.as_ptr(), ptr::null_mut(), 0, &mut count))));
+        let mut values = vec![0.0; count as usize];
+        let written = self.values_into(&mut values);
+        values.truncate(written);
+        values
+    }
+
+    /// Copies up to `out.len()` values into `out` (state order) and returns
+    /// the number of states, to reuse a buffer across checks.
+    pub fn values_into(&self, out: &mut [f64]) -> usize {
+        let mut count = 0;
+        must(check(ffi!(sys::pmc_result_values(self.raw.as_ptr(), out.as_mut_ptr(), out.len() as u64, &mut count))));
+        count as usize
+    }
+
+    /// True for a boolean property (a bound such as `P>=0.9`, or a state
+    /// formula): the values are then 1 (satisfied) or 0.
+    pub fn is_boolean(&self) -> bool {
+        let mut flag = 0;
+        must(check(ffi!(sys::pmc_result_is_boolean(self.raw.as_ptr(), &mut flag))));
+        flag != 0
+    }
+
+    /// Iterations of all numerical solves, summed.
+    pub fn iterations(&self) -> u64 {
+        let mut iterations = 0;
+        must(check(ffi!(sys::pmc_result_iterations(self.raw.as_ptr(), &mut iterations))));
+        iterations
+    }
+
+    /// False when some solve reached its iteration limit (only seen through
+    /// [`Model::check_allow_unconverged`](crate::Model::check_allow_unconverged)).
+    pub fn converged(&self) -> bool {
+        let mut flag = 0;
+        must(check(ffi!(sys::pmc_result_converged(self.raw.as_ptr(), &mut flag))));
+        flag != 0
+    }
+
+    /// The solvers used, joined by '+', e.g. "cpu.gauss-seidel" ("none"
+    /// when graph algorithms sufficed).
+    pub fn solver(&self) -> String {
+        let mut name = ptr::null();
+        must(check(ffi!(sys::pmc_result_solver(self.raw.as_ptr(), &mut name))));
+        // Valid until the result is freed: copied now.
+        unsafe { copy_str(name) }
+    }
+
+    /// For MDPs (Pmin/Pmax over F and U, Rmin/Rmax over F): an optimal
+    /// memoryless deterministic scheduler, per state the index of the
+    /// optimal choice among the state's choices (0-based, in file order), or
+    /// `None` where every choice is optimal. An
+    /// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) error when
+    /// the property has no scheduler.
+    pub fn scheduler(&self) -> Result<Vec<Option<u64>>> {
+        let mut count = 0;
+        check(ffi!(sys::pmc_result_scheduler(self.raw.as_ptr(), ptr::null_mut(), 0, &mut count)))?;
+        let mut choices = vec![0i64; count as usize];
+        check(ffi!(sys::pmc_result_scheduler(self.raw.as_ptr(), choices.as_mut_ptr(), count, &mut count)))?;
+        choices.truncate(count as usize);
+        Ok(choices.into_iter().map(|c| u64::try_from(c).ok()).collect())
+    }
+
+    /// Sound bounds `(lower, upper)` on the value in the first initial state,
+    /// from interval iteration (solver "cpu.interval-vi"); an
+    /// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) error
+    /// for other solvers.
+    pub fn bounds(&self) -> Result<(f64, f64)> {
+        let (mut lower, mut upper) = (0.0, 0.0);
+        check(ffi!(sys::pmc_result_bounds(self.raw.as_ptr(), &mut lower, &mut upper)))?;
+        Ok((lower, upper))
+    }
+
+    /// Wall-clock seconds of the whole check.
+    pub fn seconds(&self) -> f64 {
+        let mut seconds = 0.0;
+        must(check(ffi!(sys::pmc_result_seconds(self.raw.as_ptr(), &mut seconds))));
+        seconds
+    }
+}
+
+impl std::fmt::Debug for CheckResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CheckResult")
+            .field("initial_value", &self.initial_value())
+            .field("solver", &self.solver())
+            .field("iterations", &self.iterations())
+            .field("converged", &self.converged())
+            .finish()
+    }
+}
+
+impl Drop for CheckResult {
+    fn drop(&mut self) {
+        ffi!(sys::pmc_result_free(self.raw.as_ptr()));
+    }
+}

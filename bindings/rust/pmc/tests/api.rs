@@ -1,0 +1,348 @@
+//! The safe API on small models built from arrays, whose answers are known
+//! by hand: building, labels and rewards, schedulers, errors, options,
+//! cancellation, progress and threads.
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use pmc::{Csr, ErrorKind, Model, ModelKind, Options, ParametricCsr, Rewards};
+
+/// State 0 moves to the absorbing state 1 ("done") with probability 0.25 a step.
+fn two_state_dtmc() -> Model {
+    let csr = Csr::new(&[0, 2, 3], &[0, 1, 1], &[0.75, 0.25, 1.0]);
+    let mut model = Model::from_csr(ModelKind::Dtmc, &csr, None).unwrap();
+    model.add_label("init", &[0]).unwrap();
+    model.add_label("done", &[1]).unwrap();
+    model
+}
+
+/// A random walk on 0..n-1 from the middle, absorbed at both ends ("goal" =
+/// the right end). Unbounded reachability converges very slowly with
+/// cpu.power at ε = 1e-15, so a check runs until cancelled.
+fn random_walk(n: u64) -> Model {
+    let (mut offsets, mut columns, mut values) = (vec![0u64], Vec::new(), Vec::new());
+    for i in 0..n {
+        if i == 0 || i + 1 == n {
+            columns.push(i);
+            values.push(1.0);
+        } else {
+            columns.extend([i - 1, i + 1]);
+            values.extend([0.5, 0.5]);
+        }
+        offsets.push(columns.len() as u64);
+    }
+    let mut model = Model::from_csr(ModelKind::Dtmc, &Csr::new(&offsets, &columns, &values), None).unwrap();
+    model.add_label("init", &[n / 2]).unwrap();
+    model.add_label("goal", &[n - 1]).unwrap();
+    model
+}
+
+fn endless_options() -> Options {
+    let mut options = Options::new().unwrap();
+    options.set_solver("cpu.power").unwrap().set_epsilon(1e-15).unwrap().set_max_iterations(1 << 60).unwrap();
+    options
+}
+
+#[test]
+fn dtmc_from_arrays() {
+    let mut model = two_state_dtmc();
+    assert_eq!(model.kind(), ModelKind::Dtmc);
+    assert_eq!((model.num_states(), model.num_choices(), model.num_transitions()), (2, 2, 3));
+    assert_eq!(model.labels(), ["init", "done"]);
+    assert_eq!(model.label_states("done").unwrap(), [1]);
+
+    let result = model.check("P=? [ F<=2 \"done\" ]", None).unwrap();
+    assert!((result.initial_value() - (1.0 - 0.75 * 0.75)).abs() < 1e-12);
+    assert_eq!(result.values().len(), 2);
+    assert!(result.seconds() >= 0.0);
+    assert!(!result.solver().is_empty());
+
+    // One reward per step in state 0: the expected steps to "done", 1/0.25.
+    model.add_rewards("steps", &Rewards { state: Some(&[1.0, 0.0]), ..Rewards::default() }).unwrap();
+    assert_eq!(model.reward_names(), ["steps"]);
+    let mut options = Options::new().unwrap();
+    options.set_epsilon(1e-12).unwrap();
+    let steps = model.check("R{\"steps\"}=? [ F \"done\" ]", &options).unwrap();
+    assert!((steps.initial_value() - 4.0).abs() < 1e-9, "{}", steps.initial_value());
+    assert!(steps.iterations() > 0);
+    assert!(steps.converged());
+}
+
+#[test]
+fn ctmc_from_arrays() {
+    // Rate 2 from state 0 to 1: P(reach 1 by time 1) = 1 - e^-2.
+    let mut model = Model::from_csr(ModelKind::Ctmc, &Csr::new(&[0, 1, 1], &[1], &[2.0]), None).unwrap();
+    model.add_label("init", &[0]).unwrap();
+    model.add_label("done", &[1]).unwrap();
+    assert_eq!(model.kind(), ModelKind::Ctmc);
+    let value = model.check("P=? [ F<=1 \"done\" ]", None).unwrap().initial_value();
+    assert!((value - (1.0 - (-2.0f64).exp())).abs() < 1e-5, "{value}");
+}
+
+#[test]
+fn mdp_from_arrays_and_its_scheduler() {
+    // State 0: choice 0 reaches "goal" (1) with 0.5, choice 1 with 0.9;
+    // otherwise "sink" (2). Both 1 and 2 are absorbing.
+    let csr =
+        Csr::new(&[0, 2, 4, 5, 6], &[1, 2, 1, 2, 1, 2], &[0.5, 0.5, 0.9, 0.1, 1.0, 1.0]).with_row_groups(&[0, 2, 3, 4]);
+    let mut model = Model::from_csr(ModelKind::Mdp, &csr, None).unwrap();
+    model.add_label("init", &[0]).unwrap();
+    model.add_label("goal", &[1]).unwrap();
+    assert_eq!((model.num_states(), model.num_choices()), (3, 4));
+
+    let max = model.check("Pmax=? [ F \"goal\" ]", None).unwrap();
+    assert!((max.initial_value() - 0.9).abs() < 1e-12);
+    assert_eq!(max.scheduler().unwrap()[0], Some(1));
+    assert_eq!(max.values().len(), 3);
+    let min = model.check("Pmin=? [ F \"goal\" ]", None).unwrap();
+    assert!((min.initial_value() - 0.5).abs() < 1e-12);
+    let scheduler = min.scheduler().unwrap();
+    assert_eq!(scheduler.len(), 3);
+    assert_eq!(scheduler[0], Some(0));
+    // States 1 and 2 have one choice: 0, or None (any choice is optimal).
+    assert!(scheduler[1..].iter().all(|c| matches!(c, None | Some(0))));
+
+    // Sound bounds from interval iteration; other solvers give none.
+    let mut options = Options::new().unwrap();
+    options.set_solver("cpu.interval-vi").unwrap();
+    let bounded = model.check("Pmax=? [ F \"goal\" ]", &options).unwrap();
+    let (lower, upper) = bounded.bounds().unwrap();
+    assert!(lower <= 0.9 + 1e-9 && 0.9 - 1e-9 <= upper, "[{lower}, {upper}]");
+    assert_eq!(max.bounds().unwrap_err().kind(), ErrorKind::Unsupported);
+}
+
+#[test]
+fn parametric_ctmc_from_arrays() {
+    // 0 -> 1 at rate 1 + 2k, 1 -> 0 at rate r.
+    let csr = ParametricCsr {
+        row_offsets: &[0, 1, 2],
+        columns: &[1, 0],
+        constants: &[1.0, 0.0],
+        parameter_names: &["k", "r"],
+        coefficients: &[2.0, 0.0, 0.0, 1.0],
+        lower: Some(&[0.0, 0.5]),
+        upper: Some(&[1.0, 2.0]),
+    };
+    let model = Model::from_parametric_csr(&csr, None).unwrap();
+    assert_eq!(model.kind(), ModelKind::Pctmc);
+    assert_eq!(model.parameter_names(), ["k", "r"]);
+    assert_eq!(model.num_transitions(), 2);
+
+    let short = ParametricCsr { coefficients: &[2.0, 0.0, 0.0], ..csr };
+    let error = Model::from_parametric_csr(&short, None).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    assert!(error.message().contains("coefficients"), "{error}");
+}
+
+#[test]
+fn bad_arrays_are_errors() {
+    // Caught by the bindings before pmc would read past a slice.
+    let error = Model::from_csr(ModelKind::Dtmc, &Csr::new(&[0, 2, 3], &[0, 1], &[0.75, 0.25, 1.0]), None).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    assert!(error.message().contains("columns"), "{error}");
+    let error = Model::from_csr(ModelKind::Mdp, &Csr::new(&[0, 1], &[0], &[1.0]), None).unwrap_err();
+    assert!(error.message().contains("row_groups"), "{error}");
+    let mut model = two_state_dtmc();
+    let error = model.add_rewards("r", &Rewards { state: Some(&[1.0]), ..Rewards::default() }).unwrap_err();
+    assert!(error.message().contains("state rewards has 1 entries, expected 2"), "{error}");
+    assert!(Model::from_csr(ModelKind::Dtmc, &Csr::new(&[], &[], &[]), None).is_err());
+
+    // Caught by pmc, with its message.
+    let error = Model::from_csr(ModelKind::Dtmc, &Csr::new(&[0, 1, 2], &[0, 5], &[1.0, 1.0]), None).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Model);
+    assert!(error.message().contains("columns[1] = 5"), "names the bad column: {error}");
+    let error =
+        Model::from_csr(ModelKind::Dtmc, &Csr::new(&[0, 2, 3], &[0, 1, 1], &[0.5, 0.25, 1.0]), None).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Model, "rows must sum to 1: {error}");
+    let error = Model::from_csr(ModelKind::Dtmc, &Csr::new(&[0, 3, 2], &[0, 1], &[1.0, 1.0]), None).unwrap_err();
+    assert!(error.message().contains("decrease"), "{error}");
+    let error = model.add_label("far", &[7]).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    assert!(error.message().contains("states[0] = 7"), "{error}");
+    assert_eq!(model.label_states("nope").unwrap_err().kind(), ErrorKind::InvalidArgument);
+
+    // A deadlock state gets a self-loop and a warning, or an error when strict.
+    let deadlock = Csr::new(&[0, 1, 1], &[1], &[1.0]);
+    assert_eq!(Model::from_csr(ModelKind::Dtmc, &deadlock, None).unwrap().warnings().len(), 1);
+    let mut strict = Options::new().unwrap();
+    strict.set_strict(true).unwrap();
+    assert!(Model::from_csr(ModelKind::Dtmc, &deadlock, &strict).is_err());
+}
+
+#[test]
+fn bad_text_and_options_are_errors() {
+    let model = two_state_dtmc();
+    let error = model.check("P=? [ F \"done\" ", None).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Property);
+    assert!(!error.message().is_empty());
+    let error = model.check("P=? [ F \"do\0ne\" ]", None).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    assert!(error.message().contains("NUL"), "{error}");
+
+    let mut options = Options::new().unwrap();
+    let error = options.set_solver("cpu.no-such-solver").unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    assert!(error.message().contains("cpu.no-such-solver"), "{error}");
+    assert_eq!(error.to_string(), format!("invalid argument: {}", error.message()));
+    assert!(options.set_epsilon(2.0).is_err());
+    assert!(options.set_row_sum_tolerance(0.5).is_err());
+    // A failed setter leaves the options usable.
+    options.set_solver("cpu.jacobi").unwrap().set_relative(false).unwrap().set_threads(1).unwrap();
+    options.set_epsilon(1e-12).unwrap();
+    // From the middle of 0..10: reach 10 before 0 with probability 1/2.
+    let result = random_walk(11).check("P=? [ F \"goal\" ]", &options).unwrap();
+    assert_eq!(result.solver(), "cpu.jacobi");
+    assert!((result.initial_value() - 0.5).abs() < 1e-9);
+}
+
+#[test]
+fn solvers_version_and_devices() {
+    let solvers = pmc::solvers();
+    assert!(solvers.contains(&"cpu.jacobi") && solvers.contains(&"cpu.gauss-seidel"), "{solvers:?}");
+    assert_eq!(pmc::version(), "0.1.0");
+    match pmc::devices() {
+        Ok(devices) => {
+            for device in devices {
+                assert!(!device.name.is_empty());
+                let (free, total) = device.memory().unwrap();
+                assert!(free <= total);
+            }
+        }
+        Err(e) => {
+            assert_eq!(e.kind(), ErrorKind::NoDevice);
+            assert!(!e.message().is_empty(), "says why there is no GPU");
+        }
+    }
+}
+
+#[test]
+fn hitting_the_iteration_limit() {
+    let model = random_walk(101);
+    let mut options = Options::new().unwrap();
+    options.set_solver("cpu.jacobi").unwrap().set_max_iterations(3).unwrap();
+    let error = model.check("P=? [ F \"goal\" ]", &options).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NotConverged);
+    assert!(error.message().starts_with("not converged"), "{error}");
+    let result = model.check_allow_unconverged("P=? [ F \"goal\" ]", &options).unwrap();
+    assert!(!result.converged());
+    assert_eq!(result.values().len(), 101);
+}
+
+#[test]
+fn cancel_flag_stays_until_reset() {
+    let model = two_state_dtmc();
+    let options = Options::new().unwrap();
+    options.request_cancel();
+    assert_eq!(model.check("P=? [ F \"done\" ]", &options).unwrap_err().kind(), ErrorKind::Cancelled);
+    assert_eq!(model.check("P=? [ F \"done\" ]", &options).unwrap_err().kind(), ErrorKind::Cancelled);
+    options.reset_cancel();
+    assert_eq!(model.check("P=? [ F \"done\" ]", &options).unwrap().initial_value(), 1.0);
+}
+
+#[test]
+fn progress_callback_reports_and_can_cancel() {
+    let model = random_walk(2001);
+    let mut options = endless_options();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    options
+        .set_progress(move |p| {
+            log.lock().unwrap().push((p.solver.to_owned(), p.iteration, p.residual, p.seconds));
+            if log.lock().unwrap().len() >= 2 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .unwrap();
+    let error = model.check("P=? [ F \"goal\" ]", &options).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Cancelled, "{error}");
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen[0].0, "cpu.power");
+    assert!(seen[1].1 > seen[0].1 && seen[1].3 > seen[0].3, "{seen:?}");
+    assert!(seen[0].2 > 0.0);
+
+    // The model is still usable once the flag is reset and the callback removed.
+    options.reset_cancel();
+    options.clear_progress().unwrap();
+    let value = model.check("P=? [ F<=1000 \"goal\" ]", &options).unwrap().initial_value();
+    assert_eq!(value, 2f64.powi(-1000));
+}
+
+#[test]
+fn cancel_from_another_thread() {
+    let model = random_walk(2001);
+    let mut options = endless_options();
+    let calls = Arc::new(AtomicU64::new(0));
+    let counter = Arc::clone(&calls);
+    options
+        .set_progress(move |_| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        let checker = scope.spawn(|| model.check("P=? [ F \"goal\" ]", &options));
+        while calls.load(Ordering::SeqCst) == 0 && started.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        options.request_cancel();
+        let error = checker.join().unwrap().unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::Cancelled, "{error}");
+    });
+    assert!(calls.load(Ordering::SeqCst) >= 1, "no progress within 60 s");
+}
+
+#[test]
+fn a_panicking_callback_cancels_and_panics_in_check() {
+    let model = random_walk(2001);
+    let mut options = endless_options();
+    options.set_progress(|_| panic!("callback gave up")).unwrap();
+    let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| model.check("P=? [ F \"goal\" ]", &options)))
+        .unwrap_err();
+    assert_eq!(panic.downcast_ref::<&str>(), Some(&"callback gave up"));
+    options.reset_cancel();
+    options.clear_progress().unwrap();
+    assert!(model.check("P=? [ F<=10 \"goal\" ]", &options).is_ok());
+}
+
+#[test]
+fn a_callback_may_not_call_pmc() {
+    let model = random_walk(2001);
+    let mut options = endless_options();
+    options
+        .set_progress(|_| {
+            let _ = pmc::version(); // any pmc call but request_cancel: forbidden by pmc.h
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+    let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| model.check("P=? [ F \"goal\" ]", &options)))
+        .unwrap_err();
+    let message = panic.downcast_ref::<&str>().copied().unwrap_or_default();
+    assert!(message.contains("must not be called from a progress callback"), "{message:?}");
+}
+
+#[test]
+fn threads_share_a_model_and_options() {
+    let model = two_state_dtmc();
+    let mut options = Options::new().unwrap();
+    options.set_threads(1).unwrap();
+    let values: Vec<f64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..=4)
+            .map(|k| {
+                let (model, options) = (&model, &options);
+                scope.spawn(move || model.check(&format!("P=? [ F<={k} \"done\" ]"), options).unwrap().initial_value())
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (k, value) in (1..=4).zip(values) {
+        assert!((value - (1.0 - 0.75f64.powi(k))).abs() < 1e-12);
+    }
+    // A result moves to another thread (Send).
+    let result = model.check("P=? [ F \"done\" ]", None).unwrap();
+    assert_eq!(std::thread::spawn(move || result.initial_value()).join().unwrap(), 1.0);
+}
