@@ -88,6 +88,23 @@ class Terminal:
             if left <= 0 or self.read_some(left) is None:
                 raise AssertionError(f"did not see {pattern!r}; the terminal showed:\n{self.text()[-3000:]}")
 
+    def prompt(self, timeout=20):
+        """Waits for the next prompt ("pmc> ", "pmc die> ") and for libedit
+        to have put the terminal in its editing mode: the prompt is written
+        before that switch, and keys that arrive in between are cooked
+        (Ctrl-D there is an EOF the editor never sees)."""
+        self.expect(r"pmc(?: [\w.-]+)?> ", timeout)
+        deadline = time.time() + timeout
+        while termios.tcgetattr(self.fd)[3] & termios.ICANON:
+            if time.time() > deadline:
+                raise AssertionError("the terminal never left canonical mode at the prompt")
+            time.sleep(0.005)
+
+    def line(self, keys):
+        """Types `keys` and Return at the next prompt."""
+        self.prompt()
+        self.send(keys + "\r")
+
     def wait_exit(self, timeout=20):
         deadline = time.time() + timeout
         while time.time() < deadline:
@@ -101,12 +118,15 @@ class Terminal:
 
 
 class Interactive(unittest.TestCase):
+    """Every line is typed at a fresh prompt: keys typed while a command
+    runs reach the terminal in cooked mode, where Ctrl-D and Ctrl-C mean
+    something else (a race on a loaded machine, not a user's intent)."""
+
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
         self.history = os.path.join(self.dir.name, "history")
         # Started in examples/ so that file names complete from there.
         self.term = Terminal(self.history, cwd=os.path.join(ROOT, "examples"))
-        self.term.expect(r"pmc> ")
 
     def tearDown(self):
         if self.term.fd is not None:
@@ -118,6 +138,7 @@ class Interactive(unittest.TestCase):
         self.dir.cleanup()
 
     def leave(self):
+        self.term.prompt()
         self.term.send("\x04")  # Ctrl-D at an empty prompt
         self.assertEqual(self.term.wait_exit(), 0)
         self.term.fd = None
@@ -125,55 +146,55 @@ class Interactive(unittest.TestCase):
     def test_tab_completes_commands_files_labels_and_settings(self):
         t = self.term
         # "lo<Tab>" -> "load "; "di<Tab>" -> "die/" (a directory: no space); then the file.
-        t.send("lo\tdi\tdie.t\t\r")
+        t.line("lo\tdi\tdie.t\t")
         t.expect(r"loaded die: dtmc, 13 states")
-        t.send('check P=? [ F "si\t ]\r')  # a label name inside quotes
+        t.line('check P=? [ F "si\t ]')  # a label name inside quotes
         t.expect(r'P=\? \[ F "six" \]: 0\.1666')
-        t.send('check R{"coin\t=? [ F "done" ]\r')  # a reward structure name
+        t.line('check R{"coin\t=? [ F "done" ]')  # a reward structure name
         t.expect(r'R\{"coin_flips"\}=\? \[ F "done" \]: 3\.666')
-        t.send("set sol\tcpu.gauss-s\t\r")  # a setting and a solver name
+        t.line("set sol\tcpu.gauss-s\t")  # a setting and a solver name
         t.expect(r"solver = cpu\.gauss-seidel")
-        t.send("help\t\t\r")  # "help" is unique; then the list of command names
+        t.line("help\t\t")  # "help" is unique; then the list of command names
         t.expect(r"Commands \(help COMMAND")
+        t.prompt()
         t.send("set\t\t")  # several candidates: listed under the line
-        t.expect(r"epsilon\s+gpu-memory-limit")
+        t.expect(r"epsilon\s+gpu-layout\s+gpu-memory-limit")
         t.send("\x15quit\r")  # Ctrl-U clears the line
         self.assertEqual(t.wait_exit(), 0)
         t.fd = None
 
     def test_history_survives_the_session(self):
         t = self.term
-        t.send(f"load {DIE}\r")
+        t.line(f"load {DIE}")
         t.expect(r"loaded die")
-        t.send("rewards\r")
+        t.line("rewards")
         t.expect(r'"coin_flips" state')
         self.leave()
         with open(self.history) as f:
             self.assertIn("rewards", f.read())
         # A new shell: Up recalls the last line, Up again the one before.
         self.term = t = Terminal(self.history)
-        t.expect(r"pmc> ")
-        t.send("\x1b[A\x1b[A\r")
+        t.line("\x1b[A\x1b[A")
         t.expect(r"loaded die")
-        t.send("\x1b[A\x1b[A\r")
+        t.line("\x1b[A\x1b[A")
         t.expect(r'"coin_flips" state')
         self.leave()
 
     def test_an_error_does_not_end_the_shell(self):
         t = self.term
-        t.send("frobnicate\r")
+        t.line("frobnicate")
         t.expect(r"error: unknown command 'frobnicate'")
-        t.send("labels\r")
+        t.line("labels")
         t.expect(r"error: no model loaded")
-        t.send(f"load {os.path.join(BAD, 'bad_row_sum.tra')}\r")
+        t.line(f"load {os.path.join(BAD, 'bad_row_sum.tra')}")
         t.expect(r"error: .*bad_row_sum\.tra.*probabilities sum to")
-        t.send(f"load {DIE}\r")
+        t.line(f"load {DIE}")
         t.expect(r"loaded die")
-        t.send('check P=? [ F "nope" ]\r')
+        t.line('check P=? [ F "nope" ]')
         t.expect(r'error: .*unknown label "nope"')
-        t.send('check P=? [ F "six" \r')
+        t.line('check P=? [ F "six" ')
         t.expect(r"error: ")
-        t.send('check P=? [ F "six" ]\r')
+        t.line('check P=? [ F "six" ]')
         t.expect(r"0\.1666")
         self.leave()
 
@@ -181,25 +202,25 @@ class Interactive(unittest.TestCase):
         t = self.term
         walk = write_random_walk(self.dir.name)
         for line in [f"load {walk}", "set solver cpu.power", "set epsilon 1e-15", "set max-iterations 1000000000000"]:
-            t.send(line + "\r")
+            t.line(line)
         t.expect(r"max-iterations = 1000000000000")
-        t.send('check P=? [ F "goal" ]\r')
+        t.line('check P=? [ F "goal" ]')
         t.expect(r"cpu\.power: iteration \d+, residual [0-9.e+-]+")  # the progress line
         t.send("\x03")
         t.expect(r"error: cancelled \(Ctrl-C\)")
-        t.expect(r"pmc walk> ")
         # The shell, its models and settings are intact; the next check runs.
-        t.send('check P=? [ F<=1000 "goal" ]\r')
+        t.line('check P=? [ F<=1000 "goal" ]')
         t.expect(r'F<=1000 "goal" \]: 9\.33\d*e-302')
-        t.send("models\r")
+        t.line("models")
         t.expect(r"\* walk")
         self.leave()
 
     def test_ctrl_c_at_the_prompt_abandons_the_line(self):
         t = self.term
+        t.prompt()
         t.send("frobnicate\x03")
         t.expect(r"\^C")
-        t.send("help quit\r")
+        t.line("help quit")
         t.expect(r"leave the shell")
         self.assertNotIn("unknown command", t.text())
         self.leave()
