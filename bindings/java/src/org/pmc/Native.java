@@ -1,0 +1,138 @@
+package org.pmc;
+
+/**
+ * The JNI entry points (native/pmc_jni_*.c), one per pmc.h call or small group
+ * of calls. Handles are the C pointers as {@code long}; strings cross as
+ * NUL-free UTF-8 byte arrays, because JNI's own string functions speak
+ * "modified UTF-8", which differs from the UTF-8 of pmc.h for U+0000 and for
+ * characters outside the BMP. A failing pmc call throws {@link PmcException}
+ * from the native side, with the calling thread's pmc_last_error() read
+ * right after the call.
+ *
+ * <p>Callers guarantee that every handle passed in is live (the
+ * {@link NativeHandle} locks); the native side never sees a freed pointer.
+ */
+final class Native {
+  private Native() {}
+
+  static {
+    // -Dpmc.jni.library=/abs/path/libpmcjni.so overrides the search of
+    // java.library.path (useful for tests and for embedding in a fat jar).
+    String explicit = System.getProperty("pmc.jni.library");
+    if (explicit != null && !explicit.isEmpty()) {
+      System.load(explicit);
+    } else {
+      System.loadLibrary("pmcjni");
+    }
+  }
+
+  /** Forces the class (and so the library) to load; used by static entry points. */
+  static void ensureLoaded() {}
+
+  // Selectors for modelCount / modelName; @Native puts them into the header
+  // that javac -h writes for the C side (org_pmc_Native_COUNT_STATES, ...).
+  @java.lang.annotation.Native static final int COUNT_STATES = 0;
+  @java.lang.annotation.Native static final int COUNT_CHOICES = 1;
+  @java.lang.annotation.Native static final int COUNT_TRANSITIONS = 2;
+  @java.lang.annotation.Native static final int COUNT_LABELS = 3;
+  @java.lang.annotation.Native static final int COUNT_REWARDS = 4;
+  @java.lang.annotation.Native static final int COUNT_PARAMETERS = 5;
+  @java.lang.annotation.Native static final int COUNT_WARNINGS = 6;
+
+  // ---- library -----------------------------------------------------------
+  static native byte[] version();
+  static native int[] headerVersion();
+  static native byte[] statusString(int status);
+  static native long solverCount();
+  static native byte[] solverName(long index);
+  /** 0 when pmc reports PMC_ERROR_NO_DEVICE. */
+  static native long deviceCount();
+  static native byte[] deviceName(long index);
+  /** {free, total} bytes. */
+  static native long[] deviceMemory(long index);
+  /** {major, minor}. */
+  static native int[] deviceComputeCapability(long index);
+
+  // ---- options -----------------------------------------------------------
+  static native long optionsCreate();
+  static native void optionsFree(long options);
+  static native void optionsSetStrict(long options, boolean strict);
+  static native void optionsSetRowSumTolerance(long options, double tolerance);
+  static native void optionsSetSolver(long options, byte[] name);
+  static native void optionsSetEpsilon(long options, double epsilon);
+  static native void optionsSetRelative(long options, boolean relative);
+  static native void optionsSetMaxIterations(long options, long maxIterations);
+  static native void optionsSetThreads(long options, long threads);
+  static native void optionsSetDevice(long options, long device);
+  static native void optionsSetGpuMemoryLimit(long options, long bytes);
+  static native void optionsRequestCancel(long options);
+  static native void optionsResetCancel(long options);
+  /** Installs (or removes) the C progress trampoline on the options. */
+  static native void optionsSetProgress(long options, boolean enabled);
+
+  // ---- models ------------------------------------------------------------
+  static native long modelLoad(byte[][] paths, byte[] format, long options);
+  static native long modelBuildCsr(int type, long numStates, long[] rowGroups, long[] rowOffsets, long[] columns,
+                                   double[] values, long options);
+  static native void modelAddLabel(long model, byte[] name, long[] states);
+  static native void modelAddRewards(long model, byte[] name, double[] stateRewards, double[] choiceRewards,
+                                     double[] transitionRewards);
+  static native void modelSave(long model, byte[] path, byte[] format);
+  static native void modelFree(long model);
+  static native int modelType(long model);
+  static native long modelCount(long model, int what);
+  /** Name of label/reward/parameter/warning {@code index}; {@code what} is a COUNT_* selector. */
+  static native byte[] modelName(long model, int what, long index);
+  static native long[] modelLabelStates(long model, byte[] name);
+
+  // ---- checking ----------------------------------------------------------
+  /**
+   * pmc_check. Returns the result handle; when pmc reports
+   * PMC_ERROR_NOT_CONVERGED it still returns the (unconverged) result and
+   * stores pmc's message in {@code notConverged[0]}. Other failures throw.
+   */
+  static native long check(long model, byte[] property, long options, ProgressListener listener,
+                           byte[][] notConverged);
+  static native void resultFree(long result);
+  static native double resultInitialValue(long result);
+  /** Fills {@code minMax} = {min, max} and returns the number of initial states. */
+  static native long resultInitialRange(long result, double[] minMax);
+  static native double[] resultValues(long result);
+  static native boolean resultIsBoolean(long result);
+  static native long resultIterations(long result);
+  static native boolean resultConverged(long result);
+  static native byte[] resultSolver(long result);
+  static native long[] resultScheduler(long result);
+  /** {lower, upper}, or null when the solver gave no bounds. */
+  static native double[] resultBounds(long result);
+  static native double resultSeconds(long result);
+
+  // ---- progress ----------------------------------------------------------
+  private static final ThreadLocal<int[]> LISTENER_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+
+  /**
+   * pmc.h forbids calling pmc (other than pmc_options_request_cancel) from
+   * a progress callback, and a listener that closed a handle in use by the
+   * check below it would deadlock on the handle's lock: every entry point
+   * calls this first.
+   */
+  static void checkNotInListener() {
+    if (LISTENER_DEPTH.get()[0] != 0) {
+      throw new IllegalStateException(
+          "pmc cannot be called from a ProgressListener (only Options.cancel() is allowed there)");
+    }
+  }
+
+  /** Called from the C progress trampoline on the thread running the check. */
+  @SuppressWarnings("unused")
+  private static void progress(ProgressListener listener, byte[] solver, long iteration, double residual,
+                               double seconds) {
+    int[] depth = LISTENER_DEPTH.get();
+    depth[0]++;
+    try {
+      listener.onProgress(Strings.decode(solver), iteration, residual, seconds);
+    } finally {
+      depth[0]--;
+    }
+  }
+}

@@ -1,0 +1,214 @@
+package org.pmc;
+
+/**
+ * Settings for loading, building and checking ({@code pmc_options}).
+ * Setters return {@code this}, so they chain:
+ *
+ * <pre>{@code
+ * try (Options o = new Options().solver("cpu.gauss-seidel").epsilon(1e-9).absolute()) { ... }
+ * }</pre>
+ *
+ * <p>Invalid values (an unknown solver, epsilon outside (0, 1), ...) are
+ * rejected by pmc at once with a {@link PmcException}.
+ *
+ * <p>Thread safety (pmc.h): many threads may check with the same options at
+ * once; setters need exclusive access, so a setter called while a check
+ * with these options runs on another thread waits for it to finish.
+ * {@link #cancel()} and {@link #resetCancel()} never wait and may be called
+ * from any thread, including a {@link ProgressListener}.
+ */
+public final class Options extends NativeHandle {
+  /** Read by checks under the shared lock, written by a setter under the exclusive lock. */
+  private ProgressListener listener;
+
+  /** Options with pmc's defaults. */
+  public Options() {
+    super(create(), Native::optionsFree);
+  }
+
+  private static long create() {
+    Native.checkNotInListener();
+    return Native.optionsCreate();
+  }
+
+  @Override
+  String kind() {
+    return "Options";
+  }
+
+  /**
+   * The solver for checks: "auto" (default), "cpu", "gpu", or a name from
+   * {@link Pmc#solvers()} such as "cpu.jacobi". Unknown names fail here.
+   */
+  public Options solver(String name) {
+    byte[] bytes = Strings.encode(name, "solver");
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetSolver(p, bytes);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /** Convergence threshold of iterative solvers, in (0, 1); default 1e-6. */
+  public Options epsilon(double epsilon) {
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetEpsilon(p, epsilon);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /**
+   * true (default): stop when max |x' - x| / |x'| &lt; epsilon; false: when
+   * max |x' - x| &lt; epsilon.
+   */
+  public Options relative(boolean relative) {
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetRelative(p, relative);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /** Same as {@code relative(false)}. */
+  public Options absolute() {
+    return relative(false);
+  }
+
+  /**
+   * Iteration limit of each solve (default 1000000, at least 1); reaching it
+   * makes check() throw {@link NotConvergedException}.
+   */
+  public Options maxIterations(long maxIterations) {
+    requireNonNegative(maxIterations, "maxIterations");
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetMaxIterations(p, maxIterations);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /** CPU threads for the solvers; 0 (default) uses every core. */
+  public Options threads(int threads) {
+    requireNonNegative(threads, "threads");
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetThreads(p, threads);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /** GPU solvers: the device index (default 0); see {@link Pmc#devices()}. */
+  public Options device(int device) {
+    requireNonNegative(device, "device");
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetDevice(p, device);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /** GPU solvers: device memory pmc may use, in bytes; 0 (default) means the device's free memory. */
+  public Options gpuMemoryLimit(long bytes) {
+    requireNonNegative(bytes, "bytes");
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetGpuMemoryLimit(p, bytes);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /**
+   * Loading and building: true rejects states without outgoing transitions
+   * instead of giving them a self-loop with a warning (default false).
+   */
+  public Options strict(boolean strict) {
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetStrict(p, strict);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /** Loading and building: allowed |sum - 1| of each DTMC/MDP row, in [0, 0.1]; default 1e-9. */
+  public Options rowSumTolerance(double tolerance) {
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetRowSumTolerance(p, tolerance);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /** Progress of long solves goes to {@code listener}; null removes it. */
+  public Options progressListener(ProgressListener listener) {
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetProgress(p, listener != null);
+      this.listener = listener;
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /**
+   * Cancels every check running with these options (they stop at their
+   * solver's next iteration and throw a {@link PmcException} with status
+   * {@link Status#CANCELLED}) and every check started with them later,
+   * until {@link #resetCancel()}. Never waits; callable from any thread and
+   * from a {@link ProgressListener}. Does nothing on closed options.
+   */
+  public void cancel() {
+    long p = tryAcquireSharedNoWait();
+    if (p == 0) {
+      return;
+    }
+    try {
+      Native.optionsRequestCancel(p);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /** Clears the cancel flag set by {@link #cancel()}. Does nothing on closed options. */
+  public void resetCancel() {
+    long p = tryAcquireSharedNoWait();
+    if (p == 0) {
+      return;
+    }
+    try {
+      Native.optionsResetCancel(p);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /** The listener to pass to a check; the caller holds the shared lock. */
+  ProgressListener listenerLocked() {
+    return listener;
+  }
+
+  private static void requireNonNegative(long value, String what) {
+    if (value < 0) {
+      throw new IllegalArgumentException(what + " must not be negative (got " + value + ")");
+    }
+  }
+}

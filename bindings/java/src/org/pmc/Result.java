@@ -1,0 +1,142 @@
+package org.pmc;
+
+/**
+ * The outcome of one {@link Model#check}: a value per state and how it was
+ * computed ({@code pmc_result}). Owns native memory: close it (try-with-resources).
+ *
+ * <p>Thread safety: a result is immutable; any number of threads may read it
+ * at once. {@link #close()} waits for reads in progress; later reads throw
+ * {@link IllegalStateException}.
+ */
+public final class Result extends NativeHandle {
+  /** Minimum and maximum value over the initial states, and how many there are. */
+  public record InitialRange(double min, double max, long count) {}
+
+  /** Sound bounds on the value in the first initial state (interval iteration). */
+  public record Bounds(double lower, double upper) {}
+
+  Result(long pointer) {
+    super(pointer, Native::resultFree);
+  }
+
+  @Override
+  String kind() {
+    return "Result";
+  }
+
+  /**
+   * The value in the first initial state (1 or 0 for a boolean property;
+   * +infinity for an infinite expected reward).
+   */
+  public double initialValue() {
+    long p = acquireShared();
+    try {
+      return Native.resultInitialValue(p);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /** Minimum and maximum over all initial states, and their number. */
+  public InitialRange initialRange() {
+    double[] minMax = new double[2];
+    long p = acquireShared();
+    try {
+      long count = Native.resultInitialRange(p, minMax);
+      return new InitialRange(minMax[0], minMax[1], count);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /** The value of every state (a new array on each call). */
+  public double[] values() {
+    long p = acquireShared();
+    try {
+      return Native.resultValues(p);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /** Whether the property is boolean (a bound such as P&gt;=0.9, or a state formula): values are then 1 or 0. */
+  public boolean isBoolean() {
+    long p = acquireShared();
+    try {
+      return Native.resultIsBoolean(p);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /** Iterations of all numerical solves, summed. */
+  public long iterations() {
+    long p = acquireShared();
+    try {
+      return Native.resultIterations(p);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /** false when some solve reached its iteration limit. */
+  public boolean converged() {
+    long p = acquireShared();
+    try {
+      return Native.resultConverged(p);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /** The solvers used, joined by '+' (e.g. "cpu.steps+cpu.jacobi"; "none" when graph algorithms sufficed). */
+  public String solver() {
+    long p = acquireShared();
+    try {
+      return Strings.decode(Native.resultSolver(p));
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /**
+   * MDPs (Pmin/Pmax over F and U, Rmin/Rmax over F): an optimal memoryless
+   * deterministic scheduler. Per state, the index of the optimal choice
+   * among the state's choices (0-based, in file order), or -1 where every
+   * choice is optimal.
+   *
+   * @throws PmcException with {@link Status#UNSUPPORTED} when the property has no scheduler
+   */
+  public long[] scheduler() {
+    long p = acquireShared();
+    try {
+      return Native.resultScheduler(p);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /**
+   * Sound bounds in the first initial state, given by interval iteration
+   * (solver "cpu.interval-vi"); null when the solver gave none.
+   */
+  public Bounds bounds() {
+    long p = acquireShared();
+    try {
+      double[] b = Native.resultBounds(p);
+      return b == null ? null : new Bounds(b[0], b[1]);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /** Wall-clock seconds of the whole check. */
+  public double seconds() {
+    long p = acquireShared();
+    try {
+      return Native.resultSeconds(p);
+    } finally {
+      releaseShared();
+    }
+  }
+}

@@ -1,0 +1,173 @@
+"""pmc.Options: settings for loading, building and checking (pmc_options)."""
+
+import collections
+import ctypes
+import threading
+
+from . import _handle
+from ._native import PROGRESS_FN
+from .errors import check, lib
+
+#: What a progress callback receives: the solver's name, the iterations of
+#: the current solve so far, the residual of the last iteration (NaN for
+#: solvers without one) and the seconds since the solve began.
+Progress = collections.namedtuple("Progress", "solver iteration residual seconds")
+
+_SETTINGS = ("solver", "epsilon", "relative", "max_iterations", "threads", "device", "gpu_memory_limit",
+             "strict", "row_sum_tolerance", "progress")
+
+
+class Options:
+    """Settings for pmc.load, Model.from_csr and Model.check.
+
+    Every keyword left at None keeps pmc's default:
+
+    - ``solver``: "auto" (default), "cpu", "gpu" or a name from pmc.solvers()
+    - ``epsilon``: convergence threshold in (0, 1), default 1e-6
+    - ``relative``: True (default) for the relative convergence test, False for absolute
+    - ``max_iterations``: iteration limit of each solve (default 1000000);
+      reaching it raises pmc.NotConvergedError
+    - ``threads``: CPU threads for the solvers, 0 (default) = every core
+    - ``device``: GPU index (default 0); ``gpu_memory_limit``: bytes, 0 = free memory
+    - ``strict``: loading/building rejects states without transitions
+      instead of adding a self-loop; ``row_sum_tolerance``: in [0, 0.1], default 1e-9
+    - ``progress``: a callable receiving a pmc.Progress at most every 0.2 s
+      of a long solve, on the thread running the check (a helper thread
+      for checks called from the main thread, see Model.check). It must return
+      quickly. If it raises, the check is cancelled (with any other check
+      running with these options) and re-raises that exception; the
+      cancel flag is cleared again afterwards.
+
+    A bad value raises pmc.InvalidArgumentError with pmc's message.
+
+    Options are immutable once made, so one object may be shared by any
+    number of threads and checks. ``cancel()`` and ``reset_cancel()`` may be
+    called from any thread at any time. ``close()`` frees the C object
+    (once the checks using it have finished); ``with Options(...) as o:``
+    does that on exit, and garbage collection does it otherwise.
+    """
+
+    def __init__(self, *, solver=None, epsilon=None, relative=None, max_iterations=None, threads=None,
+                 device=None, gpu_memory_limit=None, strict=None, row_sum_tolerance=None, progress=None):
+        native = lib()
+        self._settings = {}
+        self._callback = None
+        self._callback_errors = threading.local()
+        out = ctypes.c_void_p()
+        check(native.pmc_options_create(ctypes.byref(out)))
+        self._handle = _handle._Handle(out.value, native.pmc_options_free, "options")
+        try:
+            ptr = out.value
+            if solver is not None:
+                if not isinstance(solver, str):
+                    raise TypeError(f"solver must be a str, not {type(solver).__name__}")
+                check(native.pmc_options_set_solver(ptr, solver.encode("utf-8")))
+            if epsilon is not None:
+                check(native.pmc_options_set_epsilon(ptr, _real("epsilon", epsilon)))
+            if relative is not None:
+                check(native.pmc_options_set_relative(ptr, 1 if relative else 0))
+            if max_iterations is not None:
+                check(native.pmc_options_set_max_iterations(ptr, _handle.uint64("max_iterations", max_iterations)))
+            if threads is not None:
+                check(native.pmc_options_set_threads(ptr, _handle.uint64("threads", threads)))
+            if device is not None:
+                check(native.pmc_options_set_device(ptr, _handle.uint64("device", device)))
+            if gpu_memory_limit is not None:
+                check(native.pmc_options_set_gpu_memory_limit(ptr, _handle.uint64("gpu_memory_limit",
+                                                                                  gpu_memory_limit)))
+            if strict is not None:
+                check(native.pmc_options_set_strict(ptr, 1 if strict else 0))
+            if row_sum_tolerance is not None:
+                check(native.pmc_options_set_row_sum_tolerance(ptr, _real("row_sum_tolerance",
+                                                                          row_sum_tolerance)))
+            if progress is not None:
+                if not callable(progress):
+                    raise TypeError("progress must be callable")
+                self._callback = _handle_progress_callback(self, progress)
+                check(native.pmc_options_set_progress(ptr, self._callback, None))
+        except BaseException:
+            self._handle.close()
+            raise
+        for name in _SETTINGS:
+            value = locals()[name]
+            if value is not None:
+                self._settings[name] = value
+
+    @property
+    def settings(self):
+        """The keywords given at construction (a new dict)."""
+        return dict(self._settings)
+
+    def cancel(self):
+        """Asks every check running with these options to stop at its next
+        iteration (it raises pmc.CancelledError); checks started later with
+        them are cancelled at once until reset_cancel(). Thread-safe."""
+        with self._handle.borrow() as ptr:
+            check(lib().pmc_options_request_cancel(ptr))
+
+    def reset_cancel(self):
+        """Clears the cancel flag. Thread-safe."""
+        with self._handle.borrow() as ptr:
+            check(lib().pmc_options_reset_cancel(ptr))
+
+    def close(self):
+        """Frees the C options (idempotent)."""
+        handle = getattr(self, "_handle", None)
+        if handle is not None:
+            handle.close()
+
+    @property
+    def closed(self):
+        return self._handle.closed
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+
+    def __repr__(self):
+        inner = ", ".join(f"{k}={v!r}" for k, v in self._settings.items())
+        return f"pmc.Options({inner}){' (closed)' if self.closed else ''}"
+
+    # The progress callback's exception of the check running on this thread.
+    def _take_callback_error(self):
+        error = getattr(self._callback_errors, "error", None)
+        self._callback_errors.error = None
+        return error
+
+
+def _real(name, value):
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a number, not bool")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number, not {type(value).__name__}") from None
+
+
+def _handle_progress_callback(options, progress):
+    # The C function pointer may only call pmc_options_request_cancel. An
+    # exception cannot cross the C frames, so it is parked in a thread-local
+    # slot (the callback runs on the checking thread) and re-raised by
+    # Model.check once pmc_check has returned.
+    handle = options._handle
+    native = lib()
+    slot = options._callback_errors
+
+    def trampoline(solver, iteration, residual, seconds, _user_data):
+        if getattr(slot, "error", None) is not None:
+            return  # already cancelling
+        try:
+            progress(Progress(solver.decode("utf-8", "replace") if solver else "", iteration, residual, seconds))
+        except BaseException as e:  # noqa: B036 - KeyboardInterrupt must stop the check too
+            slot.error = e
+            native.pmc_options_request_cancel(handle._ptr)
+
+    return PROGRESS_FN(trampoline)

@@ -1,0 +1,235 @@
+"""Checking properties: manifest reference values for DTMCs, CTMCs and MDPs,
+all values, results' attributes, MDP schedulers and options."""
+
+import math
+import unittest
+
+import modelref
+import pmc
+
+# Every manifest instance up to this size: each loads and checks in well
+# under 0.1 s (measured on 2 cores), so the whole table takes about a second.
+_MAX_TRANSITIONS = 60000
+
+
+class ReferenceValuesTest(unittest.TestCase):
+    def test_manifest_properties_agree_with_prism(self):
+        rows = [r for r in modelref.manifest() if r.transitions <= _MAX_TRANSITIONS]
+        types = {r.type for r in rows}
+        self.assertTrue({"dtmc", "ctmc", "mdp"} <= types, types)
+        by_file = {}
+        for row in rows:
+            by_file.setdefault(row.transitions_file, []).append(row)
+        for path, file_rows in by_file.items():
+            with pmc.load(path) as model:
+                self.assertEqual(model.type, file_rows[0].type)
+                self.assertEqual(model.states, file_rows[0].states)
+                self.assertEqual(model.transitions, file_rows[0].transitions)
+                for row in file_rows:
+                    with self.subTest(model=row.name, property=row.property):
+                        with model.check(row.property, epsilon=modelref.EPSILON) as result:
+                            self.assertTrue(row.agrees(result.value),
+                                            f"{row.name} {row.property}: {result.value!r} vs {row.reference!r} "
+                                            f"(solver {result.solver})")
+                            self.assertTrue(result.converged)
+
+    def test_one_of_each_type_with_a_named_solver(self):
+        cases = [
+            ("herman", "N7", 'R{"steps"}=? [ F "stable" ]', "cpu.jacobi"),
+            ("cluster", "N2", 'P=? [ F<=10 !"minimum" ]', "cpu.steps"),
+            ("tandem", "C15", 'R{"customers"}=? [ S ]', "cpu.gauss-seidel"),
+            ("consensus", "N2_K2", 'Pmin=? [ F "finished" & "all_coins_equal_1" ]', "cpu.vi"),
+        ]
+        for model_name, instance, prop, solver in cases:
+            row = next(r for r in modelref.rows(model_name, instance) if r.property == prop)
+            with self.subTest(model=row.name, property=prop, solver=solver), pmc.load(row.transitions_file) as m:
+                result = m.check(prop, solver=solver, epsilon=modelref.EPSILON)
+                self.assertTrue(row.agrees(result.value), (result.value, row.reference))
+                self.assertIn(solver, result.solver.split("+"))
+
+
+class ResultTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.row = next(r for r in modelref.rows("herman", "N7") if r.property.startswith("R"))
+        cls.model = pmc.load(cls.row.transitions_file)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.model.close()
+
+    def test_attributes(self):
+        result = self.model.check(self.row.property, epsilon=modelref.EPSILON)
+        self.assertIsInstance(result.value, float)
+        self.assertIsInstance(result.iterations, int)
+        self.assertGreater(result.iterations, 0)
+        self.assertIsInstance(result.seconds, float)
+        self.assertGreaterEqual(result.seconds, 0.0)
+        self.assertTrue(result.solver)
+        for name in result.solver.split("+"):
+            self.assertIn(name, pmc.solvers() + ["none"])
+        self.assertTrue(result.converged)
+        self.assertFalse(result.is_boolean)
+        initial = self.model.initial_states
+        self.assertGreater(len(initial), 1)  # herman: every state is initial
+        self.assertEqual(result.num_initial, len(initial))
+        values = result.values
+        self.assertEqual(result.value, values[initial[0]])
+        self.assertEqual(result.initial_min, min(values[s] for s in initial))
+        self.assertEqual(result.initial_max, max(values[s] for s in initial))
+        self.assertIsNone(result.bounds)
+        self.assertEqual(result.property, self.row.property)
+        self.assertEqual(float(result), result.value)
+        self.assertIn("pmc.Result(", repr(result))
+        result.close()
+
+    def test_values_is_a_list_of_every_state(self):
+        with self.model.check(self.row.property, epsilon=modelref.EPSILON) as result:
+            values = result.values
+            self.assertIsInstance(values, list)
+            self.assertEqual(len(values), self.model.states)
+            self.assertTrue(all(isinstance(v, float) for v in values))
+            self.assertEqual(values[self.model.initial_states[0]], result.value)
+            # Target states need no steps; every value is finite and >= 0.
+            for state in self.model.label_states("stable"):
+                self.assertEqual(values[state], 0.0)
+            self.assertTrue(all(0.0 <= v < math.inf for v in values))
+            values[0] = -1.0  # a copy: the result is unchanged
+            self.assertNotEqual(result.values[0], -1.0)
+
+    def test_boolean_property(self):
+        with self.model.check('P>=0.5 [ F<=10 "stable" ]') as result:
+            self.assertTrue(result.is_boolean)
+            self.assertEqual(result.value, 1.0)  # the reference is 0.8757
+            self.assertTrue(set(result.values) <= {0.0, 1.0})
+
+    def test_no_scheduler_for_a_dtmc(self):
+        with self.model.check(self.row.property) as result:
+            self.assertFalse(result.has_scheduler)
+            with self.assertRaises(pmc.UnsupportedError) as caught:
+                result.scheduler  # noqa: B018
+            self.assertIn("scheduler", str(caught.exception))
+
+    def test_interval_iteration_gives_bounds(self):
+        row = next(r for r in modelref.rows("consensus", "N2_K2") if r.property.startswith("Pmax"))
+        with pmc.load(row.transitions_file) as model:
+            result = model.check(row.property, solver="cpu.interval-vi", epsilon=1e-8)
+            lower, upper = result.bounds
+            slack = 1e-9 * max(abs(row.reference), 1e-9)
+            self.assertLessEqual(lower, row.reference + slack)
+            self.assertGreaterEqual(upper, row.reference - slack)
+
+
+def _read_mdp_tra(path):
+    """{state: [[(target, probability), ...] per choice]} from a PRISM explicit MDP .tra."""
+    choices = {}
+    with open(path) as f:
+        lines = (line for line in f if not line.startswith("#"))
+        next(lines)  # header: states choices transitions
+        for line in lines:
+            fields = line.split()
+            if not fields:
+                continue
+            state, choice, target, probability = int(fields[0]), int(fields[1]), int(fields[2]), float(fields[3])
+            rows = choices.setdefault(state, [])
+            while len(rows) <= choice:
+                rows.append([])
+            rows[choice].append((target, probability))
+    return choices
+
+
+class SchedulerTest(unittest.TestCase):
+    """The scheduler pmc returns, applied to the MDP read here from its file,
+    gives a DTMC whose reachability probability is the optimal value."""
+
+    def check_scheduler(self, prefix):
+        row = next(r for r in modelref.rows("consensus", "N2_K2") if r.property.startswith(prefix))
+        choices = _read_mdp_tra(row.transitions_file)
+        with pmc.load(row.transitions_file) as model:
+            target = set(model.label_states("finished")) - set(model.label_states("agree"))
+            result = model.check(row.property, epsilon=modelref.EPSILON)
+            scheduler = result.scheduler
+            self.assertTrue(result.has_scheduler)
+            self.assertIsInstance(scheduler, list)
+            self.assertEqual(len(scheduler), model.states)
+            for state, choice in enumerate(scheduler):
+                self.assertTrue(choice == -1 or 0 <= choice < len(choices[state]), (state, choice))
+            # Value iteration on the induced DTMC (-1: every choice is optimal, take the first).
+            x = [1.0 if s in target else 0.0 for s in range(model.states)]
+            for _ in range(100000):
+                new = [1.0 if s in target else
+                       sum(p * x[t] for t, p in choices[s][max(scheduler[s], 0)]) for s in range(model.states)]
+                change = max(abs(a - b) for a, b in zip(new, x))
+                x = new
+                if change < 1e-13:
+                    break
+            (initial,) = model.initial_states
+            self.assertTrue(row.agrees(x[initial]), (x[initial], row.reference))
+            self.assertAlmostEqual(x[initial], result.value, delta=1e-7)
+
+    def test_pmax_scheduler_attains_the_maximum(self):
+        self.check_scheduler('Pmax=? [ F "finished" & !"agree" ]')
+
+    def test_a_reward_scheduler_is_a_full_list(self):
+        row = next(r for r in modelref.rows("consensus", "N2_K2") if r.property.startswith('R{"steps"}min'))
+        with pmc.load(row.transitions_file) as model, model.check(row.property) as result:
+            self.assertEqual(len(result.scheduler), model.states)
+
+
+class OptionsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.row = next(r for r in modelref.rows("consensus", "N2_K2") if r.property.startswith("Pmax"))
+        cls.model = pmc.load(cls.row.transitions_file)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.model.close()
+
+    def test_an_options_object_can_be_reused(self):
+        with pmc.Options(solver="cpu.vi", epsilon=1e-10, relative=False, max_iterations=100000, threads=1) as opts:
+            self.assertEqual(opts.settings["solver"], "cpu.vi")
+            self.assertIn("cpu.vi", repr(opts))
+            first = self.model.check(self.row.property, opts)
+            second = self.model.check(self.row.property, options=opts)
+            self.assertEqual(first.values, second.values)
+            self.assertEqual(first.solver, "cpu.vi")
+            self.assertTrue(self.row.agrees(first.value))
+
+    def test_options_and_keywords_do_not_mix(self):
+        with pmc.Options() as opts, self.assertRaises(TypeError):
+            self.model.check(self.row.property, opts, epsilon=1e-8)
+
+    def test_unknown_keyword_is_a_type_error(self):
+        with self.assertRaises(TypeError):
+            self.model.check(self.row.property, tolerance=1e-8)
+
+    def test_iteration_limit_raises_with_the_unconverged_result(self):
+        with self.assertRaises(pmc.NotConvergedError) as caught:
+            self.model.check(self.row.property, solver="cpu.vi", max_iterations=3)
+        error = caught.exception
+        self.assertEqual(error.status, pmc.Status.NOT_CONVERGED)
+        self.assertIn("3 iterations", str(error))
+        self.assertIsNotNone(error.result)
+        self.assertFalse(error.result.converged)
+        self.assertEqual(len(error.result.values), self.model.states)
+        error.result.close()
+
+    def test_gpu_solver_without_a_gpu(self):
+        if pmc.devices():
+            self.skipTest("this machine has a GPU")
+        with self.assertRaises(pmc.NoDeviceError) as caught:
+            self.model.check(self.row.property, solver="gpu.vi")
+        self.assertEqual(caught.exception.status, pmc.Status.NO_DEVICE)
+        self.assertTrue(caught.exception.message)
+
+    def test_gpu_solver_with_a_gpu(self):
+        if not pmc.devices():
+            self.skipTest(f"no GPU: {pmc.devices().reason}")
+        result = self.model.check(self.row.property, solver="gpu.vi", epsilon=modelref.EPSILON)
+        self.assertTrue(self.row.agrees(result.value))
+        self.assertEqual(result.solver, "gpu.vi")
+
+
+if __name__ == "__main__":
+    unittest.main()
