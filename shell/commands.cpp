@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "check_commands.hpp"
+#include "synth_command.hpp"
 #include "model_commands.hpp"
 
 namespace pmc::shell {
@@ -45,6 +46,25 @@ const std::vector<Command>& command_table() {
                           {"scheduler", true, false},
                           {"json", false, false}}),
        run_check},
+      {"synth",
+       "--model FILE --property P --param K=LO:HI... (--threshold '>=0.9' | --max | --min) [--epsilon E] "
+       "[--solver NAME] [--threads N] [--device I] [--max-regions N] [--batch N] [--json] [--plot FILE.svg]",
+       "parameter synthesis on a parametric CTMC: regions where a time-bounded property meets a threshold, "
+       "or that hold its min/max",
+       with_load_options({{"property", true, false},
+                          {"param", true, true},
+                          {"threshold", true, false},
+                          {"max", false, false},
+                          {"min", false, false},
+                          {"epsilon", true, false},
+                          {"solver", true, false},
+                          {"threads", true, false},
+                          {"device", true, false},
+                          {"max-regions", true, false},
+                          {"batch", true, false},
+                          {"json", false, false},
+                          {"plot", true, false}}),
+       run_synth},
       {"solvers", "[--json]", "list the solvers and the problems they solve", {{"json", false, false}}, run_solvers},
       {"info", "--model FILE... [--format F] [--strict] [--json]",
        "print a model's type, sizes, labels and reward structures", with_load_options({{"json", false, false}}),

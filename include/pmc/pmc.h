@@ -361,6 +361,89 @@ PMC_API pmc_status pmc_solver_count(uint64_t* out_count);
 PMC_API pmc_status pmc_solver_name(uint64_t index, const char** out_name);
 
 /* ------------------------------------------------------------------------ */
+/* Parameter synthesis (parametric CTMCs)                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The outcome of one pmc_synthesize: a partition of the parameter space into
+ * rectangular regions, each with its classification and safe bounds of the
+ * property's value (in the first initial state) over the region. */
+typedef struct pmc_synth_result pmc_synth_result;
+
+typedef enum pmc_synth_mode {
+  PMC_SYNTH_THRESHOLD = 0, /* regions where the threshold surely holds / fails */
+  PMC_SYNTH_MIN = 1,       /* regions that may hold the minimum */
+  PMC_SYNTH_MAX = 2        /* regions that may hold the maximum */
+} pmc_synth_mode;
+
+typedef enum pmc_region_class {
+  PMC_REGION_TRUE = 0,      /* threshold: holds at every point of the region */
+  PMC_REGION_FALSE = 1,     /* threshold: fails everywhere; min/max: cannot hold the optimum */
+  PMC_REGION_UNDECIDED = 2, /* threshold: neither could be shown */
+  PMC_REGION_OPTIMUM = 3    /* min/max: may hold the optimum (value within epsilon of it) */
+} pmc_region_class;
+
+/* Synthesises parameter regions of a parametric CTMC (PMC_MODEL_PCTMC) for
+ * a time-bounded property: P=? [ phi U[t1,t2] psi ], P=? [ F<=t psi ] (U<=t,
+ * F[t1,t2] too) or R=? [ C<=t ] (state rewards), phi and psi made of labels.
+ * Parameter i ranges over [lower[i], upper[i]] (equal bounds fix it);
+ * parameters not listed keep the range the model declares, which must then
+ * be finite. `threshold` (PMC_SYNTH_THRESHOLD only) is a comparison such as
+ * ">=0.9", "<0.2"; NULL takes the bound of a property written P>=0.9 [...].
+ * `epsilon`: threshold mode, the largest undecided fraction of the volume;
+ * min/max, the largest width of the optimum's bounds; 0 or less: 0.01.
+ * `options` may be NULL; its solver ("auto", "cpu", "gpu",
+ * "cpu.param-bounds", "gpu.param-bounds"), threads, device and cancel flag
+ * apply. On PMC_OK *out_result owns a new result (free it with
+ * pmc_synth_result_free). When the refinement stopped at its region limit
+ * the call returns PMC_ERROR_NOT_CONVERGED and still sets *out_result.
+ * Errors: PMC_ERROR_INVALID_ARGUMENT (NULL pointer, unknown or repeated
+ * parameter name, lower > upper, a non-finite bound, a range that makes a
+ * rate negative, bad threshold or mode), PMC_ERROR_UNSUPPORTED (the model is
+ * not parametric, or the property is outside the fragment above),
+ * PMC_ERROR_PROPERTY, PMC_ERROR_PARSE, PMC_ERROR_CANCELLED. The message of
+ * pmc_last_error() says which. The model may be used by several threads at
+ * once; one options handle must not be shared by concurrent calls. */
+PMC_API pmc_status pmc_synthesize(const pmc_model* model, const char* property, const char* const* parameter_names,
+                                  const double* lower, const double* upper, uint64_t num_parameters,
+                                  pmc_synth_mode mode, const char* threshold, double epsilon,
+                                  const pmc_options* options, pmc_synth_result** out_result);
+
+/* Frees the result (NULL is a no-op). */
+PMC_API void pmc_synth_result_free(pmc_synth_result* result);
+
+/* The model's parameters, in the order region bounds use. Names are valid
+ * until the result is freed. */
+PMC_API pmc_status pmc_synth_result_num_parameters(const pmc_synth_result* result, uint64_t* out_count);
+PMC_API pmc_status pmc_synth_result_parameter_name(const pmc_synth_result* result, uint64_t index,
+                                                   const char** out_name);
+
+/* The final regions (a partition of the parameter space). */
+PMC_API pmc_status pmc_synth_result_num_regions(const pmc_synth_result* result, uint64_t* out_count);
+
+/* Region `index`: writes its bounds per parameter into lower[0..n) and
+ * upper[0..n) (n = the number of parameters; `capacity` must be at least
+ * n), its class, and safe bounds of the property's value over it. Any out
+ * pointer may be NULL when not wanted (lower/upper only with capacity 0). */
+PMC_API pmc_status pmc_synth_result_region(const pmc_synth_result* result, uint64_t index, double* lower,
+                                           double* upper, uint64_t capacity, pmc_region_class* out_class,
+                                           double* out_value_lower, double* out_value_upper);
+
+/* Min/max: the optimum lies in [*out_lower, *out_upper].
+ * PMC_ERROR_UNSUPPORTED for a threshold result. */
+PMC_API pmc_status pmc_synth_result_optimum(const pmc_synth_result* result, double* out_lower, double* out_upper);
+
+/* Threshold: the undecided fraction of the parameter space's volume. */
+PMC_API pmc_status pmc_synth_result_undecided_fraction(const pmc_synth_result* result, double* out_fraction);
+
+/* 0 when the refinement stopped at its region limit before reaching epsilon. */
+PMC_API pmc_status pmc_synth_result_converged(const pmc_synth_result* result, int* out_converged);
+
+/* Regions whose bounds were computed, wall-clock seconds, and the solver
+ * used ("cpu.param-bounds" or "gpu.param-bounds"; valid until freed). */
+PMC_API pmc_status pmc_synth_result_stats(const pmc_synth_result* result, uint64_t* out_regions_analysed,
+                                          double* out_seconds, const char** out_solver);
+
+/* ------------------------------------------------------------------------ */
 /* GPU devices                                                               */
 /* ------------------------------------------------------------------------ */
 

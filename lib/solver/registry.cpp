@@ -7,6 +7,7 @@
 #include "cuda/gpu_solvers.hpp"
 #include "solver/cpu_solvers.hpp"
 #include "solver/mdp_solvers.hpp"
+#include "solver/param_solvers.hpp"
 
 namespace pmc {
 
@@ -17,6 +18,7 @@ std::string_view to_string(ProblemKind kind) {
     case ProblemKind::bounded_steps: return "bounded steps";
     case ProblemKind::min_max: return "min/max fixed point (MDP)";
     case ProblemKind::min_max_steps: return "bounded min/max steps (MDP)";
+    case ProblemKind::param_bounds: return "parametric bounds (pCTMC regions)";
   }
   return "?";
 }
@@ -28,6 +30,7 @@ bool SolverEntry::solves(ProblemKind kind) const {
     case ProblemKind::bounded_steps: return steps != nullptr;
     case ProblemKind::min_max: return min_max != nullptr;
     case ProblemKind::min_max_steps: return min_max_steps != nullptr;
+    case ProblemKind::param_bounds: return param_bounds != nullptr;
   }
   return false;
 }
@@ -60,6 +63,12 @@ const std::vector<SolverEntry>& solver_registry() {
       {"gpu.topo-vi", DeviceKind::gpu,
        "value iteration on the GPU over SCC blocks that fit its memory, CPU fallback (Berger 2014 3.3)", nullptr,
        nullptr, nullptr, gpu_topological_value_iteration},
+      {"cpu.param-bounds", DeviceKind::cpu,
+       "parametric bounds over pCTMC regions, one region per core (Ceska 2017 3.2)", nullptr, nullptr, nullptr,
+       nullptr, nullptr, param_bounds_cpu},
+      {"gpu.param-bounds", DeviceKind::gpu,
+       "parametric bounds on the GPU, many regions per kernel, CSR or ELL (Ceska 2017 3.3-3.4)", nullptr, nullptr,
+       nullptr, nullptr, nullptr, param_bounds_gpu},
   };
   return entries;
 }
@@ -92,6 +101,7 @@ const char* cpu_choice(ProblemKind kind) {
     case ProblemKind::bounded_steps: return "cpu.steps";
     case ProblemKind::min_max: return "cpu.topo-vi";
     case ProblemKind::min_max_steps: return "cpu.vi";
+    case ProblemKind::param_bounds: return "cpu.param-bounds";
     case ProblemKind::linear_system:
     case ProblemKind::stationary: break;
   }
@@ -105,6 +115,7 @@ const char* gpu_choice(ProblemKind kind) {
     case ProblemKind::bounded_steps: return "gpu.steps";
     case ProblemKind::min_max: return "gpu.topo-vi";
     case ProblemKind::min_max_steps: return "gpu.vi";
+    case ProblemKind::param_bounds: return "gpu.param-bounds";
     case ProblemKind::stationary: break;
   }
   return nullptr;

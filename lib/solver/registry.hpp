@@ -7,11 +7,12 @@
 #include <string_view>
 #include <vector>
 
+#include "solver/param_problem.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {
 
-enum class ProblemKind { linear_system, stationary, bounded_steps, min_max, min_max_steps };
+enum class ProblemKind { linear_system, stationary, bounded_steps, min_max, min_max_steps, param_bounds };
 std::string_view to_string(ProblemKind kind);
 
 enum class DeviceKind { cpu, gpu };
@@ -23,6 +24,9 @@ using StepSolve = SolveStats (*)(const StepProblem&, std::vector<double>& result
 // iteration, whose upper start is problem.upper_bound when finite);
 // solution.upper is empty on entry and filled only by solvers that give bounds.
 using MinMaxSolve = SolveStats (*)(const MinMaxProblem&, MinMaxSolution& solution, const SolverSettings&);
+// Bounds over many parameter regions of a pCTMC at once (param_solvers.hpp).
+using ParamBoundsSolve = SolveStats (*)(const ParamBoundsProblem&, const std::vector<ParamBox>& boxes,
+                                        std::vector<ParamBounds>& out, const SolverSettings&);
 
 struct SolverEntry {
   std::string name;     // e.g. "cpu.jacobi"; never changes
@@ -34,6 +38,7 @@ struct SolverEntry {
   MinMaxSolve min_max = nullptr;
   // Exactly MinMaxProblem::steps Jacobi-style iterations (bounded MDP properties).
   MinMaxSolve min_max_steps = nullptr;
+  ParamBoundsSolve param_bounds = nullptr;
 
   bool solves(ProblemKind kind) const;
 };

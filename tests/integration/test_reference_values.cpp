@@ -61,6 +61,7 @@ bool needs(const std::string& property, ProblemKind kind) {
     case ProblemKind::linear_system: return !bounded && !steady;
     case ProblemKind::min_max: return false;
     case ProblemKind::min_max_steps: return false;
+    case ProblemKind::param_bounds: return false;  // pCTMCs: tests/unit/test_synthesis.cpp
   }
   return false;
 }

@@ -44,6 +44,24 @@ pub const PMC_MODEL_CTMC: pmc_model_kind = 1;
 pub const PMC_MODEL_MDP: pmc_model_kind = 2;
 pub const PMC_MODEL_PCTMC: pmc_model_kind = 3;
 
+pub type pmc_synth_mode = c_int;
+pub const PMC_SYNTH_THRESHOLD: pmc_synth_mode = 0;
+pub const PMC_SYNTH_MIN: pmc_synth_mode = 1;
+pub const PMC_SYNTH_MAX: pmc_synth_mode = 2;
+
+pub type pmc_region_class = c_int;
+pub const PMC_REGION_TRUE: pmc_region_class = 0;
+pub const PMC_REGION_FALSE: pmc_region_class = 1;
+pub const PMC_REGION_UNDECIDED: pmc_region_class = 2;
+pub const PMC_REGION_OPTIMUM: pmc_region_class = 3;
+
+/// Opaque; only ever handled through pointers.
+#[repr(C)]
+pub struct pmc_synth_result {
+    _private: [u8; 0],
+    _marker: Opaque,
+}
+
 /// Opaque; only ever handled through pointers.
 #[repr(C)]
 pub struct pmc_options {
@@ -211,6 +229,55 @@ extern "C" {
     pub fn pmc_result_seconds(result: *const pmc_result, out_seconds: *mut c_double) -> pmc_status;
     pub fn pmc_solver_count(out_count: *mut u64) -> pmc_status;
     pub fn pmc_solver_name(index: u64, out_name: *mut *const c_char) -> pmc_status;
+
+    // Parameter synthesis (parametric CTMCs)
+    pub fn pmc_synthesize(
+        model: *const pmc_model,
+        property: *const c_char,
+        parameter_names: *const *const c_char,
+        lower: *const c_double,
+        upper: *const c_double,
+        num_parameters: u64,
+        mode: pmc_synth_mode,
+        threshold: *const c_char,
+        epsilon: c_double,
+        options: *const pmc_options,
+        out_result: *mut *mut pmc_synth_result,
+    ) -> pmc_status;
+    pub fn pmc_synth_result_free(result: *mut pmc_synth_result);
+    pub fn pmc_synth_result_num_parameters(result: *const pmc_synth_result, out_count: *mut u64) -> pmc_status;
+    pub fn pmc_synth_result_parameter_name(
+        result: *const pmc_synth_result,
+        index: u64,
+        out_name: *mut *const c_char,
+    ) -> pmc_status;
+    pub fn pmc_synth_result_num_regions(result: *const pmc_synth_result, out_count: *mut u64) -> pmc_status;
+    pub fn pmc_synth_result_region(
+        result: *const pmc_synth_result,
+        index: u64,
+        lower: *mut c_double,
+        upper: *mut c_double,
+        capacity: u64,
+        out_class: *mut pmc_region_class,
+        out_value_lower: *mut c_double,
+        out_value_upper: *mut c_double,
+    ) -> pmc_status;
+    pub fn pmc_synth_result_optimum(
+        result: *const pmc_synth_result,
+        out_lower: *mut c_double,
+        out_upper: *mut c_double,
+    ) -> pmc_status;
+    pub fn pmc_synth_result_undecided_fraction(
+        result: *const pmc_synth_result,
+        out_fraction: *mut c_double,
+    ) -> pmc_status;
+    pub fn pmc_synth_result_converged(result: *const pmc_synth_result, out_converged: *mut c_int) -> pmc_status;
+    pub fn pmc_synth_result_stats(
+        result: *const pmc_synth_result,
+        out_regions_analysed: *mut u64,
+        out_seconds: *mut c_double,
+        out_solver: *mut *const c_char,
+    ) -> pmc_status;
 
     // GPU devices
     pub fn pmc_device_count(out_count: *mut u64) -> pmc_status;

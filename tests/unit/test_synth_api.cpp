@@ -1,0 +1,213 @@
+// The C ABI of parameter synthesis: pmc_synthesize rejects bad arguments
+// with a clear status and message, and a good call gives regions that
+// partition the space with consistent classes and bounds.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "pmc/pmc.h"
+#include "support/manifest.hpp"
+
+namespace {
+
+std::string model_path(const char* name) {
+  const std::string root = pmc::testing::models_root();
+  if (root.empty()) return "";
+  const std::string path = root + "/pctmc/" + name;
+  return std::ifstream(path) ? path : "";
+}
+
+std::string last_error() { return pmc_last_error(); }
+
+class SynthApi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string path = model_path("am_10_4.drn");
+    if (path.empty()) GTEST_SKIP() << pmc::testing::missing_models_message();
+    ASSERT_EQ(pmc_model_load(path.c_str(), nullptr, &model_), PMC_OK) << last_error();
+  }
+  void TearDown() override { pmc_model_free(model_); }
+
+  pmc_status run(const std::vector<const char*>& names, const std::vector<double>& lo, const std::vector<double>& hi,
+                 pmc_synth_mode mode, const char* threshold, const char* property = k_property) {
+    pmc_synth_result* r = nullptr;
+    const pmc_status s = pmc_synthesize(model_, property, names.data(), lo.data(), hi.data(), names.size(), mode,
+                                        threshold, 0.2, nullptr, &r);
+    if (s != PMC_OK) { EXPECT_EQ(r, nullptr); }
+    pmc_synth_result_free(r);
+    return s;
+  }
+
+  static constexpr const char* k_property = "P=? [ F[10,10] \"correct\" ]";
+  pmc_model* model_ = nullptr;
+  const std::vector<const char*> names_{"k1", "k2", "k3"};
+};
+
+TEST_F(SynthApi, ThresholdRegions) {
+  const double lo[] = {1, 1, 1}, hi[] = {3, 3, 3};
+  pmc_synth_result* r = nullptr;
+  ASSERT_EQ(pmc_synthesize(model_, k_property, names_.data(), lo, hi, 3, PMC_SYNTH_THRESHOLD, ">=0.9", 0.2, nullptr,
+                           &r),
+            PMC_OK)
+      << last_error();
+  uint64_t params = 0, regions = 0;
+  ASSERT_EQ(pmc_synth_result_num_parameters(r, &params), PMC_OK);
+  EXPECT_EQ(params, 3u);
+  const char* name = nullptr;
+  ASSERT_EQ(pmc_synth_result_parameter_name(r, 1, &name), PMC_OK);
+  EXPECT_STREQ(name, "k2");
+  EXPECT_EQ(pmc_synth_result_parameter_name(r, 3, &name), PMC_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(pmc_synth_result_num_regions(r, &regions), PMC_OK);
+  ASSERT_GT(regions, 1u);
+  double volume = 0;
+  for (uint64_t i = 0; i < regions; ++i) {
+    double l[3], u[3], vl = 0, vu = 0;
+    pmc_region_class c;
+    ASSERT_EQ(pmc_synth_result_region(r, i, l, u, 3, &c, &vl, &vu), PMC_OK) << last_error();
+    EXPECT_LE(vl, vu);
+    if (c == PMC_REGION_TRUE) { EXPECT_GE(vl, 0.9); }
+    if (c == PMC_REGION_FALSE) { EXPECT_LT(vu, 0.9); }
+    EXPECT_NE(c, PMC_REGION_OPTIMUM);
+    volume += (u[0] - l[0]) * (u[1] - l[1]) * (u[2] - l[2]) / 8;
+  }
+  EXPECT_NEAR(volume, 1.0, 1e-12);
+  double l[3], u[3];
+  EXPECT_EQ(pmc_synth_result_region(r, 0, l, u, 2, nullptr, nullptr, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_synth_result_region(r, regions, l, u, 3, nullptr, nullptr, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  double fraction = 1, olo, ohi;
+  EXPECT_EQ(pmc_synth_result_undecided_fraction(r, &fraction), PMC_OK);
+  EXPECT_LE(fraction, 0.2);
+  EXPECT_EQ(pmc_synth_result_optimum(r, &olo, &ohi), PMC_ERROR_UNSUPPORTED);
+  int converged = 0;
+  EXPECT_EQ(pmc_synth_result_converged(r, &converged), PMC_OK);
+  EXPECT_EQ(converged, 1);
+  uint64_t analysed = 0;
+  double seconds = -1;
+  const char* solver = nullptr;
+  EXPECT_EQ(pmc_synth_result_stats(r, &analysed, &seconds, &solver), PMC_OK);
+  EXPECT_GE(analysed, regions);
+  EXPECT_STREQ(solver, "cpu.param-bounds");
+  pmc_synth_result_free(r);
+}
+
+TEST_F(SynthApi, MaxOptimum) {
+  const double lo[] = {1, 1, 1}, hi[] = {3, 3, 1};
+  pmc_synth_result* r = nullptr;
+  ASSERT_EQ(pmc_synthesize(model_, k_property, names_.data(), lo, hi, 3, PMC_SYNTH_MAX, nullptr, 0.05, nullptr, &r),
+            PMC_OK)
+      << last_error();
+  double olo = 0, ohi = 0;
+  ASSERT_EQ(pmc_synth_result_optimum(r, &olo, &ohi), PMC_OK);
+  EXPECT_LE(olo, ohi);
+  EXPECT_LE(ohi - olo, 0.05 + 1e-12);
+  pmc_synth_result_free(r);
+}
+
+TEST_F(SynthApi, BadArguments) {
+  const std::vector<double> lo{1, 1, 1}, hi{2, 2, 2};
+  EXPECT_EQ(run({"k1", "k2", "nope"}, lo, hi, PMC_SYNTH_THRESHOLD, ">=0.9"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("unknown parameter"), std::string::npos) << last_error();
+  EXPECT_EQ(run(names_, {1, 3, 1}, hi, PMC_SYNTH_THRESHOLD, ">=0.9"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("lower bound 3 is above upper bound 2"), std::string::npos) << last_error();
+  EXPECT_EQ(run(names_, {1, 1, -5}, hi, PMC_SYNTH_THRESHOLD, ">=0.9"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("negative"), std::string::npos) << last_error();
+  EXPECT_EQ(run(names_, {1, 1, NAN}, hi, PMC_SYNTH_THRESHOLD, ">=0.9"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(run({"k1", "k2"}, {1, 1}, {2, 2}, PMC_SYNTH_THRESHOLD, ">=0.9"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("no range for parameter k3"), std::string::npos) << last_error();
+  EXPECT_EQ(run({"k1", "k1", "k3"}, lo, hi, PMC_SYNTH_THRESHOLD, ">=0.9"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_THRESHOLD, "=0.9"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("bad threshold"), std::string::npos) << last_error();
+  EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_THRESHOLD, ">=abc"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_THRESHOLD, nullptr), PMC_ERROR_INVALID_ARGUMENT);  // no threshold anywhere
+  EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_MAX, ">=0.9"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(run(names_, lo, hi, static_cast<pmc_synth_mode>(7), nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_MAX, nullptr, "P=? [ F \"correct\" ]"), PMC_ERROR_UNSUPPORTED);
+  EXPECT_NE(last_error().find("upper time bound"), std::string::npos) << last_error();
+  EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_MAX, nullptr, "S=? [ \"correct\" ]"), PMC_ERROR_UNSUPPORTED);
+  EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_MAX, nullptr, "P=? [ F<=1 \"nope\" ]"), PMC_ERROR_PROPERTY);
+  EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_MAX, nullptr, "P=? [ F<=1 "), PMC_ERROR_PROPERTY);  // syntax errors give the column
+  pmc_synth_result* r = nullptr;
+  EXPECT_EQ(pmc_synthesize(nullptr, k_property, names_.data(), lo.data(), hi.data(), 3, PMC_SYNTH_MAX, nullptr, 0,
+                           nullptr, &r),
+            PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_synthesize(model_, nullptr, names_.data(), lo.data(), hi.data(), 3, PMC_SYNTH_MAX, nullptr, 0, nullptr,
+                           &r),
+            PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_synthesize(model_, k_property, nullptr, lo.data(), hi.data(), 3, PMC_SYNTH_MAX, nullptr, 0, nullptr, &r),
+            PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_synthesize(model_, k_property, names_.data(), lo.data(), hi.data(), 3, PMC_SYNTH_MAX, nullptr, 0,
+                           nullptr, nullptr),
+            PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(r, nullptr);
+  EXPECT_EQ(pmc_synth_result_num_regions(nullptr, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  pmc_synth_result_free(nullptr);
+}
+
+TEST(SynthApiModels, NonParametricModel) {
+  // A 2-state CTMC: synthesis needs a pCTMC.
+  const uint64_t offsets[] = {0, 1, 1};
+  const uint64_t columns[] = {1};
+  const double values[] = {2.0};
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_build_csr(PMC_MODEL_CTMC, 2, 2, nullptr, offsets, columns, values, nullptr, &model), PMC_OK)
+      << last_error();
+  const uint64_t goal[] = {1};
+  ASSERT_EQ(pmc_model_add_label(model, "goal", goal, 1), PMC_OK) << last_error();
+  const char* names[] = {"k"};
+  const double lo[] = {1}, hi[] = {2};
+  pmc_synth_result* r = nullptr;
+  EXPECT_EQ(pmc_synthesize(model, "P=? [ F<=1 \"goal\" ]", names, lo, hi, 1, PMC_SYNTH_MAX, nullptr, 0, nullptr, &r),
+            PMC_ERROR_UNSUPPORTED);
+  EXPECT_NE(last_error().find("parametric"), std::string::npos) << last_error();
+  pmc_model_free(model);
+}
+
+TEST(SynthApiModels, BuiltParametricModel) {
+  // 0 --(k)--> 1: P[F<=1 goal] = 1 - exp(-k), increasing in k.
+  const uint64_t offsets[] = {0, 1, 1};
+  const uint64_t columns[] = {1};
+  const double constants[] = {0.0};
+  const double coefficients[] = {1.0};
+  const char* names[] = {"k"};
+  const double plo[] = {0}, phi[] = {10};
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_build_parametric_csr(2, offsets, columns, constants, 1, names, coefficients, plo, phi, nullptr, &model),
+            PMC_OK)
+      << last_error();
+  const uint64_t goal[] = {1}, init[] = {0};
+  ASSERT_EQ(pmc_model_add_label(model, "goal", goal, 1), PMC_OK) << last_error();
+  ASSERT_EQ(pmc_model_add_label(model, "init", init, 1), PMC_OK) << last_error();
+  const double lo[] = {1}, hi[] = {3};
+  pmc_synth_result* r = nullptr;
+  ASSERT_EQ(pmc_synthesize(model, "P=? [ F<=1 \"goal\" ]", names, lo, hi, 1, PMC_SYNTH_MAX, nullptr, 0.001, nullptr,
+                           &r),
+            PMC_OK)
+      << last_error();
+  double olo = 0, ohi = 0;
+  ASSERT_EQ(pmc_synth_result_optimum(r, &olo, &ohi), PMC_OK);
+  EXPECT_LE(olo, 1 - std::exp(-3.0) + 1e-9);
+  EXPECT_GE(ohi, 1 - std::exp(-3.0) - 1e-9);
+  pmc_synth_result_free(r);
+  // Without ranges the model's declared range [0, 10] is used.
+  ASSERT_EQ(pmc_synthesize(model, "P>=0.5 [ F<=1 \"goal\" ]", nullptr, nullptr, nullptr, 0, PMC_SYNTH_THRESHOLD,
+                           nullptr, 0.01, nullptr, &r),
+            PMC_OK)
+      << last_error();
+  uint64_t regions = 0;
+  ASSERT_EQ(pmc_synth_result_num_regions(r, &regions), PMC_OK);
+  for (uint64_t i = 0; i < regions; ++i) {
+    double l, u;
+    pmc_region_class c;
+    ASSERT_EQ(pmc_synth_result_region(r, i, &l, &u, 1, &c, nullptr, nullptr), PMC_OK);
+    // 1 - exp(-k) >= 0.5 exactly when k >= ln 2.
+    if (c == PMC_REGION_TRUE) { EXPECT_GE(l, std::log(2.0) - 1e-9); }
+    if (c == PMC_REGION_FALSE) { EXPECT_LE(u, std::log(2.0) + 1e-9); }
+  }
+  pmc_synth_result_free(r);
+  pmc_model_free(model);
+}
+
+}  // namespace
