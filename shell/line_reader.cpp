@@ -50,7 +50,10 @@ class TerminalReader final : public LineReader {
     el_set(editor_, EL_EDITOR, "emacs");
     el_set(editor_, EL_PROMPT, &TerminalReader::prompt_of);
     el_set(editor_, EL_HIST, history, history_);
-    el_set(editor_, EL_ADDFN, "pmc-complete", "complete a command, file, label or setting", &TerminalReader::complete);
+    // The wide variant keeps our static strings; the narrow one copies them
+    // and el_end never frees the copies (a leak LeakSanitizer reports).
+    el_wset(editor_, EL_ADDFN, L"pmc-complete", L"complete a command, file, label or setting",
+            &TerminalReader::complete);
     el_set(editor_, EL_BIND, "^I", "pmc-complete", nullptr);
     el_source(editor_, nullptr);  // the user's ~/.editrc may rebind keys
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
@@ -36,6 +37,17 @@ struct pmc_result {
 namespace pmc::api {
 
 void set_last_error(std::string message);
+
+// A C caller may pass any int for an enum parameter, but reading a C++ enum
+// object that holds a value outside its enumerators' range is undefined, so
+// enum arguments are validated through their bits.
+template <typename Enum>
+int raw_enum_value(const Enum& value) noexcept {
+  static_assert(sizeof(Enum) == sizeof(int), "C enums are int-sized");
+  int raw = 0;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
+}
 
 template <typename F>
 pmc_status guarded(F&& body) noexcept {

@@ -19,7 +19,7 @@ const char* pmc_version(void) {
 }
 
 const char* pmc_status_string(pmc_status status) {
-  switch (status) {
+  switch (pmc::api::raw_enum_value(status)) {
     case PMC_OK: return "ok";
     case PMC_ERROR_INVALID_ARGUMENT: return "invalid argument";
     case PMC_ERROR_IO: return "i/o error";

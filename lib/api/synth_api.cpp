@@ -19,6 +19,7 @@ using pmc::fail;
 using pmc::api::guarded;
 using pmc::api::model_of;
 using pmc::api::require;
+using pmc::api::raw_enum_value;
 
 namespace {
 
@@ -48,11 +49,11 @@ pmc_status pmc_synthesize(const pmc_model* model, const char* property, const ch
       ranges.push_back({parameter_names[i], lower[i], upper[i]});
     }
     pmc::SynthesisOptions o;
-    switch (mode) {
+    switch (const int raw_mode = raw_enum_value(mode)) {
       case PMC_SYNTH_THRESHOLD: o.mode = pmc::SynthMode::threshold; break;
       case PMC_SYNTH_MIN: o.mode = pmc::SynthMode::minimum; break;
       case PMC_SYNTH_MAX: o.mode = pmc::SynthMode::maximum; break;
-      default: fail(ErrorCode::invalid_argument, "unknown synthesis mode {}", static_cast<int>(mode));
+      default: fail(ErrorCode::invalid_argument, "unknown synthesis mode {}", raw_mode);
     }
     if (threshold != nullptr) {
       if (o.mode != pmc::SynthMode::threshold) {
