@@ -4,6 +4,9 @@
 #   bash bench/gpu_run.sh test    build, unit + GPU tests, compute-sanitizer memcheck
 #   bash bench/gpu_run.sh bench   gpu_benchmark (cuSPARSE baseline, copy bandwidth)
 #                                 and solver_benchmark (GPU vs 16-core CPU)
+#   bash bench/gpu_run.sh synth   gpu.param-bounds tests (+ memcheck), synth_benchmark
+#                                 and the seed's two problems through `pmc synth --plot`
+#   SYNTH_BENCH_ARGS    arguments of bench/synth_benchmark
 #   GPU_TEST_FILTER     gtest filter for test_gpu_solvers (default: all)
 #   SANITIZER_FILTER    gtest filter for the memcheck run
 #   PMC_BENCH_ARGS      arguments of bench/solver_benchmark
@@ -36,6 +39,9 @@ if [ "$phase" = test ]; then
   echo "exit $? after $((SECONDS - start)) s"; head -2 "$OUT/gpu_tests.log"
   grep -E "^\[  PASSED|^\[  FAILED|tests ran" "$OUT/gpu_tests.log" | head -40
   grep -E "blocks \(" "$OUT/gpu_tests.log" | head -12
+  echo "== gpu.param-bounds tests"
+  /tmp/b/tests/test_gpu_param_bounds > "$OUT/gpu_param_tests.log" 2>&1
+  echo "exit $?"; grep -E "^\[  PASSED|^\[  FAILED|tests ran" "$OUT/gpu_param_tests.log" | head -20
   echo "== compute-sanitizer memcheck"
   if command -v compute-sanitizer >/dev/null; then
     start=$SECONDS
@@ -47,6 +53,33 @@ if [ "$phase" = test ]; then
   else
     echo "compute-sanitizer not found"
   fi
+elif [ "$phase" = synth ]; then
+  echo "== gpu.param-bounds tests"
+  start=$SECONDS
+  /tmp/b/tests/test_gpu_param_bounds > "$OUT/gpu_param_tests.log" 2>&1
+  echo "exit $? after $((SECONDS - start)) s"
+  grep -E "^\[  PASSED|^\[  FAILED|^\[       OK|tests ran|Failure|Expected|Which|  Actual" "$OUT/gpu_param_tests.log" | head -40
+  if command -v compute-sanitizer >/dev/null; then
+    start=$SECONDS
+    timeout ${SANITIZER_TIMEOUT:-200} compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
+      /tmp/b/tests/test_gpu_param_bounds --gtest_filter="${SANITIZER_FILTER:-*Cancels*:*Synthesis*}" > "$OUT/memcheck_param.log" 2>&1
+    echo "memcheck exit $? after $((SECONDS - start)) s"
+    grep -E "ERROR SUMMARY|LEAK SUMMARY|^\[  PASSED|^\[  FAILED" "$OUT/memcheck_param.log" | head -10
+  fi
+  echo "== pmc synth, the seed's two problems, with plots"
+  start=$SECONDS
+  timeout 240 /tmp/b/shell/pmc synth --model .dev/models/pctmc/sir_100.drn \
+    --property 'P=? [ "infected" U[100,120] "extinct" ]' --param ki=0.005:0.3 --param kr=0.005:0.2 --max \
+    --epsilon 0.01 --solver gpu.param-bounds --plot "$OUT/epidemic_max.svg" > "$OUT/epidemic_max.txt" 2>&1
+  echo "exit $? after $((SECONDS - start)) s"; head -12 "$OUT/epidemic_max.txt"
+  start=$SECONDS
+  timeout 240 /tmp/b/shell/pmc synth --model .dev/models/pctmc/am_10_4.drn \
+    --property 'P>=0.95 [ F[100,100] "correct" ]' --param k1=1:100 --param k2=1:100 --param k3=1:100 \
+    --epsilon 0.1 --solver gpu.param-bounds --plot "$OUT/majority_threshold.svg" > "$OUT/majority_threshold.txt" 2>&1
+  echo "exit $? after $((SECONDS - start)) s"; head -12 "$OUT/majority_threshold.txt"
+  echo "== synth_benchmark"
+  timeout ${SYNTH_BENCH_TIMEOUT:-400} /tmp/b/bench/synth_benchmark ${SYNTH_BENCH_ARGS:-} > "$OUT/synth_bench.txt" 2>&1
+  echo "exit $?"; cat "$OUT/synth_bench.txt"
 else
   echo "== gpu_benchmark"
   timeout ${BENCH_TIMEOUT:-300} /tmp/b/bench/gpu_benchmark ${GPU_BENCH_ARGS:-} > "$OUT/gpu_bench.txt" 2>&1

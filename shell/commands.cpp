@@ -48,7 +48,8 @@ const std::vector<Command>& command_table() {
        run_check},
       {"synth",
        "--model FILE --property P --param K=LO:HI... (--threshold '>=0.9' | --max | --min) [--epsilon E] "
-       "[--solver NAME] [--threads N] [--device I] [--max-regions N] [--batch N] [--json] [--plot FILE.svg]",
+       "[--solver NAME] [--threads N] [--device I] [--gpu-memory-limit BYTES] [--gpu-layout auto|thread|ell] "
+       "[--max-regions N] [--batch N] [--json] [--plot FILE.svg]",
        "parameter synthesis on a parametric CTMC: regions where a time-bounded property meets a threshold, "
        "or that hold its min/max",
        with_load_options({{"property", true, false},
@@ -60,6 +61,8 @@ const std::vector<Command>& command_table() {
                           {"solver", true, false},
                           {"threads", true, false},
                           {"device", true, false},
+                          {"gpu-memory-limit", true, false},
+                          {"gpu-layout", true, false},
                           {"max-regions", true, false},
                           {"batch", true, false},
                           {"json", false, false},

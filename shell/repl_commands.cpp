@@ -18,6 +18,7 @@
 #include "progress_line.hpp"
 #include "settings.hpp"
 #include "solver/registry.hpp"
+#include "synth_command.hpp"
 
 namespace pmc::shell {
 
@@ -340,6 +341,61 @@ LineOutcome check_properties(Session& session, const std::string& rest) {
   return outcome;
 }
 
+// synth [OPTIONS] PROPERTY: the options of `pmc synth` come first, the rest
+// of the line is the property (as for `check`); the model is the current
+// one and the solver and its settings are the session's.
+LineOutcome synth_command(Session& session, const std::string& rest) {
+  const std::vector<OptionSpec>& specs = synth_option_specs();
+  std::vector<std::string> words;
+  size_t pos = 0;
+  auto next_word = [&]() {
+    const size_t start = rest.find_first_not_of(" \t", pos);
+    if (start == std::string::npos) return std::string();
+    const size_t end = rest.find_first_of(" \t", start);
+    pos = end;
+    std::string word = rest.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    // --threshold '>=0.9' as on the command line: the quotes are not part of it.
+    if (word.size() >= 2 && (word.front() == '\'' || word.front() == '"') && word.back() == word.front()) {
+      word = word.substr(1, word.size() - 2);
+    }
+    return word;
+  };
+  for (;;) {
+    const size_t start = rest.find_first_not_of(" \t", pos);
+    if (start == std::string::npos || rest.compare(start, 2, "--") != 0) {
+      pos = start;
+      break;
+    }
+    const std::string option = next_word();
+    words.push_back(option);
+    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& o) { return "--" + o.name == option; });
+    if (spec != specs.end() && spec->takes_value) {
+      const std::string value = next_word();
+      if (value.empty()) fail(ErrorCode::invalid_argument, "{} needs a value", option);
+      words.push_back(value);
+    }
+  }
+  const Arguments args(words, specs);  // an unknown option is an error naming it
+  if (pos == std::string::npos) {
+    fail(ErrorCode::invalid_argument,
+         "synth needs a property after its options, e.g. synth --param ki=0.005:0.3 --param kr=0.005:0.2 --max "
+         "P=? [ \"infected\" U[100,120] \"extinct\" ]");
+  }
+  std::string property = rest.substr(pos);
+  property.erase(property.find_last_not_of(" \t") + 1);
+  const LoadedModel& loaded = session.require_model();
+  SynthesisOptions options;
+  options.solver = session.options.solver;
+  options.settings = session.options.settings;
+  options.settings.progress = nullptr;
+  options.settings.cancel = &session.cancel;
+  const bool json = session.json || args.has("json");
+  const SynthOutput output{session.out, session.err, json, session.progress && !json, "error: "};
+  const int status = synthesize_and_report(*loaded.model, property, args, options, output);
+  session.out.flush();
+  return status == 0 ? LineOutcome::ok : LineOutcome::error;
+}
+
 // --- settings and the rest --------------------------------------------------
 
 LineOutcome set(Session& session, const std::string& rest) {
@@ -435,6 +491,11 @@ const std::vector<ReplCommand>& repl_commands() {
       {"check", "PROPERTY [; PROPERTY...] | --file FILE  [--scheduler FILE] [--json]",
        "check properties on the current model (P=? [ F \"goal\" ]); Ctrl-C cancels",
        {"--file", "--scheduler", "--json"}, ArgumentKind::properties, check_properties},
+      {"synth", "--param K=LO:HI... [--threshold T | --max | --min] [--epsilon E] [--max-regions N] [--plot F.svg] PROPERTY",
+       "parameter synthesis on the current model (a parametric CTMC): regions meeting a threshold, or holding the "
+       "min/max; Ctrl-C cancels",
+       {"--param", "--threshold", "--max", "--min", "--epsilon", "--max-regions", "--batch", "--plot", "--json"},
+       ArgumentKind::properties, synth_command},
       {"solvers", "", "list the solvers and the problems they solve", {"--json"}, ArgumentKind::none,
        [](Session& s, const std::string& rest) { return cli_command(s, rest, run_solvers); }},
       {"devices", "", "list the CUDA GPUs pmc can use", {"--json"}, ArgumentKind::none,

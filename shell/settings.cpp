@@ -32,12 +32,13 @@ uint64_t parse_integer(std::string_view what, std::string_view text, double lo, 
   return static_cast<uint64_t>(value);
 }
 
-const std::array<std::pair<std::string_view, GpuLayout>, 5> k_layouts = {{
+const std::array<std::pair<std::string_view, GpuLayout>, 6> k_layouts = {{
     {"auto", GpuLayout::automatic},
     {"thread", GpuLayout::thread_per_row},
     {"warp", GpuLayout::warp_per_row},
     {"warp-segments", GpuLayout::warp_segments},
     {"half-warp-segments", GpuLayout::half_warp_segments},
+    {"ell", GpuLayout::ell},
 }};
 
 }  // namespace
@@ -52,8 +53,9 @@ const std::vector<SettingSpec>& setting_specs() {
       {"threads", "N", "CPU threads; 0 = all cores"},
       {"device", "I", "GPU index (see `pmc devices`)"},
       {"gpu-memory-limit", "BYTES", "device memory pmc may use (4096, 64K, 512M, 2G); 0 = all free memory"},
-      {"gpu-layout", "auto|thread|warp|warp-segments|half-warp-segments",
-       "gpu.jacobi's matrix layout (Wijs-Bosnacki 2013); auto picks thread or warp per row"},
+      {"gpu-layout", "auto|thread|warp|warp-segments|half-warp-segments|ell",
+       "GPU matrix layout: gpu.jacobi's (Wijs-Bosnacki 2013; auto picks thread or warp per row), "
+       "gpu.param-bounds' thread (CSR) or ell"},
       {"reorder", "none|bfs", "gpu.jacobi: renumber the unknowns breadth-first before solving"},
   };
   return specs;
@@ -105,7 +107,7 @@ void apply_setting(CheckOptions& options, std::string_view name, std::string_vie
   } else if (name == "gpu-layout") {
     const auto it = std::find_if(k_layouts.begin(), k_layouts.end(), [&](const auto& l) { return l.first == value; });
     if (it == k_layouts.end()) {
-      fail(ErrorCode::invalid_argument, "gpu-layout: {} is not auto, thread, warp, warp-segments or half-warp-segments",
+      fail(ErrorCode::invalid_argument, "gpu-layout: {} is not auto, thread, warp, warp-segments, half-warp-segments or ell",
            quote_for_message(value));
     }
     s.gpu_layout = it->second;

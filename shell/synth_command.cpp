@@ -1,5 +1,6 @@
 // pmc synth --model FILE --property '...' --param k=lo:hi ... (--threshold '>=0.9' | --max | --min)
-//           [--epsilon E] [--solver NAME] [--threads N] [--device I] [--max-regions N] [--json] [--plot FILE.svg]
+//           [--epsilon E] [--solver NAME] [--threads N] [--device I] [--gpu-memory-limit B] [--gpu-layout L]
+//           [--max-regions N] [--json] [--plot FILE.svg]
 #include "synth_command.hpp"
 
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "common/error.hpp"
 #include "interrupt.hpp"
 #include "model_commands.hpp"
+#include "settings.hpp"
 #include "synth/synthesis.hpp"
 #include "synth_plot.hpp"
 
@@ -141,12 +143,19 @@ void print_text(const SynthesisResult& r, std::ostream& out) {
 
 }  // namespace
 
-int run_synth(const Arguments& args, std::ostream& out) {
-  const auto& properties = args.values("property");
-  if (properties.size() != 1) fail(ErrorCode::invalid_argument, "give exactly one --property");
+const std::vector<OptionSpec>& synth_option_specs() {
+  static const std::vector<OptionSpec> specs = {
+      {"param", true, true},     {"threshold", true, false}, {"max", false, false},   {"min", false, false},
+      {"epsilon", true, false},  {"max-regions", true, false}, {"batch", true, false}, {"json", false, false},
+      {"plot", true, false},
+  };
+  return specs;
+}
+
+int synthesize_and_report(const Model& model, const std::string& property, const Arguments& args,
+                          SynthesisOptions options, const SynthOutput& output) {
   const int modes = args.has("threshold") + args.has("max") + args.has("min");
   if (modes > 1) fail(ErrorCode::invalid_argument, "--threshold, --max and --min exclude each other");
-  SynthesisOptions options;
   if (args.has("max")) options.mode = SynthMode::maximum;
   if (args.has("min")) options.mode = SynthMode::minimum;
   if (args.has("threshold")) {
@@ -158,28 +167,18 @@ int run_synth(const Arguments& args, std::ostream& out) {
   for (const std::string& p : args.values("param")) ranges.push_back(parse_param(p));
   if (args.has("epsilon")) options.epsilon = number(args.value("epsilon"), "--epsilon");
   if (args.has("epsilon") && !(options.epsilon > 0)) fail(ErrorCode::invalid_argument, "--epsilon must be > 0");
-  if (args.has("solver")) options.solver = args.value("solver");
-  if (args.has("threads")) options.settings.threads = static_cast<int>(count(args.value("threads"), "--threads"));
-  if (args.has("device")) options.settings.device = static_cast<int>(number(args.value("device"), "--device"));
   if (args.has("max-regions")) options.max_regions = count(args.value("max-regions"), "--max-regions");
   if (args.has("batch")) options.batch = count(args.value("batch"), "--batch");
-  ModelPtr model = load_model_from_arguments(args);
   if (modes == 0) {
     // No mode flag: a bounded property (P>=0.9 [...]) means threshold synthesis.
-    const std::string& text = properties[0];
-    const auto bracket = text.find('[');
-    const std::string head = text.substr(0, bracket);
+    const std::string head = property.substr(0, property.find('['));
     if (head.find('?') != std::string::npos || head.find_first_of("<>") == std::string::npos) {
       fail(ErrorCode::invalid_argument,
            "no synthesis mode: give --threshold '>=0.9', --max or --min (or a bounded property such as P>=0.9 [...])");
     }
   }
-  std::atomic<bool> cancel{false};
-  options.settings.cancel = &cancel;
-  InterruptHandler interrupt(&cancel);
-  const bool terminal = isatty(STDERR_FILENO);
   bool shown = false;
-  if (terminal) {
+  if (output.progress) {
     options.progress = [&](const SynthProgress& p) {
       std::string text = fmt::format("  {} regions", p.regions);
       if (options.mode == SynthMode::threshold) {
@@ -187,31 +186,53 @@ int run_synth(const Arguments& args, std::ostream& out) {
       } else {
         text += fmt::format(", bounds gap {:.3g}", p.gap);
       }
-      fmt::print(std::cerr, "\r\033[K{}, {:.1f} s  (Ctrl-C cancels)", text, p.seconds);
-      std::cerr.flush();
+      fmt::print(output.err, "\r\033[K{}, {:.1f} s  (Ctrl-C cancels)", text, p.seconds);
+      output.err.flush();
       shown = true;
     };
   }
   SynthesisResult result;
   try {
-    result = synthesize(*model, properties[0], ranges, options);
+    result = synthesize(model, property, ranges, options);
   } catch (...) {
-    if (shown) fmt::print(std::cerr, "\r\033[K");
+    if (shown) fmt::print(output.err, "\r\033[K");
     throw;
   }
-  if (shown) fmt::print(std::cerr, "\r\033[K");
+  if (shown) fmt::print(output.err, "\r\033[K");
   if (args.has("plot")) write_synthesis_svg(result, args.value("plot"));
-  if (args.has("json")) {
-    out << synth_json(result, *model).dump() << '\n';
+  if (output.json || args.has("json")) {
+    output.out << synth_json(result, model).dump() << '\n';
   } else {
-    print_text(result, out);
+    print_text(result, output.out);
   }
   if (!result.converged) {
-    fmt::print(std::cerr, "pmc synth: error: stopped at the region limit ({} regions) before reaching epsilon {}\n",
-               result.regions_analysed, result.epsilon);
+    fmt::print(output.err, "{}stopped at the region limit ({} regions) before reaching epsilon {}\n",
+               output.error_prefix, result.regions_analysed, result.epsilon);
     return 3;
   }
   return 0;
+}
+
+int run_synth(const Arguments& args, std::ostream& out) {
+  const auto& properties = args.values("property");
+  if (properties.size() != 1) fail(ErrorCode::invalid_argument, "give exactly one --property");
+  SynthesisOptions options;
+  if (args.has("solver")) options.solver = args.value("solver");
+  if (args.has("threads")) options.settings.threads = static_cast<int>(count(args.value("threads"), "--threads"));
+  if (args.has("device")) options.settings.device = static_cast<int>(number(args.value("device"), "--device"));
+  // The GPU settings parse as the shell's `set` does.
+  CheckOptions gpu;
+  for (const char* setting : {"gpu-memory-limit", "gpu-layout"}) {
+    if (args.has(setting)) apply_setting(gpu, setting, args.value(setting));
+  }
+  options.settings.gpu_memory_limit = gpu.settings.gpu_memory_limit;
+  options.settings.gpu_layout = gpu.settings.gpu_layout;
+  ModelPtr model = load_model_from_arguments(args);
+  std::atomic<bool> cancel{false};
+  options.settings.cancel = &cancel;
+  InterruptHandler interrupt(&cancel);
+  const SynthOutput output{out, std::cerr, false, isatty(STDERR_FILENO) != 0, "pmc synth: error: "};
+  return synthesize_and_report(*model, properties[0], args, options, output);
 }
 
 }  // namespace pmc::shell

@@ -34,7 +34,7 @@ struct SolveProgress {
   double seconds = 0;   // since this solve started
 };
 
-enum class GpuLayout { automatic, thread_per_row, warp_per_row, warp_segments, half_warp_segments };
+enum class GpuLayout { automatic, thread_per_row, warp_per_row, warp_segments, half_warp_segments, ell };
 
 struct SolverSettings {
   double epsilon = 1e-6;
@@ -50,7 +50,9 @@ struct SolverSettings {
   // 2013 §4): automatic = CSR, thread- or warp-per-row by row length;
   // warp_segments = rows in segments of 32 whose entries are interleaved so
   // that a warp's loads coalesce, one thread per row; half_warp_segments =
-  // segments of 16 rows, two threads per row.
+  // segments of 16 rows, two threads per row. gpu.param-bounds: automatic
+  // = ELL when padding adds at most half the entries, else CSR;
+  // thread_per_row = CSR; ell = ELLPACK (Češka 2017 §3.3).
   GpuLayout gpu_layout = GpuLayout::automatic;
   // gpu.jacobi: renumber the unknowns in breadth-first order first (ibid.
   // §3), so that a row's columns lie near its own index.

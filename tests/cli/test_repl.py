@@ -23,6 +23,8 @@ import unittest
 PMC = None
 ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
 DIE = os.path.join(ROOT, "examples", "die", "die.tra")
+MODELS = os.environ.get("PMC_MODELS") or os.environ.get("PMC_DEFAULT_MODELS_DIR", "")
+AM = os.path.join(MODELS, "pctmc", "am_10_4.drn")
 BAD = os.path.join(ROOT, "tests", "data", "bad")
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1b[=>]|\r|\x07|\x08")
 
@@ -269,6 +271,32 @@ class Scripts(unittest.TestCase):
             self.assertIn("3.666", run.stdout)
             self.assertIn("loaded die-2: dtmc, 13 states", run.stdout)  # same stem, other file
             self.assertIn("model:       die\n", run.stdout)
+
+    @unittest.skipUnless(os.path.exists(AM), f"models not found ({AM}); set PMC_MODELS")
+    def test_synth_on_the_current_model(self):
+        with tempfile.TemporaryDirectory() as d:
+            plot = os.path.join(d, "regions.svg")
+            lines = [f"load {AM}",
+                     f"synth --param k1=1:5 --param k2=1:5 --param k3=1 --threshold '>=0.9' --epsilon 0.2 "
+                     f"--plot {plot} P=? [ F[10,10] \"correct\" ]",
+                     'synth --param k1=1:5 --param k2=1:5 --param k3=1 --max --epsilon 0.05 --json '
+                     'P=? [ F[10,10] "correct" ]']
+            run = script("\n".join(lines) + "\n", check_status=0)
+            self.assertIn("threshold synthesis of", run.stdout)
+            self.assertRegex(run.stdout, r"threshold >= 0.9: \d+ regions \(\d+ true, \d+ false")
+            self.assertTrue(open(plot).read().startswith("<svg") or "<svg" in open(plot).read())
+            result = json.loads(run.stdout.strip().splitlines()[-1])
+            self.assertEqual(result["mode"], "max")
+            self.assertLessEqual(result["optimum"][1] - result["optimum"][0], 0.05 + 1e-12)
+        # Errors name the problem and the shell goes on.
+        run = script(f"load {AM}\nsynth --param k1=1:5 --frob P=? [ F[10,10] \"correct\" ]\n"
+                     f"synth --param k1=1:5 --max\nsynth --max P=? [ F[10,10] \"correct\" ]\nmodels\n",
+                     "-k", check_status=1)
+        self.assertIn("--frob", run.stderr)
+        self.assertIn("synth needs a property", run.stderr)
+        self.assertIn("no range for parameter k1", run.stderr)
+        self.assertIn("am_10_4", run.stdout)
+        self.assertEqual(len(run.stderr.strip().splitlines()), 3)
 
     def test_json_mode_prints_json_for_every_command(self):
         lines = [f"load {DIE}", "models", "info", "labels", "rewards", 'check P=? [ F "six" ]', "set epsilon 1e-8",

@@ -16,85 +16,24 @@
 #include "formats/model_files.hpp"
 #include "solver/param_solvers.hpp"
 #include "support/manifest.hpp"
+#include "support/pctmc.hpp"
 #include "synth/synthesis.hpp"
 
 namespace pmc {
 namespace {
 
-std::string pctmc_dir() {
-  const std::string root = testing::models_root();
-  if (root.empty()) return "";
-  const std::string dir = root + "/pctmc";
-  return std::ifstream(dir + "/reference.tsv") ? dir : "";
-}
+using testing::box_around;
+using testing::instantiate;
+using testing::pctmc_dir;
+using testing::point_of;
+using Reference = testing::PctmcReference;
+
+ModelPtr load(const std::string& name) { return testing::load_pctmc(name); }
+std::vector<Reference> references() { return testing::pctmc_references(); }
 
 #define REQUIRE_MODELS()                                                        \
   if (pctmc_dir().empty()) GTEST_SKIP() << testing::missing_models_message(); \
   static_assert(true)
-
-ModelPtr load(const std::string& name) {
-  static std::map<std::string, ModelPtr> cache;
-  auto it = cache.find(name);
-  if (it == cache.end()) it = cache.emplace(name, load_model({pctmc_dir() + "/" + name}, "", {})).first;
-  return it->second;
-}
-
-struct Reference {
-  std::string model;
-  std::map<std::string, double> point;
-  std::string property;
-  double value;
-};
-
-std::vector<Reference> references() {
-  std::vector<Reference> refs;
-  std::ifstream in(pctmc_dir() + "/reference.tsv");
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
-    if (f.size() != 4) continue;
-    Reference r{f[0], {}, f[2], std::stod(f[3])};
-    std::stringstream ps(f[1]);
-    for (std::string kv; std::getline(ps, kv, ',');) {
-      const auto eq = kv.find('=');
-      r.point[kv.substr(0, eq)] = std::stod(kv.substr(eq + 1));
-    }
-    refs.push_back(r);
-  }
-  return refs;
-}
-
-std::vector<double> point_of(const Model& m, const std::map<std::string, double>& named) {
-  std::vector<double> p;
-  for (const Parameter& par : m.parameters()) p.push_back(named.at(par.name));
-  return p;
-}
-
-// A box of relative half-width `h` around `p`.
-ParamBox box_around(const std::vector<double>& p, double h) {
-  ParamBox b;
-  for (double v : p) {
-    b.lower.push_back(v * (1 - h));
-    b.upper.push_back(v * (1 + h));
-  }
-  return b;
-}
-
-// The CTMC of the pCTMC at point p (rates c + Σ a_k·p_k).
-ModelPtr instantiate(const Model& m, const std::vector<double>& p) {
-  ModelParts parts = m.parts();
-  parts.type = ModelType::ctmc;
-  const size_t k = p.size();
-  for (size_t e = 0; e < parts.values.size(); ++e) {
-    for (size_t j = 0; j < k; ++j) parts.values[e] += parts.coefficients[e * k + j] * p[j];
-  }
-  parts.parameters.clear();
-  parts.coefficients.clear();
-  return Model::create(std::move(parts));
-}
 
 std::vector<ParamBounds> bounds(const ParametricQuery& q, const std::vector<ParamBox>& boxes) {
   std::vector<ParamBounds> out;
