@@ -1,0 +1,193 @@
+// gpu.param-bounds' per-thread functions and launch sequence
+// (cuda/param_kernels.hpp), run on the CPU: every "launch" is a loop over
+// all element ids, which is exact because a launch never reads what it
+// writes. The results must equal cpu.param-bounds on every state, in the
+// CSR and ELL layouts and with the regions split over several chunks. This
+// checks the layouts, the region interleaving, the step parity and the
+// phase handling of the GPU solver on machines without a GPU; the GPU tests
+// (tests/gpu/test_gpu_param_bounds.cpp) check the device itself.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "check/parametric.hpp"
+#include "cuda/param_kernels.hpp"
+#include "solver/param_solvers.hpp"
+#include "support/manifest.hpp"
+#include "support/pctmc.hpp"
+
+namespace pmc {
+namespace {
+
+namespace pk = param_kernels;
+using testing::box_around;
+using testing::load_pctmc;
+
+#define REQUIRE_MODELS()                                                                  \
+  if (testing::pctmc_dir().empty()) GTEST_SKIP() << testing::missing_models_message(); \
+  static_assert(true)
+
+// Host memory standing in for the device, and the launcher run_chunk drives.
+struct HostLauncher {
+  const ParamBoundsProblem& p;
+  bool ell;
+  pk::EllPattern ell_data;
+  pk::PatternView pattern{};
+  const pk::ChunkPlan& plan;
+  std::vector<uint64_t> kept;
+  std::vector<double> lo0, lo1, hi0, hi1, res_lo, res_hi, out_lo, out_hi;
+  pk::VectorsView v{};
+  pk::RegionsView regions{};
+
+  HostLauncher(const ParamBoundsProblem& problem, bool use_ell, const pk::ChunkPlan& chunk)
+      : p(problem), ell(use_ell), plan(chunk) {
+    const uint64_t n = p.num_states;
+    pattern = {n, p.num_parameters, 0, p.row_offsets.data(), p.columns.data(), p.constants.data(),
+               p.coefficients.data()};
+    if (ell) {
+      ell_data = pk::ell_pattern(p);
+      pattern.ell_width = ell_data.width;
+      pattern.offsets = nullptr;
+      pattern.columns = ell_data.columns.data();
+      pattern.constants = ell_data.constants.data();
+      pattern.coefficients = ell_data.coefficients.data();
+    }
+    for (uint64_t s = 0; s < n; ++s) kept.push_back(s);
+    for (auto* vec : {&lo0, &lo1, &hi0, &hi1, &res_lo, &res_hi}) vec->assign(n * plan.count, -7.0);  // garbage
+    out_lo.assign(n * plan.count, 0.0);
+    out_hi.assign(n * plan.count, 0.0);
+    v = {{lo0.data(), lo1.data()}, {hi0.data(), hi1.data()}, res_lo.data(), res_hi.data()};
+    regions = {plan.count, plan.lower.data(), plan.upper.data(), plan.inv_q.data()};
+  }
+  uint64_t elements() const { return p.num_states * plan.count; }
+  pk::PhaseView phase(size_t ph) const {
+    const pk::ChunkPlan::Phase& d = plan.phases[ph];
+    return {p.phases[ph].active.data(), d.steps.data(), d.offset.data(), d.coefficients.data(),
+            d.coefficient_sum.data(), d.widen.data()};
+  }
+  void start() {
+    for (uint64_t id = 0; id < elements() + 5; ++id) pk::start(elements(), plan.count, p.x0.data(), v, id);
+  }
+  void start_phase(size_t ph, int zero) {
+    for (uint64_t id = 0; id < elements() + 5; ++id) pk::start_phase(elements(), plan.count, phase(ph), zero, v, id);
+  }
+  void step(size_t ph, uint32_t k) {
+    for (uint64_t id = 0; id < elements() + 5; ++id) {  // ids past the end, as a last partial block has
+      if (ell) {
+        pk::step<true>(pattern, regions, phase(ph), v, k, id);
+      } else {
+        pk::step<false>(pattern, regions, phase(ph), v, k, id);
+      }
+    }
+  }
+  void finish_phase(size_t ph, int probability) {
+    for (uint64_t id = 0; id < elements() + 5; ++id) {
+      pk::finish_phase(elements(), plan.count, phase(ph), probability, v, id);
+    }
+  }
+  void gather() {
+    for (uint64_t id = 0; id < kept.size() * plan.count + 5; ++id) {
+      pk::gather(kept.size(), plan.count, kept.data(), lo0.data(), hi0.data(), out_lo.data(), out_hi.data(), id);
+    }
+  }
+};
+
+// The GPU solver's algorithm on the host, `chunk` regions per launch.
+std::vector<ParamBounds> emulate(const ParamBoundsProblem& p, const std::vector<ParamBox>& boxes, bool ell,
+                                 uint32_t chunk) {
+  std::vector<pk::RegionPlan> plans(boxes.size());
+  for (size_t r = 0; r < boxes.size(); ++r) {
+    plans[r].q = region_uniformisation_rate(p, boxes[r]);
+    plans[r].phases = plan_phases(p, plans[r].q);
+  }
+  std::vector<ParamBounds> out(boxes.size());
+  for (size_t first = 0; first < boxes.size(); first += chunk) {
+    const auto count = static_cast<uint32_t>(std::min<size_t>(chunk, boxes.size() - first));
+    pk::ChunkPlan plan;
+    EXPECT_TRUE(pk::plan_chunk(p, boxes, plans, first, count, plan));
+    HostLauncher launch(p, ell, plan);
+    pk::run_chunk(p, plan, launch);
+    for (uint32_t r = 0; r < count; ++r) {
+      for (uint64_t i = 0; i < p.num_states; ++i) {
+        out[first + r].lower.push_back(launch.out_lo[i * count + r]);
+        out[first + r].upper.push_back(launch.out_hi[i * count + r]);
+      }
+    }
+  }
+  return out;
+}
+
+ModelPtr sir_with_infected_reward() {
+  const ModelPtr base = load_pctmc("sir_100.drn");
+  RewardStructure infected{"infected", std::vector<double>(base->num_states(), 0.0), {}};
+  const Label* label = base->find_label("infected");
+  for (uint64_t s = 0; s < base->num_states(); ++s) infected.state_rewards[s] = label->states.test(s) ? 1 : 0;
+  return base->with_rewards(infected);
+}
+
+TEST(ParamKernels, EqualCpuParamBoundsOnEveryStateInBothLayoutsAndInChunks) {
+  REQUIRE_MODELS();
+  struct Query {
+    ModelPtr model;
+    std::string property;
+    std::vector<double> centre;
+  };
+  const std::vector<Query> queries = {
+      {load_pctmc("am_10_4.drn"), R"(P=? [ F[10,10] "correct" ])", {3, 30, 60}},
+      {load_pctmc("am_10_4.drn"), R"(P=? [ !"wrong" U<=2.5 "correct" ])", {10, 20, 5}},
+      {load_pctmc("sir_100.drn"), R"(P=? [ "infected" U[5,8] "extinct" ])", {0.02, 0.05}},
+      {load_pctmc("sir_100.drn"), R"(P=? [ F<=3 "extinct" ])", {0.0123, 0.0456}},
+      {sir_with_infected_reward(), R"(R{"infected"}=? [ C<=2 ])", {0.02, 0.05}},
+  };
+  std::mt19937 rng(7);
+  for (const Query& q : queries) {
+    SCOPED_TRACE(q.property);
+    const ParametricQuery pq = parametric_query(*q.model, q.property);
+    // A point and boxes of different sizes: the regions need different
+    // numbers of steps, so some idle while others go on.
+    std::vector<ParamBox> boxes{ParamBox{q.centre, q.centre}};
+    for (double h : {0.01, 0.3, 0.05, 0.6}) {
+      std::vector<double> c = q.centre;
+      for (double& x : c) x *= std::uniform_real_distribution<double>(0.7, 1.3)(rng);
+      boxes.push_back(box_around(c, h));
+    }
+    std::vector<ParamBounds> cpu;
+    param_bounds_cpu(pq.problem, boxes, cpu, SolverSettings{});
+    for (bool ell : {false, true}) {
+      for (uint32_t chunk : {5u, 2u}) {
+        const std::vector<ParamBounds> emulated = emulate(pq.problem, boxes, ell, chunk);
+        double worst = 0;
+        for (size_t r = 0; r < boxes.size(); ++r) {
+          ASSERT_EQ(emulated[r].lower.size(), cpu[r].lower.size());
+          for (size_t i = 0; i < cpu[r].lower.size(); ++i) {
+            worst = std::max({worst, std::fabs(emulated[r].lower[i] - cpu[r].lower[i]),
+                              std::fabs(emulated[r].upper[i] - cpu[r].upper[i])});
+          }
+        }
+        EXPECT_LT(worst, 1e-12) << (ell ? "ell" : "csr") << ", " << chunk << " regions per launch";
+      }
+    }
+    // The bounds are not trivial: the wide boxes leave a gap.
+    EXPECT_GT(cpu[4].upper[q.model->initial_states()->find_next(0)] - cpu[4].lower[q.model->initial_states()->find_next(0)], 1e-6);
+  }
+}
+
+TEST(ParamKernels, EllPaddingIsAZeroRateSelfLoop) {
+  ParamBoundsProblem p;
+  p.num_states = 3;
+  p.num_parameters = 1;
+  p.row_offsets = {0, 2, 2, 3};
+  p.columns = {1, 2, 0};
+  p.constants = {1, 2, 3};
+  p.coefficients = {0.5, -1, 2};
+  const pk::EllPattern e = pk::ell_pattern(p);
+  ASSERT_EQ(e.width, 2u);
+  // Column-major: entry j of row s at j·n + s.
+  EXPECT_EQ(e.columns, (std::vector<uint32_t>{1, 1, 0, 2, 1, 2}));
+  EXPECT_EQ(e.constants, (std::vector<double>{1, 0, 3, 2, 0, 0}));
+  EXPECT_EQ(e.coefficients, (std::vector<double>{0.5, 0, 2, -1, 0, 0}));
+}
+
+}  // namespace
+}  // namespace pmc
