@@ -175,7 +175,6 @@ SolveStats gpu_bicgstab_linear(const LinearSystem& system, std::vector<double>& 
   for (double v : x) finite = finite && std::isfinite(v);
   if (!finite) x = std::move(start_vector);
   SolverSettings refine = settings;
-  if (refine.gpu_layout == GpuLayout::ell) refine.gpu_layout = GpuLayout::automatic;  // gpu.param-bounds' only
   refine.max_iterations = settings.max_iterations - std::min(stats.iterations, settings.max_iterations);
   stats.kernel += " + jacobi refinement";
   stats.converged = false;

@@ -159,11 +159,6 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
 }  // namespace
 
 SolveStats gpu_jacobi_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings) {
-  if (settings.gpu_layout == GpuLayout::ell) {
-    throw Error(ErrorCode::invalid_argument,
-                "gpu.jacobi has the layouts auto, thread, warp, warp-segments and half-warp-segments; ell is "
-                "gpu.param-bounds'");
-  }
   Layout layout = Layout::rows;
   if (settings.gpu_layout == GpuLayout::warp_segments) layout = Layout::warp_segments;
   if (settings.gpu_layout == GpuLayout::half_warp_segments) layout = Layout::half_warp_segments;

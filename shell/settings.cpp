@@ -55,7 +55,7 @@ const std::vector<SettingSpec>& setting_specs() {
       {"gpu-memory-limit", "BYTES", "device memory pmc may use (4096, 64K, 512M, 2G); 0 = all free memory"},
       {"gpu-layout", "auto|thread|warp|warp-segments|half-warp-segments|ell",
        "GPU matrix layout: gpu.jacobi's (Wijs-Bosnacki 2013; auto picks thread or warp per row), "
-       "gpu.param-bounds' thread (CSR) or ell"},
+       "gpu.param-bounds' thread (CSR) or ell (the other GPU solvers take ell as auto)"},
       {"reorder", "none|bfs", "gpu.jacobi: renumber the unknowns breadth-first before solving"},
   };
   return specs;

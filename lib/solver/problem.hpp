@@ -52,7 +52,8 @@ struct SolverSettings {
   // that a warp's loads coalesce, one thread per row; half_warp_segments =
   // segments of 16 rows, two threads per row. gpu.param-bounds: automatic
   // = ELL when padding adds at most half the entries, else CSR;
-  // thread_per_row = CSR; ell = ELLPACK (Češka 2017 §3.3).
+  // thread_per_row = CSR; ell = ELLPACK (Češka 2017 §3.3), which gpu.jacobi
+  // and the other GPU solvers take as automatic.
   GpuLayout gpu_layout = GpuLayout::automatic;
   // gpu.jacobi: renumber the unknowns in breadth-first order first (ibid.
   // §3), so that a row's columns lie near its own index.

@@ -108,6 +108,9 @@ class Synth(unittest.TestCase):
             (["--param", "k1=1:2", "k2=1:2", "k3=1:2", "--threshold", "0.9"], "bad threshold"),
             (["--param", "k1=1:2", "k2=1:2", "k3=1:2", "--max", "--epsilon", "-1"], "--epsilon"),
             (["--param", "k1=1:2", "k2=1:2", "k3=1:2", "--max", "--frobnicate"], "frobnicate"),
+            (["--param", "k1=1:2", "k2=1:2", "k3=1:2", "--max", "--gpu-layout", "diagonal"],
+             "gpu-layout: 'diagonal' is not auto"),
+            (["--param", "k1=1:2", "k2=1:2", "k3=1:2", "--max", "--gpu-memory-limit", "-5"], "gpu-memory-limit"),
         ]
         for args, message in cases:
             with self.subTest(args=args):

@@ -94,6 +94,33 @@ def uint64(name, value):
     return value
 
 
+class OwnsHandle:
+    """Lifetime of an object that owns a _Handle in self._handle: close()
+    (idempotent), closed, a context manager, and freeing when collected."""
+
+    def close(self):
+        """Frees the C object (idempotent); values already read stay valid."""
+        handle = getattr(self, "_handle", None)
+        if handle is not None:
+            handle.close()
+
+    @property
+    def closed(self):
+        return self._handle.closed
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+
+
 _BUFFER_FORMATS = {"Q": ("Q", "L"), "d": ("d",)}
 
 

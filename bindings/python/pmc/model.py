@@ -97,7 +97,7 @@ def load(path, format=None, *, strict=None, row_sum_tolerance=None):
     return Model._adopt(out.value)
 
 
-class Model:
+class Model(_handle.OwnsHandle):
     """A loaded or built Markov model (DTMC, CTMC, MDP or parametric CTMC).
 
     Make one with pmc.load() or Model.from_csr(). Use it as a context
@@ -392,29 +392,7 @@ class Model:
             if own is not None:
                 own.close()
 
-    # ------------------------------------------------------------------ lifetime
-
-    def close(self):
-        """Frees the model (idempotent); results already computed stay valid."""
-        handle = getattr(self, "_handle", None)
-        if handle is not None:
-            handle.close()
-
-    @property
-    def closed(self):
-        return self._handle.closed
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown
-            pass
+    # ------------------------------------------------------------------ lifetime (close, with, del: _handle.OwnsHandle)
 
     def __repr__(self):
         if self.closed:

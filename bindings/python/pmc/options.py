@@ -17,7 +17,7 @@ _SETTINGS = ("solver", "epsilon", "relative", "max_iterations", "threads", "devi
              "strict", "row_sum_tolerance", "progress")
 
 
-class Options:
+class Options(_handle.OwnsHandle):
     """Settings for pmc.load, Model.from_csr and Model.check.
 
     Every keyword left at None keeps pmc's default:
@@ -109,28 +109,6 @@ class Options:
         """Clears the cancel flag. Thread-safe."""
         with self._handle.borrow() as ptr:
             check(lib().pmc_options_reset_cancel(ptr))
-
-    def close(self):
-        """Frees the C options (idempotent)."""
-        handle = getattr(self, "_handle", None)
-        if handle is not None:
-            handle.close()
-
-    @property
-    def closed(self):
-        return self._handle.closed
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown
-            pass
 
     def __repr__(self):
         inner = ", ".join(f"{k}={v!r}" for k, v in self._settings.items())

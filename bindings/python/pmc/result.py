@@ -6,7 +6,7 @@ from . import _handle
 from .errors import Status, check, error_for, lib
 
 
-class Result:
+class Result(_handle.OwnsHandle):
     """The value of a property in every state, and how it was computed.
 
     Scalar attributes are read when the result is made and stay available
@@ -128,28 +128,6 @@ class Result:
 
     def __float__(self):
         return self.value
-
-    def close(self):
-        """Frees the C result (idempotent)."""
-        handle = getattr(self, "_handle", None)
-        if handle is not None:
-            handle.close()
-
-    @property
-    def closed(self):
-        return self._handle.closed
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown
-            pass
 
     def __repr__(self):
         return (f"pmc.Result(property={self.property!r}, value={self.value!r}, solver={self.solver!r}, "
