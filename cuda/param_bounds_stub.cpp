@@ -10,4 +10,9 @@ SolveStats param_bounds_gpu(const ParamBoundsProblem&, const std::vector<ParamBo
        "gpu.param-bounds needs a GPU, but this pmc was built without CUDA support (rebuild with -Dcuda=enabled)");
 }
 
+SolveStats param_bounds_gpu(const ParamBoundsProblem& problem, const std::vector<ParamBox>& boxes,
+                            std::vector<ParamBounds>& out, const SolverSettings& settings, ParamGpuLoop) {
+  return param_bounds_gpu(problem, boxes, out, settings);
+}
+
 }  // namespace pmc

@@ -24,6 +24,12 @@
 #else
 #define PMC_PARAM_HD inline
 #endif
+// Fully unrolled, a thread's element arrays live in registers, not memory.
+#if defined(__CUDA_ARCH__)
+#define PMC_PARAM_UNROLL _Pragma("unroll")
+#else
+#define PMC_PARAM_UNROLL
+#endif
 
 namespace pmc::param_kernels {
 
@@ -67,6 +73,13 @@ struct VectorsView {
   double* res_hi;
 };
 
+// a[i & 1] by selection: indexing a kernel parameter's array with a value
+// known only at run time would copy the array to local memory.
+template <class T>
+PMC_PARAM_HD T* parity(T* const (&a)[2], uint32_t i) {
+  return (i & 1u) ? a[1] : a[0];
+}
+
 // Adds transition s→t to both bounds (seed Eq. 2/3), with r⊥/r⊤ over the
 // region computed exactly as region_rate_bounds does.
 PMC_PARAM_HD void add_transition(const RegionsView& g, uint32_t r, uint32_t num_params, double constant,
@@ -85,7 +98,35 @@ PMC_PARAM_HD void add_transition(const RegionsView& g, uint32_t r, uint32_t num_
   acc_h += (dh > 0 ? top : bottom) * dh;
 }
 
-// Step k ≥ 1 of element `id` (state id / R, region id mod R).
+// Step k of element (s, r) from its values (vl, vh) after step k − 1 and the
+// neighbours' in lo/hi, where state t of this region is at t·interleave +
+// slot (global vectors: interleave R, slot r; a block's shared copy of one
+// region: 1, 0): its values after step k.
+template <bool Ell>
+PMC_PARAM_HD void advance(const PatternView& m, const RegionsView& g, const double* lo, const double* hi,
+                          uint64_t interleave, uint32_t slot, uint64_t s, uint32_t r, double vl, double vh, double& xl,
+                          double& xh) {
+  double acc_l = 0, acc_h = 0;
+  if constexpr (Ell) {
+    for (uint32_t j = 0; j < m.ell_width; ++j) {
+      const uint64_t at = j * m.rows + s;
+      const uint64_t t = uint64_t{m.columns[at]} * interleave + slot;
+      add_transition(g, r, m.num_params, m.constants[at], m.coefficients + uint64_t{j} * m.num_params * m.rows + s,
+                     m.rows, lo[t] - vl, hi[t] - vh, acc_l, acc_h);
+    }
+  } else {
+    for (uint64_t e = m.offsets[s]; e < m.offsets[s + 1]; ++e) {
+      const uint64_t t = uint64_t{m.columns[e]} * interleave + slot;
+      add_transition(g, r, m.num_params, m.constants[e], m.coefficients + e * m.num_params, 1, lo[t] - vl,
+                     hi[t] - vh, acc_l, acc_h);
+    }
+  }
+  xl = vl + acc_l * g.inv_q[r];
+  xh = vh + acc_h * g.inv_q[r];
+}
+
+// Step k ≥ 1 of element `id` (state id / R, region id mod R), one launch
+// per step: the element's values and its weighted sums go through memory.
 template <bool Ell>
 PMC_PARAM_HD void step(const PatternView& m, const RegionsView& g, const PhaseView& ph, const VectorsView& v,
                        uint32_t k, uint64_t id) {
@@ -94,31 +135,165 @@ PMC_PARAM_HD void step(const PatternView& m, const RegionsView& g, const PhaseVi
   const uint64_t s = id / regions;
   const auto r = static_cast<uint32_t>(id - s * regions);
   if (!ph.active[s] || k > ph.steps[r]) return;
-  const double* lo = v.lo[(k - 1) & 1u];
-  const double* hi = v.hi[(k - 1) & 1u];
-  const double vl = lo[id], vh = hi[id];
-  double acc_l = 0, acc_h = 0;
-  if constexpr (Ell) {
-    for (uint32_t j = 0; j < m.ell_width; ++j) {
-      const uint64_t at = j * m.rows + s;
-      const uint64_t t = uint64_t{m.columns[at]} * regions + r;
-      add_transition(g, r, m.num_params, m.constants[at], m.coefficients + uint64_t{j} * m.num_params * m.rows + s,
-                     m.rows, lo[t] - vl, hi[t] - vh, acc_l, acc_h);
-    }
-  } else {
-    for (uint64_t e = m.offsets[s]; e < m.offsets[s + 1]; ++e) {
-      const uint64_t t = uint64_t{m.columns[e]} * regions + r;
-      add_transition(g, r, m.num_params, m.constants[e], m.coefficients + e * m.num_params, 1, lo[t] - vl,
-                     hi[t] - vh, acc_l, acc_h);
-    }
-  }
-  const double xl = vl + acc_l * g.inv_q[r], xh = vh + acc_h * g.inv_q[r];
-  v.lo[k & 1u][id] = xl;
-  v.hi[k & 1u][id] = xh;
+  const double* lo = parity(v.lo, k - 1);
+  const double* hi = parity(v.hi, k - 1);
+  double xl, xh;
+  advance<Ell>(m, g, lo, hi, regions, r, s, r, lo[id], hi[id], xl, xh);
+  parity(v.lo, k)[id] = xl;
+  parity(v.hi, k)[id] = xh;
   const double c = ph.coefficients[ph.offset[r] + k];
   v.res_lo[id] += c * xl;
   v.res_hi[id] += c * xh;
 }
+
+// The fused loop: one cooperative launch runs steps [k_first, k_last] of a
+// phase, the grid synchronised between steps. Thread `first` of a grid of
+// `stride` threads owns elements first + j·stride (j < E) and keeps their
+// values and weighted sums in registers for the whole slice, so a step
+// moves only the new values out and the neighbours' in. The same additions
+// in the same order as step(): the results are equal bit for bit.
+template <bool Ell, int E>
+struct FusedThread {
+  uint32_t state[E];  // the fused loop runs where states < 2^32
+  uint32_t region[E];
+  uint32_t last[E];  // the element's last step in this phase; 0: it does not move
+  double cur_l[E], cur_h[E], sum_l[E], sum_h[E];
+
+  PMC_PARAM_HD void load(const PatternView& m, const RegionsView& g, const PhaseView& ph, const VectorsView& v,
+                         uint64_t first, uint64_t stride, uint32_t k_first) {
+    const uint64_t regions = g.count, elements = m.rows * regions;
+    PMC_PARAM_UNROLL for (int j = 0; j < E; ++j) {
+      const uint64_t id = first + j * stride;
+      last[j] = 0;
+      state[j] = 0;
+      region[j] = 0;
+      cur_l[j] = cur_h[j] = sum_l[j] = sum_h[j] = 0;
+      if (id >= elements) continue;
+      const uint64_t s = id / regions;
+      state[j] = static_cast<uint32_t>(s);
+      region[j] = static_cast<uint32_t>(id - s * regions);
+      if (ph.active[state[j]]) last[j] = ph.steps[region[j]];
+      if (k_first > last[j]) continue;
+      cur_l[j] = parity(v.lo, k_first - 1)[id];
+      cur_h[j] = parity(v.hi, k_first - 1)[id];
+      sum_l[j] = v.res_lo[id];
+      sum_h[j] = v.res_hi[id];
+    }
+  }
+
+  PMC_PARAM_HD void step(const PatternView& m, const RegionsView& g, const PhaseView& ph, const VectorsView& v,
+                         uint64_t first, uint64_t stride, uint32_t k) {
+    const double* lo = parity(v.lo, k - 1);
+    const double* hi = parity(v.hi, k - 1);
+    PMC_PARAM_UNROLL for (int j = 0; j < E; ++j) {
+      if (k > last[j]) continue;
+      const uint64_t id = first + j * stride;
+      double xl, xh;
+      advance<Ell>(m, g, lo, hi, g.count, region[j], state[j], region[j], cur_l[j], cur_h[j], xl, xh);
+      parity(v.lo, k)[id] = xl;
+      parity(v.hi, k)[id] = xh;
+      const double c = ph.coefficients[ph.offset[region[j]] + k];
+      sum_l[j] += c * xl;
+      sum_h[j] += c * xh;
+      cur_l[j] = xl;
+      cur_h[j] = xh;
+    }
+  }
+
+  // The sums back to memory for the next slice or finish_phase; an element
+  // that did not move in the slice keeps what memory has.
+  PMC_PARAM_HD void store(const VectorsView& v, uint64_t first, uint64_t stride, uint32_t k_first) const {
+    PMC_PARAM_UNROLL for (int j = 0; j < E; ++j) {
+      if (k_first > last[j]) continue;
+      const uint64_t id = first + j * stride;
+      v.res_lo[id] = sum_l[j];
+      v.res_hi[id] = sum_h[j];
+    }
+  }
+};
+
+// The block loop: one thread block per region runs steps [k_first, k_last]
+// of a phase on a copy of the region's lo/hi in shared memory (both
+// buffers, 32 B per state), with a block barrier between steps and no grid
+// barrier: the vectors never leave the SM within a slice, and blocks of
+// regions whose steps are done leave the SM to the next. Thread `tid` of
+// `threads` owns states tid + j·threads (j < E) and keeps their weighted
+// sums in registers. The same additions in the same order as step().
+struct SharedRegion {
+  double* lo[2];
+  double* hi[2];
+};
+
+// Before the first step of the slice: both shared buffers ← the region's
+// values after step k_first − 1 (rows that do not move hold the same value
+// in both, as in global memory).
+PMC_PARAM_HD void block_load(const PatternView& m, const RegionsView& g, const VectorsView& v, const SharedRegion& sh,
+                             uint32_t r, uint32_t k_first, uint32_t tid, uint32_t threads) {
+  const double* lo = parity(v.lo, k_first - 1);
+  const double* hi = parity(v.hi, k_first - 1);
+  for (uint64_t s = tid; s < m.rows; s += threads) {
+    sh.lo[0][s] = sh.lo[1][s] = lo[s * g.count + r];
+    sh.hi[0][s] = sh.hi[1][s] = hi[s * g.count + r];
+  }
+}
+
+// The last step the block runs in this slice (< k_first: none).
+PMC_PARAM_HD uint32_t block_end(const PhaseView& ph, uint32_t r, uint32_t k_last) {
+  return ph.steps[r] < k_last ? ph.steps[r] : k_last;
+}
+
+template <bool Ell, int E>
+struct BlockThread {
+  bool moves[E];
+  double sum_l[E], sum_h[E];
+
+  PMC_PARAM_HD void load(const PatternView& m, const RegionsView& g, const PhaseView& ph, const VectorsView& v,
+                         uint32_t r, uint32_t tid, uint32_t threads) {
+    PMC_PARAM_UNROLL for (int j = 0; j < E; ++j) {
+      const uint64_t s = tid + uint64_t{threads} * j;
+      moves[j] = s < m.rows && ph.active[s];
+      sum_l[j] = moves[j] ? v.res_lo[s * g.count + r] : 0;
+      sum_h[j] = moves[j] ? v.res_hi[s * g.count + r] : 0;
+    }
+  }
+
+  PMC_PARAM_HD void step(const PatternView& m, const RegionsView& g, const PhaseView& ph, const SharedRegion& sh,
+                         uint32_t r, uint32_t tid, uint32_t threads, uint32_t k) {
+    const double* lo = parity(sh.lo, k - 1);
+    const double* hi = parity(sh.hi, k - 1);
+    double* next_lo = parity(sh.lo, k);
+    double* next_hi = parity(sh.hi, k);
+    const double c = ph.coefficients[ph.offset[r] + k];
+    PMC_PARAM_UNROLL for (int j = 0; j < E; ++j) {
+      if (!moves[j]) continue;
+      const uint64_t s = tid + uint64_t{threads} * j;
+      double xl, xh;
+      advance<Ell>(m, g, lo, hi, 1, 0, s, r, lo[s], hi[s], xl, xh);
+      next_lo[s] = xl;
+      next_hi[s] = xh;
+      sum_l[j] += c * xl;
+      sum_h[j] += c * xh;
+    }
+  }
+
+  // After the slice's last step `end`: the moving states' values to global
+  // buffer end mod 2 (where the next slice, or nothing, reads them) and
+  // their sums.
+  PMC_PARAM_HD void store(const RegionsView& g, const VectorsView& v, const SharedRegion& sh, uint32_t r, uint32_t tid,
+                          uint32_t threads, uint32_t end) const {
+    double* lo = parity(v.lo, end);
+    double* hi = parity(v.hi, end);
+    PMC_PARAM_UNROLL for (int j = 0; j < E; ++j) {
+      if (!moves[j]) continue;
+      const uint64_t s = tid + uint64_t{threads} * j;
+      const uint64_t id = s * g.count + r;
+      lo[id] = parity(sh.lo, end)[s];
+      hi[id] = parity(sh.hi, end)[s];
+      v.res_lo[id] = sum_l[j];
+      v.res_hi[id] = sum_h[j];
+    }
+  }
+};
 
 // Before the first phase: (s, r) ← x0[s] in buffer 0.
 PMC_PARAM_HD void start(uint64_t elements, uint32_t regions, const double* x0, const VectorsView& v, uint64_t id) {
@@ -275,16 +450,25 @@ inline bool plan_chunk(const ParamBoundsProblem& p, const std::vector<ParamBox>&
   return true;
 }
 
-// The launch sequence of one chunk, shared by the device driver (each call a
-// kernel launch) and the CPU test (each call a loop over the element ids).
-// Launcher: start(), start_phase(ph, zero_inactive), step(ph, k) (may throw
-// to cancel), finish_phase(ph, probability), gather().
+// Steps per call of Launcher::steps: a fused launch of this many steps takes
+// milliseconds, so progress reports and cancellation come between them.
+inline constexpr uint32_t k_steps_per_slice = 256;
+
+// The launch sequence of one chunk, shared by the device driver (each call
+// one or more kernel launches) and the CPU test (loops over the element
+// ids). Launcher: start(), start_phase(ph, zero_inactive), steps(ph, k_first,
+// k_last) (may throw to cancel), finish_phase(ph, probability), gather().
 template <class Launcher>
 void run_chunk(const ParamBoundsProblem& p, const ChunkPlan& plan, Launcher& launch) {
   launch.start();
   for (size_t ph = 0; ph < p.phases.size(); ++ph) {
     launch.start_phase(ph, p.phases[ph].zero_inactive_start ? 1 : 0);
-    for (uint32_t k = 1; k <= plan.phases[ph].max_steps; ++k) launch.step(ph, k);
+    const uint32_t max_steps = plan.phases[ph].max_steps;
+    for (uint32_t k = 1; k <= max_steps;) {
+      const uint32_t last = k - 1 + std::min(k_steps_per_slice, max_steps - k + 1);
+      launch.steps(ph, k, last);
+      k = last + 1;
+    }
     launch.finish_phase(ph, p.probability ? 1 : 0);
   }
   launch.gather();

@@ -154,19 +154,12 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
     return find_solver(gpu);
   }
   // auto: the GPU when there is one, the problem is large enough and fits.
-  if (kind == ProblemKind::param_bounds) {
-    // gpu.param-bounds has passed its tests only in the CPU emulation of its
-    // kernels so far (docs/decisions.md); auto picks it once it has passed
-    // them on a device. Asked for by name (or "gpu"), it runs.
-    reason += fmt::format("auto: {} ({} is chosen only by name until it is verified on a device)", cpu, gpu);
-    return find_solver(cpu);
-  }
   const DeviceList& devices = discover_devices();
   if (devices.devices.empty()) {
     reason += fmt::format("auto: {} (no usable GPU: {})", cpu, devices.problem);
     return find_solver(cpu);
   }
-  if (entries < k_gpu_auto_min_entries) {
+  if (entries < k_gpu_auto_min_entries && kind != ProblemKind::param_bounds) {
     reason += fmt::format("auto: {} ({} non-zeros, below the {} where the GPU pays off)", cpu, entries,
                           k_gpu_auto_min_entries);
     return find_solver(cpu);
@@ -175,6 +168,13 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
   if (device >= devices.devices.size()) {
     reason += fmt::format("auto: {} (GPU {} does not exist)", cpu, settings.device);
     return find_solver(cpu);
+  }
+  if (kind == ProblemKind::param_bounds) {
+    // Its parallelism is regions × states and it splits the regions over
+    // launches to fit memory: the GPU pays off even for am_10_4's 120
+    // states (3× over 16 cores end to end, bench/RESULTS.md).
+    reason += fmt::format("auto: {} ({})", gpu, devices.devices[device].name);
+    return find_solver(gpu);
   }
   uint64_t budget = settings.gpu_memory_limit;
   if (budget == 0) {

@@ -1,8 +1,9 @@
 // gpu.param-bounds (Češka et al. 2017 §3.3–3.4) against cpu.param-bounds and
 // PRISM's values at the reference points of ../shared/models/pctmc. Exit 77
 // (skipped) without a usable GPU; with one, every check below must hold:
-// the CPU and GPU bounds agree to 1e-9 on every state, in both layouts and
-// with the regions split over several launches; the bounds of every region
+// the CPU and GPU bounds agree to 1e-9 on every state, in both layouts, in
+// every loop (a launch per step, fused steps, a block per region) and with
+// the regions split over several launches; the bounds of every region
 // around a reference point contain PRISM's value; synthesis through the GPU
 // classifies as through the CPU.
 #include <gtest/gtest.h>
@@ -85,7 +86,7 @@ double largest_difference(const std::vector<ParamBounds>& a, const std::vector<P
   return worst;
 }
 
-TEST(GpuParamBounds, AgreesWithTheCpuOnEveryStateInEveryLayout) {
+TEST(GpuParamBounds, AgreesWithTheCpuOnEveryStateInEveryLayoutAndLoop) {
   REQUIRE_MODELS();
   std::mt19937 rng(2017);
   int compared = 0;
@@ -97,22 +98,50 @@ TEST(GpuParamBounds, AgreesWithTheCpuOnEveryStateInEveryLayout) {
     param_bounds_cpu(pq.problem, boxes, cpu, SolverSettings{});
     ASSERT_EQ(cpu[0].lower.size(), q.model->num_states());
     for (GpuLayout layout : {GpuLayout::automatic, GpuLayout::thread_per_row, GpuLayout::ell}) {
-      SolverSettings settings;
-      settings.gpu_layout = layout;
-      const SolveStats stats = param_bounds_gpu(pq.problem, boxes, gpu, settings);
-      EXPECT_EQ(stats.solver, "gpu.param-bounds");
-      EXPECT_LT(largest_difference(cpu, gpu), 1e-9) << "layout " << static_cast<int>(layout) << " " << stats.kernel;
-      ++compared;
+      std::vector<ParamBounds> per_step;
+      for (ParamGpuLoop loop :
+           {ParamGpuLoop::automatic, ParamGpuLoop::per_step, ParamGpuLoop::fused, ParamGpuLoop::block}) {
+        SolverSettings settings;
+        settings.gpu_layout = layout;
+        if (loop == ParamGpuLoop::block && q.model->num_states() > 8192) {
+          // A region of sir_200 does not fit a block's shared memory.
+          try {
+            param_bounds_gpu(pq.problem, boxes, gpu, settings, loop);
+            ADD_FAILURE() << "the block loop took " << q.model->num_states() << " states";
+          } catch (const Error& e) {
+            EXPECT_EQ(e.code(), ErrorCode::unsupported) << e.what();
+          }
+          continue;
+        }
+        const SolveStats stats = param_bounds_gpu(pq.problem, boxes, gpu, settings, loop);
+        EXPECT_EQ(stats.solver, "gpu.param-bounds");
+        // Every carried model fits the fused loop: automatic takes it or the block loop.
+        const char* expected = loop == ParamGpuLoop::per_step ? "/per-step"
+                               : loop == ParamGpuLoop::fused  ? "/fused"
+                               : loop == ParamGpuLoop::block  ? "/block"
+                               : q.model->num_states() <= 1024 ? "/block"
+                                                               : "/fused";
+        EXPECT_NE(stats.kernel.find(expected), std::string::npos) << stats.kernel << ", expected " << expected;
+        EXPECT_LT(largest_difference(cpu, gpu), 1e-9) << "layout " << static_cast<int>(layout) << " " << stats.kernel;
+        if (loop == ParamGpuLoop::per_step) per_step = gpu;
+        if (loop == ParamGpuLoop::fused || loop == ParamGpuLoop::block) {
+          EXPECT_LT(largest_difference(per_step, gpu), 1e-12) << "against the per-step loop, " << stats.kernel;
+        }
+        ++compared;
+      }
     }
     // A memory limit that holds about two regions: the boxes go in
-    // several launches and must come out the same.
+    // several launches and must come out the same, in both loops.
     SolverSettings tight;
     const uint64_t n = q.model->num_states();
     tight.gpu_memory_limit = pq.problem.num_entries() * 64 + n * 64 + 2 * (n * 64 + 256);
-    param_bounds_gpu(pq.problem, boxes, gpu, tight);
-    EXPECT_LT(largest_difference(cpu, gpu), 1e-9) << "in chunks";
+    for (ParamGpuLoop loop : {ParamGpuLoop::per_step, ParamGpuLoop::fused, ParamGpuLoop::block}) {
+      if (loop == ParamGpuLoop::block && q.model->num_states() > 8192) continue;
+      param_bounds_gpu(pq.problem, boxes, gpu, tight, loop);
+      EXPECT_LT(largest_difference(cpu, gpu), 1e-9) << "in chunks, loop " << static_cast<int>(loop);
+    }
   }
-  EXPECT_EQ(compared, 18);
+  EXPECT_EQ(compared, 69);  // 6 queries × 3 layouts × 4 loops, less sir_200's 3 block runs
 }
 
 TEST(GpuParamBounds, ContainEveryReferenceValue) {
@@ -209,6 +238,12 @@ TEST(GpuParamBounds, CancelsAndRejectsBadSettings) {
   SolverSettings no_such_device;
   no_such_device.device = 99;
   EXPECT_EQ(code(no_such_device), ErrorCode::invalid_argument);
+  try {
+    param_bounds_gpu(q.problem, boxes, out, SolverSettings{}, static_cast<ParamGpuLoop>(7));
+    ADD_FAILURE() << "an unknown loop was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument) << e.what();
+  }
   // The device is fine afterwards.
   EXPECT_NO_THROW(param_bounds_gpu(q.problem, boxes, out, SolverSettings{}));
   EXPECT_LE(out[0].lower[0], out[0].upper[0]);

@@ -28,10 +28,24 @@ using testing::load_pctmc;
   if (testing::pctmc_dir().empty()) GTEST_SKIP() << testing::missing_models_message(); \
   static_assert(true)
 
-// Host memory standing in for the device, and the launcher run_chunk drives.
+// Elements per thread of the emulated fused and block loops.
+constexpr int k_fused_elements = 2;
+constexpr int k_block_elements = 4;
+
+enum class Loop { per_step, fused, block };
+const char* name(Loop loop) { return loop == Loop::per_step ? "per step" : loop == Loop::fused ? "fused" : "block"; }
+
+// Host memory standing in for the device, and the launcher run_chunk drives:
+// per step (a loop over the element ids per step), fused (emulated threads
+// of k_fused_elements elements, every thread's step k done before any
+// thread's step k + 1, as the grid barrier makes it) or block (per region,
+// emulated threads of k_block_elements states over a "shared" copy, with
+// the same ordering for the block barrier).
 struct HostLauncher {
   const ParamBoundsProblem& p;
   bool ell;
+  Loop loop;
+  uint64_t later_slices = 0;  // steps() calls that start past step 1
   pk::EllPattern ell_data;
   pk::PatternView pattern{};
   const pk::ChunkPlan& plan;
@@ -40,8 +54,8 @@ struct HostLauncher {
   pk::VectorsView v{};
   pk::RegionsView regions{};
 
-  HostLauncher(const ParamBoundsProblem& problem, bool use_ell, const pk::ChunkPlan& chunk)
-      : p(problem), ell(use_ell), plan(chunk) {
+  HostLauncher(const ParamBoundsProblem& problem, bool use_ell, Loop use_loop, const pk::ChunkPlan& chunk)
+      : p(problem), ell(use_ell), loop(use_loop), plan(chunk) {
     const uint64_t n = p.num_states;
     pattern = {n, p.num_parameters, 0, p.row_offsets.data(), p.columns.data(), p.constants.data(),
                p.coefficients.data()};
@@ -72,14 +86,54 @@ struct HostLauncher {
   void start_phase(size_t ph, int zero) {
     for (uint64_t id = 0; id < elements() + 5; ++id) pk::start_phase(elements(), plan.count, phase(ph), zero, v, id);
   }
-  void step(size_t ph, uint32_t k) {
-    for (uint64_t id = 0; id < elements() + 5; ++id) {  // ids past the end, as a last partial block has
-      if (ell) {
-        pk::step<true>(pattern, regions, phase(ph), v, k, id);
-      } else {
-        pk::step<false>(pattern, regions, phase(ph), v, k, id);
+  void steps(size_t ph, uint32_t k_first, uint32_t k_last) {
+    if (k_first > 1) ++later_slices;
+    if (ell) {
+      loop == Loop::fused   ? fused_steps<true>(ph, k_first, k_last)
+      : loop == Loop::block ? block_steps<true>(ph, k_first, k_last)
+                            : per_step<true>(ph, k_first, k_last);
+    } else {
+      loop == Loop::fused   ? fused_steps<false>(ph, k_first, k_last)
+      : loop == Loop::block ? block_steps<false>(ph, k_first, k_last)
+                            : per_step<false>(ph, k_first, k_last);
+    }
+  }
+  template <bool Ell>
+  void block_steps(size_t ph, uint32_t k_first, uint32_t k_last) {
+    const uint64_t n = p.num_states;
+    const auto threads = static_cast<uint32_t>((n + k_block_elements - 1) / k_block_elements);
+    std::vector<double> shared(4 * n, -9.0);  // garbage
+    const pk::SharedRegion sh{{shared.data(), shared.data() + n}, {shared.data() + 2 * n, shared.data() + 3 * n}};
+    for (uint32_t r = 0; r < plan.count; ++r) {
+      const uint32_t end = pk::block_end(phase(ph), r, k_last);
+      if (end < k_first) continue;
+      for (uint32_t t = 0; t < threads; ++t) pk::block_load(pattern, regions, v, sh, r, k_first, t, threads);
+      std::vector<pk::BlockThread<Ell, k_block_elements>> block(threads);
+      for (uint32_t t = 0; t < threads; ++t) block[t].load(pattern, regions, phase(ph), v, r, t, threads);
+      for (uint32_t k = k_first; k <= end; ++k) {
+        for (uint32_t t = 0; t < threads; ++t) block[t].step(pattern, regions, phase(ph), sh, r, t, threads, k);
+      }
+      for (uint32_t t = 0; t < threads; ++t) block[t].store(regions, v, sh, r, t, threads, end);
+    }
+  }
+  template <bool Ell>
+  void per_step(size_t ph, uint32_t k_first, uint32_t k_last) {
+    for (uint32_t k = k_first; k <= k_last; ++k) {
+      for (uint64_t id = 0; id < elements() + 5; ++id) {  // ids past the end, as a last partial block has
+        pk::step<Ell>(pattern, regions, phase(ph), v, k, id);
       }
     }
+  }
+  template <bool Ell>
+  void fused_steps(size_t ph, uint32_t k_first, uint32_t k_last) {
+    // More threads than needed: the last ones own ids past the end only.
+    const uint64_t stride = (elements() + k_fused_elements - 1) / k_fused_elements + 3;
+    std::vector<pk::FusedThread<Ell, k_fused_elements>> threads(stride);
+    for (uint64_t t = 0; t < stride; ++t) threads[t].load(pattern, regions, phase(ph), v, t, stride, k_first);
+    for (uint32_t k = k_first; k <= k_last; ++k) {
+      for (uint64_t t = 0; t < stride; ++t) threads[t].step(pattern, regions, phase(ph), v, t, stride, k);
+    }
+    for (uint64_t t = 0; t < stride; ++t) threads[t].store(v, t, stride, k_first);
   }
   void finish_phase(size_t ph, int probability) {
     for (uint64_t id = 0; id < elements() + 5; ++id) {
@@ -94,8 +148,9 @@ struct HostLauncher {
 };
 
 // The GPU solver's algorithm on the host, `chunk` regions per launch.
-std::vector<ParamBounds> emulate(const ParamBoundsProblem& p, const std::vector<ParamBox>& boxes, bool ell,
-                                 uint32_t chunk) {
+// `later_slices` counts the slices that started past step 1.
+std::vector<ParamBounds> emulate(const ParamBoundsProblem& p, const std::vector<ParamBox>& boxes, bool ell, Loop loop,
+                                 uint32_t chunk, uint64_t& later_slices) {
   std::vector<pk::RegionPlan> plans(boxes.size());
   for (size_t r = 0; r < boxes.size(); ++r) {
     plans[r].q = region_uniformisation_rate(p, boxes[r]);
@@ -106,8 +161,9 @@ std::vector<ParamBounds> emulate(const ParamBoundsProblem& p, const std::vector<
     const auto count = static_cast<uint32_t>(std::min<size_t>(chunk, boxes.size() - first));
     pk::ChunkPlan plan;
     EXPECT_TRUE(pk::plan_chunk(p, boxes, plans, first, count, plan));
-    HostLauncher launch(p, ell, plan);
+    HostLauncher launch(p, ell, loop, plan);
     pk::run_chunk(p, plan, launch);
+    later_slices += launch.later_slices;
     for (uint32_t r = 0; r < count; ++r) {
       for (uint64_t i = 0; i < p.num_states; ++i) {
         out[first + r].lower.push_back(launch.out_lo[i * count + r]);
@@ -126,7 +182,7 @@ ModelPtr sir_with_infected_reward() {
   return base->with_rewards(infected);
 }
 
-TEST(ParamKernels, EqualCpuParamBoundsOnEveryStateInBothLayoutsAndInChunks) {
+TEST(ParamKernels, EqualCpuParamBoundsOnEveryStateInBothLayoutsEveryLoopAndInChunks) {
   REQUIRE_MODELS();
   struct Query {
     ModelPtr model;
@@ -141,6 +197,7 @@ TEST(ParamKernels, EqualCpuParamBoundsOnEveryStateInBothLayoutsAndInChunks) {
       {sir_with_infected_reward(), R"(R{"infected"}=? [ C<=2 ])", {0.02, 0.05}},
   };
   std::mt19937 rng(7);
+  uint64_t later_slices = 0;
   for (const Query& q : queries) {
     SCOPED_TRACE(q.property);
     const ParametricQuery pq = parametric_query(*q.model, q.property);
@@ -155,8 +212,9 @@ TEST(ParamKernels, EqualCpuParamBoundsOnEveryStateInBothLayoutsAndInChunks) {
     std::vector<ParamBounds> cpu;
     param_bounds_cpu(pq.problem, boxes, cpu, SolverSettings{});
     for (bool ell : {false, true}) {
-      for (uint32_t chunk : {5u, 2u}) {
-        const std::vector<ParamBounds> emulated = emulate(pq.problem, boxes, ell, chunk);
+      for (Loop loop : {Loop::per_step, Loop::fused, Loop::block}) {
+        for (uint32_t chunk : {5u, 2u}) {
+        const std::vector<ParamBounds> emulated = emulate(pq.problem, boxes, ell, loop, chunk, later_slices);
         double worst = 0;
         for (size_t r = 0; r < boxes.size(); ++r) {
           ASSERT_EQ(emulated[r].lower.size(), cpu[r].lower.size());
@@ -165,12 +223,16 @@ TEST(ParamKernels, EqualCpuParamBoundsOnEveryStateInBothLayoutsAndInChunks) {
                               std::fabs(emulated[r].upper[i] - cpu[r].upper[i])});
           }
         }
-        EXPECT_LT(worst, 1e-12) << (ell ? "ell" : "csr") << ", " << chunk << " regions per launch";
+        EXPECT_LT(worst, 1e-12) << (ell ? "ell, " : "csr, ") << name(loop) << ", " << chunk << " regions per launch";
+        }
       }
     }
     // The bounds are not trivial: the wide boxes leave a gap.
     EXPECT_GT(cpu[4].upper[q.model->initial_states()->find_next(0)] - cpu[4].lower[q.model->initial_states()->find_next(0)], 1e-6);
   }
+  // Some phases are longer than one slice: the fused and block loops' sums
+  // go through memory between slices and must come back unchanged.
+  EXPECT_GT(later_slices, 0u);
 }
 
 TEST(ParamKernels, EllPaddingIsAZeroRateSelfLoop) {
