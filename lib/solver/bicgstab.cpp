@@ -53,7 +53,8 @@ SolveStats bicgstab(const Apply& apply, const Precondition& precondition, const 
   const auto start = std::chrono::steady_clock::now();
   const int threads = solver_threads(settings);
   const int64_t n = static_cast<int64_t>(b.size());
-  SolveStats stats{"cpu.bicgstab"};
+  SolveStats stats;
+  stats.solver = "cpu.bicgstab";
   stats.bytes_per_iteration = 4 * bytes_per_product + n * 8.0 * 26;
   std::vector<double> r(n), r_hat(n), p(n, 0.0), v(n, 0.0), s(n), t(n), y(n), z(n);
   const double b_norm = max_abs(b);

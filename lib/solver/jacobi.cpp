@@ -33,7 +33,8 @@ SolveStats jacobi_linear(const LinearSystem& system, std::vector<double>& x, con
   const int64_t n = static_cast<int64_t>(a.num_rows());
   const std::vector<double> diagonal = diagonal_of(a);
   std::vector<double> next(x.size());
-  SolveStats stats{"cpu.jacobi"};
+  SolveStats stats;
+  stats.solver = "cpu.jacobi";
   stats.bytes_per_iteration = a.num_entries() * 12.0 + n * (8.0 * 4 + 8.0);
   const int threads = solver_threads(settings);
   ProgressReporter progress(settings, "cpu.jacobi", settings.max_iterations);
@@ -73,7 +74,8 @@ SolveStats jacobi_stationary(const StationarySystem& system, std::vector<double>
   const SparseMatrix& m = system.incoming;
   const int64_t n = static_cast<int64_t>(m.num_rows());
   std::vector<double> next(x.size());
-  SolveStats stats{"cpu.jacobi"};
+  SolveStats stats;
+  stats.solver = "cpu.jacobi";
   stats.bytes_per_iteration = m.num_entries() * 12.0 + n * (8.0 * 4 + 8.0);
   const int threads = solver_threads(settings);
   ProgressReporter progress(settings, "cpu.jacobi", settings.max_iterations);

@@ -18,7 +18,8 @@ SolveStats power_linear(const LinearSystem& system, std::vector<double>& x, cons
   const SparseMatrix& a = system.a;
   const int64_t n = static_cast<int64_t>(a.num_rows());
   std::vector<double> next(x.size());
-  SolveStats stats{"cpu.power"};
+  SolveStats stats;
+  stats.solver = "cpu.power";
   stats.bytes_per_iteration = a.num_entries() * 12.0 + n * 8.0 * 4;
   const int threads = solver_threads(settings);
   ProgressReporter progress(settings, "cpu.power", settings.max_iterations);
@@ -50,7 +51,8 @@ SolveStats power_stationary(const StationarySystem& system, std::vector<double>&
   const double max_outflow = n > 0 ? *std::max_element(system.outflow.begin(), system.outflow.end()) : 0.0;
   const double q = max_outflow > 0 ? 1.02 * max_outflow : 1.0;
   std::vector<double> next(x.size());
-  SolveStats stats{"cpu.power"};
+  SolveStats stats;
+  stats.solver = "cpu.power";
   stats.bytes_per_iteration = m.num_entries() * 12.0 + n * 8.0 * 4;
   const int threads = solver_threads(settings);
   ProgressReporter progress(settings, "cpu.power", settings.max_iterations);

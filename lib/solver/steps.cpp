@@ -19,7 +19,8 @@ SolveStats steps_cpu(const StepProblem& p, std::vector<double>& result, const So
     result.assign(v.size(), 0.0);
     for (int64_t i = 0; i < n; ++i) result[i] = p.coefficients[0] * v[i];
   }
-  SolveStats stats{"cpu.steps"};
+  SolveStats stats;
+  stats.solver = "cpu.steps";
   stats.bytes_per_iteration = a.num_entries() * 12.0 + n * (8.0 * 3 + (accumulate ? 16.0 : 0.0));
   const int threads = solver_threads(settings);
   ProgressReporter progress(settings, "cpu.steps", p.steps);

@@ -17,6 +17,7 @@
 #include "solver/cpu_solvers.hpp"
 #include "solver/mdp_solvers.hpp"
 #include "solver/registry.hpp"
+#include "support/expect_error.hpp"
 #include "support/manifest.hpp"
 
 namespace pmc {
@@ -411,12 +412,7 @@ SparseMatrix random_walk_matrix(uint32_t n, std::vector<double>& b) {
 
 template <typename Solve>
 void expect_cancelled(const std::string& what, Solve solve) {
-  try {
-    solve();
-    ADD_FAILURE() << what << ": finished although cancelled";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::cancelled) << what << ": " << e.what();
-  }
+  testing::expect_error(what, ErrorCode::cancelled, solve);
 }
 
 // Every GPU solver polls the cancel flag in its device loop: set before the

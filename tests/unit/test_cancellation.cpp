@@ -14,6 +14,7 @@
 #include "common/error.hpp"
 #include "solver/progress.hpp"
 #include "solver/registry.hpp"
+#include "support/expect_error.hpp"
 
 namespace pmc {
 namespace {
@@ -66,13 +67,7 @@ SolverSettings precise(const std::atomic<bool>* cancel) {
 
 template <typename Solve>
 void expect_cancelled(const std::string& what, Solve solve) {
-  try {
-    solve();
-    ADD_FAILURE() << what << ": finished although cancelled";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::cancelled) << what << ": " << e.what();
-    EXPECT_STREQ(e.what(), "cancelled") << what;
-  }
+  EXPECT_EQ(testing::expect_error(what, ErrorCode::cancelled, solve), "cancelled") << what;
 }
 
 TEST(Cancellation, EveryCpuSolverStopsOnEveryProblemItSolves) {
