@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -252,31 +253,64 @@ std::vector<std::string> read_property_file(const std::string& path) {
   return properties;
 }
 
+// The leading "--option [value]" words of a REPL command line; the rest of
+// the line, from the first word that is not an option, is the command's
+// text (property text, quotes included), returned whole.
+class LeadingOptions {
+ public:
+  explicit LeadingOptions(const std::string& line) : line_(line) {}
+
+  // The next option word ("--json"); empty when the options are over.
+  std::string next_option() {
+    const size_t start = line_.find_first_not_of(" \t", pos_);
+    if (start == std::string::npos || line_.compare(start, 2, "--") != 0) {
+      pos_ = start;
+      return {};
+    }
+    return word();
+  }
+
+  // The word after an option; quotes around it, as on a command line
+  // (--threshold '>=0.9'), are not part of it. Empty at the end of the line.
+  std::string value() {
+    std::string v = word();
+    if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front()) v = v.substr(1, v.size() - 2);
+    return v;
+  }
+
+  // The text after the options; nullopt when the line ends with them.
+  std::optional<std::string> text() const {
+    const size_t start = line_.find_first_not_of(" \t", pos_);
+    if (start == std::string::npos) return std::nullopt;
+    return line_.substr(start);
+  }
+
+ private:
+  std::string word() {
+    const size_t start = line_.find_first_not_of(" \t", pos_);
+    if (start == std::string::npos) {
+      pos_ = start;
+      return {};
+    }
+    const size_t end = line_.find_first_of(" \t", start);
+    pos_ = end;
+    return line_.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  }
+
+  const std::string& line_;
+  size_t pos_ = 0;
+};
+
 // check [--json] [--file F] [--scheduler F] P1 ; P2 ...: options first, then
 // the property text as typed (quotes are part of it).
 CheckRequest parse_check(const std::string& rest) {
   CheckRequest request;
-  size_t pos = 0;
-  auto next_word = [&]() {
-    pos = rest.find_first_not_of(" \t", pos);
-    if (pos == std::string::npos) return std::string();
-    const size_t end = rest.find_first_of(" \t", pos);
-    std::string word = rest.substr(pos, end - pos);
-    pos = end;
-    return word;
-  };
-  for (;;) {
-    const size_t start = rest.find_first_not_of(" \t", pos);
-    if (start == std::string::npos || rest.compare(start, 2, "--") != 0) {
-      pos = start;
-      break;
-    }
-    pos = start;
-    const std::string option = next_word();
+  LeadingOptions line(rest);
+  for (std::string option = line.next_option(); !option.empty(); option = line.next_option()) {
     if (option == "--json") {
       request.json = true;
     } else if (option == "--file" || option == "--scheduler") {
-      std::string value = next_word();
+      std::string value = line.value();
       if (value.empty()) fail(ErrorCode::invalid_argument, "{} needs a file name", option);
       if (option == "--file") {
         for (std::string& p : read_property_file(value)) request.properties.push_back(std::move(p));
@@ -288,13 +322,12 @@ CheckRequest parse_check(const std::string& rest) {
            quote_for_message(option));
     }
   }
-  if (pos != std::string::npos) {
-    const std::string text = rest.substr(pos);
+  if (const std::optional<std::string> text = line.text()) {
     size_t begin = 0;
-    while (begin <= text.size()) {
-      size_t end = text.find(';', begin);
-      if (end == std::string::npos) end = text.size();
-      const std::string property = text.substr(begin, end - begin);
+    while (begin <= text->size()) {
+      size_t end = text->find(';', begin);
+      if (end == std::string::npos) end = text->size();
+      const std::string property = text->substr(begin, end - begin);
       if (property.find_first_not_of(" \t") != std::string::npos) request.properties.push_back(property);
       begin = end + 1;
     }
@@ -347,41 +380,24 @@ LineOutcome check_properties(Session& session, const std::string& rest) {
 LineOutcome synth_command(Session& session, const std::string& rest) {
   const std::vector<OptionSpec>& specs = synth_option_specs();
   std::vector<std::string> words;
-  size_t pos = 0;
-  auto next_word = [&]() {
-    const size_t start = rest.find_first_not_of(" \t", pos);
-    if (start == std::string::npos) return std::string();
-    const size_t end = rest.find_first_of(" \t", start);
-    pos = end;
-    std::string word = rest.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    // --threshold '>=0.9' as on the command line: the quotes are not part of it.
-    if (word.size() >= 2 && (word.front() == '\'' || word.front() == '"') && word.back() == word.front()) {
-      word = word.substr(1, word.size() - 2);
-    }
-    return word;
-  };
-  for (;;) {
-    const size_t start = rest.find_first_not_of(" \t", pos);
-    if (start == std::string::npos || rest.compare(start, 2, "--") != 0) {
-      pos = start;
-      break;
-    }
-    const std::string option = next_word();
+  LeadingOptions line(rest);
+  for (std::string option = line.next_option(); !option.empty(); option = line.next_option()) {
     words.push_back(option);
     const auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& o) { return "--" + o.name == option; });
     if (spec != specs.end() && spec->takes_value) {
-      const std::string value = next_word();
+      const std::string value = line.value();
       if (value.empty()) fail(ErrorCode::invalid_argument, "{} needs a value", option);
       words.push_back(value);
     }
   }
   const Arguments args(words, specs);  // an unknown option is an error naming it
-  if (pos == std::string::npos) {
+  const std::optional<std::string> text = line.text();
+  if (!text) {
     fail(ErrorCode::invalid_argument,
          "synth needs a property after its options, e.g. synth --param ki=0.005:0.3 --param kr=0.005:0.2 --max "
          "P=? [ \"infected\" U[100,120] \"extinct\" ]");
   }
-  std::string property = rest.substr(pos);
+  std::string property = *text;
   property.erase(property.find_last_not_of(" \t") + 1);
   const LoadedModel& loaded = session.require_model();
   SynthesisOptions options;
