@@ -10,13 +10,11 @@
 
 #include <atomic>
 #include <cmath>
-#include <cstdio>
 #include <random>
 
 #include "check/check.hpp"
 #include "check/parametric.hpp"
 #include "common/error.hpp"
-#include "cuda/devices.hpp"
 #include "solver/param_solvers.hpp"
 #include "support/manifest.hpp"
 #include "support/pctmc.hpp"
@@ -27,6 +25,7 @@ namespace {
 
 using testing::box_around;
 using testing::load_pctmc;
+using testing::sir_with_infected_reward;
 using testing::pctmc_dir;
 
 #define REQUIRE_MODELS()                                                        \
@@ -34,15 +33,6 @@ using testing::pctmc_dir;
   static_assert(true)
 
 uint64_t initial(const Model& m) { return m.initial_states()->find_next(0); }
-
-// sir_100 with a state reward of 1 in every infected state, for R[C<=t].
-ModelPtr sir_with_infected_reward() {
-  const ModelPtr base = load_pctmc("sir_100.drn");
-  RewardStructure infected{"infected", std::vector<double>(base->num_states(), 0.0), {}};
-  const Label* label = base->find_label("infected");
-  for (uint64_t s = 0; s < base->num_states(); ++s) infected.state_rewards[s] = label->states.test(s) ? 1 : 0;
-  return base->with_rewards(infected);
-}
 
 struct Query {
   ModelPtr model;
@@ -251,13 +241,3 @@ TEST(GpuParamBounds, CancelsAndRejectsBadSettings) {
 
 }  // namespace
 }  // namespace pmc
-
-int main(int argc, char** argv) {
-  const pmc::DeviceList& devices = pmc::discover_devices();
-  if (devices.devices.empty()) {
-    std::printf("SKIP: no usable GPU (%s)\n", devices.problem.c_str());
-    return 77;  // meson: skipped
-  }
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

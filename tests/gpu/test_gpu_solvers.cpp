@@ -12,7 +12,6 @@
 
 #include "check/check.hpp"
 #include "common/error.hpp"
-#include "cuda/devices.hpp"
 #include "formats/model_files.hpp"
 #include "solver/cpu_solvers.hpp"
 #include "solver/mdp_solvers.hpp"
@@ -529,15 +528,3 @@ TEST(GpuProgress, ALongGpuSolveReportsAndCancelsFromAnotherThread) {
 
 }  // namespace
 }  // namespace pmc
-
-int main(int argc, char** argv) {
-  const pmc::DeviceList& devices = pmc::discover_devices();
-  if (devices.devices.empty()) {
-    std::printf("SKIP: no usable GPU (%s)\n", devices.problem.c_str());
-    return 77;  // meson: skipped
-  }
-  std::printf("GPU: %s (compute %d.%d)\n", devices.devices[0].name.c_str(), devices.devices[0].major,
-              devices.devices[0].minor);
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

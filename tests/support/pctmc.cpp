@@ -70,4 +70,12 @@ ModelPtr instantiate(const Model& m, const std::vector<double>& p) {
   return Model::create(std::move(parts));
 }
 
+ModelPtr sir_with_infected_reward() {
+  const ModelPtr base = load_pctmc("sir_100.drn");
+  RewardStructure infected{"infected", std::vector<double>(base->num_states(), 0.0), {}};
+  const Label* label = base->find_label("infected");
+  for (uint64_t s = 0; s < base->num_states(); ++s) infected.state_rewards[s] = label->states.test(s) ? 1 : 0;
+  return base->with_rewards(infected);
+}
+
 }  // namespace pmc::testing

@@ -32,6 +32,9 @@ std::vector<double> point_of(const Model& m, const std::map<std::string, double>
 // A box of relative half-width `h` around `p`.
 ParamBox box_around(const std::vector<double>& p, double h);
 
+// sir_100 with a state reward of 1 in every infected state, for R[C<=t].
+ModelPtr sir_with_infected_reward();
+
 // The CTMC of the pCTMC at point p (rates c + Σ a_k·p_k).
 ModelPtr instantiate(const Model& m, const std::vector<double>& p);
 

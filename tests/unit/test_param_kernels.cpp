@@ -23,6 +23,7 @@ namespace {
 namespace pk = param_kernels;
 using testing::box_around;
 using testing::load_pctmc;
+using testing::sir_with_infected_reward;
 
 #define REQUIRE_MODELS()                                                                  \
   if (testing::pctmc_dir().empty()) GTEST_SKIP() << testing::missing_models_message(); \
@@ -172,14 +173,6 @@ std::vector<ParamBounds> emulate(const ParamBoundsProblem& p, const std::vector<
     }
   }
   return out;
-}
-
-ModelPtr sir_with_infected_reward() {
-  const ModelPtr base = load_pctmc("sir_100.drn");
-  RewardStructure infected{"infected", std::vector<double>(base->num_states(), 0.0), {}};
-  const Label* label = base->find_label("infected");
-  for (uint64_t s = 0; s < base->num_states(); ++s) infected.state_rewards[s] = label->states.test(s) ? 1 : 0;
-  return base->with_rewards(infected);
 }
 
 TEST(ParamKernels, EqualCpuParamBoundsOnEveryStateInBothLayoutsEveryLoopAndInChunks) {

@@ -122,11 +122,7 @@ TEST(ParamBounds, PointEqualsCtmcChecker) {
 
 TEST(ParamBounds, CumulativeReward) {
   REQUIRE_MODELS();
-  const ModelPtr base = load("sir_100.drn");
-  RewardStructure infected{"infected", std::vector<double>(base->num_states(), 0.0), {}};
-  const Label* label = base->find_label("infected");
-  for (uint64_t s = 0; s < base->num_states(); ++s) infected.state_rewards[s] = label->states.test(s) ? 1 : 0;
-  const ModelPtr m = base->with_rewards(infected);
+  const ModelPtr m = testing::sir_with_infected_reward();
   const std::string property = R"(R{"infected"}=? [ C<=30 ])";
   expect_point_matches_checker(m, property, {0.02, 0.05});
   // A region's bounds contain the values at its corners.

@@ -1,0 +1,19 @@
+// main() of the GPU test programs: exit 77 (meson: skipped) without a usable
+// GPU, saying why; with one, name it and run the tests.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "cuda/devices.hpp"
+
+int main(int argc, char** argv) {
+  const pmc::DeviceList& devices = pmc::discover_devices();
+  if (devices.devices.empty()) {
+    std::printf("SKIP: no usable GPU (%s)\n", devices.problem.c_str());
+    return 77;
+  }
+  std::printf("GPU: %s (compute %d.%d)\n", devices.devices[0].name.c_str(), devices.devices[0].major,
+              devices.devices[0].minor);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
