@@ -121,6 +121,13 @@ const char* gpu_choice(ProblemKind kind) {
   return nullptr;
 }
 
+// Non-zeros from which "auto" prefers the GPU. Parametric bounds solve many
+// regions per launch over the same pattern, so even am_10_4's 120 states
+// pay off (3× over 16 cores end to end, bench/RESULTS.md).
+uint64_t gpu_auto_min_entries(ProblemKind kind) {
+  return kind == ProblemKind::param_bounds ? 0 : k_gpu_auto_min_entries;
+}
+
 std::string megabytes(uint64_t bytes) { return fmt::format("{:.0f} MB", static_cast<double>(bytes) / 1e6); }
 
 }  // namespace
@@ -159,22 +166,15 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
     reason += fmt::format("auto: {} (no usable GPU: {})", cpu, devices.problem);
     return find_solver(cpu);
   }
-  if (entries < k_gpu_auto_min_entries && kind != ProblemKind::param_bounds) {
+  if (entries < gpu_auto_min_entries(kind)) {
     reason += fmt::format("auto: {} ({} non-zeros, below the {} where the GPU pays off)", cpu, entries,
-                          k_gpu_auto_min_entries);
+                          gpu_auto_min_entries(kind));
     return find_solver(cpu);
   }
   const auto device = static_cast<size_t>(std::max(settings.device, 0));
   if (device >= devices.devices.size()) {
     reason += fmt::format("auto: {} (GPU {} does not exist)", cpu, settings.device);
     return find_solver(cpu);
-  }
-  if (kind == ProblemKind::param_bounds) {
-    // Its parallelism is regions × states and it splits the regions over
-    // launches to fit memory: the GPU pays off even for am_10_4's 120
-    // states (3× over 16 cores end to end, bench/RESULTS.md).
-    reason += fmt::format("auto: {} ({})", gpu, devices.devices[device].name);
-    return find_solver(gpu);
   }
   uint64_t budget = settings.gpu_memory_limit;
   if (budget == 0) {

@@ -62,7 +62,8 @@ inline constexpr uint64_t k_gpu_auto_min_entries = 100000;
 
 // The solver for one problem of `entries` non-zeros and `rows` rows.
 //  - "auto" (or empty): the GPU solver for the kind when a GPU is usable,
-//    the problem has at least k_gpu_auto_min_entries non-zeros and fits the
+//    the problem has at least k_gpu_auto_min_entries non-zeros (parametric
+//    bounds: any size, their work is regions × states) and fits the
 //    device memory (settings.gpu_memory_limit, else the free memory; an MDP
 //    that does not fit goes to gpu.topo-vi's blocks); otherwise the CPU's.
 //  - "cpu" / "gpu": the CPU's / the GPU's solver for the kind (GPU: where
