@@ -37,12 +37,14 @@
 #include "solver/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
 #include "solver/registry.hpp"
+#include "bench/synthetic_systems.hpp"
 #include "support/manifest.hpp"
 
 namespace {
 
 using pmc::LinearSystem;
 using pmc::SolverSettings;
+using pmc::bench::synthetic_system;
 
 struct Named {
   std::string name;
@@ -75,36 +77,6 @@ LinearSystem reachability_system(const pmc::Model& model, const std::string& lab
   }
   std::vector<uint32_t> index;
   return pmc::restrict_linear(pmc::probability_matrix(model), unknowns, known, {}, index);
-}
-
-// n rows, `per_row` entries each, 90% of every row's mass among the unknowns
-// (so Jacobi contracts by 0.9 per step), the rest in b.
-LinearSystem synthetic_system(uint64_t entries, uint64_t per_row, bool banded, std::mt19937_64& rng) {
-  const uint64_t n = entries / per_row;
-  LinearSystem s;
-  s.a.row_offsets.reserve(n + 1);
-  s.a.columns.reserve(n * per_row);
-  s.a.values.reserve(n * per_row);
-  s.b.reserve(n);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::vector<uint32_t> cols;
-  for (uint64_t i = 0; i < n; ++i) {
-    cols.clear();
-    while (cols.size() < per_row) {
-      const int64_t c = banded ? static_cast<int64_t>(i) + static_cast<int64_t>(rng() % 2048) - 1024
-                               : static_cast<int64_t>(rng() % n);
-      if (c < 0 || c >= static_cast<int64_t>(n)) continue;
-      if (std::find(cols.begin(), cols.end(), static_cast<uint32_t>(c)) == cols.end()) cols.push_back(static_cast<uint32_t>(c));
-    }
-    std::sort(cols.begin(), cols.end());
-    for (uint32_t c : cols) {
-      s.a.columns.push_back(c);
-      s.a.values.push_back(0.9 / static_cast<double>(per_row));
-    }
-    s.a.row_offsets.push_back(s.a.columns.size());
-    s.b.push_back(0.1 * u(rng));
-  }
-  return s;
 }
 
 const std::tuple<const char*, pmc::GpuLayout, bool> k_layout_variants[] = {

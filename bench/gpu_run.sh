@@ -6,6 +6,10 @@
 #                                 and solver_benchmark (GPU vs 16-core CPU)
 #   bash bench/gpu_run.sh synth   gpu.param-bounds tests (+ memcheck), synth_benchmark
 #                                 and the seed's two problems through `pmc synth --plot`
+#   bash bench/gpu_run.sh multi   row_partition unit test, test_gpu_multi_gpu (every carried model;
+#                                 slices on one GPU, NCCL and 2+ GPUs where there are), memcheck,
+#                                 multi_gpu_benchmark, then test_gpu_solvers (the shared kernels)
+#   MULTI_BENCH_ARGS    arguments of bench/multi_gpu_benchmark
 #   SYNTH_BENCH_ARGS    arguments of bench/synth_benchmark
 #   SYNTH_PARTS         which of "tests plots bench" the synth phase runs (default: all)
 #   GPU_TEST_FILTER     gtest filter for test_gpu_solvers (default: all)
@@ -17,6 +21,9 @@ OUT=${OUT:-/tmp/pmc-out}
 mkdir -p "$OUT"
 export PMC_MODELS=$PWD/.dev/models
 export PATH=/usr/local/cuda/bin:$PATH
+# NVLink multicast stays off on these shared hosts (device README); pmc sets
+# it too where it initialises NCCL.
+export NCCL_NVLS_ENABLE=0
 phase=${1:-test}
 
 build() {
@@ -54,6 +61,31 @@ if [ "$phase" = test ]; then
   else
     echo "compute-sanitizer not found"
   fi
+elif [ "$phase" = multi ]; then
+  nvidia-smi topo -m > "$OUT/topo.txt" 2>&1; head -8 "$OUT/topo.txt"
+  /tmp/b/tests/test_row_partition > "$OUT/row_partition.log" 2>&1; echo "row_partition exit $?"
+  echo "== test_gpu_multi_gpu (PMC_TEST_MAX_TRANSITIONS=0: every carried model)"
+  start=$SECONDS
+  PMC_TEST_MAX_TRANSITIONS=0 timeout ${MULTI_TEST_TIMEOUT:-240} /tmp/b/tests/test_gpu_multi_gpu > "$OUT/multi_tests.log" 2>&1
+  echo "exit $? after $((SECONDS - start)) s"; head -2 "$OUT/multi_tests.log"
+  grep -E "^\[  PASSED|^\[  FAILED|tests ran|exchange|Failure|Expected|Which|  Actual|error" "$OUT/multi_tests.log" | head -40
+  if command -v compute-sanitizer >/dev/null; then
+    start=$SECONDS
+    timeout ${SANITIZER_TIMEOUT:-150} compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
+      /tmp/b/tests/test_gpu_multi_gpu --gtest_filter="${SANITIZER_FILTER:-MultiGpuEdges*:MultiGpuErrors*:Manifest/MultiGpuReference.*brp*:Manifest/MultiGpuReference.*wlan_M2*}" \
+      > "$OUT/memcheck_multi.log" 2>&1
+    echo "memcheck exit $? after $((SECONDS - start)) s"
+    grep -E "ERROR SUMMARY|LEAK SUMMARY|^\[  PASSED|^\[  FAILED" "$OUT/memcheck_multi.log" | head -10
+  fi
+  echo "== multi_gpu_benchmark"
+  timeout ${MULTI_BENCH_TIMEOUT:-150} /tmp/b/bench/multi_gpu_benchmark ${MULTI_BENCH_ARGS:-} > "$OUT/multi_bench.txt" 2>&1
+  echo "exit $?"; cat "$OUT/multi_bench.txt"
+  echo "== test_gpu_solvers (the row and Bellman kernels are shared)"
+  start=$SECONDS
+  PMC_TEST_MAX_TRANSITIONS=${GPU_TEST_MAX_TRANSITIONS:-0} timeout ${GPU_TEST_TIMEOUT:-200} /tmp/b/tests/test_gpu_solvers \
+    --gtest_filter="${GPU_TEST_FILTER:-*}" > "$OUT/gpu_tests.log" 2>&1
+  echo "exit $? after $((SECONDS - start)) s"
+  grep -E "^\[  PASSED|^\[  FAILED|tests ran" "$OUT/gpu_tests.log" | head -20
 elif [ "$phase" = synth ]; then
   parts=" ${SYNTH_PARTS:-tests plots bench} "
   if [[ $parts == *" tests "* ]]; then

@@ -3,20 +3,22 @@
 
 #include "cuda/check.cuh"
 #include "cuda/devices.hpp"
+#include "solver/device_selection.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc::cuda {
 
-// Makes settings.device current; throws Error(no_device) when there is no
-// usable GPU, naming the reason.
+// Makes the settings' primary device current (solver/device_selection.hpp);
+// throws Error(no_device) when there is no usable GPU, naming the reason.
 inline void select_device(const SolverSettings& settings) {
   const DeviceList& list = discover_devices();
   if (list.devices.empty()) throw Error(ErrorCode::no_device, "no usable GPU: " + list.problem);
-  if (settings.device < 0 || static_cast<size_t>(settings.device) >= list.devices.size()) {
-    throw Error(ErrorCode::invalid_argument, "GPU " + std::to_string(settings.device) + " does not exist (" +
+  const int device = primary_device(settings);
+  if (device < 0 || static_cast<size_t>(device) >= list.devices.size()) {
+    throw Error(ErrorCode::invalid_argument, "GPU " + std::to_string(device) + " does not exist (" +
                                                  std::to_string(list.devices.size()) + " usable)");
   }
-  PMC_CUDA_CHECK(cudaSetDevice(list.devices[settings.device].ordinal));
+  PMC_CUDA_CHECK(cudaSetDevice(list.devices[device].ordinal));
 }
 
 class EventTimer {

@@ -26,4 +26,18 @@ SolveStats gpu_value_iteration_steps(const MinMaxProblem& problem, MinMaxSolutio
 SolveStats gpu_topological_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
                                            const SolverSettings& settings);
 
+// gpu.jacobi and gpu.vi over several GPUs (cuda/partitioned_solve.cu): the
+// rows split over `devices` (indices among the usable GPUs), slices
+// exchanged after every iteration. gpu_jacobi_linear and gpu_value_iteration
+// come here when solver/device_selection.hpp plans more than one GPU; tests
+// and benchmarks call these directly to pick the exchange or to run several
+// slices on one GPU (the copy exchange allows a device to repeat).
+SolveStats gpu_jacobi_partitioned(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings,
+                                  const std::vector<int>& devices, GpuExchange exchange);
+// bounded: exactly problem.steps iterations (gpu_value_iteration_steps).
+// No end-component collapse: gpu_value_iteration does it before calling.
+SolveStats gpu_value_iteration_partitioned(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                           const SolverSettings& settings, const std::vector<int>& devices,
+                                           GpuExchange exchange, bool bounded);
+
 }  // namespace pmc

@@ -22,5 +22,13 @@ SolveStats gpu_value_iteration_without_collapse(const MinMaxProblem&, MinMaxSolu
   no_cuda("gpu.vi");
 }
 SolveStats gpu_value_iteration_steps(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&) { no_cuda("gpu.vi"); }
+SolveStats gpu_jacobi_partitioned(const LinearSystem&, std::vector<double>&, const SolverSettings&,
+                                  const std::vector<int>&, GpuExchange) {
+  no_cuda("gpu.jacobi");
+}
+SolveStats gpu_value_iteration_partitioned(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&,
+                                           const std::vector<int>&, GpuExchange, bool) {
+  no_cuda("gpu.vi");
+}
 
 }  // namespace pmc

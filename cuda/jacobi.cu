@@ -156,20 +156,29 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   return stats;
 }
 
+
+// One GPU, or the rows split over several (solver/device_selection.hpp).
+SolveStats jacobi_on_planned_devices(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings,
+                                     Layout layout) {
+  const DevicePlan plan = plan_devices(settings, system.a.num_entries(), system.a.num_rows());
+  if (plan.devices.size() > 1) return gpu_jacobi_partitioned(system, x, settings, plan.devices, settings.gpu_exchange);
+  return jacobi(system, x, settings, layout);
+}
+
 }  // namespace
 
 SolveStats gpu_jacobi_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings) {
   Layout layout = Layout::rows;
   if (settings.gpu_layout == GpuLayout::warp_segments) layout = Layout::warp_segments;
   if (settings.gpu_layout == GpuLayout::half_warp_segments) layout = Layout::half_warp_segments;
-  if (!settings.bfs_reorder) return jacobi(system, x, settings, layout);
+  if (!settings.bfs_reorder) return jacobi_on_planned_devices(system, x, settings, layout);
   // Breadth-first numbering: solve the renamed system, then name the
   // solution back (the host permutation is outside the timed loop).
   const std::vector<uint32_t> order = bfs_order(system.a);
   const LinearSystem renamed = permute_system(system, order);
   std::vector<double> renamed_x(x.size());
   for (size_t k = 0; k < order.size(); ++k) renamed_x[k] = x[order[k]];
-  SolveStats stats = jacobi(renamed, renamed_x, settings, layout);
+  SolveStats stats = jacobi_on_planned_devices(renamed, renamed_x, settings, layout);
   for (size_t k = 0; k < order.size(); ++k) x[order[k]] = renamed_x[k];
   stats.kernel += "+bfs";
   return stats;

@@ -27,46 +27,52 @@ struct RowUpdate {
   double coef;
   int relative;
   int skip_diagonal;  // Jacobi on the system as given: leave a_ii out of the sum (scale holds 1/(1 − a_ii))
+  // Slices of a multi-GPU solve (cuda/partitioned_solve.cu): only rows
+  // [first, rows) are updated, and row i's own value sits at x[slot_base + i]
+  // and y[slot_base + i] (the padded iterate of solver/row_partition.hpp).
+  uint64_t first = 0;
+  uint64_t slot_base = 0;
 };
 
 __device__ inline void finish_row(const RowUpdate& u, uint64_t i, double sum) {
   if (u.b) sum += u.b[i];
   if (u.scale) sum *= u.scale[i];
-  u.y[i] = sum;
+  u.y[u.slot_base + i] = sum;
   if (u.acc) u.acc[i] += u.coef * sum;
-  if (u.diff) u.diff[i] = convergence_difference(u.x[i], sum, u.relative);
+  if (u.diff) u.diff[i] = convergence_difference(u.x[u.slot_base + i], sum, u.relative);
 }
 
 static __global__ void row_update_thread(RowUpdate u) {
-  const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  const uint64_t i = u.first + blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   if (i >= u.rows) return;
   double sum = 0.0;
   for (uint64_t k = u.offsets[i]; k < u.offsets[i + 1]; ++k) {
     const uint32_t j = u.columns[k];
-    if (!u.skip_diagonal || j != i) sum += u.values[k] * u.x[j];
+    if (!u.skip_diagonal || j != u.slot_base + i) sum += u.values[k] * u.x[j];
   }
   finish_row(u, i, sum);
 }
 
 static __global__ void row_update_warp(RowUpdate u) {
-  const uint64_t i = (blockIdx.x * uint64_t{k_block_threads} + threadIdx.x) / k_warp;
+  const uint64_t i = u.first + (blockIdx.x * uint64_t{k_block_threads} + threadIdx.x) / k_warp;
   const unsigned lane = threadIdx.x % k_warp;
   if (i >= u.rows) return;  // whole warps leave together: i is the same for all lanes
   double sum = 0.0;
   for (uint64_t k = u.offsets[i] + lane; k < u.offsets[i + 1]; k += k_warp) {
     const uint32_t j = u.columns[k];
-    if (!u.skip_diagonal || j != i) sum += u.values[k] * u.x[j];
+    if (!u.skip_diagonal || j != u.slot_base + i) sum += u.values[k] * u.x[j];
   }
   for (int delta = k_warp / 2; delta > 0; delta /= 2) sum += __shfl_down_sync(0xffffffffu, sum, delta);
   if (lane == 0) finish_row(u, i, sum);
 }
 
-static inline void launch_row_update(const RowUpdate& u, bool warp_per_row) {
-  if (u.rows == 0) return;
+static inline void launch_row_update(const RowUpdate& u, bool warp_per_row, cudaStream_t stream = nullptr) {
+  if (u.rows <= u.first) return;
+  const uint64_t count = u.rows - u.first;
   if (warp_per_row) {
-    row_update_warp<<<blocks_for_warps(u.rows), k_block_threads>>>(u);
+    row_update_warp<<<blocks_for_warps(count), k_block_threads, 0, stream>>>(u);
   } else {
-    row_update_thread<<<blocks_for_threads(u.rows), k_block_threads>>>(u);
+    row_update_thread<<<blocks_for_threads(count), k_block_threads, 0, stream>>>(u);
   }
   PMC_CUDA_CHECK_LAUNCH("row_update");
 }

@@ -69,13 +69,28 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   return stats;
 }
 
+// One GPU, or the states split over several (solver/device_selection.hpp).
+SolveStats on_planned_devices(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings,
+                              bool bounded) {
+  const DevicePlan plan = plan_devices(settings, p.a.num_entries(), p.a.num_rows());
+  if (plan.devices.size() > 1) {
+    return gpu_value_iteration_partitioned(p, solution, settings, plan.devices, settings.gpu_exchange, bounded);
+  }
+  return run(p, solution, settings, bounded);
+}
+
+SolveStats unbounded_on_planned_devices(const MinMaxProblem& p, MinMaxSolution& solution,
+                                        const SolverSettings& settings) {
+  return on_planned_devices(p, solution, settings, false);
+}
+
 }  // namespace
 
 // Minimize: zero-reward end components collapsed first, as cpu.vi does
 // (iteration from 0 would stay at 0 inside them).
 SolveStats gpu_value_iteration(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
-  if (p.maximize) return gpu_value_iteration_without_collapse(p, solution, settings);
-  return solve_with_end_components_collapsed(p, solution, settings, gpu_value_iteration_without_collapse);
+  if (p.maximize) return unbounded_on_planned_devices(p, solution, settings);
+  return solve_with_end_components_collapsed(p, solution, settings, unbounded_on_planned_devices);
 }
 
 SolveStats gpu_value_iteration_without_collapse(const MinMaxProblem& p, MinMaxSolution& solution,
@@ -84,7 +99,7 @@ SolveStats gpu_value_iteration_without_collapse(const MinMaxProblem& p, MinMaxSo
 }
 
 SolveStats gpu_value_iteration_steps(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
-  return run(p, solution, settings, true);
+  return on_planned_devices(p, solution, settings, true);
 }
 
 }  // namespace pmc

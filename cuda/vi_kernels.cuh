@@ -24,17 +24,22 @@ struct BellmanUpdate {
   uint32_t* choice;  // may be null: the optimal choice, 0-based within the state
   int maximize;
   int relative;
+  // Slices of a multi-GPU solve, as RowUpdate: states [first, states), the
+  // state's own value at x[slot_base + s] and y[slot_base + s].
+  uint64_t first = 0;
+  uint64_t slot_base = 0;
 };
 
 __device__ inline void finish_state(const BellmanUpdate& u, uint64_t s, double best, uint32_t best_choice) {
-  if (u.groups[s] == u.groups[s + 1]) best = u.x[s];  // no choice: keep the value
-  u.y[s] = best;
-  if (u.diff) u.diff[s] = convergence_difference(u.x[s], best, u.relative);
+  const double old_value = u.x[u.slot_base + s];
+  if (u.groups[s] == u.groups[s + 1]) best = old_value;  // no choice: keep the value
+  u.y[u.slot_base + s] = best;
+  if (u.diff) u.diff[s] = convergence_difference(old_value, best, u.relative);
   if (u.choice) u.choice[s] = best_choice;
 }
 
 static __global__ void bellman_thread(BellmanUpdate u) {
-  const uint64_t s = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  const uint64_t s = u.first + blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   if (s >= u.states) return;
   double best = u.maximize ? -INFINITY : INFINITY;
   uint32_t best_choice = 0;
@@ -50,7 +55,7 @@ static __global__ void bellman_thread(BellmanUpdate u) {
 }
 
 static __global__ void bellman_warp(BellmanUpdate u) {
-  const uint64_t s = (blockIdx.x * uint64_t{k_block_threads} + threadIdx.x) / k_warp;
+  const uint64_t s = u.first + (blockIdx.x * uint64_t{k_block_threads} + threadIdx.x) / k_warp;
   const unsigned lane = threadIdx.x % k_warp;
   if (s >= u.states) return;
   double best = u.maximize ? -INFINITY : INFINITY;
@@ -68,12 +73,13 @@ static __global__ void bellman_warp(BellmanUpdate u) {
   if (lane == 0) finish_state(u, s, best, best_choice);
 }
 
-static inline void launch_bellman(const BellmanUpdate& u, bool warp_per_state) {
-  if (u.states == 0) return;
+static inline void launch_bellman(const BellmanUpdate& u, bool warp_per_state, cudaStream_t stream = nullptr) {
+  if (u.states <= u.first) return;
+  const uint64_t count = u.states - u.first;
   if (warp_per_state) {
-    bellman_warp<<<blocks_for_warps(u.states), k_block_threads>>>(u);
+    bellman_warp<<<blocks_for_warps(count), k_block_threads, 0, stream>>>(u);
   } else {
-    bellman_thread<<<blocks_for_threads(u.states), k_block_threads>>>(u);
+    bellman_thread<<<blocks_for_threads(count), k_block_threads, 0, stream>>>(u);
   }
   PMC_CUDA_CHECK_LAUNCH("bellman");
 }

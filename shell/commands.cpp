@@ -29,7 +29,8 @@ const std::vector<Command>& command_table() {
   static const std::vector<Command> table = {
       {"check",
        "--model FILE... --property P [--property P...] [--solver NAME] [--epsilon E] [--relative|--absolute] "
-       "[--max-iterations N] [--threads N] [--device I] [--gpu-memory-limit BYTES] [--gpu-layout L] [--reorder bfs] "
+       "[--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--gpu-memory-limit BYTES] "
+       "[--gpu-layout L] [--reorder bfs] "
        "[--scheduler FILE] [--json]",
        "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...)",
        with_load_options({{"property", true, true},
@@ -40,6 +41,7 @@ const std::vector<Command>& command_table() {
                           {"max-iterations", true, false},
                           {"threads", true, false},
                           {"device", true, false},
+                          {"devices", true, false},
                           {"gpu-memory-limit", true, false},
                           {"gpu-layout", true, false},
                           {"reorder", true, false},

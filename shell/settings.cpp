@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/error.hpp"
 #include "solver/registry.hpp"
@@ -52,6 +53,7 @@ const std::vector<SettingSpec>& setting_specs() {
       {"max-iterations", "N", "iteration limit of one solve"},
       {"threads", "N", "CPU threads; 0 = all cores"},
       {"device", "I", "GPU index (see `pmc devices`)"},
+      {"devices", "auto|all|I,J,...", "GPUs that gpu.jacobi and gpu.vi split the rows over (auto: all only when one is too small)"},
       {"gpu-memory-limit", "BYTES", "device memory pmc may use (4096, 64K, 512M, 2G); 0 = all free memory"},
       {"gpu-layout", "auto|thread|warp|warp-segments|half-warp-segments|ell",
        "GPU matrix layout: gpu.jacobi's (Wijs-Bosnacki 2013; auto picks thread or warp per row), "
@@ -83,6 +85,28 @@ uint64_t parse_byte_size(std::string_view what, std::string_view text) {
   return static_cast<uint64_t>(value * scale);
 }
 
+// "0,1,3": distinct device indices.
+std::vector<int> parse_device_list(std::string_view value) {
+  std::vector<int> devices;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = value.find(',', start);
+    const std::string_view item = value.substr(start, comma == std::string_view::npos ? value.npos : comma - start);
+    if (item.empty() || item.size() > 4 || item.find_first_not_of("0123456789") != item.npos || std::stoi(std::string(item)) > 1024) {
+      fail(ErrorCode::invalid_argument, "devices must be auto, all or device indices like 0,1 (each at most 1024), not {}",
+           quote_for_message(value));
+    }
+    const int device = std::stoi(std::string(item));
+    if (std::find(devices.begin(), devices.end(), device) != devices.end()) {
+      fail(ErrorCode::invalid_argument, "devices: GPU {} is listed twice in {}", device, quote_for_message(value));
+    }
+    devices.push_back(device);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return devices;
+}
+
 void apply_setting(CheckOptions& options, std::string_view name, std::string_view value) {
   SolverSettings& s = options.settings;
   if (name == "solver") {
@@ -102,6 +126,10 @@ void apply_setting(CheckOptions& options, std::string_view name, std::string_vie
     s.threads = static_cast<int>(parse_integer(name, value, 0, 4096, "an integer in [0, 4096]"));
   } else if (name == "device") {
     s.device = static_cast<int>(parse_integer(name, value, 0, 1024, "a device index (see `pmc devices`)"));
+  } else if (name == "devices") {
+    s.devices.clear();
+    s.all_devices = value == "all";
+    if (value != "auto" && value != "all") s.devices = parse_device_list(value);
   } else if (name == "gpu-memory-limit") {
     s.gpu_memory_limit = parse_byte_size(name, value);
   } else if (name == "gpu-layout") {
@@ -132,6 +160,7 @@ std::string setting_value(const CheckOptions& options, std::string_view name) {
   if (name == "max-iterations") return fmt::format("{}", s.max_iterations);
   if (name == "threads") return s.threads == 0 ? "0 (all cores)" : fmt::format("{}", s.threads);
   if (name == "device") return fmt::format("{}", s.device);
+  if (name == "devices") return s.all_devices ? "all" : s.devices.empty() ? "auto" : fmt::format("{}", fmt::join(s.devices, ","));
   if (name == "gpu-layout") {
     for (const auto& [text, layout] : k_layouts) {
       if (layout == s.gpu_layout) return std::string(text);

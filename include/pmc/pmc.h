@@ -130,6 +130,25 @@ PMC_API pmc_status pmc_options_set_threads(pmc_options* options, uint64_t thread
  * PMC_ERROR_NO_DEVICE; here only absurd values (> 1024) are refused. */
 PMC_API pmc_status pmc_options_set_device(pmc_options* options, uint64_t device);
 
+/* gpu.jacobi and gpu.vi on several GPUs: the rows are split over the
+ * `count` devices listed (distinct indices below pmc_device_count()), each
+ * holding its share of the matrix and the whole iterate; slices travel
+ * between them after every iteration (through NCCL where libnccl is found,
+ * else by peer copies). The first listed device is also the one the
+ * single-GPU solvers use (it overrides pmc_options_set_device).
+ * count == 0 (default): automatic, the pmc_options_set_device device while
+ * the problem fits its memory and every usable GPU when it does not.
+ * `devices` is read during the call only (NULL allowed when count == 0).
+ * Repeated indices and indices or counts above 1024 fail here; an index
+ * with no device fails in pmc_check (PMC_ERROR_INVALID_ARGUMENT, or
+ * PMC_ERROR_NO_DEVICE when there is no usable GPU at all). */
+PMC_API pmc_status pmc_options_set_devices(pmc_options* options, const uint64_t* devices, uint64_t count);
+
+/* all != 0: gpu.jacobi and gpu.vi split the rows over every usable GPU,
+ * whatever the problem's size (a device list set with
+ * pmc_options_set_devices still wins); 0 (default): automatic. */
+PMC_API pmc_status pmc_options_set_all_devices(pmc_options* options, int all);
+
 /* GPU solvers: device memory pmc may use, in bytes; 0 (default) = the
  * device's free memory. A limit smaller than the model makes gpu.topo-vi
  * split the model into SCC blocks that fit, solving a block that does not

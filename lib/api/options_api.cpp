@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include "api/guard.hpp"
@@ -74,6 +75,28 @@ pmc_status pmc_options_set_device(pmc_options* options, uint64_t device) {
     if (device > 1024) pmc::fail(pmc::ErrorCode::invalid_argument, "device index {} is out of range", device);
     o.check.settings.device = static_cast<int>(device);
   });
+}
+
+pmc_status pmc_options_set_devices(pmc_options* options, const uint64_t* devices, uint64_t count) {
+  return guarded([&] {
+    pmc_options& o = require(options, "options");
+    if (count > 1024) pmc::fail(pmc::ErrorCode::invalid_argument, "{} devices is more than pmc allows (1024)", count);
+    if (count > 0 && devices == nullptr) pmc::fail(pmc::ErrorCode::invalid_argument, "devices is NULL but count is {}", count);
+    std::vector<int> list;
+    for (uint64_t k = 0; k < count; ++k) {
+      if (devices[k] > 1024) pmc::fail(pmc::ErrorCode::invalid_argument, "device index {} is out of range", devices[k]);
+      const int device = static_cast<int>(devices[k]);
+      if (std::find(list.begin(), list.end(), device) != list.end()) {
+        pmc::fail(pmc::ErrorCode::invalid_argument, "device {} is listed twice", device);
+      }
+      list.push_back(device);
+    }
+    o.check.settings.devices = std::move(list);
+  });
+}
+
+pmc_status pmc_options_set_all_devices(pmc_options* options, int all) {
+  return guarded([&] { require(options, "options").check.settings.all_devices = all != 0; });
 }
 
 pmc_status pmc_options_set_gpu_memory_limit(pmc_options* options, uint64_t bytes) {

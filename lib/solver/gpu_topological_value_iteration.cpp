@@ -23,6 +23,7 @@
 #include "schedule/scc_schedule.hpp"
 #include "solver/bellman.hpp"
 #include "solver/cancellation.hpp"
+#include "solver/device_selection.hpp"
 #include "solver/mdp_solvers.hpp"
 #include "solver/problem_end_components.hpp"
 #include "solver/problem_graph.hpp"
@@ -36,12 +37,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-uint64_t memory_budget(const SolverSettings& settings) {
-  if (settings.gpu_memory_limit > 0) return settings.gpu_memory_limit;
-  uint64_t free_bytes = 0, total_bytes = 0;
-  device_memory(static_cast<uint64_t>(std::max(settings.device, 0)), free_bytes, total_bytes);
-  return free_bytes / 10 * 9;
-}
 
 SolveStats blocked_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
@@ -49,7 +44,7 @@ SolveStats blocked_core(const MinMaxProblem& p, MinMaxSolution& solution, const 
   if (!solution.x.empty() && solution.x.size() != n) {
     fail(ErrorCode::invalid_argument, "start vector has {} values, the problem has {} unknowns", solution.x.size(), n);
   }
-  const uint64_t budget = memory_budget(settings);
+  const uint64_t budget = gpu_memory_budget(settings, primary_device(settings));
   // What gpu.vi needs for the whole problem (scc_bytes without entries
   // leaving an SCC): checked first, because the SCC decomposition of a
   // 10^7-entry problem costs more than solving it on the device.

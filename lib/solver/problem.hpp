@@ -34,6 +34,8 @@ struct SolveProgress {
   double seconds = 0;   // since this solve started
 };
 
+enum class GpuExchange { automatic, nccl, copies };
+
 enum class GpuLayout { automatic, thread_per_row, warp_per_row, warp_segments, half_warp_segments, ell };
 
 struct SolverSettings {
@@ -42,6 +44,18 @@ struct SolverSettings {
   uint64_t max_iterations = 1000000;
   int threads = 0;  // 0: all cores
   int device = 0;   // GPU solvers: index among pmc's usable devices
+  // gpu.jacobi and gpu.vi split the rows over these GPUs (indices among the
+  // usable devices, each once; solver/device_selection.hpp). Empty: `device`
+  // alone while the problem fits it, every usable GPU when it does not.
+  // The single-GPU solvers run on the first listed device.
+  std::vector<int> devices;
+  bool all_devices = false;  // gpu.jacobi and gpu.vi: every usable GPU
+  // How those GPUs exchange slices (cuda/slice_exchange.cuh): automatic =
+  // NCCL where it works, else peer copies. `copies` also lets a device repeat
+  // in `devices` (several slices on one GPU), which is how the partitioned
+  // solvers are tested on a one-GPU machine. Not in the C ABI: for tests and
+  // benchmarks.
+  GpuExchange gpu_exchange = GpuExchange::automatic;
   // GPU solvers: device memory pmc may use, in bytes; 0 = the device's free
   // memory. A limit below the model's size forces gpu.topo-vi (and auto)
   // onto the SCC-blocked path, with a CPU fallback for a block too large.

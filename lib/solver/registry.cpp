@@ -6,6 +6,7 @@
 #include "cuda/devices.hpp"
 #include "cuda/gpu_solvers.hpp"
 #include "solver/cpu_solvers.hpp"
+#include "solver/device_selection.hpp"
 #include "solver/mdp_solvers.hpp"
 #include "solver/param_solvers.hpp"
 
@@ -171,21 +172,28 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
                           gpu_auto_min_entries(kind));
     return find_solver(cpu);
   }
-  const auto device = static_cast<size_t>(std::max(settings.device, 0));
-  if (device >= devices.devices.size()) {
-    reason += fmt::format("auto: {} (GPU {} does not exist)", cpu, settings.device);
+  const int device = primary_device(settings);
+  if (device < 0 || static_cast<size_t>(device) >= devices.devices.size()) {
+    reason += fmt::format("auto: {} (GPU {} does not exist)", cpu, device);
     return find_solver(cpu);
   }
-  uint64_t budget = settings.gpu_memory_limit;
-  if (budget == 0) {
-    uint64_t total = 0;
-    device_memory(device, budget, total);
-    budget = budget / 10 * 9;
-  }
-  // Matrix (12 B per non-zero, 8 B per row offset) and about five vectors.
-  const uint64_t needed = 12 * entries + 48 * rows;
+  const uint64_t budget = gpu_memory_budget(settings, device);
+  const uint64_t needed = gpu_bytes_needed(entries, rows);
   const std::string where = fmt::format("{}, {} non-zeros, needs ~{} of {}", devices.devices[device].name, entries,
                                         megabytes(needed), megabytes(budget));
+  // Several GPUs (listed, all, or needed because one is too small): the
+  // row-partitioned gpu.jacobi / gpu.vi (cuda/partitioned_solve.cu).
+  if (kind == ProblemKind::linear_system || kind == ProblemKind::min_max) {
+    const bool asked = settings.devices.size() > 1 || settings.all_devices;
+    if ((asked || needed > budget) && devices.devices.size() > 1) {
+      const DevicePlan plan = plan_devices(settings, entries, rows);
+      if (plan.devices.size() > 1) {
+        const char* split = kind == ProblemKind::linear_system ? "gpu.jacobi" : "gpu.vi";
+        reason += fmt::format("auto: {} on {} GPUs ({}; {})", split, plan.devices.size(), where, plan.reason);
+        return find_solver(split);
+      }
+    }
+  }
   if (needed > budget && kind != ProblemKind::min_max) {
     reason += fmt::format("auto: {} (does not fit the GPU: {})", cpu, where);
     return find_solver(cpu);

@@ -140,12 +140,27 @@ class Check(unittest.TestCase):
             (["--epsilon", "2"], "(0, 1)"),
             (["--max-iterations", "0"], "positive integer"),
             (["--relative", "--absolute"], "exclude"),
+            (["--devices", "0,0"], "GPU 0 is listed twice"),
+            (["--devices", "0,x"], "auto, all or device indices"),
+            (["--devices", "-1"], "auto, all or device indices"),
+            (["--devices", ""], "devices"),
             ([], "no property"),
         ]:
             props = ["--property", 'P=? [ F "six" ]'] if args else []
             run = pmc("check", "--model", DIE, *args, *props, check=False)
             self.assertEqual(run.returncode, 2, args)
             self.assertIn(message, run.stderr, args)
+
+    def test_devices_reach_the_solver(self):
+        # A listed GPU that is not there: no GPU at all (CI) or not that one.
+        run = pmc("check", "--model", DIE, "--solver", "gpu.jacobi", "--devices", "0,1000",
+                  "--property", 'P=? [ F "six" ]', check=False)
+        self.assertEqual(run.returncode, 1)
+        self.assertRegex(run.stderr, "GPU 1000 does not exist|no usable GPU|without CUDA")
+        # The CPU solvers ignore the list.
+        out = json.loads(pmc("check", "--model", DIE, "--solver", "cpu.jacobi", "--devices", "all", "--json",
+                             "--property", 'P=? [ F "six" ]').stdout)
+        self.assertAlmostEqual(out["value"], 1 / 6, places=5)
 
     def test_not_converged_is_exit_3(self):
         run = pmc("check", "--model", DIE, "--solver", "cpu.jacobi", "--max-iterations", "2",

@@ -290,6 +290,44 @@ TEST(CApi, DevicesAnswerHonestly) {
   EXPECT_NE(pmc_device_name(count, nullptr), PMC_OK);
 }
 
+TEST(CApi, DeviceListsAreCheckedHereAndInTheSolve) {
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  const uint64_t twice[] = {1, 0, 1};
+  EXPECT_EQ(pmc_options_set_devices(options, twice, 3), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("device 1 is listed twice"), std::string::npos) << last_error();
+  const uint64_t absurd[] = {0, 5000};
+  EXPECT_EQ(pmc_options_set_devices(options, absurd, 2), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("5000"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_options_set_devices(options, nullptr, 2), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_devices(options, twice, 2000), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_devices(nullptr, twice, 1), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_devices(options, nullptr, 0), PMC_OK);
+  EXPECT_EQ(pmc_options_set_all_devices(options, 1), PMC_OK);
+  EXPECT_EQ(pmc_options_set_all_devices(nullptr, 1), PMC_ERROR_INVALID_ARGUMENT);
+
+  // A listed GPU that is not there fails the check with a message naming it
+  // (no GPU at all: PMC_ERROR_NO_DEVICE; fewer than 1001: INVALID_ARGUMENT).
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_load(k_die.c_str(), nullptr, &model), PMC_OK);
+  const uint64_t far[] = {0, 1000};
+  ASSERT_EQ(pmc_options_set_devices(options, far, 2), PMC_OK);
+  ASSERT_EQ(pmc_options_set_solver(options, "gpu.jacobi"), PMC_OK);
+  pmc_result* result = nullptr;
+  const pmc_status status = pmc_check(model, "P=? [ F \"six\" ]", options, &result);
+  const std::string message = last_error();
+  uint64_t gpus = 0;
+  if (pmc_device_count(&gpus) == PMC_OK) {
+    EXPECT_EQ(status, PMC_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(message.find("GPU 1000 does not exist"), std::string::npos) << message;
+  } else {
+    EXPECT_EQ(status, PMC_ERROR_NO_DEVICE);
+  }
+  EXPECT_EQ(result, nullptr);
+  pmc_model_free(model);
+  pmc_options_free(options);
+}
+
 }  // namespace
 
 namespace {

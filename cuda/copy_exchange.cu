@@ -1,0 +1,96 @@
+// The slice exchange without NCCL: each part copies its slice into every
+// other part's iterate (cudaMemcpyPeerAsync; direct over NVLink/PCIe where
+// peer access is possible, staged by the driver otherwise, a plain device
+// copy when both parts share one GPU), and the convergence measure is the
+// max of the parts' values read back to the host.
+#include <algorithm>
+
+#include "cuda/slice_exchange.cuh"
+
+namespace pmc::cuda {
+
+namespace {
+
+void enable_peer_access(const DeviceParts& parts) {
+  for (const auto& from : parts) {
+    for (const auto& to : parts) {
+      if (from->ordinal == to->ordinal) continue;
+      int possible = 0;
+      PMC_CUDA_CHECK(cudaDeviceCanAccessPeer(&possible, from->ordinal, to->ordinal));
+      if (!possible) continue;
+      from->activate();
+      const cudaError_t status = cudaDeviceEnablePeerAccess(to->ordinal, 0);
+      if (status == cudaErrorPeerAccessAlreadyEnabled) {
+        cudaGetLastError();  // not an error here: clear it
+      } else {
+        PMC_CUDA_CHECK(status);
+      }
+    }
+  }
+}
+
+class CopyExchange final : public SliceExchange {
+ public:
+  explicit CopyExchange(DeviceParts& parts) : maxes_(parts.size()) {
+    enable_peer_access(parts);
+    for (const auto& part : parts) {
+      part->activate();
+      reduced_.push_back(std::make_unique<Event>());
+    }
+  }
+  const char* name() const override { return "peer copies"; }
+
+  void all_gather(DeviceParts& parts, int which) override {
+    for (const auto& source : parts) {
+      source->activate();
+      const cudaStream_t stream = source->comm.get();
+      // Every slice of this iteration written means every part has also
+      // finished reading the values these copies overwrite (two iterations
+      // old: x[which] held them).
+      for (const auto& part : parts) part->slice_ready.make_wait(stream);
+      for (const auto& target : parts) {
+        if (target == source || source->states == 0) continue;
+        PMC_CUDA_CHECK(cudaMemcpyPeerAsync(target->x[which].data() + source->slot_base, target->ordinal,
+                                           source->x[which].data() + source->slot_base, source->ordinal,
+                                           source->states * sizeof(double), stream));
+      }
+      source->gathered.record(stream);
+    }
+  }
+
+  void wait_gathered(DeviceParts& parts, size_t p) override {
+    // Every source's copies: the slices p reads, and p's own slice taken
+    // everywhere before p overwrites it.
+    for (const auto& source : parts) source->gathered.make_wait(parts[p]->compute.get());
+  }
+
+  void start_max(DeviceParts& parts) override {
+    for (size_t p = 0; p < parts.size(); ++p) {
+      DevicePart& part = *parts[p];
+      part.activate();
+      part.slice_ready.make_wait(part.comm.get());
+      PMC_CUDA_CHECK(cudaMemcpyAsync(maxes_.data() + p, part.local_max.data(), sizeof(double),
+                                     cudaMemcpyDeviceToHost, part.comm.get()));
+      reduced_[p]->record(part.comm.get());
+    }
+  }
+
+  double finish_max(DeviceParts& parts) override {
+    double result = 0;
+    for (size_t p = 0; p < parts.size(); ++p) {
+      reduced_[p]->synchronize();
+      result = std::max(result, maxes_.data()[p]);
+    }
+    return result;
+  }
+
+ private:
+  PinnedValues maxes_;
+  std::vector<std::unique_ptr<Event>> reduced_;
+};
+
+}  // namespace
+
+std::unique_ptr<SliceExchange> make_copy_exchange(DeviceParts& parts) { return std::make_unique<CopyExchange>(parts); }
+
+}  // namespace pmc::cuda

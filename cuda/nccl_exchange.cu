@@ -1,0 +1,158 @@
+// The slice exchange through NCCL: an in-place all-gather rebuilds the
+// padded iterate on every GPU, an all-reduce(max) combines the convergence
+// measure. libnccl is opened at run time (dlopen), so that libpmc loads and
+// solves on machines without it; nccl.h is needed only to build this file
+// (cuda/meson.build leaves it out when the header is missing).
+#include <dlfcn.h>
+#include <nccl.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "cuda/slice_exchange.cuh"
+
+namespace pmc::cuda {
+
+namespace {
+
+// The NCCL functions pmc calls, all present since NCCL 2.0.
+struct NcclLibrary {
+  decltype(&ncclGetVersion) get_version = nullptr;
+  decltype(&ncclCommInitAll) comm_init_all = nullptr;
+  decltype(&ncclCommDestroy) comm_destroy = nullptr;
+  decltype(&ncclAllGather) all_gather = nullptr;
+  decltype(&ncclAllReduce) all_reduce = nullptr;
+  decltype(&ncclGroupStart) group_start = nullptr;
+  decltype(&ncclGroupEnd) group_end = nullptr;
+  decltype(&ncclGetErrorString) error_string = nullptr;
+  std::string problem;  // why it could not be loaded; empty when loaded
+};
+
+template <typename F>
+bool resolve(void* handle, const char* symbol, F& target, std::string& problem) {
+  target = reinterpret_cast<F>(dlsym(handle, symbol));
+  if (target == nullptr && problem.empty()) problem = std::string("libnccl lacks ") + symbol;
+  return target != nullptr;
+}
+
+NcclLibrary load_nccl() {
+  NcclLibrary lib;
+  void* handle = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) handle = dlopen("libnccl.so", RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    lib.problem = std::string("libnccl.so.2 cannot be loaded: ") + (why ? why : "not found");
+    return lib;
+  }
+  // The handle stays open for the process: communicators may outlive any one solve's scope.
+  resolve(handle, "ncclGetVersion", lib.get_version, lib.problem);
+  resolve(handle, "ncclCommInitAll", lib.comm_init_all, lib.problem);
+  resolve(handle, "ncclCommDestroy", lib.comm_destroy, lib.problem);
+  resolve(handle, "ncclAllGather", lib.all_gather, lib.problem);
+  resolve(handle, "ncclAllReduce", lib.all_reduce, lib.problem);
+  resolve(handle, "ncclGroupStart", lib.group_start, lib.problem);
+  resolve(handle, "ncclGroupEnd", lib.group_end, lib.problem);
+  resolve(handle, "ncclGetErrorString", lib.error_string, lib.problem);
+  return lib;
+}
+
+const NcclLibrary& nccl_library() {
+  static const NcclLibrary lib = load_nccl();
+  return lib;
+}
+
+class NcclExchange final : public SliceExchange {
+ public:
+  NcclExchange(const NcclLibrary& nccl, DeviceParts& parts, uint64_t stride)
+      : nccl_(nccl), stride_(stride), comms_(parts.size(), nullptr), pinned_(1) {
+    std::vector<int> ordinals;
+    for (const auto& part : parts) ordinals.push_back(part->ordinal);
+    // NVLink multicast (NVLS) stays off whoever starts pmc: on a shared
+    // host a program using it can put the GPUs out of service for a day
+    // (device README). NCCL reads the variable when it first initialises.
+    setenv("NCCL_NVLS_ENABLE", "0", 1);
+    check(nccl_.comm_init_all(comms_.data(), static_cast<int>(parts.size()), ordinals.data()), "ncclCommInitAll");
+    parts.front()->activate();
+    reduced_ = std::make_unique<Event>();
+  }
+  ~NcclExchange() override {
+    for (ncclComm_t comm : comms_) {
+      if (comm != nullptr) nccl_.comm_destroy(comm);  // waits for its operations in flight
+    }
+  }
+  const char* name() const override { return "NCCL"; }
+
+  void all_gather(DeviceParts& parts, int which) override {
+    for (const auto& part : parts) part->slice_ready.make_wait(part->comm.get());
+    check(nccl_.group_start(), "ncclGroupStart");
+    for (size_t p = 0; p < parts.size(); ++p) {
+      double* x = parts[p]->x[which].data();
+      // In place: rank p sends its own `stride` slots (recvbuff + p·stride).
+      check(nccl_.all_gather(x + p * stride_, x, stride_, ncclDouble, comms_[p], parts[p]->comm.get()),
+            "ncclAllGather");
+    }
+    check(nccl_.group_end(), "ncclGroupEnd");
+    for (const auto& part : parts) {
+      part->activate();
+      part->gathered.record(part->comm.get());
+    }
+  }
+
+  void wait_gathered(DeviceParts& parts, size_t p) override {
+    // NCCL completes a collective on a rank only after that rank's sends:
+    // its own event covers both directions.
+    parts[p]->gathered.make_wait(parts[p]->compute.get());
+  }
+
+  void start_max(DeviceParts& parts) override {
+    for (const auto& part : parts) part->slice_ready.make_wait(part->comm.get());
+    check(nccl_.group_start(), "ncclGroupStart");
+    for (size_t p = 0; p < parts.size(); ++p) {
+      check(nccl_.all_reduce(parts[p]->local_max.data(), parts[p]->global_max.data(), 1, ncclDouble, ncclMax,
+                             comms_[p], parts[p]->comm.get()),
+            "ncclAllReduce");
+    }
+    check(nccl_.group_end(), "ncclGroupEnd");
+    DevicePart& first = *parts.front();
+    first.activate();
+    PMC_CUDA_CHECK(cudaMemcpyAsync(pinned_.data(), first.global_max.data(), sizeof(double), cudaMemcpyDeviceToHost,
+                                   first.comm.get()));
+    reduced_->record(first.comm.get());
+  }
+
+  double finish_max(DeviceParts&) override {
+    reduced_->synchronize();
+    return pinned_.data()[0];
+  }
+
+ private:
+  void check(ncclResult_t result, const char* call) const {
+    if (result != ncclSuccess) {
+      throw Error(ErrorCode::device, std::string("NCCL error in ") + call + ": " + nccl_.error_string(result));
+    }
+  }
+
+  const NcclLibrary& nccl_;
+  uint64_t stride_;
+  std::vector<ncclComm_t> comms_;
+  PinnedValues pinned_;
+  std::unique_ptr<Event> reduced_;
+};
+
+}  // namespace
+
+std::unique_ptr<SliceExchange> make_nccl_exchange(DeviceParts& parts, uint64_t stride) {
+  const NcclLibrary& nccl = nccl_library();
+  if (!nccl.problem.empty()) throw Error(ErrorCode::unsupported, "NCCL is not usable: " + nccl.problem);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (parts[i]->ordinal == parts[j]->ordinal) {
+        throw Error(ErrorCode::unsupported, "NCCL needs a different GPU for each part (CUDA device " +
+                                                std::to_string(parts[i]->ordinal) + " is listed twice)");
+      }
+    }
+  }
+  return std::make_unique<NcclExchange>(nccl, parts, stride);
+}
+
+}  // namespace pmc::cuda

@@ -1,0 +1,256 @@
+// gpu.jacobi and gpu.vi over several GPUs: the rows are cut into slices
+// balanced by non-zeros (solver/row_partition.hpp), each GPU updates its
+// slice against the whole iterate, and the slices travel between GPUs
+// after every iteration (cuda/slice_exchange.cuh: NCCL all-gather, or peer
+// copies). Per iteration and GPU:
+//
+//   compute: interior rows (own values only) ── wait for the last exchange ──
+//            boundary rows ── [max of diff] ── slice_ready
+//   comm:    wait slice_ready ── [all-reduce max] ── all-gather ── gathered
+//
+// so the interior rows of iteration k+1 run while iteration k's slices are
+// in flight (GPU-PRISM's two GPUs synchronised through the host every
+// iteration and stayed near 4× one CPU: Bošnački 2011 §5). The convergence
+// test is read back every k_check_interval iterations, as on one GPU.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <limits>
+
+#include "cuda/device_context.cuh"
+#include "cuda/gpu_solvers.hpp"
+#include "cuda/row_kernels.cuh"
+#include "cuda/slice_exchange.cuh"
+#include "cuda/vi_kernels.cuh"
+#include "solver/progress.hpp"
+
+namespace pmc {
+
+namespace {
+
+using namespace pmc::cuda;
+
+constexpr uint64_t k_check_interval = 8;
+
+ExchangeKind to_exchange_kind(GpuExchange exchange) {
+  switch (exchange) {
+    case GpuExchange::nccl: return ExchangeKind::nccl;
+    case GpuExchange::copies: return ExchangeKind::copy;
+    case GpuExchange::automatic: break;
+  }
+  return ExchangeKind::automatic;
+}
+
+std::vector<int> device_ordinals(const std::vector<int>& devices) {
+  const DeviceList& list = discover_devices();
+  if (list.devices.empty()) throw Error(ErrorCode::no_device, "no usable GPU: " + list.problem);
+  if (devices.empty()) throw Error(ErrorCode::invalid_argument, "a partitioned solve needs at least one GPU");
+  std::vector<int> ordinals;
+  for (const int d : devices) {
+    if (d < 0 || static_cast<size_t>(d) >= list.devices.size()) {
+      throw Error(ErrorCode::invalid_argument,
+                  fmt::format("GPU {} does not exist ({} usable; see `pmc devices`)", d, list.devices.size()));
+    }
+    ordinals.push_back(list.devices[d].ordinal);
+  }
+  return ordinals;
+}
+
+// Builds one DevicePart per slice (slice p on devices[p]).
+template <typename SliceFn>
+DeviceParts make_parts(const std::vector<int>& devices, const PartitionLayout& layout,
+                       const std::vector<double>& padded_start, SliceFn slice_of) {
+  const std::vector<int> ordinals = device_ordinals(devices);
+  DeviceParts parts;
+  for (uint64_t p = 0; p < layout.slices(); ++p) {
+    const MatrixSlice slice = slice_of(p);
+    parts.push_back(std::make_unique<DevicePart>(ordinals[p], slice, layout.states[p].size(), layout.interior[p],
+                                                 p * layout.stride, padded_start));
+  }
+  return parts;
+}
+
+void synchronize(const DeviceParts& parts) {
+  for (const auto& part : parts) {
+    PMC_CUDA_CHECK(cudaStreamSynchronize(part->compute.get()));
+    PMC_CUDA_CHECK(cudaStreamSynchronize(part->comm.get()));
+  }
+}
+
+// Bytes one iteration moves: every part's slice of the matrix and its own
+// vectors (b, scale, x read and written), and the slices sent to the others.
+double bytes_per_iteration(const DeviceParts& parts, double per_state_bytes) {
+  double bytes = 0;
+  for (const auto& part : parts) {
+    bytes += part->a.bytes() + part->states * per_state_bytes;
+    bytes += static_cast<double>(part->states) * 8.0 * static_cast<double>(parts.size() - 1);
+  }
+  return bytes;
+}
+
+// The iterations: `update(part, first, end, current, check)` enqueues the
+// update of the part's states [first, end) from x[current] into
+// x[1 - current] on its compute stream. Returns the index of the last iterate.
+template <typename Update>
+int iterate(DeviceParts& parts, SliceExchange& exchange, const SolverSettings& settings, const char* solver,
+            uint64_t limit, bool bounded, SolveStats& stats, Update update) {
+  int current = 0;
+  ProgressReporter progress(settings, solver, limit);
+  double residual = std::numeric_limits<double>::quiet_NaN();
+  synchronize(parts);
+  const auto loop_start = std::chrono::steady_clock::now();
+  while (stats.iterations < limit) {
+    progress.tick(stats.iterations, residual);  // cancellation: between iterations, nothing half written
+    const bool check = !bounded && ((stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == limit);
+    for (size_t p = 0; p < parts.size(); ++p) {
+      DevicePart& part = *parts[p];
+      part.activate();
+      const cudaStream_t stream = part.compute.get();
+      if (check) PMC_CUDA_CHECK(cudaMemsetAsync(part.local_max.data(), 0, sizeof(double), stream));
+      update(part, 0, part.interior, current, check);
+      exchange.wait_gathered(parts, p);
+      update(part, part.interior, part.states, current, check);
+      if (check) {
+        max_kernel<<<reduction_blocks(part.states), k_block_threads, 0, stream>>>(part.states, part.diff.data(),
+                                                                                  part.local_max.data());
+        PMC_CUDA_CHECK_LAUNCH("max_kernel");
+      }
+      part.slice_ready.record(stream);
+    }
+    if (check) exchange.start_max(parts);
+    exchange.all_gather(parts, 1 - current);
+    current = 1 - current;
+    ++stats.iterations;
+    if (check && (residual = exchange.finish_max(parts)) < settings.epsilon) {
+      stats.converged = true;
+      break;
+    }
+  }
+  synchronize(parts);
+  stats.loop_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
+  if (bounded) stats.converged = true;
+  return current;
+}
+
+// Each part's own slice of x[current], back in the caller's numbering.
+void download_result(const DeviceParts& parts, const PartitionLayout& layout, int current, std::vector<double>& x) {
+  std::vector<double> padded(layout.padded_size(), 0.0);
+  for (const auto& part : parts) {
+    if (part->states == 0) continue;
+    part->activate();
+    PMC_CUDA_CHECK(cudaMemcpy(padded.data() + part->slot_base, part->x[current].data() + part->slot_base,
+                              part->states * sizeof(double), cudaMemcpyDeviceToHost));
+  }
+  from_padded(padded, layout, x);
+}
+
+std::string kernel_description(bool warp, const char* per_row, const DeviceParts& parts, const SliceExchange& exchange) {
+  uint64_t interior = 0, states = 0;
+  for (const auto& part : parts) {
+    interior += part->interior;
+    states += part->states;
+  }
+  return fmt::format("{} on {} GPUs, {} exchange, {:.0f}% interior rows", warp ? "warp-per-" + std::string(per_row)
+                                                                                : "thread-per-" + std::string(per_row),
+                     parts.size(), exchange.name(), states == 0 ? 100.0 : 100.0 * interior / states);
+}
+
+}  // namespace
+
+SolveStats gpu_jacobi_partitioned(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings,
+                                  const std::vector<int>& devices, GpuExchange exchange_kind) {
+  const auto start = std::chrono::steady_clock::now();
+  if (settings.gpu_layout != GpuLayout::automatic && settings.gpu_layout != GpuLayout::thread_per_row &&
+      settings.gpu_layout != GpuLayout::warp_per_row) {
+    throw Error(ErrorCode::unsupported, "gpu.jacobi on several GPUs keeps rows in CSR (thread or warp per row); the "
+                                        "warp-segment and ELL layouts run on one GPU");
+  }
+  const uint64_t n = system.a.num_rows();
+  if (x.size() != n) {
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("gpu.jacobi: start vector has {} values, the system has {} rows", x.size(), n));
+  }
+  const std::vector<uint64_t> bounds = balance_by_entries(system.a.row_offsets, devices.size());
+  const PartitionLayout layout = make_partition_layout(bounds, {}, system.a);
+  DeviceParts parts = make_parts(devices, layout, to_padded(x, layout),
+                                 [&](uint64_t p) { return slice_linear_system(system, layout, p); });
+  std::unique_ptr<SliceExchange> exchange = make_exchange(to_exchange_kind(exchange_kind), parts, layout.stride);
+  const bool warp = settings.gpu_layout == GpuLayout::warp_per_row ||
+                    (settings.gpu_layout == GpuLayout::automatic && use_warp_per_row(n, system.a.num_entries()));
+  SolveStats stats;
+  stats.solver = "gpu.jacobi";
+  stats.kernel = kernel_description(warp, "row", parts, *exchange);
+  stats.bytes_per_iteration = bytes_per_iteration(parts, 8.0 * 4);  // b, scale, x_i read, y_i written
+  const int relative = settings.relative ? 1 : 0;
+  const int current = iterate(parts, *exchange, settings, "gpu.jacobi", settings.max_iterations, false, stats,
+                              [&](DevicePart& part, uint64_t first, uint64_t end, int cur, bool check) {
+                                RowUpdate u{end, part.a.offsets.data(), part.a.columns.data(), part.a.values.data(),
+                                            part.b.data(), part.scale.data(), part.x[cur].data(),
+                                            part.x[1 - cur].data(), check ? part.diff.data() : nullptr, nullptr,
+                                            0.0, relative, 0, first, part.slot_base};
+                                launch_row_update(u, warp, part.compute.get());
+                              });
+  download_result(parts, layout, current, x);
+  exchange.reset();  // communicators before the parts' streams
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+SolveStats gpu_value_iteration_partitioned(const MinMaxProblem& p, MinMaxSolution& solution,
+                                           const SolverSettings& settings, const std::vector<int>& devices,
+                                           GpuExchange exchange_kind, bool bounded) {
+  const auto start = std::chrono::steady_clock::now();
+  const uint64_t n = p.num_unknowns();
+  if (solution.x.empty()) solution.x.assign(n, 0.0);
+  if (solution.x.size() != n) {
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("gpu.vi: start vector has {} values, the problem has {} unknowns", solution.x.size(), n));
+  }
+  // A state weighs the entries of all its choices.
+  std::vector<uint64_t> state_entries(n + 1);
+  for (uint64_t s = 0; s <= n; ++s) state_entries[s] = p.a.row_offsets[p.row_groups[s]];
+  const std::vector<uint64_t> bounds = balance_by_entries(state_entries, devices.size());
+  const PartitionLayout layout = make_partition_layout(bounds, p.row_groups, p.a);
+  DeviceParts parts = make_parts(devices, layout, to_padded(solution.x, layout),
+                                 [&](uint64_t slice) { return slice_minmax_problem(p, layout, slice); });
+  std::unique_ptr<SliceExchange> exchange = make_exchange(to_exchange_kind(exchange_kind), parts, layout.stride);
+  const bool warp = use_warp_per_row(n, p.a.num_entries());
+  SolveStats stats;
+  stats.solver = "gpu.vi";
+  stats.kernel = kernel_description(warp, "state", parts, *exchange);
+  stats.bytes_per_iteration = bytes_per_iteration(parts, 8.0 * 3);  // group offset, x_s read, y_s written (+ b per choice below)
+  for (const auto& part : parts) stats.bytes_per_iteration += part->a.rows * 8.0;
+  const int maximize = p.maximize ? 1 : 0, relative = settings.relative ? 1 : 0;
+  auto bellman = [&](DevicePart& part, uint64_t first, uint64_t end, int cur, double* diff, uint32_t* choice) {
+    BellmanUpdate u{end,          part.groups.data(),   part.a.offsets.data(), part.a.columns.data(),
+                    part.a.values.data(), part.b.data(), part.x[cur].data(),    part.x[1 - cur].data(),
+                    diff,         choice,               maximize,              relative,
+                    first,        part.slot_base};
+    launch_bellman(u, warp, part.compute.get());
+  };
+  const uint64_t limit = bounded ? p.steps : settings.max_iterations;
+  const int current = iterate(parts, *exchange, settings, "gpu.vi", limit, bounded, stats,
+                              [&](DevicePart& part, uint64_t first, uint64_t end, int cur, bool check) {
+                                bellman(part, first, end, cur, check ? part.diff.data() : nullptr, nullptr);
+                              });
+  // One more update only to read off the optimal choices (values
+  // unchanged); every part holds the whole last iterate after the final exchange.
+  for (const auto& part : parts) {
+    part->activate();
+    bellman(*part, 0, part->states, current, nullptr, part->choice.data());
+  }
+  synchronize(parts);
+  download_result(parts, layout, current, solution.x);
+  solution.choice.assign(n, 0);
+  for (uint64_t slice = 0; slice < parts.size(); ++slice) {
+    std::vector<uint32_t> local;
+    parts[slice]->activate();
+    parts[slice]->choice.download(local);
+    for (uint64_t k = 0; k < local.size(); ++k) solution.choice[layout.states[slice][k]] = local[k];
+  }
+  exchange.reset();
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace pmc

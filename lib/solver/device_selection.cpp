@@ -1,0 +1,82 @@
+#include "solver/device_selection.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "cuda/devices.hpp"
+
+namespace pmc {
+
+namespace {
+
+const DeviceList& usable_devices() {
+  const DeviceList& list = discover_devices();
+  if (list.devices.empty()) fail(ErrorCode::no_device, "no usable GPU: {}", list.problem);
+  return list;
+}
+
+void require_device(const DeviceList& list, int index) {
+  if (index < 0 || static_cast<size_t>(index) >= list.devices.size()) {
+    fail(ErrorCode::invalid_argument, "GPU {} does not exist ({} usable; see `pmc devices`)", index,
+         list.devices.size());
+  }
+}
+
+std::string megabytes(uint64_t bytes) { return fmt::format("{:.0f} MB", static_cast<double>(bytes) / 1e6); }
+
+}  // namespace
+
+int primary_device(const SolverSettings& settings) {
+  return settings.devices.empty() ? settings.device : settings.devices.front();
+}
+
+uint64_t gpu_bytes_needed(uint64_t entries, uint64_t rows) { return 12 * entries + 48 * rows; }
+
+uint64_t gpu_memory_budget(const SolverSettings& settings, int index) {
+  if (settings.gpu_memory_limit > 0) return settings.gpu_memory_limit;
+  uint64_t free_bytes = 0, total_bytes = 0;
+  device_memory(static_cast<uint64_t>(index), free_bytes, total_bytes);
+  return free_bytes / 10 * 9;
+}
+
+DevicePlan plan_devices(const SolverSettings& settings, uint64_t entries, uint64_t rows) {
+  const DeviceList& list = usable_devices();
+  DevicePlan plan;
+  if (!settings.devices.empty()) {
+    for (size_t k = 0; k < settings.devices.size(); ++k) {
+      require_device(list, settings.devices[k]);
+      const bool repeats = std::find(settings.devices.begin(), settings.devices.begin() + k, settings.devices[k]) !=
+                           settings.devices.begin() + k;
+      if (repeats && settings.gpu_exchange != GpuExchange::copies) {
+        fail(ErrorCode::invalid_argument, "GPU {} is listed twice in the device list", settings.devices[k]);
+      }
+    }
+    plan.devices = settings.devices;
+    plan.reason = "listed";
+    return plan;
+  }
+  const int count = static_cast<int>(list.devices.size());
+  if (settings.all_devices) {
+    for (int d = 0; d < count; ++d) plan.devices.push_back(d);
+    plan.reason = fmt::format("all {} GPUs", count);
+    return plan;
+  }
+  const int primary = settings.device;
+  require_device(list, primary);
+  plan.devices = {primary};
+  const uint64_t needed = gpu_bytes_needed(entries, rows);
+  const uint64_t budget = gpu_memory_budget(settings, primary);
+  if (needed <= budget || count < 2) {
+    plan.reason = fmt::format("GPU {}", primary);
+    return plan;
+  }
+  plan.devices.clear();
+  for (int d = 0; d < count; ++d) plan.devices.push_back(d);
+  plan.reason = fmt::format("needs ~{}, more than GPU {}'s {}: split over all {} GPUs", megabytes(needed), primary,
+                            megabytes(budget), count);
+  return plan;
+}
+
+}  // namespace pmc

@@ -1,0 +1,40 @@
+// Which GPUs a solve runs on (SolverSettings::device, ::devices,
+// ::all_devices). Host code over cuda/devices.hpp, so that it also answers,
+// with a clear error, in a build without CUDA.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "solver/problem.hpp"
+
+namespace pmc {
+
+// The device the single-GPU solvers use: the first listed one, else
+// settings.device.
+int primary_device(const SolverSettings& settings);
+
+// Device memory a GPU solve of `entries` non-zeros and `rows` rows needs on
+// one GPU: the matrix (12 B per non-zero, 8 B per row offset) and about five
+// vectors.
+uint64_t gpu_bytes_needed(uint64_t entries, uint64_t rows);
+
+// Bytes pmc may use on usable device `index`: settings.gpu_memory_limit,
+// else 90% of its free memory now.
+uint64_t gpu_memory_budget(const SolverSettings& settings, int index);
+
+struct DevicePlan {
+  std::vector<int> devices;  // indices among the usable GPUs, at least one
+  std::string reason;        // e.g. "listed", "does not fit GPU 0 (…): all 2 GPUs"
+};
+
+// The GPUs for gpu.jacobi / gpu.vi on a problem of `entries` non-zeros and
+// `rows` rows: the listed ones, or all, or — automatic — the primary device
+// while the problem fits its budget and every usable GPU when it does not
+// (and there are several). Throws Error(no_device) without a usable GPU and
+// Error(invalid_argument) for a listed index that does not exist or repeats
+// (repeats are allowed with settings.gpu_exchange == copies).
+DevicePlan plan_devices(const SolverSettings& settings, uint64_t entries, uint64_t rows);
+
+}  // namespace pmc
