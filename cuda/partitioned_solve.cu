@@ -12,9 +12,10 @@
 // in flight (GPU-PRISM's two GPUs synchronised through the host every
 // iteration and stayed near 4× one CPU: Bošnački 2011 §5). The convergence
 // test is read back every k_check_interval iterations, as on one GPU.
-#include <fmt/format.h>
-
+// No fmt here: the device machine's nvcc rejects fmt 9's compile-time
+// format strings.
 #include <chrono>
+#include <cmath>
 #include <limits>
 
 #include "cuda/device_context.cuh"
@@ -49,7 +50,8 @@ std::vector<int> device_ordinals(const std::vector<int>& devices) {
   for (const int d : devices) {
     if (d < 0 || static_cast<size_t>(d) >= list.devices.size()) {
       throw Error(ErrorCode::invalid_argument,
-                  fmt::format("GPU {} does not exist ({} usable; see `pmc devices`)", d, list.devices.size()));
+                  "GPU " + std::to_string(d) + " does not exist (" + std::to_string(list.devices.size()) +
+                      " usable; see `pmc devices`)");
     }
     ordinals.push_back(list.devices[d].ordinal);
   }
@@ -150,9 +152,9 @@ std::string kernel_description(bool warp, const char* per_row, const DeviceParts
     interior += part->interior;
     states += part->states;
   }
-  return fmt::format("{} on {} GPUs, {} exchange, {:.0f}% interior rows", warp ? "warp-per-" + std::string(per_row)
-                                                                                : "thread-per-" + std::string(per_row),
-                     parts.size(), exchange.name(), states == 0 ? 100.0 : 100.0 * interior / states);
+  const auto percent = static_cast<int>(std::lround(states == 0 ? 100.0 : 100.0 * interior / states));
+  return std::string(warp ? "warp-per-" : "thread-per-") + per_row + " on " + std::to_string(parts.size()) +
+         " GPUs, " + exchange.name() + " exchange, " + std::to_string(percent) + "% interior rows";
 }
 
 }  // namespace
@@ -168,7 +170,8 @@ SolveStats gpu_jacobi_partitioned(const LinearSystem& system, std::vector<double
   const uint64_t n = system.a.num_rows();
   if (x.size() != n) {
     throw Error(ErrorCode::invalid_argument,
-                fmt::format("gpu.jacobi: start vector has {} values, the system has {} rows", x.size(), n));
+                "gpu.jacobi: start vector has " + std::to_string(x.size()) + " values, the system has " +
+                    std::to_string(n) + " rows");
   }
   const std::vector<uint64_t> bounds = balance_by_entries(system.a.row_offsets, devices.size());
   const PartitionLayout layout = make_partition_layout(bounds, {}, system.a);
@@ -204,7 +207,8 @@ SolveStats gpu_value_iteration_partitioned(const MinMaxProblem& p, MinMaxSolutio
   if (solution.x.empty()) solution.x.assign(n, 0.0);
   if (solution.x.size() != n) {
     throw Error(ErrorCode::invalid_argument,
-                fmt::format("gpu.vi: start vector has {} values, the problem has {} unknowns", solution.x.size(), n));
+                "gpu.vi: start vector has " + std::to_string(solution.x.size()) + " values, the problem has " +
+                    std::to_string(n) + " unknowns");
   }
   // A state weighs the entries of all its choices.
   std::vector<uint64_t> state_entries(n + 1);
