@@ -112,6 +112,8 @@ extern "C" {
     pub fn pmc_options_set_max_iterations(options: *mut pmc_options, max_iterations: u64) -> pmc_status;
     pub fn pmc_options_set_threads(options: *mut pmc_options, threads: u64) -> pmc_status;
     pub fn pmc_options_set_device(options: *mut pmc_options, device: u64) -> pmc_status;
+    pub fn pmc_options_set_devices(options: *mut pmc_options, devices: *const u64, count: u64) -> pmc_status;
+    pub fn pmc_options_set_all_devices(options: *mut pmc_options, all: c_int) -> pmc_status;
     pub fn pmc_options_set_gpu_memory_limit(options: *mut pmc_options, bytes: u64) -> pmc_status;
     // Async-signal-safe and callable while checks run with the same options.
     pub fn pmc_options_request_cancel(options: *mut pmc_options) -> pmc_status;

@@ -104,6 +104,20 @@ impl Options {
         self.set(status)
     }
 
+    /// The GPUs gpu.jacobi and gpu.vi split the rows over (distinct indices
+    /// of [`crate::devices`]); empty (default): automatic, all GPUs only when
+    /// the problem does not fit one. The slice is read during the call only.
+    pub fn set_devices(&mut self, devices: &[u64]) -> Result<&mut Options> {
+        let status = ffi!(sys::pmc_options_set_devices(self.raw.as_ptr(), devices.as_ptr(), devices.len() as u64));
+        self.set(status)
+    }
+
+    /// `true`: gpu.jacobi and gpu.vi use every usable GPU whatever the size.
+    pub fn set_all_devices(&mut self, all: bool) -> Result<&mut Options> {
+        let status = ffi!(sys::pmc_options_set_all_devices(self.raw.as_ptr(), all as core::ffi::c_int));
+        self.set(status)
+    }
+
     /// Device memory pmc may use, in bytes; 0 (default) = all free memory.
     pub fn set_gpu_memory_limit(&mut self, bytes: u64) -> Result<&mut Options> {
         let status = ffi!(sys::pmc_options_set_gpu_memory_limit(self.raw.as_ptr(), bytes));
