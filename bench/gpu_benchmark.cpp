@@ -136,18 +136,6 @@ double max_relative_difference(const std::vector<double>& a, const std::vector<d
   return a.size() == b.size() ? worst : INFINITY;
 }
 
-std::vector<uint64_t> split_sizes(const std::string& text) {
-  std::vector<uint64_t> out;
-  size_t start = 0;
-  while (start < text.size()) {
-    const size_t comma = text.find(',', start);
-    out.push_back(std::stoull(text.substr(start, comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -161,7 +149,7 @@ int main(int argc, char** argv) {
     const std::string flag = argv[i], value = argv[i + 1];
     if (flag == "--models") setenv("PMC_MODELS", value.c_str(), 1);
     else if (flag == "--min-transitions") min_transitions = std::stoull(value);
-    else if (flag == "--synthetic") synthetic_millions = value == "none" ? std::vector<uint64_t>{} : split_sizes(value);
+    else if (flag == "--synthetic") synthetic_millions = value == "none" ? std::vector<uint64_t>{} : pmc::bench::synthetic_sizes(value);
     else if (flag == "--epsilon") settings.epsilon = std::stod(value);
     else if (flag == "--runs") runs = std::max(1, std::stoi(value));
     else if (flag == "--layouts") layouts = value != "none";

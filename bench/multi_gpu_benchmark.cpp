@@ -51,6 +51,13 @@ std::vector<Config> configs(int gpus) {
   return out;
 }
 
+// GPUs a config occupies: two slices on GPU 0 are one GPU.
+size_t gpus_used(const Config& config) {
+  if (config.devices.empty()) return 1;
+  const bool one_gpu = config.devices.size() == 2 && config.devices[0] == config.devices[1];
+  return one_gpu ? 1 : config.devices.size();
+}
+
 struct Row {
   std::string config;
   size_t gpus = 1;
@@ -93,8 +100,7 @@ void bench_linear(const std::string& name, const LinearSystem& system, uint64_t 
                                       : gpu_jacobi_partitioned(system, x, settings, config.devices, config.exchange);
       });
       if (config.devices.empty()) single_ms = 1e3 * stats.loop_seconds / stats.iterations;
-      const bool one_gpu = config.devices.size() == 2 && config.devices[0] == config.devices[1];
-      print_row({config.name, one_gpu ? 1 : std::max<size_t>(1, config.devices.size()), stats}, single_ms);
+      print_row({config.name, gpus_used(config), stats}, single_ms);
     } catch (const Error& e) {
       fmt::print("{:<28} error: {}\n", config.name, e.what());
     }
@@ -117,8 +123,7 @@ void bench_mdp(const std::string& name, const MinMaxProblem& problem, uint64_t i
                                                                         config.exchange, false);
       });
       if (config.devices.empty()) single_ms = 1e3 * stats.loop_seconds / stats.iterations;
-      const bool one_gpu = config.devices.size() == 2 && config.devices[0] == config.devices[1];
-      print_row({config.name, one_gpu ? 1 : std::max<size_t>(1, config.devices.size()), stats}, single_ms);
+      print_row({config.name, gpus_used(config), stats}, single_ms);
     } catch (const Error& e) {
       fmt::print("{:<28} error: {}\n", config.name, e.what());
     }
@@ -151,25 +156,12 @@ void bench_manifest(uint64_t min_transitions, int gpus) {
         stats.kernel = fmt::format("{} (value {:.9g}, reference {:.9g})", r.kernel, r.initial_value,
                                    row.reference_value);
         if (config.devices.empty()) single_ms = 1e3 * stats.loop_seconds / std::max<uint64_t>(stats.iterations, 1);
-        const bool one_gpu = config.devices.size() == 2 && config.devices[0] == config.devices[1];
-        print_row({config.name, one_gpu ? 1 : std::max<size_t>(1, config.devices.size()), stats}, single_ms);
+        print_row({config.name, gpus_used(config), stats}, single_ms);
       } catch (const Error& e) {
         fmt::print("{:<28} error: {}\n", config.name, e.what());
       }
     }
   }
-}
-
-std::vector<uint64_t> split_sizes(const std::string& text) {
-  std::vector<uint64_t> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
-    out.push_back(std::stoull(text.substr(start, comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
 }
 
 }  // namespace
@@ -179,7 +171,7 @@ int main(int argc, char** argv) {
   uint64_t iterations = 200, min_transitions = 1500000;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i], value = argv[i + 1];
-    if (flag == "--synthetic") millions = value == "none" ? std::vector<uint64_t>{} : split_sizes(value);
+    if (flag == "--synthetic") millions = value == "none" ? std::vector<uint64_t>{} : bench::synthetic_sizes(value);
     else if (flag == "--iterations") iterations = std::stoull(value);
     else if (flag == "--models") setenv("PMC_MODELS", value.c_str(), 1);
     else if (flag == "--min-transitions") min_transitions = std::stoull(value);

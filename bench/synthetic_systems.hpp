@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "solver/problem.hpp"
@@ -59,6 +60,19 @@ inline MinMaxProblem synthetic_mdp(uint64_t entries, uint64_t per_row, bool band
     if (r % 2 == 1) p.row_groups.push_back(r + 1);
   }
   return p;
+}
+
+// "5,20,80" (the --synthetic flag): sizes in millions of non-zeros.
+inline std::vector<uint64_t> synthetic_sizes(const std::string& text) {
+  std::vector<uint64_t> out;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t comma = text.find(',', start);
+    out.push_back(std::stoull(text.substr(start, comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
 }
 
 }  // namespace pmc::bench

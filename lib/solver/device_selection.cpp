@@ -24,9 +24,9 @@ void require_device(const DeviceList& list, int index) {
   }
 }
 
-std::string megabytes(uint64_t bytes) { return fmt::format("{:.0f} MB", static_cast<double>(bytes) / 1e6); }
-
 }  // namespace
+
+std::string megabytes(uint64_t bytes) { return fmt::format("{:.0f} MB", static_cast<double>(bytes) / 1e6); }
 
 int primary_device(const SolverSettings& settings) {
   return settings.devices.empty() ? settings.device : settings.devices.front();

@@ -24,6 +24,9 @@ uint64_t gpu_bytes_needed(uint64_t entries, uint64_t rows);
 // else 90% of its free memory now.
 uint64_t gpu_memory_budget(const SolverSettings& settings, int index);
 
+// "123 MB", for the reasons the registry and the plan give.
+std::string megabytes(uint64_t bytes);
+
 struct DevicePlan {
   std::vector<int> devices;  // indices among the usable GPUs, at least one
   std::string reason;        // e.g. "listed", "does not fit GPU 0 (…): all 2 GPUs"

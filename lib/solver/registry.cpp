@@ -129,8 +129,6 @@ uint64_t gpu_auto_min_entries(ProblemKind kind) {
   return kind == ProblemKind::param_bounds ? 0 : k_gpu_auto_min_entries;
 }
 
-std::string megabytes(uint64_t bytes) { return fmt::format("{:.0f} MB", static_cast<double>(bytes) / 1e6); }
-
 }  // namespace
 
 const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, uint64_t entries, uint64_t rows,

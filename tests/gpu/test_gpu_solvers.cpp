@@ -23,6 +23,7 @@ namespace pmc {
 namespace {
 
 using testing::ManifestRow;
+using testing::cached_model;
 
 struct Case {
   ManifestRow row;
@@ -34,12 +35,7 @@ bool time_bounded(const std::string& p) {
   return p.find("<=") != std::string::npos || p.find("F[") != std::string::npos || p.find("I=") != std::string::npos;
 }
 
-uint64_t max_transitions() {
-  const char* env = std::getenv("PMC_TEST_MAX_TRANSITIONS");
-  if (!env || !*env) return 1000000;
-  const uint64_t limit = std::stoull(env);
-  return limit == 0 ? UINT64_MAX : limit;
-}
+uint64_t max_transitions() { return testing::max_test_transitions(); }
 
 std::vector<Case> cases() {
   std::vector<Case> out;
@@ -69,16 +65,6 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
   return name;
-}
-
-const Model& cached_model(const ManifestRow& row) {
-  static std::string name;
-  static ModelPtr model;
-  if (name != row.name()) {
-    model = load_model({row.transitions_file()}, "", {});
-    name = row.name();
-  }
-  return *model;
 }
 
 class GpuReference : public ::testing::TestWithParam<Case> {};

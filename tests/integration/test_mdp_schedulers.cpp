@@ -23,12 +23,7 @@ struct Case {
 };
 void PrintTo(const Case& c, std::ostream* out) { *out << c.row.name() << " " << c.row.property << " " << c.solver; }
 
-uint64_t max_transitions() {
-  const char* env = std::getenv("PMC_TEST_MAX_TRANSITIONS");
-  if (!env || !*env) return 100000;  // CI time; the `full` suite runs all
-  const uint64_t limit = std::stoull(env);
-  return limit == 0 ? UINT64_MAX : limit;
-}
+uint64_t max_transitions() { return testing::max_test_transitions(100000); }  // CI time; the `full` suite runs all
 
 std::vector<Case> cases() {
   std::vector<Case> out;

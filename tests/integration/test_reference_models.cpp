@@ -31,12 +31,7 @@ namespace pmc {
 namespace {
 using testing::ManifestRow;
 
-uint64_t max_transitions() {
-  const char* env = std::getenv("PMC_TEST_MAX_TRANSITIONS");
-  if (!env || !*env) return 1000000;
-  uint64_t limit = std::stoull(env);
-  return limit == 0 ? UINT64_MAX : limit;
-}
+uint64_t max_transitions() { return testing::max_test_transitions(); }
 
 std::string test_name(const ::testing::TestParamInfo<ManifestRow>& info) {
   std::string name = info.param.model + "_" + info.param.instance;

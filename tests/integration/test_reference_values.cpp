@@ -20,6 +20,7 @@ namespace pmc {
 namespace {
 
 using testing::ManifestRow;
+using testing::cached_model;
 
 struct Case {
   ManifestRow row;
@@ -34,12 +35,7 @@ constexpr uint64_t k_default_mdp_limit = 200000;
 // suite runs cpu.power up to this size, the full suite everywhere.
 constexpr uint64_t k_default_power_limit = 50000;
 
-uint64_t max_transitions() {
-  const char* env = std::getenv("PMC_TEST_MAX_TRANSITIONS");
-  if (!env || !*env) return 1000000;
-  const uint64_t limit = std::stoull(env);
-  return limit == 0 ? UINT64_MAX : limit;
-}
+uint64_t max_transitions() { return testing::max_test_transitions(); }
 
 bool full_suite() {
   const char* env = std::getenv("PMC_TEST_MAX_TRANSITIONS");
@@ -104,16 +100,6 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
   return name;
-}
-
-const Model& cached_model(const ManifestRow& row) {
-  static std::string loaded_name;
-  static ModelPtr loaded;
-  if (loaded_name != row.name()) {
-    loaded = load_model({row.transitions_file()}, "", {});
-    loaded_name = row.name();
-  }
-  return *loaded;
 }
 
 class ReferenceValue : public ::testing::TestWithParam<Case> {};

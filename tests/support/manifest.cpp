@@ -1,5 +1,7 @@
 #include "manifest.hpp"
 
+#include "formats/model_files.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -89,6 +91,23 @@ std::vector<ManifestRow> manifest_instances(uint64_t max_transitions) {
     if (r.transitions <= max_transitions && seen.insert(r.name()).second) out.push_back(r);
   }
   return out;
+}
+
+uint64_t max_test_transitions(uint64_t default_limit) {
+  const char* env = std::getenv("PMC_TEST_MAX_TRANSITIONS");
+  if (!env || !*env) return default_limit;
+  const uint64_t limit = std::stoull(env);
+  return limit == 0 ? UINT64_MAX : limit;
+}
+
+const Model& cached_model(const ManifestRow& row) {
+  static std::string loaded_name;
+  static ModelPtr loaded;
+  if (loaded_name != row.name()) {
+    loaded = load_model({row.transitions_file()}, "", {});
+    loaded_name = row.name();
+  }
+  return *loaded;
 }
 
 }  // namespace pmc::testing

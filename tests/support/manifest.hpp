@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "model/model.hpp"
+
 namespace pmc::testing {
 
 struct ManifestRow {
@@ -40,5 +42,13 @@ std::vector<ManifestRow> manifest_instances(uint64_t max_transitions);
 
 // Message for GTEST_SKIP when the models are missing.
 std::string missing_models_message();
+
+// The largest instance a test run covers: $PMC_TEST_MAX_TRANSITIONS, else
+// `default_limit` (CI's budget); 0 means every instance (the `full` suite).
+uint64_t max_test_transitions(uint64_t default_limit = 1000000);
+
+// The model of `row`, loaded once and kept until another instance is asked
+// for (parameterised tests visit a model's properties one after another).
+const Model& cached_model(const ManifestRow& row);
 
 }  // namespace pmc::testing
