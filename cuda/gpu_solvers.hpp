@@ -20,6 +20,14 @@ SolveStats gpu_value_iteration_without_collapse(const MinMaxProblem& problem, Mi
                                                 const SolverSettings& settings);
 SolveStats gpu_value_iteration_steps(const MinMaxProblem& problem, MinMaxSolution& solution,
                                      const SolverSettings& settings);
+// gpu.interval-vi (cuda/interval_iteration.cu): sound interval iteration
+// with the lower and upper vectors updated in one pass over the matrix and
+// the stopping test (bounds_close) reduced on the device. Same contracts as
+// cpu.interval-vi (interval_linear, interval_value_iteration).
+SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& lower, std::vector<double>& upper,
+                               const SolverSettings& settings);
+SolveStats gpu_interval_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                        const SolverSettings& settings);
 // Host code (lib/solver/gpu_topological_value_iteration.cpp) over
 // gpu_value_iteration: SCC blocks that fit settings.gpu_memory_limit (or the
 // device's free memory), a CPU fallback for an SCC that does not.

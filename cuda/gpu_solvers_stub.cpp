@@ -22,6 +22,12 @@ SolveStats gpu_value_iteration_without_collapse(const MinMaxProblem&, MinMaxSolu
   no_cuda("gpu.vi");
 }
 SolveStats gpu_value_iteration_steps(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&) { no_cuda("gpu.vi"); }
+SolveStats gpu_interval_linear(const LinearSystem&, std::vector<double>&, std::vector<double>&, const SolverSettings&) {
+  no_cuda("gpu.interval-vi");
+}
+SolveStats gpu_interval_value_iteration(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&) {
+  no_cuda("gpu.interval-vi");
+}
 SolveStats gpu_jacobi_partitioned(const LinearSystem&, std::vector<double>&, const SolverSettings&,
                                   const std::vector<int>&, GpuExchange) {
   no_cuda("gpu.jacobi");

@@ -26,6 +26,9 @@ CheckOptions check_options(const Arguments& args) {
   if (args.has("relative") && args.has("absolute")) {
     fail(ErrorCode::invalid_argument, "--relative and --absolute exclude each other");
   }
+  if (args.has("sound") && args.has("unsound")) {
+    fail(ErrorCode::invalid_argument, "--sound and --unsound exclude each other");
+  }
   CheckOptions options;
   for (const SettingSpec& spec : setting_specs()) {
     if (args.has(spec.name)) apply_setting(options, spec.name, args.value(spec.name));
@@ -57,7 +60,9 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
       {"notes", r.notes},
   };
   if (r.is_boolean) j["satisfied"] = r.initial_value != 0;
-  if (!r.lower.empty()) {
+  // Certified bounds in the first initial state (issue 18); absent when not sound.
+  j["sound"] = r.sound;
+  if (r.sound) {
     j["lower"] = json_number(r.initial_lower);
     j["upper"] = json_number(r.initial_upper);
   }
@@ -90,11 +95,14 @@ void print_result_text(const CheckResult& r, std::ostream& out) {
     fmt::print(out, "{}: {}", r.property, r.initial_value != 0 ? "true" : "false");
   } else {
     fmt::print(out, "{}: {}", r.property, r.initial_value);
+    // value ± half-width: the exact value lies within (certified).
+    if (r.sound && std::isfinite(r.initial_value)) {
+      fmt::print(out, " ± {:.2g}", std::max(r.initial_upper - r.initial_value, r.initial_value - r.initial_lower));
+    }
   }
   if (r.num_initial > 1) fmt::print(out, " (initial states: {}, min {}, max {})", r.num_initial, r.min_initial, r.max_initial);
-  if (!r.lower.empty()) fmt::print(out, " (sound bounds [{}, {}])", r.initial_lower, r.initial_upper);
-  fmt::print(out, "\n  {}, {} iterations, {:.3f} s{} ({})\n", r.solver_names(), r.iterations, r.seconds,
-             r.converged ? "" : ", NOT CONVERGED", reason_without_solver(r));
+  fmt::print(out, "\n  {}, {} iterations, {:.3f} s{}{} ({})\n", r.solver_names(), r.iterations, r.seconds,
+             r.converged ? "" : ", NOT CONVERGED", r.sound ? "" : ", not certified", reason_without_solver(r));
 }
 
 // One line per state: "state choice action" (choice 0-based within the

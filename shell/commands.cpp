@@ -29,7 +29,7 @@ const std::vector<Command>& command_table() {
   static const std::vector<Command> table = {
       {"check",
        "--model FILE... --property P [--property P...] [--solver NAME] [--epsilon E] [--relative|--absolute] "
-       "[--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--gpu-memory-limit BYTES] "
+       "[--sound|--unsound] [--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--gpu-memory-limit BYTES] "
        "[--gpu-layout L] [--reorder bfs] "
        "[--scheduler FILE] [--json]",
        "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...)",
@@ -38,6 +38,8 @@ const std::vector<Command>& command_table() {
                           {"epsilon", true, false},
                           {"relative", false, false},
                           {"absolute", false, false},
+                          {"sound", false, false},
+                          {"unsound", false, false},
                           {"max-iterations", true, false},
                           {"threads", true, false},
                           {"device", true, false},

@@ -419,7 +419,7 @@ LineOutcome set(Session& session, const std::string& rest) {
   const auto& words = args.positional();
   if (words.empty()) fail(ErrorCode::invalid_argument, "set needs a setting (see `help set`)");
   const std::string& name = words[0];
-  const bool flag = name == "relative" || name == "absolute";
+  const bool flag = name == "relative" || name == "absolute" || name == "sound" || name == "unsound";
   if (words.size() != (flag ? 1u : 2u)) {
     if (flag) fail(ErrorCode::invalid_argument, "set {} takes no value", name);
     fail(ErrorCode::invalid_argument, "set {} needs one value (help set)", name);
@@ -451,7 +451,7 @@ LineOutcome show(Session& session, const std::string& rest) {
   if (args.positional()[0] == "models") return list_models(session, args.has("json") ? "--json" : "");
   std::vector<std::pair<std::string, std::string>> values;
   for (const SettingSpec& spec : setting_specs()) {
-    if (spec.name != "absolute") values.emplace_back(spec.name, setting_value(session.options, spec.name));
+    if (spec.name != "absolute" && spec.name != "unsound") values.emplace_back(spec.name, setting_value(session.options, spec.name));
   }
   values.emplace_back("json", session.json ? "on" : "off");
   values.emplace_back("progress", session.progress ? "on" : "off");

@@ -50,6 +50,8 @@ const std::vector<SettingSpec>& setting_specs() {
       {"epsilon", "E", "convergence threshold, in (0, 1)"},
       {"relative", "", "relative convergence criterion (PRISM's default)"},
       {"absolute", "", "absolute convergence criterion"},
+      {"sound", "", "auto picks sound solvers: certified bounds within 2*epsilon (the default)"},
+      {"unsound", "", "auto may pick unsound solvers (PRISM's stopping rule: faster, no error bound)"},
       {"max-iterations", "N", "iteration limit of one solve"},
       {"threads", "N", "CPU threads; 0 = all cores"},
       {"device", "I", "GPU index (see `pmc devices`)"},
@@ -120,6 +122,10 @@ void apply_setting(CheckOptions& options, std::string_view name, std::string_vie
     s.relative = true;
   } else if (name == "absolute") {
     s.relative = false;
+  } else if (name == "sound") {
+    s.sound = true;
+  } else if (name == "unsound") {
+    s.sound = false;
   } else if (name == "max-iterations") {
     s.max_iterations = parse_integer(name, value, 1, 1e18, "a positive integer");
   } else if (name == "threads") {
@@ -157,6 +163,8 @@ std::string setting_value(const CheckOptions& options, std::string_view name) {
   if (name == "epsilon") return fmt::format("{}", s.epsilon);
   if (name == "relative") return s.relative ? "on" : "off";
   if (name == "absolute") return s.relative ? "off" : "on";
+  if (name == "sound") return s.sound ? "on" : "off";
+  if (name == "unsound") return s.sound ? "off" : "on";
   if (name == "max-iterations") return fmt::format("{}", s.max_iterations);
   if (name == "threads") return s.threads == 0 ? "0 (all cores)" : fmt::format("{}", s.threads);
   if (name == "device") return fmt::format("{}", s.device);

@@ -107,16 +107,29 @@ PMC_API pmc_status pmc_options_set_row_sum_tolerance(pmc_options* options, doubl
  * result's reason say what was chosen and why. A property made of several
  * problems (steady state: stationary distributions and a linear system)
  * uses the named solver for each problem it solves and "auto" for the rest;
- * pmc_result_solver() lists every solver used. Unknown names fail here. */
+ * pmc_result_solver() lists every solver used. Unknown names fail here; a
+ * name that solves none of a property's problems makes pmc_check fail with
+ * PMC_ERROR_INVALID_ARGUMENT (never a silent substitute). */
 PMC_API pmc_status pmc_options_set_solver(pmc_options* options, const char* name);
 
 /* Convergence threshold of iterative solvers, in (0, 1); default 1e-6 as
  * PRISM. Also scales the Fox-Glynn truncation error of uniformisation. */
 PMC_API pmc_status pmc_options_set_epsilon(pmc_options* options, double epsilon);
 
-/* relative != 0 (default): stop when max_i |x_i' - x_i| / |x_i'| < epsilon;
- * relative == 0: when max_i |x_i' - x_i| < epsilon. */
+/* relative != 0 (default): precision relative to the value; sound solvers
+ * stop when upper - lower <= 2*epsilon*lower (the midpoint is then within
+ * epsilon of the exact value, relative to it), unsound ones when
+ * max_i |x_i' - x_i| / |x_i'| < epsilon. relative == 0: absolute, the same
+ * tests without the division. */
 PMC_API pmc_status pmc_options_set_relative(pmc_options* options, int relative);
+
+/* sound != 0 (default): "auto", "cpu" and "gpu" pick sound solvers
+ * (interval iteration), whose results carry certified bounds
+ * (pmc_result_sound, pmc_result_bounds). sound == 0: they may pick faster
+ * unsound solvers (PRISM's stopping rule, no error bound). A solver named
+ * with pmc_options_set_solver runs either way; its result says whether it
+ * is sound. Same thread-safety as the other setters. */
+PMC_API pmc_status pmc_options_set_sound(pmc_options* options, int sound);
 
 /* Iteration limit of each solve (default 1000000); reaching it makes
  * pmc_check return PMC_ERROR_NOT_CONVERGED. */
@@ -366,10 +379,27 @@ PMC_API pmc_status pmc_result_solver(const pmc_result* result, const char** out_
 PMC_API pmc_status pmc_result_scheduler(const pmc_result* result, int64_t* choices, uint64_t capacity,
                                         uint64_t* out_count);
 
-/* Sound bounds in the first initial state from interval iteration
- * (cpu.interval-vi): the true value lies in [*out_lower, *out_upper].
- * PMC_ERROR_UNSUPPORTED when the solver gave no bounds. */
+/* *out_sound = 1 when the result is certified: in every state the exact
+ * value lies within the bounds of pmc_result_bounds/pmc_result_bound_values
+ * (up to floating-point rounding). Unbounded properties are certified by
+ * sound solvers (interval iteration: the default), bounded and CTMC
+ * time-bounded ones by construction (uniformisation: Fox-Glynn's truncation
+ * bound); steady-state and long-run values, and results of unsound solvers,
+ * are not (*out_sound = 0). A certified result whose solver hit its
+ * iteration limit has valid but wider bounds (pmc_result_converged = 0). */
+PMC_API pmc_status pmc_result_sound(const pmc_result* result, int* out_sound);
+
+/* Certified bounds in the first initial state: the exact value lies in
+ * [*out_lower, *out_upper]; pmc_result_initial_value is their midpoint for
+ * unbounded properties. PMC_ERROR_UNSUPPORTED when the result is not sound. */
 PMC_API pmc_status pmc_result_bounds(const pmc_result* result, double* out_lower, double* out_upper);
+
+/* Certified bounds in every state, as pmc_result_values: up to `capacity`
+ * entries into `lower` and `upper` (both may be NULL when capacity is 0);
+ * *out_count is the number of states. PMC_ERROR_UNSUPPORTED when the
+ * result is not sound. The arrays stay owned by the caller. */
+PMC_API pmc_status pmc_result_bound_values(const pmc_result* result, double* lower, double* upper,
+                                           uint64_t capacity, uint64_t* out_count);
 
 /* Wall-clock seconds of the whole check. */
 PMC_API pmc_status pmc_result_seconds(const pmc_result* result, double* out_seconds);

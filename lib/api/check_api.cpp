@@ -96,14 +96,44 @@ pmc_status pmc_result_scheduler(const pmc_result* result, int64_t* choices, uint
   });
 }
 
+pmc_status pmc_result_sound(const pmc_result* result, int* out_sound) {
+  return guarded([&] { require(out_sound, "out_sound") = result_of(result).sound ? 1 : 0; });
+}
+
+namespace {
+
+void require_sound(const pmc::CheckResult& r) {
+  if (!r.sound) {
+    fail(ErrorCode::unsupported, "{}: the result is not certified, so it has no bounds (see its notes)", r.property);
+  }
+}
+
+}  // namespace
+
 pmc_status pmc_result_bounds(const pmc_result* result, double* out_lower, double* out_upper) {
   return guarded([&] {
     const pmc::CheckResult& r = result_of(result);
     require(out_lower, "out_lower");
     require(out_upper, "out_upper");
-    if (r.lower.empty()) fail(ErrorCode::unsupported, "{}: the solver gave no bounds (use cpu.interval-vi)", r.property);
+    require_sound(r);
     *out_lower = r.initial_lower;
     *out_upper = r.initial_upper;
+  });
+}
+
+pmc_status pmc_result_bound_values(const pmc_result* result, double* lower, double* upper, uint64_t capacity,
+                                   uint64_t* out_count) {
+  return guarded([&] {
+    const pmc::CheckResult& r = result_of(result);
+    require(out_count, "out_count");
+    require_sound(r);
+    if (capacity > 0) {
+      require(lower, "lower");
+      require(upper, "upper");
+    }
+    std::copy_n(r.lower.begin(), std::min<uint64_t>(capacity, r.lower.size()), lower);
+    std::copy_n(r.upper.begin(), std::min<uint64_t>(capacity, r.upper.size()), upper);
+    *out_count = r.lower.size();
   });
 }
 

@@ -49,6 +49,10 @@ pmc_status pmc_options_set_epsilon(pmc_options* options, double epsilon) {
   });
 }
 
+pmc_status pmc_options_set_sound(pmc_options* options, int sound) {
+  return guarded([&] { require(options, "options").check.settings.sound = sound != 0; });
+}
+
 pmc_status pmc_options_set_relative(pmc_options* options, int relative) {
   return guarded([&] { require(options, "options").check.settings.relative = relative != 0; });
 }

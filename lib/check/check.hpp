@@ -40,8 +40,14 @@ struct CheckResult {
   // state's choices) per state; -1 where any choice is optimal. Empty when
   // the property has none.
   std::vector<int64_t> scheduler;
-  // Sound interval iteration: the bounds in every state (empty otherwise);
-  // `values` then holds their midpoint.
+  // Certified bounds (issue 18): when `sound`, lower[s] ≤ exact value ≤
+  // upper[s] in every state (up to floating-point rounding) and `values`
+  // holds their midpoint (sound solvers: within ε of the exact value once
+  // converged). Bounded and time-bounded properties are sound by
+  // construction (uniformisation: upper adds Fox–Glynn's truncation bound);
+  // steady-state and properties solved by an unsound solver are not:
+  // sound = false and lower/upper empty.
+  bool sound = false;
   std::vector<double> lower, upper;
   double initial_lower = 0, initial_upper = 0;  // the bounds in the first initial state
 

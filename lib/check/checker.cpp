@@ -106,10 +106,22 @@ class Checker {
       case StateKind::implication:
         return bits::set_union(bits::complement(states(*f.left)), states(*f.right));
       case StateKind::op: {
-        const std::vector<double> values = operator_values(*f.op, nullptr);
+        ResultExtras extras;
+        const std::vector<double> values = operator_values(*f.op, &extras);
         Bitset set(n);
+        uint64_t undecided = 0;
+        const double error = ctx_.absolute_error();
         for (uint64_t s = 0; s < n; ++s) {
           if (f.op->holds(values[s])) set.set(s);
+          // Certified only where the whole interval is on one side of the bound.
+          const double lower = extras.lower.empty() ? values[s] - error : extras.lower[s];
+          const double upper = extras.upper.empty() ? values[s] + error : extras.upper[s];
+          if (f.op->holds(lower) != f.op->holds(upper)) ++undecided;
+        }
+        if (undecided > 0) {
+          ctx_.mark_unsound(fmt::format("column {}: in {} states the bounds of the nested operator straddle its "
+                                        "threshold (a smaller --epsilon may decide them)",
+                                        f.op->column, undecided));
         }
         return set;
       }
@@ -118,10 +130,10 @@ class Checker {
   }
 
   // `extras` (top-level MDP operators only) receives the scheduler and bounds.
-  std::vector<double> operator_values(const Operator& op, MdpExtras* extras) {
+  std::vector<double> operator_values(const Operator& op, ResultExtras* extras) {
     const Model& model = ctx_.model();
     const bool mdp = model.type() == ModelType::mdp;
-    MdpExtras ignored;
+    ResultExtras ignored;
     if (extras == nullptr) extras = &ignored;
     switch (op.kind) {
       case OperatorKind::probability: {
@@ -130,7 +142,7 @@ class Checker {
         const Bitset right = states(*path.right);
         const Bitset left = path.left ? states(*path.left) : bits::full(model.num_states());
         if (mdp) return mdp_path_probabilities(ctx_, path, maximizes(op), left, right, *extras);
-        return path_probabilities(ctx_, path, left, right);
+        return path_probabilities(ctx_, path, left, right, *extras);
       }
       case OperatorKind::steady_state: {
         if (mdp) fail(ErrorCode::unsupported, "column {}: steady-state probabilities (S) of MDPs are not supported", op.column);
@@ -149,7 +161,7 @@ class Checker {
         }
         Bitset target = formula.target ? states(*formula.target) : Bitset(model.num_states());
         if (mdp) return mdp_reward_values(ctx_, formula, maximizes(op), rewards, target, *extras);
-        return reward_values(ctx_, formula, rewards, target);
+        return reward_values(ctx_, formula, rewards, target, *extras);
       }
     }
     fail(ErrorCode::internal, "unknown operator");
@@ -158,6 +170,24 @@ class Checker {
  private:
   CheckContext ctx_;
 };
+
+// The result's bounds (issue 18): a sound solve's, or the values themselves
+// widened by the absolute error of uniformisation where only exact steps
+// made them; none when any step of the check certified nothing.
+void certify(const CheckContext& ctx, ResultExtras extras, CheckResult& result) {
+  result.sound = ctx.sound();
+  if (!result.sound) return;
+  if (!extras.lower.empty()) {
+    result.lower = std::move(extras.lower);
+    result.upper = std::move(extras.upper);
+    return;
+  }
+  const double error = result.is_boolean ? 0.0 : ctx.absolute_error();
+  result.lower = result.values;
+  result.upper = result.values;
+  for (double& v : result.lower) v -= error;
+  for (double& v : result.upper) v += error;
+}
 
 void fill_initial_values(const Model& model, CheckResult& result) {
   const Bitset* init = model.initial_states();
@@ -171,7 +201,7 @@ void fill_initial_values(const Model& model, CheckResult& result) {
   result.num_initial = init->count();
   const uint64_t first = init->find_next(0);
   result.initial_value = result.values[first];
-  if (!result.lower.empty()) {
+  if (result.sound) {
     result.initial_lower = result.lower[first];
     result.initial_upper = result.upper[first];
   }
@@ -205,16 +235,16 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   result.property = to_string(property);
   const Operator* top = property.top_operator();
   if (top != nullptr && top->is_query()) {
-    MdpExtras extras;
+    ResultExtras extras;
     result.values = checker.operator_values(*top, &extras);
     result.scheduler = std::move(extras.scheduler);
-    result.lower = std::move(extras.lower);
-    result.upper = std::move(extras.upper);
+    certify(checker.context(), extras, result);
   } else {
     result.is_boolean = true;
     result.satisfying = checker.states(*property.root);
     result.values.assign(model.num_states(), 0.0);
     bits::for_each_set(result.satisfying, [&](uint64_t s) { result.values[s] = 1.0; });
+    certify(checker.context(), {}, result);  // exact where every nested bound decided its states
   }
   fill_initial_values(model, result);
   checker.context().fill(result);

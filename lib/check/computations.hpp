@@ -11,20 +11,36 @@ namespace pmc {
 
 inline constexpr double k_infinity = std::numeric_limits<double>::infinity();
 
+// What a computation can give besides values: an optimal scheduler (MDPs:
+// choice per state, -1 = any) and the certified bounds of a sound solve
+// (empty when the values came from exact steps or were not certified).
+struct ResultExtras {
+  std::vector<int64_t> scheduler;
+  std::vector<double> lower, upper;
+};
+
 // P[φ U ψ] etc. for every state. `left` is φ (all states for F/G/X), `right` ψ.
 std::vector<double> path_probabilities(CheckContext& ctx, const property::PathFormula& path, const Bitset& left,
-                                       const Bitset& right);
+                                       const Bitset& right, ResultExtras& extras);
 
 // R[...] for every state; `target` is ψ of F ψ (else unused).
 std::vector<double> reward_values(CheckContext& ctx, const property::RewardFormula& formula,
-                                  const RewardStructure& rewards, const Bitset& target);
+                                  const RewardStructure& rewards, const Bitset& target, ResultExtras& extras);
 
 // Long-run average of `state_values` (an indicator for S=?, reward rates for
 // R[S]) from every state, via bottom SCCs (DTMC and CTMC).
 std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>& state_values);
 
-// Unbounded φ U ψ on the DTMC or the CTMC's embedded DTMC.
-std::vector<double> unbounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right);
+// Unbounded φ U ψ on the DTMC or the CTMC's embedded DTMC; bounds into
+// `extras` when the solve certified them.
+std::vector<double> unbounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, ResultExtras& extras);
+
+// Values of known states plus a solve's (values, lower, upper) over the
+// unknowns `maybe` (unknown i of state s is index[s]), into values and, when
+// the solve gave bounds, extras.lower/upper (known states: lower = upper).
+void scatter_solution(const Bitset& maybe, const std::vector<uint32_t>& index, const std::vector<double>& x,
+                      const std::vector<double>& lower, const std::vector<double>& upper, std::vector<double>& values,
+                      ResultExtras& extras);
 
 // CTMC, uniformisation: P[φ U<=t ψ] (t ≥ 0).
 std::vector<double> ctmc_bounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, double t);
@@ -36,17 +52,10 @@ std::vector<double> ctmc_transient(CheckContext& ctx, const Bitset& active, std:
 std::vector<double> ctmc_cumulative_reward(CheckContext& ctx, const std::vector<double>& rates, double t);
 std::vector<double> ctmc_instantaneous_reward(CheckContext& ctx, const std::vector<double>& state_rewards, double t);
 
-// What an MDP computation can give besides values: an optimal scheduler
-// (choice per state, -1 = any) and sound bounds from interval iteration.
-struct MdpExtras {
-  std::vector<int64_t> scheduler;
-  std::vector<double> lower, upper;
-};
-
 // MDPs (mdp_properties.cpp): Pmin/Pmax of path formulas, Rmin/Rmax.
 std::vector<double> mdp_path_probabilities(CheckContext& ctx, const property::PathFormula& path, bool maximize,
-                                           const Bitset& left, const Bitset& right, MdpExtras& extras);
+                                           const Bitset& left, const Bitset& right, ResultExtras& extras);
 std::vector<double> mdp_reward_values(CheckContext& ctx, const property::RewardFormula& formula, bool maximize,
-                                      const RewardStructure& rewards, const Bitset& target, MdpExtras& extras);
+                                      const RewardStructure& rewards, const Bitset& target, ResultExtras& extras);
 
 }  // namespace pmc

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "solver/convergence.hpp"
 #include "solver/cancellation.hpp"
 
 namespace pmc {
@@ -19,7 +20,22 @@ const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64
   std::string reason;
   const SolverEntry& solver = choose_solver(kind, options_.solver, entries, rows, options_.settings, reason);
   if (std::find(reasons_.begin(), reasons_.end(), reason) == reasons_.end()) reasons_.push_back(reason);
+  if (!is_automatic_choice(options_.solver)) {
+    if (solver.name == options_.solver) {
+      named_used_ = true;
+    } else {
+      const std::string what(to_string(kind));
+      if (std::find(named_unsolved_.begin(), named_unsolved_.end(), what) == named_unsolved_.end()) {
+        named_unsolved_.push_back(what);
+      }
+    }
+  }
   return solver;
+}
+
+void CheckContext::mark_unsound(std::string why) {
+  if (sound_) notes_.push_back("not certified: " + why);
+  sound_ = false;
 }
 
 void CheckContext::record(const SolveStats& stats) {
@@ -37,15 +53,24 @@ void CheckContext::record(const SolveStats& stats) {
   }
 }
 
-void CheckContext::solve_linear(const LinearSystem& system, std::vector<double>& x) {
+void CheckContext::solve_linear(const LinearSystem& system, std::vector<double>& x, std::vector<double>* lower,
+                                std::vector<double>* upper) {
   if (system.a.num_rows() == 0) return;
-  record(pick(ProblemKind::linear_system, system.a.num_entries(), system.a.num_rows()).linear(system, x, options_.settings));
+  const SolverEntry& solver = pick(ProblemKind::linear_system, system.a.num_entries(), system.a.num_rows());
+  const SolveStats stats = run_linear(solver, system, x, options_.settings, lower, upper);
+  record(stats);
+  if (!stats.sound) {
+    mark_unsound(solver.sound ? fmt::format("{} found no upper bound within the iteration limit", solver.name)
+                              : fmt::format("{} stops when successive iterates are close, which bounds no error",
+                                            solver.name));
+  }
 }
 
 void CheckContext::solve_stationary(const StationarySystem& system, std::vector<double>& x) {
   if (system.incoming.num_rows() == 0) return;
   record(pick(ProblemKind::stationary, system.incoming.num_entries(), system.incoming.num_rows())
              .stationary(system, x, options_.settings));
+  mark_unsound("stationary distributions are solved without error bounds");
 }
 
 void CheckContext::solve_steps(const StepProblem& problem, std::vector<double>& result) {
@@ -57,11 +82,24 @@ void CheckContext::solve_min_max(const MinMaxProblem& problem, MinMaxSolution& s
   if (problem.num_unknowns() == 0) return;
   const ProblemKind kind = problem.steps > 0 ? ProblemKind::min_max_steps : ProblemKind::min_max;
   const SolverEntry& solver = pick(kind, problem.a.num_entries(), problem.a.num_rows());
-  record((kind == ProblemKind::min_max_steps ? solver.min_max_steps : solver.min_max)(problem, solution,
-                                                                                      options_.settings));
+  const SolveStats stats =
+      (kind == ProblemKind::min_max_steps ? solver.min_max_steps : solver.min_max)(problem, solution, options_.settings);
+  record(stats);
+  // Bounded steps are exact; an unbounded solve is certified only by bounds.
+  if (kind == ProblemKind::min_max && !stats.sound) {
+    mark_unsound(solver.sound ? fmt::format("{} found no upper bound within the iteration limit", solver.name)
+                              : fmt::format("{} stops when successive iterates are close, which bounds no error",
+                                            solver.name));
+  }
 }
 
 void CheckContext::fill(CheckResult& result) const {
+  if (!named_used_ && !named_unsolved_.empty()) {
+    std::string kinds;
+    for (const std::string& k : named_unsolved_) kinds += (kinds.empty() ? "" : ", ") + k;
+    fail(ErrorCode::invalid_argument, "solver {} does not solve this property's problems ({}); see `pmc solvers`",
+         options_.solver, kinds);
+  }
   result.solvers = solvers_;
   for (const std::string& r : reasons_) result.solver_reason += (result.solver_reason.empty() ? "" : "; ") + r;
   result.iterations = iterations_;

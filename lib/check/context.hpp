@@ -20,14 +20,28 @@ class CheckContext {
   const graph::TransposedGraph& transposed() const;
 
   // Solve with the solver the options choose for this kind of problem, and
-  // record what happened. x: start vector in, solution out.
-  void solve_linear(const LinearSystem& system, std::vector<double>& x);
+  // record what happened. x: start vector in, solution out (a sound
+  // solver's: the midpoint of its bounds, which go to `lower`/`upper` when
+  // given). A solve that certifies nothing makes the check unsound.
+  void solve_linear(const LinearSystem& system, std::vector<double>& x, std::vector<double>* lower = nullptr,
+                    std::vector<double>* upper = nullptr);
   void solve_stationary(const StationarySystem& system, std::vector<double>& x);
   void solve_steps(const StepProblem& problem, std::vector<double>& result);
   // MDPs. `bounds` is set when the solver produced sound lower/upper bounds.
   void solve_min_max(const MinMaxProblem& problem, MinMaxSolution& solution);
 
   void add_note(std::string note) { notes_.push_back(std::move(note)); }
+
+  // Soundness of the check (issue 18). Unsound once any step certifies
+  // nothing: an unsound solver, a stationary distribution, bounds lost in
+  // a composition, a nested bound decided by values whose bounds straddle it.
+  void mark_unsound(std::string why);
+  bool sound() const { return sound_; }
+  // Uniformisation adds an absolute error bound (Fox–Glynn's truncation) to
+  // the values of the property; they add up over the steps of a check.
+  void add_absolute_error(double bound) { absolute_error_ += bound; }
+  double absolute_error() const { return absolute_error_; }
+
   void fill(CheckResult& result) const;
 
  private:
@@ -44,6 +58,12 @@ class CheckContext {
   double bytes_per_iteration_ = 0;
   std::string kernel_;
   bool converged_ = true;
+  bool sound_ = true;
+  double absolute_error_ = 0.0;
+  // A named solver (not auto/cpu/gpu): whether it ran, and the problems it
+  // could not solve (others solved them).
+  bool named_used_ = false;
+  std::vector<std::string> named_unsolved_;
 };
 
 }  // namespace pmc

@@ -59,6 +59,7 @@ StationarySystem bscc_system(const Model& model, std::span<const uint32_t> state
 std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>& state_values) {
   const Model& model = ctx.model();
   const uint64_t n = model.num_states();
+  ctx.mark_unsound("long-run and steady-state values carry no error bounds");
   const graph::Bsccs& bsccs = model.derived<graph::Bsccs>("bsccs", [&] { return graph::bottom_sccs(model); });
   std::vector<double> values(n, 0.0);
   std::vector<uint32_t> local(n, 0);

@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/mdp_precomputation.hpp"
+#include "solver/convergence.hpp"
 #include "solver/parallel.hpp"
 
 namespace pmc {
@@ -38,7 +39,7 @@ uint64_t step_bound(const property::Number& n, size_t column) {
 
 // Writes the solution of `mdp_problem` into `values` (and bounds, choices).
 void scatter(const MdpProblem& mp, const Bitset& unknowns, const MinMaxSolution& solution, std::vector<double>& values,
-             MdpExtras& extras, const Model& model) {
+             ResultExtras& extras, const Model& model) {
   const bool bounds = !solution.upper.empty();
   if (bounds) {
     if (extras.lower.empty()) extras.lower = values;
@@ -49,7 +50,7 @@ void scatter(const MdpProblem& mp, const Bitset& unknowns, const MinMaxSolution&
     if (bounds) {
       extras.lower[s] = solution.x[u];
       extras.upper[s] = solution.upper[u];
-      values[s] = 0.5 * (solution.x[u] + solution.upper[u]);
+      values[s] = bounds_midpoint(solution.x[u], solution.upper[u]);
     } else {
       values[s] = solution.x[u];
     }
@@ -104,7 +105,7 @@ void progressing_max_choices(const Model& model, const graph::TransposedGraph& t
 
 // φ U ψ, unbounded.
 std::vector<double> until_unbounded(CheckContext& ctx, bool maximize, const Bitset& left, const Bitset& right,
-                                    MdpExtras& extras) {
+                                    ResultExtras& extras) {
   const Model& model = ctx.model();
   const auto& tg = ctx.transposed();
   // max: 0 where no scheduler reaches ψ, 1 where one does almost surely;
@@ -179,7 +180,7 @@ std::vector<double> next_values(const Model& model, bool maximize, const Bitset&
 }
 
 std::vector<double> until(CheckContext& ctx, const PathFormula& path, bool maximize, const Bitset& left,
-                          const Bitset& right, MdpExtras& extras) {
+                          const Bitset& right, ResultExtras& extras) {
   if (path.bound.lower) {
     fail(ErrorCode::unsupported, "column {}: lower time bounds (>=, [a,b]) on MDPs are not supported", path.column);
   }
@@ -188,7 +189,7 @@ std::vector<double> until(CheckContext& ctx, const PathFormula& path, bool maxim
 }
 
 std::vector<double> reachability_reward(CheckContext& ctx, bool maximize, const RewardStructure& rewards,
-                                        const Bitset& target, MdpExtras& extras) {
+                                        const Bitset& target, ResultExtras& extras) {
   const Model& model = ctx.model();
   const uint64_t n = model.num_states();
   const auto& tg = ctx.transposed();
@@ -215,7 +216,21 @@ std::vector<double> reachability_reward(CheckContext& ctx, bool maximize, const 
       }
     });
   }
-  MdpProblem mp = restrict_mdp(model, maybe, {}, choice_rewards(model, rewards), excluded, maximize, threads(ctx));
+  const std::vector<double> earned = choice_rewards(model, rewards);
+  // Iteration from 0 is a lower bound only for rewards ≥ 0 (as PRISM, which
+  // rejects negative rewards for MDP expected rewards too).
+  const auto& groups = model.row_groups();
+  for (uint64_t s = 0; s < n; ++s) {
+    for (uint64_t r = groups[s]; r < groups[s + 1]; ++r) {
+      if (earned[r] < 0) {
+        fail(ErrorCode::unsupported,
+             "reward structure \"{}\": negative reward {} on a choice of state {}: MDP expected rewards need "
+             "non-negative rewards",
+             rewards.name, earned[r], s);
+      }
+    }
+  }
+  MdpProblem mp = restrict_mdp(model, maybe, {}, earned, excluded, maximize, threads(ctx));
   MinMaxSolution solution;
   solution.x.assign(mp.problem.num_unknowns(), 0.0);
   ctx.solve_min_max(mp.problem, solution);
@@ -245,7 +260,7 @@ std::vector<double> bounded_reward(CheckContext& ctx, const RewardFormula& formu
 }  // namespace
 
 std::vector<double> mdp_path_probabilities(CheckContext& ctx, const PathFormula& path, bool maximize,
-                                           const Bitset& left, const Bitset& right, MdpExtras& extras) {
+                                           const Bitset& left, const Bitset& right, ResultExtras& extras) {
   switch (path.kind) {
     case PathKind::next:
       return next_values(ctx.model(), maximize, right);
@@ -269,7 +284,7 @@ std::vector<double> mdp_path_probabilities(CheckContext& ctx, const PathFormula&
 }
 
 std::vector<double> mdp_reward_values(CheckContext& ctx, const RewardFormula& formula, bool maximize,
-                                      const RewardStructure& rewards, const Bitset& target, MdpExtras& extras) {
+                                      const RewardStructure& rewards, const Bitset& target, ResultExtras& extras) {
   switch (formula.kind) {
     case RewardKind::reachability:
       return reachability_reward(ctx, maximize, rewards, target, extras);

@@ -73,17 +73,28 @@ uint64_t step_bound(const property::Number& n, const PathFormula& path) {
   return static_cast<uint64_t>(n.value);
 }
 
+// The unbounded part of a lower-bounded until (F>=k, U>=t): its values go
+// through further steps, which would need the steps run on both bounds to
+// stay certified; pmc does not do that yet.
+std::vector<double> unbounded_until_then_steps(CheckContext& ctx, const Bitset& left, const Bitset& right) {
+  ResultExtras bounds;
+  std::vector<double> values = unbounded_until(ctx, left, right, bounds);
+  ctx.mark_unsound("the bounds of the unbounded part of a lower time bound are not carried through its steps");
+  return values;
+}
+
 // φ U^I ψ for the bound I of `path` (F: φ = true).
-std::vector<double> until(CheckContext& ctx, const PathFormula& path, const Bitset& left, const Bitset& right) {
+std::vector<double> until(CheckContext& ctx, const PathFormula& path, const Bitset& left, const Bitset& right,
+                          ResultExtras& extras) {
   const TimeBound& bound = path.bound;
   const bool ctmc = ctx.model().type() == ModelType::ctmc;
-  if (bound.unbounded()) return unbounded_until(ctx, left, right);
+  if (bound.unbounded()) return unbounded_until(ctx, left, right, extras);
   if (!ctmc) {
     if (!bound.lower) return dtmc_bounded_until(ctx, left, right, step_bound(*bound.upper, path));
     const uint64_t lower = step_bound(*bound.lower, path);
     std::vector<double> later =
         bound.upper ? dtmc_bounded_until(ctx, left, right, step_bound(*bound.upper, path) - lower)
-                    : unbounded_until(ctx, left, right);
+                    : unbounded_until_then_steps(ctx, left, right);
     return dtmc_stay_in(ctx, left, std::move(later), lower);
   }
   if (!bound.lower) return ctmc_bounded_until(ctx, left, right, bound.upper->value);
@@ -91,7 +102,7 @@ std::vector<double> until(CheckContext& ctx, const PathFormula& path, const Bits
   // chance of reaching a state with that value at t1 without leaving φ.
   const double t1 = bound.lower->value;
   std::vector<double> later = bound.upper ? ctmc_bounded_until(ctx, left, right, bound.upper->value - t1)
-                                          : unbounded_until(ctx, left, right);
+                                          : unbounded_until_then_steps(ctx, left, right);
   for (uint64_t s = 0; s < later.size(); ++s) {
     if (!left.test(s)) later[s] = 0;
   }
@@ -100,31 +111,54 @@ std::vector<double> until(CheckContext& ctx, const PathFormula& path, const Bits
 
 }  // namespace
 
-std::vector<double> unbounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right) {
+void scatter_solution(const Bitset& maybe, const std::vector<uint32_t>& index, const std::vector<double>& x,
+                      const std::vector<double>& lower, const std::vector<double>& upper, std::vector<double>& values,
+                      ResultExtras& extras) {
+  const bool bounds = !upper.empty();
+  if (bounds) {
+    extras.lower = values;
+    extras.upper = values;
+  }
+  bits::for_each_set(maybe, [&](uint64_t s) {
+    values[s] = x[index[s]];
+    if (bounds) {
+      extras.lower[s] = lower[index[s]];
+      extras.upper[s] = upper[index[s]];
+    }
+  });
+}
+
+std::vector<double> unbounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, ResultExtras& extras) {
   const graph::Prob01 p01 = graph::prob01(ctx.transposed(), left, right);
   const Bitset maybe = bits::complement(bits::set_union(p01.prob0, p01.prob1));
   std::vector<double> values = indicator(p01.prob1);
   if (maybe.count() == 0) return values;
   std::vector<uint32_t> index;
   LinearSystem system = restrict_linear(probability_matrix(ctx.model()), maybe, values, {}, index);
-  std::vector<double> x(system.b.size(), 0.0);
-  ctx.solve_linear(system, x);
-  bits::for_each_set(maybe, [&](uint64_t s) { values[s] = x[index[s]]; });
+  system.upper_bound = 1.0;
+  std::vector<double> x(system.b.size(), 0.0), lower, upper;
+  ctx.solve_linear(system, x, &lower, &upper);
+  scatter_solution(maybe, index, x, lower, upper, values, extras);
   return values;
 }
 
 std::vector<double> path_probabilities(CheckContext& ctx, const PathFormula& path, const Bitset& left,
-                                       const Bitset& right) {
+                                       const Bitset& right, ResultExtras& extras) {
   switch (path.kind) {
     case PathKind::next:
       return next_probabilities(ctx.model(), right);
     case PathKind::until:
     case PathKind::eventually:
-      return until(ctx, path, left, right);
+      return until(ctx, path, left, right, extras);
     case PathKind::globally: {
-      // G ψ = ¬F ¬ψ, with the same bound.
-      std::vector<double> values = until(ctx, path, bits::full(right.size()), bits::complement(right));
+      // G ψ = ¬F ¬ψ, with the same bound: the bounds swap and complement.
+      std::vector<double> values = until(ctx, path, bits::full(right.size()), bits::complement(right), extras);
       for (double& v : values) v = std::max(0.0, 1.0 - v);
+      if (!extras.lower.empty()) {
+        std::swap(extras.lower, extras.upper);
+        for (double& v : extras.lower) v = std::max(0.0, 1.0 - v);
+        for (double& v : extras.upper) v = std::max(0.0, 1.0 - v);
+      }
       return values;
     }
   }

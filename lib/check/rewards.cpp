@@ -14,7 +14,8 @@ namespace bits = graph::bits;
 using property::RewardFormula;
 using property::RewardKind;
 
-std::vector<double> reachability_reward(CheckContext& ctx, const RewardStructure& rewards, const Bitset& target) {
+std::vector<double> reachability_reward(CheckContext& ctx, const RewardStructure& rewards, const Bitset& target,
+                                        ResultExtras& extras) {
   const Model& model = ctx.model();
   const uint64_t n = model.num_states();
   // States that reach ψ with probability 1 have a finite expected reward;
@@ -28,9 +29,9 @@ std::vector<double> reachability_reward(CheckContext& ctx, const RewardStructure
       model.type() == ModelType::ctmc ? embedded_rewards(model, rewards) : reward_rates(model, rewards);
   std::vector<uint32_t> index;
   LinearSystem system = restrict_linear(probability_matrix(model), maybe, {}, per_step, index);
-  std::vector<double> x(system.b.size(), 0.0);
-  ctx.solve_linear(system, x);
-  bits::for_each_set(maybe, [&](uint64_t s) { values[s] = x[index[s]]; });
+  std::vector<double> x(system.b.size(), 0.0), lower, upper;
+  ctx.solve_linear(system, x, &lower, &upper);
+  scatter_solution(maybe, index, x, lower, upper, values, extras);
   return values;
 }
 
@@ -49,12 +50,12 @@ std::vector<double> state_rewards_of(const Model& model, const RewardStructure& 
 }  // namespace
 
 std::vector<double> reward_values(CheckContext& ctx, const RewardFormula& formula, const RewardStructure& rewards,
-                                  const Bitset& target) {
+                                  const Bitset& target, ResultExtras& extras) {
   const Model& model = ctx.model();
   const bool ctmc = model.type() == ModelType::ctmc;
   switch (formula.kind) {
     case RewardKind::reachability:
-      return reachability_reward(ctx, rewards, target);
+      return reachability_reward(ctx, rewards, target, extras);
     case RewardKind::long_run:
       return long_run_values(ctx, reward_rates(model, rewards));
     case RewardKind::cumulative: {

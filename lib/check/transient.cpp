@@ -3,6 +3,7 @@
 // Σ_k Pr[N = k]·P^k, so every time-bounded quantity is a weighted sum of
 // matrix powers applied to a vector — one StepProblem for cpu.steps/gpu.steps.
 #include <algorithm>
+#include <cmath>
 
 #include "check/chain_matrices.hpp"
 #include "check/computations.hpp"
@@ -31,12 +32,23 @@ FoxGlynnWeights weights_for(CheckContext& ctx, double q, double t) {
   return w;
 }
 
+// The weights are Fox–Glynn's, renormalised over their window [L, R]: each
+// differs from the exact Poisson probability by at most the truncated mass
+// δ in total, so a weighted sum of vectors bounded by m is off by at most
+// 2·δ·m (δ moved within the window plus δ left outside it).
+double max_magnitude(const std::vector<double>& v) {
+  double m = 0.0;
+  for (double x : v) m = std::max(m, std::fabs(x));
+  return m;
+}
+
 }  // namespace
 
 std::vector<double> ctmc_transient(CheckContext& ctx, const Bitset& active, std::vector<double> x0, double t) {
   if (t == 0) return x0;
   const double q = uniformisation_rate(ctx.model());
   const FoxGlynnWeights w = weights_for(ctx, q, t);
+  ctx.add_absolute_error(2.0 * w.truncation_error * max_magnitude(x0));
   StepProblem problem;
   problem.a = uniformised_matrix(ctx.model(), q, active);
   problem.x0 = std::move(x0);
@@ -58,6 +70,7 @@ std::vector<double> ctmc_bounded_until(CheckContext& ctx, const Bitset& left, co
   const Bitset active = bits::difference(bits::difference(left, right), no);
   const double q = uniformisation_rate(ctx.model());
   const FoxGlynnWeights w = weights_for(ctx, q, t);
+  ctx.add_absolute_error(2.0 * w.truncation_error);  // probabilities: m = 1
   StepProblem problem;
   problem.a = uniformised_matrix(ctx.model(), q, active);
   problem.b = target;
@@ -78,6 +91,10 @@ std::vector<double> ctmc_cumulative_reward(CheckContext& ctx, const std::vector<
   // E[∫_0^t r(X_u) du] = (1/q)·Σ_k Pr[N > k]·P^k·r.
   const double q = uniformisation_rate(ctx.model());
   const FoxGlynnWeights w = weights_for(ctx, q, t);
+  // Each of the R + 1 coefficients is off by at most 2δ/q, and the terms
+  // past R add at most E[(N − R)⁺]/q ≤ (q·t + 1)·δ/q (N's tail beyond R
+  // holds at most δ of its mass): times max |r|.
+  ctx.add_absolute_error(max_magnitude(rates) * w.truncation_error * (2.0 * (w.right + 1) + q * t + 1) / q);
   StepProblem problem;
   problem.a = uniformised_matrix(ctx.model(), q, bits::full(rates.size()));
   problem.x0 = rates;

@@ -19,6 +19,15 @@ SolveStats power_stationary(const StationarySystem& system, std::vector<double>&
 
 SolveStats bicgstab_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings);
 
+// "cpu.interval-vi" on a linear system (interval_linear.cpp): sound
+// interval iteration, lower and upper bounds in one Gauss–Seidel sweep.
+// Upper start: system.upper_bound when finite, else the bound that sound
+// value iteration's sweeps give (Quatmann & Katoen, CAV 2018). Stops when
+// bounds_close holds in every unknown (stats.converged) or at the
+// iteration limit; `lower`/`upper` are certified either way (stats.sound).
+SolveStats interval_linear(const LinearSystem& system, std::vector<double>& lower, std::vector<double>& upper,
+                           const SolverSettings& settings);
+
 SolveStats steps_cpu(const StepProblem& problem, std::vector<double>& result, const SolverSettings& settings);
 
 }  // namespace pmc

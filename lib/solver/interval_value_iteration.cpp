@@ -31,6 +31,7 @@
 #include <limits>
 
 #include "solver/bellman.hpp"
+#include "solver/convergence.hpp"
 #include "solver/mdp_solvers.hpp"
 #include "solver/problem_end_components.hpp"
 #include "solver/progress.hpp"
@@ -72,17 +73,14 @@ struct Sweeper {
   }
 };
 
-// The stopping test: upper − lower ≤ ε·|lower| (relative) or ≤ ε
-// (absolute); relative falls back to absolute where lower = 0, as
-// convergence_difference does.
+// The stopping test, bounds_close (solver/convergence.hpp) in every unknown.
 bool bounds_met(const std::vector<double>& l, const std::vector<double>& u, const SolverSettings& settings,
                 int threads) {
   const auto n = static_cast<int64_t>(l.size());
   int64_t open = 0;
 #pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 4096) reduction(+ : open)
   for (int64_t s = 0; s < n; ++s) {
-    const double bound = settings.relative && l[s] != 0.0 ? settings.epsilon * std::fabs(l[s]) : settings.epsilon;
-    if (!(u[s] - l[s] <= bound)) ++open;  // also catches u = ∞ and NaN
+    if (!bounds_close(l[s], u[s], settings.epsilon, settings.relative)) ++open;  // also catches u = ∞ and NaN
   }
   return open == 0;
 }
@@ -157,6 +155,7 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
     progress.tick_with(stats.iterations, [&] { return widest_gap(l, u); });
   }
   stats.converged = have_upper && bounds_met(l, u, settings, threads);
+  stats.sound = have_upper;
   stats.loop_seconds = seconds_since(loop_start);
   solution.choice = optimal_choices(p, l, settings.epsilon);
   solution.x = std::move(l);

@@ -43,11 +43,19 @@ SolveStats topological_value_iteration(const MinMaxProblem& problem, MinMaxSolut
 
 // "cpu.interval-vi": sound interval iteration (Haddad & Monmege 2014; Baier
 // et al., CAV 2017) on the end-component quotient. Stops when, for every
-// unknown, upper − lower ≤ ε·|lower| (relative) or ≤ ε (absolute).
+// unknown, bounds_close (solver/convergence.hpp): upper − lower ≤ 2ε·|lower|
+// (relative, floored at 1e-9) or ≤ 2ε (absolute).
 // solution.x = lower bounds, solution.upper = upper bounds. Upper start:
 // solution.upper if given, else problem.upper_bound if finite, else one
 // found by optimistic value iteration (Hartmanns & Kaminski, CAV 2020).
 SolveStats interval_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
                                     const SolverSettings& settings);
+
+// "cpu.topo-interval-vi" (topological_interval_iteration.cpp): interval
+// iteration SCC by SCC in dependency order, with a precision schedule that
+// keeps the final gaps within bounds_close at ε; the sound default for MDPs
+// on the CPU. Same contract as cpu.interval-vi.
+SolveStats topological_interval_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                          const SolverSettings& settings);
 
 }  // namespace pmc

@@ -41,6 +41,10 @@ enum class GpuLayout { automatic, thread_per_row, warp_per_row, warp_segments, h
 struct SolverSettings {
   double epsilon = 1e-6;
   bool relative = true;  // PRISM's default convergence criterion
+  // "auto", "cpu" and "gpu" choose sound solvers (certified bounds within
+  // 2ε); false lets them take the fastest unsound one (PRISM's stopping
+  // rule). A named solver runs as named either way.
+  bool sound = true;
   uint64_t max_iterations = 1000000;
   int threads = 0;  // 0: all cores
   int device = 0;   // GPU solvers: index among pmc's usable devices
@@ -87,6 +91,10 @@ struct SolveStats {
   std::string solver;
   uint64_t iterations = 0;
   bool converged = false;
+  // The solver certified its answer: lower ≤ exact value ≤ upper in every
+  // unknown (up to floating-point rounding), whether or not the bounds met
+  // the precision asked for (`converged`). Interval iteration sets it.
+  bool sound = false;
   double seconds = 0;
   double bytes_per_iteration = 0;  // matrix and vectors streamed per iteration
   double loop_seconds = 0;         // the iterations alone (GPU: CUDA events), no setup or transfers
@@ -99,6 +107,9 @@ struct SolveStats {
 struct LinearSystem {
   SparseMatrix a;
   std::vector<double> b;
+  // A value no unknown can exceed (1 for probabilities), or +inf when the
+  // checker knows none (expected rewards): interval iteration's upper start.
+  double upper_bound = std::numeric_limits<double>::infinity();
 };
 
 // π ≥ 0 with Σπ = 1 and π_j·d_j = Σ_i π_i·m_ij for every j: the stationary

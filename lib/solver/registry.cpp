@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "solver/convergence.hpp"
 #include "cuda/devices.hpp"
 #include "cuda/gpu_solvers.hpp"
 #include "solver/cpu_solvers.hpp"
@@ -26,7 +27,7 @@ std::string_view to_string(ProblemKind kind) {
 
 bool SolverEntry::solves(ProblemKind kind) const {
   switch (kind) {
-    case ProblemKind::linear_system: return linear != nullptr;
+    case ProblemKind::linear_system: return linear != nullptr || linear_bounds != nullptr;
     case ProblemKind::stationary: return stationary != nullptr;
     case ProblemKind::bounded_steps: return steps != nullptr;
     case ProblemKind::min_max: return min_max != nullptr;
@@ -38,38 +39,52 @@ bool SolverEntry::solves(ProblemKind kind) const {
 
 const std::vector<SolverEntry>& solver_registry() {
   static const std::vector<SolverEntry> entries = {
-      {"cpu.jacobi", DeviceKind::cpu, "Jacobi iteration (multi-threaded)", jacobi_linear, jacobi_stationary, nullptr},
-      {"cpu.gauss-seidel", DeviceKind::cpu, "Gauss-Seidel iteration (sequential, fewest iterations)",
-       gauss_seidel_linear, gauss_seidel_stationary, nullptr},
-      {"cpu.power", DeviceKind::cpu, "power method (multi-threaded)", power_linear, power_stationary, nullptr},
-      {"cpu.bicgstab", DeviceKind::cpu, "BiCGStab Krylov solver, Gauss-Seidel preconditioned (products multi-threaded)",
-       bicgstab_linear, nullptr, nullptr},
-      {"cpu.steps", DeviceKind::cpu, "step-bounded iteration and uniformisation (multi-threaded)", nullptr, nullptr,
-       steps_cpu},
-      {"cpu.vi", DeviceKind::cpu, "value iteration for MDPs (Gauss-Seidel; Jacobi on all cores when large)", nullptr,
-       nullptr, nullptr, value_iteration, value_iteration_steps},
-      {"cpu.topo-vi", DeviceKind::cpu, "topological value iteration: SCCs in dependency order (Berger 2014 3.3)",
-       nullptr, nullptr, nullptr, topological_value_iteration},
-      {"cpu.interval-vi", DeviceKind::cpu, "sound interval iteration: lower and upper bounds (end components collapsed)",
-       nullptr, nullptr, nullptr, interval_value_iteration},
-      {"gpu.jacobi", DeviceKind::gpu, "Jacobi on the GPU (thread- or warp-per-row by row length)", gpu_jacobi_linear,
-       nullptr, nullptr},
-      {"gpu.segscan-jacobi", DeviceKind::gpu, "Jacobi on the GPU with a segmented-scan SpMV (GPU-PRISM)",
-       gpu_segscan_jacobi_linear, nullptr, nullptr},
-      {"gpu.bicgstab", DeviceKind::gpu, "BiCGStab on the GPU", gpu_bicgstab_linear, nullptr, nullptr},
-      {"gpu.steps", DeviceKind::gpu, "step-bounded iteration and uniformisation on the GPU", nullptr, nullptr,
-       gpu_steps},
-      {"gpu.vi", DeviceKind::gpu, "value iteration on the GPU (thread- or warp-per-state)", nullptr, nullptr, nullptr,
-       gpu_value_iteration, gpu_value_iteration_steps},
-      {"gpu.topo-vi", DeviceKind::gpu,
-       "value iteration on the GPU over SCC blocks that fit its memory, CPU fallback (Berger 2014 3.3)", nullptr,
-       nullptr, nullptr, gpu_topological_value_iteration},
-      {"cpu.param-bounds", DeviceKind::cpu,
-       "parametric bounds over pCTMC regions, one region per core (Ceska 2017 3.2)", nullptr, nullptr, nullptr,
-       nullptr, nullptr, param_bounds_cpu},
-      {"gpu.param-bounds", DeviceKind::gpu,
-       "parametric bounds on the GPU, many regions per kernel, CSR or ELL (Ceska 2017 3.3-3.4)", nullptr, nullptr,
-       nullptr, nullptr, nullptr, param_bounds_gpu},
+      {.name = "cpu.jacobi", .device = DeviceKind::cpu, .summary = "Jacobi iteration (multi-threaded)",
+       .linear = jacobi_linear, .stationary = jacobi_stationary},
+      {.name = "cpu.gauss-seidel", .device = DeviceKind::cpu,
+       .summary = "Gauss-Seidel iteration (sequential, fewest iterations)", .linear = gauss_seidel_linear,
+       .stationary = gauss_seidel_stationary},
+      {.name = "cpu.power", .device = DeviceKind::cpu, .summary = "power method (multi-threaded)",
+       .linear = power_linear, .stationary = power_stationary},
+      {.name = "cpu.bicgstab", .device = DeviceKind::cpu,
+       .summary = "BiCGStab Krylov solver, Gauss-Seidel preconditioned (products multi-threaded)",
+       .linear = bicgstab_linear},
+      {.name = "cpu.steps", .device = DeviceKind::cpu,
+       .summary = "step-bounded iteration and uniformisation (multi-threaded)", .steps = steps_cpu},
+      {.name = "cpu.vi", .device = DeviceKind::cpu,
+       .summary = "value iteration for MDPs (Gauss-Seidel; Jacobi on all cores when large)",
+       .min_max = value_iteration, .min_max_steps = value_iteration_steps},
+      {.name = "cpu.topo-vi", .device = DeviceKind::cpu,
+       .summary = "topological value iteration: SCCs in dependency order (Berger 2014 3.3)",
+       .min_max = topological_value_iteration},
+      {.name = "cpu.interval-vi", .device = DeviceKind::cpu,
+       .summary = "sound interval iteration: certified lower and upper bounds (linear systems and MDPs)",
+       .min_max = interval_value_iteration, .linear_bounds = interval_linear, .sound = true},
+      {.name = "cpu.topo-interval-vi", .device = DeviceKind::cpu,
+       .summary = "sound interval iteration SCC by SCC in dependency order (MDPs; the CPU's sound default)",
+       .min_max = topological_interval_iteration, .sound = true},
+      {.name = "gpu.jacobi", .device = DeviceKind::gpu,
+       .summary = "Jacobi on the GPU (thread- or warp-per-row by row length)", .linear = gpu_jacobi_linear},
+      {.name = "gpu.segscan-jacobi", .device = DeviceKind::gpu,
+       .summary = "Jacobi on the GPU with a segmented-scan SpMV (GPU-PRISM)", .linear = gpu_segscan_jacobi_linear},
+      {.name = "gpu.bicgstab", .device = DeviceKind::gpu, .summary = "BiCGStab on the GPU",
+       .linear = gpu_bicgstab_linear},
+      {.name = "gpu.steps", .device = DeviceKind::gpu,
+       .summary = "step-bounded iteration and uniformisation on the GPU", .steps = gpu_steps},
+      {.name = "gpu.vi", .device = DeviceKind::gpu, .summary = "value iteration on the GPU (thread- or warp-per-state)",
+       .min_max = gpu_value_iteration, .min_max_steps = gpu_value_iteration_steps},
+      {.name = "gpu.topo-vi", .device = DeviceKind::gpu,
+       .summary = "value iteration on the GPU over SCC blocks that fit its memory, CPU fallback (Berger 2014 3.3)",
+       .min_max = gpu_topological_value_iteration},
+      {.name = "gpu.interval-vi", .device = DeviceKind::gpu,
+       .summary = "sound interval iteration on the GPU: lower and upper bounds in one pass over the matrix",
+       .min_max = gpu_interval_value_iteration, .linear_bounds = gpu_interval_linear, .sound = true},
+      {.name = "cpu.param-bounds", .device = DeviceKind::cpu,
+       .summary = "parametric bounds over pCTMC regions, one region per core (Ceska 2017 3.2)",
+       .param_bounds = param_bounds_cpu},
+      {.name = "gpu.param-bounds", .device = DeviceKind::gpu,
+       .summary = "parametric bounds on the GPU, many regions per kernel, CSR or ELL (Ceska 2017 3.3-3.4)",
+       .param_bounds = param_bounds_gpu},
   };
   return entries;
 }
@@ -83,6 +98,20 @@ const SolverEntry& find_solver(std::string_view name) {
   fail(ErrorCode::invalid_argument, "unknown solver {} (known: auto, cpu, gpu, {})", quote_for_message(name), names);
 }
 
+SolveStats run_linear(const SolverEntry& solver, const LinearSystem& system, std::vector<double>& x,
+                      const SolverSettings& settings, std::vector<double>* lower, std::vector<double>* upper) {
+  if (solver.linear_bounds == nullptr) return solver.linear(system, x, settings);
+  std::vector<double> low = x, high;
+  const SolveStats stats = solver.linear_bounds(system, low, high, settings);
+  x.resize(low.size());
+  for (size_t i = 0; i < x.size(); ++i) x[i] = bounds_midpoint(low[i], high[i]);
+  if (lower) *lower = std::move(low);
+  if (upper) *upper = std::move(high);
+  return stats;
+}
+
+bool solver_solves(std::string_view name, ProblemKind kind) { return find_solver(name).solves(kind); }
+
 bool is_automatic_choice(std::string_view requested) {
   return requested.empty() || requested == "auto" || requested == "cpu" || requested == "gpu";
 }
@@ -93,28 +122,29 @@ void validate_solver_choice(std::string_view requested) {
 
 namespace {
 
-const char* cpu_choice(ProblemKind kind) {
-  // Gauss-Seidel needs the fewest iterations on the reference models and
-  // streams the matrix once per sweep; uniformisation and bounded steps
-  // have one method. Topological VI solves each SCC once, in dependency
-  // order (Berger 2014 §3.4): never more work than plain VI, often far less.
+const char* cpu_choice(ProblemKind kind, bool sound) {
+  // Unsound: Gauss-Seidel needs the fewest iterations on the reference
+  // models and streams the matrix once per sweep; topological VI solves
+  // each SCC once, in dependency order (Berger 2014 §3.4). Sound (the
+  // default): interval iteration, which certifies its answer.
+  // Uniformisation and bounded steps have one method, exact by construction.
   switch (kind) {
     case ProblemKind::bounded_steps: return "cpu.steps";
-    case ProblemKind::min_max: return "cpu.topo-vi";
+    case ProblemKind::min_max: return sound ? "cpu.topo-interval-vi" : "cpu.topo-vi";
     case ProblemKind::min_max_steps: return "cpu.vi";
     case ProblemKind::param_bounds: return "cpu.param-bounds";
-    case ProblemKind::linear_system:
+    case ProblemKind::linear_system: return sound ? "cpu.interval-vi" : "cpu.gauss-seidel";
     case ProblemKind::stationary: break;
   }
   return "cpu.gauss-seidel";
 }
 
 // nullptr where no GPU solver solves the kind.
-const char* gpu_choice(ProblemKind kind) {
+const char* gpu_choice(ProblemKind kind, bool sound) {
   switch (kind) {
-    case ProblemKind::linear_system: return "gpu.jacobi";
+    case ProblemKind::linear_system: return sound ? "gpu.interval-vi" : "gpu.jacobi";
     case ProblemKind::bounded_steps: return "gpu.steps";
-    case ProblemKind::min_max: return "gpu.topo-vi";
+    case ProblemKind::min_max: return sound ? "gpu.interval-vi" : "gpu.topo-vi";
     case ProblemKind::min_max_steps: return "gpu.vi";
     case ProblemKind::param_bounds: return "gpu.param-bounds";
     case ProblemKind::stationary: break;
@@ -145,8 +175,8 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
   } else if (!requested.empty()) {
     mode = std::string(requested);
   }
-  const char* cpu = cpu_choice(kind);
-  const char* gpu = gpu_choice(kind);
+  const char* cpu = cpu_choice(kind, settings.sound);
+  const char* gpu = gpu_choice(kind, settings.sound);
   if (mode == "cpu") {
     reason += fmt::format("cpu: {}", cpu);
     return find_solver(cpu);
@@ -180,8 +210,10 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
   const std::string where = fmt::format("{}, {} non-zeros, needs ~{} of {}", devices.devices[device].name, entries,
                                         megabytes(needed), megabytes(budget));
   // Several GPUs (listed, all, or needed because one is too small): the
-  // row-partitioned gpu.jacobi / gpu.vi (cuda/partitioned_solve.cu).
-  if (kind == ProblemKind::linear_system || kind == ProblemKind::min_max) {
+  // row-partitioned gpu.jacobi / gpu.vi (cuda/partitioned_solve.cu), which
+  // are unsound: only when the options allow that.
+  const bool splittable = kind == ProblemKind::linear_system || kind == ProblemKind::min_max;
+  if (splittable && !settings.sound) {
     const bool asked = settings.devices.size() > 1 || settings.all_devices;
     if ((asked || needed > budget) && devices.devices.size() > 1) {
       const DevicePlan plan = plan_devices(settings, entries, rows);
@@ -192,7 +224,9 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
       }
     }
   }
-  if (needed > budget && kind != ProblemKind::min_max) {
+  // Only gpu.topo-vi solves in blocks (unsound); sound problems that do not
+  // fit stay on the CPU.
+  if (needed > budget && (kind != ProblemKind::min_max || settings.sound)) {
     reason += fmt::format("auto: {} (does not fit the GPU: {})", cpu, where);
     return find_solver(cpu);
   }

@@ -18,6 +18,12 @@ std::string_view to_string(ProblemKind kind);
 enum class DeviceKind { cpu, gpu };
 
 using LinearSolve = SolveStats (*)(const LinearSystem&, std::vector<double>& x, const SolverSettings&);
+// Sound solvers of linear systems: `lower` holds the lower start on entry
+// (empty: zeros), `upper` is empty on entry (the upper start is
+// system.upper_bound when finite, else one the solver finds); both are
+// filled with certified bounds (stats.sound).
+using LinearBoundsSolve = SolveStats (*)(const LinearSystem&, std::vector<double>& lower, std::vector<double>& upper,
+                                         const SolverSettings&);
 using StationarySolve = SolveStats (*)(const StationarySystem&, std::vector<double>& x, const SolverSettings&);
 using StepSolve = SolveStats (*)(const StepProblem&, std::vector<double>& result, const SolverSettings&);
 // solution.x holds the start vector on entry (the lower start for interval
@@ -39,6 +45,12 @@ struct SolverEntry {
   // Exactly MinMaxProblem::steps Jacobi-style iterations (bounded MDP properties).
   MinMaxSolve min_max_steps = nullptr;
   ParamBoundsSolve param_bounds = nullptr;
+  // Sound solvers of linear systems (interval iteration) fill this instead
+  // of `linear`.
+  LinearBoundsSolve linear_bounds = nullptr;
+  // Certifies every answer of its unbounded problems with lower/upper bounds
+  // (DESIGN §4: `auto` picks these unless the options say unsound).
+  bool sound = false;
 
   bool solves(ProblemKind kind) const;
 };
@@ -61,6 +73,9 @@ void validate_solver_choice(std::string_view requested);
 inline constexpr uint64_t k_gpu_auto_min_entries = 100000;
 
 // The solver for one problem of `entries` non-zeros and `rows` rows.
+// With settings.sound (the default) "auto", "cpu" and "gpu" choose a sound
+// solver for linear systems and min/max problems (stationary
+// distributions have none); unsound, the fastest one.
 //  - "auto" (or empty): the GPU solver for the kind when a GPU is usable,
 //    the problem has at least k_gpu_auto_min_entries non-zeros (parametric
 //    bounds: any size, their work is regions × states) and fits the
@@ -70,9 +85,22 @@ inline constexpr uint64_t k_gpu_auto_min_entries = 100000;
 //    one exists, else the CPU's, saying so).
 //  - a name: that solver when it solves `kind`, else the "auto" choice, so
 //    one --solver can serve a property made of several problems (the result
-//    reports every solver used).
+//    reports every solver used); `named_used` (when given) is set when the
+//    named solver is the one returned. The checker fails a property whose
+//    problems the named solver solves none of.
 // `reason` says why.
 const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, uint64_t entries, uint64_t rows,
                                  const SolverSettings& settings, std::string& reason);
+
+// Runs `solver` on a linear system whichever way it solves one: x holds
+// the start on entry and the solution on exit (a sound solver's: the
+// midpoint of its bounds, which go to `lower`/`upper` when given; they are
+// left empty for an unsound solver).
+SolveStats run_linear(const SolverEntry& solver, const LinearSystem& system, std::vector<double>& x,
+                      const SolverSettings& settings, std::vector<double>* lower = nullptr,
+                      std::vector<double>* upper = nullptr);
+
+// Whether `name` (a registered solver) solves a problem of `kind`.
+bool solver_solves(std::string_view name, ProblemKind kind);
 
 }  // namespace pmc

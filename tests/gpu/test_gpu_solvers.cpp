@@ -7,12 +7,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <thread>
 
 #include "check/check.hpp"
 #include "common/error.hpp"
 #include "formats/model_files.hpp"
+#include "solver/convergence.hpp"
 #include "solver/cpu_solvers.hpp"
 #include "solver/mdp_solvers.hpp"
 #include "solver/registry.hpp"
@@ -93,21 +95,47 @@ TEST_P(GpuReference, AgreesWithPrismAndTheCpu) {
   cpu_options.solver = "cpu";
   const CheckResult cpu = check(model, c.row.property, cpu_options);
   ASSERT_EQ(cpu.values.size(), gpu.values.size());
+  // Sound solvers report midpoints within ε of the value, absolute where
+  // the lower bound is 0 (bounds_close): near 0 two of them may differ by 2ε.
+  const double absolute = 2 * options.settings.epsilon;
   double worst = 0;
+  size_t worst_state = 0;
   for (size_t s = 0; s < cpu.values.size(); ++s) {
     if (std::isinf(cpu.values[s]) || std::isinf(gpu.values[s])) {
       EXPECT_EQ(cpu.values[s], gpu.values[s]) << "state " << s;
       continue;
     }
-    worst = std::max(worst, std::fabs(cpu.values[s] - gpu.values[s]) / std::max(std::fabs(cpu.values[s]), 1e-9));
+    const double difference = std::max(0.0, std::fabs(cpu.values[s] - gpu.values[s]) - absolute) /
+                              std::max(std::fabs(cpu.values[s]), 1e-9);
+    if (difference > worst) {
+      worst = difference;
+      worst_state = s;
+    }
   }
-  EXPECT_LE(worst, 1e-5) << "largest relative difference to the CPU over all states";
+  EXPECT_LE(worst, 1e-5) << "largest relative difference to the CPU (" << cpu.solver_names()
+                         << ") over all states: state " << worst_state << ", gpu " << gpu.values[worst_state]
+                         << ", cpu " << cpu.values[worst_state];
+  // A sound solver's bounds hold the CPU's (sound) midpoint in every state,
+  // up to the CPU's own error (ε, relative or, near 0, absolute).
+  if (find_solver(c.solver).sound && cpu.sound) {
+    ASSERT_TRUE(gpu.sound) << gpu.solver_names();
+    ASSERT_EQ(gpu.lower.size(), cpu.values.size());
+    ASSERT_EQ(gpu.upper.size(), cpu.values.size());
+    for (size_t s = 0; s < cpu.values.size(); ++s) {
+      if (std::isinf(cpu.values[s])) continue;
+      const double slack = 2 * options.settings.epsilon * std::max(std::fabs(cpu.values[s]), 1.0);
+      ASSERT_LE(gpu.lower[s], cpu.values[s] + slack) << "state " << s;
+      ASSERT_GE(gpu.upper[s], cpu.values[s] - slack) << "state " << s;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Manifest, GpuReference, ::testing::ValuesIn(cases()), case_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuReference);
 
 // "auto" moves large problems to the GPU and says why; "cpu" keeps them.
+// Sound (the default): interval iteration, on the CPU when it does not fit;
+// unsound: topological VI, in SCC blocks when it does not fit.
 TEST(GpuAuto, LargeProblemsGoToTheGpu) {
   const auto& rows = testing::manifest();
   auto it = std::find_if(rows.begin(), rows.end(), [](const ManifestRow& r) {
@@ -117,10 +145,17 @@ TEST(GpuAuto, LargeProblemsGoToTheGpu) {
   const Model& model = cached_model(*it);
   CheckOptions options;
   const CheckResult automatic = check(model, it->property, options);
-  EXPECT_EQ(automatic.solver_names(), "gpu.topo-vi") << automatic.solver_reason;
+  EXPECT_EQ(automatic.solver_names(), "gpu.interval-vi") << automatic.solver_reason;
   EXPECT_NE(automatic.solver_reason.find("non-zeros, needs"), std::string::npos) << automatic.solver_reason;
-  options.settings.gpu_memory_limit = 1000;  // nothing fits: SCC blocks
+  EXPECT_TRUE(automatic.sound);
+  options.settings.gpu_memory_limit = 1000;  // nothing fits
+  const CheckResult limited = check(model, it->property, options);
+  EXPECT_EQ(limited.solver_names(), "cpu.interval-vi") << limited.solver_reason;
+  EXPECT_NE(limited.solver_reason.find("does not fit the GPU"), std::string::npos) << limited.solver_reason;
+  options.settings.sound = false;
   EXPECT_NE(check(model, it->property, options).solver_reason.find("in SCC blocks"), std::string::npos);
+  options.settings.gpu_memory_limit = 0;
+  EXPECT_EQ(check(model, it->property, options).solver_names(), "gpu.topo-vi");
   options.solver = "cpu";
   EXPECT_EQ(check(model, it->property, options).solver_names(), "cpu.topo-vi");
   // A small problem stays on the CPU.
@@ -438,6 +473,11 @@ TEST(GpuCancellation, EveryGpuSolverStopsOnEveryProblemItSolves) {
       expect_cancelled(s.name + " linear", [&] { s.linear(linear, x, settings); });
       ++tried;
     }
+    if (s.linear_bounds) {  // no upper bound given: cancelled in the first (sound VI) phase
+      std::vector<double> lower, upper;
+      expect_cancelled(s.name + " linear bounds", [&] { s.linear_bounds(linear, lower, upper, settings); });
+      ++tried;
+    }
     if (s.stationary) {
       std::vector<double> x(20000, 1.0 / 20000);
       expect_cancelled(s.name + " stationary", [&] { s.stationary(stationary, x, settings); });
@@ -510,6 +550,372 @@ TEST(GpuProgress, ALongGpuSolveReportsAndCancelsFromAnotherThread) {
       EXPECT_GT(reports[i].iteration, reports[i - 1].iteration);
     }
   }
+}
+
+// ---- gpu.interval-vi (cuda/interval_iteration.cu) ---------------------------
+
+constexpr double k_inf = std::numeric_limits<double>::infinity();
+
+// lower ≤ exact ≤ upper in every unknown, up to `slack`·max(1, |exact|) (the
+// reference is itself iterated to 1e-13, or a closed form in doubles).
+void expect_brackets(const std::vector<double>& lower, const std::vector<double>& upper,
+                     const std::vector<double>& exact, const std::string& what, double slack = 1e-11) {
+  ASSERT_EQ(lower.size(), exact.size()) << what;
+  ASSERT_EQ(upper.size(), exact.size()) << what;
+  for (size_t i = 0; i < exact.size(); ++i) {
+    const double margin = slack * std::max(1.0, std::fabs(exact[i]));
+    ASSERT_LE(lower[i], exact[i] + margin) << what << ", unknown " << i;
+    ASSERT_GE(upper[i], exact[i] - margin) << what << ", unknown " << i;
+  }
+}
+
+void expect_close(const std::vector<double>& lower, const std::vector<double>& upper, const SolverSettings& settings,
+                  const std::string& what) {
+  for (size_t i = 0; i < lower.size(); ++i) {
+    ASSERT_TRUE(bounds_close(lower[i], upper[i], settings.epsilon, settings.relative))
+        << what << ", unknown " << i << ": [" << lower[i] << ", " << upper[i] << "]";
+  }
+}
+
+std::vector<double> gauss_seidel_reference(const LinearSystem& system) {
+  SolverSettings precise;
+  precise.epsilon = 1e-13;
+  std::vector<double> x(system.b.size(), 0.0);
+  EXPECT_TRUE(gauss_seidel_linear(system, x, precise).converged);
+  return x;
+}
+
+// random_system's rows keep 5–95% of their mass and b ≤ the rest: values in
+// [0, 1] (probabilities); scaled up, b is a reward with no a-priori bound.
+LinearSystem random_bounded_system(uint64_t n, uint64_t long_every, bool rewards, std::mt19937_64& rng) {
+  LinearSystem s = random_system(n, long_every, rng);
+  if (rewards) {
+    for (double& v : s.b) v = 0.5 + 4 * v;
+  }
+  s.upper_bound = rewards ? k_inf : 1.0;
+  return s;
+}
+
+TEST(GpuIntervalIteration, LinearBoundsBracketTheSolution) {
+  const SolverEntry& solver = find_solver("gpu.interval-vi");
+  ASSERT_NE(solver.linear_bounds, nullptr);
+  EXPECT_TRUE(solver.sound);
+  std::mt19937_64 rng(20261124);
+  struct Run {
+    double epsilon;
+    bool relative;
+    GpuLayout layout;
+  };
+  const Run runs[] = {{1e-6, true, GpuLayout::automatic},
+                      {1e-10, false, GpuLayout::automatic},
+                      {1e-8, true, GpuLayout::thread_per_row},
+                      {1e-8, true, GpuLayout::warp_per_row}};
+  for (uint64_t long_every : {1000000ull, 3ull, 1ull}) {  // thread-per-row, mixed, warp-per-row
+    for (const bool rewards : {false, true}) {
+      const LinearSystem system = random_bounded_system(20000, long_every, rewards, rng);
+      const std::vector<double> exact = gauss_seidel_reference(system);
+      for (const Run& run : runs) {
+        SolverSettings settings;
+        settings.epsilon = run.epsilon;
+        settings.relative = run.relative;
+        settings.gpu_layout = run.layout;
+        std::vector<double> lower, upper;
+        const SolveStats stats = solver.linear_bounds(system, lower, upper, settings);
+        const std::string what = stats.kernel + (rewards ? " rewards" : " probabilities") + " eps " +
+                                 std::to_string(run.epsilon) + ", long rows every " + std::to_string(long_every);
+        EXPECT_EQ(stats.solver, "gpu.interval-vi");
+        EXPECT_TRUE(stats.converged) << what;
+        EXPECT_TRUE(stats.sound) << what;
+        EXPECT_EQ(stats.kernel.find("+sound-vi-bound") != std::string::npos, rewards) << what;
+        if (run.layout == GpuLayout::warp_per_row) {
+          EXPECT_EQ(stats.kernel.rfind("warp-per-row", 0), 0u) << what;
+        }
+        if (run.layout == GpuLayout::thread_per_row) {
+          EXPECT_EQ(stats.kernel.rfind("thread-per-row", 0), 0u) << what;
+        }
+        EXPECT_GT(stats.bytes_per_iteration, 0.0);
+        expect_brackets(lower, upper, exact, what);
+        expect_close(lower, upper, settings, what);
+      }
+      // The CPU twin brackets the same values (the same bounds semantics).
+      SolverSettings settings;
+      std::vector<double> cpu_lower, cpu_upper;
+      const SolveStats cpu = interval_linear(system, cpu_lower, cpu_upper, settings);
+      EXPECT_TRUE(cpu.converged && cpu.sound);
+      expect_brackets(cpu_lower, cpu_upper, exact, "cpu.interval-vi");
+    }
+  }
+}
+
+// A ring of N unknowns, each passing p to the next; the last also gets c
+// (1 − p: a probability; 1: a reward). x_i = p^(N−1−i)·c/(1 − p^N). With
+// p^N ≈ 0.999 every sweep changes little while far from the solution.
+LinearSystem slow_ring(uint32_t n, double p, double c, double upper_bound) {
+  LinearSystem s;
+  s.upper_bound = upper_bound;
+  for (uint32_t i = 0; i < n; ++i) {
+    s.a.columns.push_back((i + 1) % n);
+    s.a.values.push_back(p);
+    s.a.row_offsets.push_back(s.a.columns.size());
+    s.b.push_back(i + 1 == n ? c : 0.0);
+  }
+  return s;
+}
+
+std::vector<double> slow_ring_values(uint32_t n, double p, double c) {
+  std::vector<double> x(n);
+  const double last = c / -std::expm1(n * std::log(p));
+  for (uint32_t i = 0; i < n; ++i) x[i] = std::pow(p, n - 1 - i) * last;
+  return x;
+}
+
+// The ring as an MDP: the ring's choice, or stopping with half its value.
+MinMaxProblem slow_ring_mdp(const LinearSystem& ring, const std::vector<double>& values) {
+  MinMaxProblem p;
+  p.maximize = true;
+  p.upper_bound = ring.upper_bound;
+  for (uint32_t i = 0; i < values.size(); ++i) {
+    p.a.columns.push_back(ring.a.columns[i]);
+    p.a.values.push_back(ring.a.values[i]);
+    p.a.row_offsets.push_back(p.a.columns.size());
+    p.b.push_back(ring.b[i]);
+    p.a.row_offsets.push_back(p.a.columns.size());
+    p.b.push_back(0.5 * values[i]);
+    p.row_groups.push_back(p.b.size());
+  }
+  return p;
+}
+
+// Plain VI stops where one sweep changes little, far from the solution on
+// the slow ring; interval iteration's midpoint is within ε.
+TEST(GpuIntervalIteration, SlowChainMidpointWithinEpsilon) {
+  const uint32_t n = 10;
+  const double p = 0.9999;
+  SolverSettings settings;  // ε = 1e-6, relative
+  for (const bool rewards : {false, true}) {
+    const double c = rewards ? 1.0 : 1 - p;
+    const LinearSystem ring = slow_ring(n, p, c, rewards ? k_inf : 1.0);
+    const std::vector<double> exact = slow_ring_values(n, p, c);
+    const std::string what = rewards ? "rewards" : "probabilities";
+    std::vector<double> plain(n, 0.0);
+    find_solver("gpu.jacobi").linear(ring, plain, settings);
+    EXPECT_GT(std::fabs(plain[0] - exact[0]), 10 * settings.epsilon * exact[0]) << what << ": the ring is not slow";
+
+    std::vector<double> lower, upper;
+    const SolveStats stats = find_solver("gpu.interval-vi").linear_bounds(ring, lower, upper, settings);
+    EXPECT_TRUE(stats.converged && stats.sound) << what;
+    expect_brackets(lower, upper, exact, what, 1e-13);
+    for (uint32_t i = 0; i < n; ++i) {
+      EXPECT_LE(std::fabs(bounds_midpoint(lower[i], upper[i]) - exact[i]), settings.epsilon * exact[i])
+          << what << ", unknown " << i;
+    }
+
+    // The same ring as an MDP (probabilities: upper start 1; rewards:
+    // optimistic VI).
+    const MinMaxProblem mdp = slow_ring_mdp(ring, exact);
+    MinMaxSolution solution;
+    const SolveStats mdp_stats = find_solver("gpu.interval-vi").min_max(mdp, solution, settings);
+    EXPECT_TRUE(mdp_stats.converged && mdp_stats.sound) << what << " MDP (" << mdp_stats.kernel << ")";
+    expect_brackets(solution.x, solution.upper, exact, what + " MDP", 1e-13);
+    for (uint32_t i = 0; i < n; ++i) {
+      EXPECT_LE(std::fabs(bounds_midpoint(solution.x[i], solution.upper[i]) - exact[i]), settings.epsilon * exact[i])
+          << what << " MDP, unknown " << i;
+      EXPECT_EQ(solution.choice[i], 0u) << what << " MDP, unknown " << i;
+    }
+  }
+}
+
+// A random MDP: 1–3 choices per state that keep 50–95% of their mass among
+// the unknowns (b: the target's share, or a reward), rows of 1–4 entries or,
+// every `long_every` states, 40–80. With `end_components`, every other pair
+// (2k, 2k+1) also gets a silent choice to its partner: thousands of
+// two-state end components for the quotient to collapse.
+MinMaxProblem random_mdp(uint32_t n, bool maximize, bool rewards, bool end_components, uint32_t long_every,
+                         std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  MinMaxProblem p;
+  p.maximize = maximize;
+  p.upper_bound = rewards ? k_inf : 1.0;
+  for (uint32_t s = 0; s < n; ++s) {
+    if (end_components && (s / 2) % 2 == 0 && (s ^ 1u) < n) {
+      p.a.columns.push_back(s ^ 1u);
+      p.a.values.push_back(1.0);
+      p.a.row_offsets.push_back(p.a.columns.size());
+      p.b.push_back(0.0);
+    }
+    const uint32_t choices = 1 + static_cast<uint32_t>(rng() % 3);
+    for (uint32_t c = 0; c < choices; ++c) {
+      const uint32_t len = s % long_every == 0 ? 40 + static_cast<uint32_t>(rng() % 40) : 1 + rng() % 4;
+      std::vector<std::pair<uint32_t, double>> row;
+      for (uint32_t k = 0; k < len; ++k) {
+        const uint32_t col = static_cast<uint32_t>(rng() % n);
+        if (std::none_of(row.begin(), row.end(), [&](auto& e) { return e.first == col; })) {
+          row.push_back({col, u(rng) + 0.05});
+        }
+      }
+      std::sort(row.begin(), row.end());
+      double total = 0;
+      for (auto& e : row) total += e.second;
+      const double keep = 0.5 + 0.45 * u(rng);
+      for (auto& [col, v] : row) {
+        p.a.columns.push_back(col);
+        p.a.values.push_back(v / total * keep);
+      }
+      p.a.row_offsets.push_back(p.a.columns.size());
+      p.b.push_back(rewards ? 0.1 + 2 * u(rng) : (1 - keep) * u(rng));
+    }
+    p.row_groups.push_back(p.b.size());
+  }
+  return p;
+}
+
+// Against cpu.interval-vi: both converge and are sound, the values (lower
+// bounds) agree to 1e-9, the brackets overlap, and the schedulers match
+// (both from optimal_choices on the host).
+TEST(GpuIntervalIteration, MdpBoundsMatchTheCpu) {
+  std::mt19937_64 rng(20261125);
+  struct Case {
+    bool maximize, rewards, end_components;
+  };
+  // End components where the checker produces them: Pmax and Rmin.
+  const Case cases[] = {{true, false, true}, {false, false, false}, {true, true, false}, {false, true, true}};
+  for (const Case& c : cases) {
+    for (const uint32_t long_every : {1000000u, 1u}) {
+      const MinMaxProblem p = random_mdp(long_every == 1 ? 3000 : 20000, c.maximize, c.rewards, c.end_components,
+                                         long_every, rng);
+      SolverSettings settings;
+      settings.epsilon = 1e-10;
+      MinMaxSolution cpu;
+      const SolveStats cpu_stats = interval_value_iteration(p, cpu, settings);
+      ASSERT_TRUE(cpu_stats.converged && cpu_stats.sound);
+      for (const GpuLayout layout : {GpuLayout::automatic, GpuLayout::thread_per_row, GpuLayout::warp_per_row}) {
+        settings.gpu_layout = layout;
+        MinMaxSolution gpu;
+        const SolveStats stats = find_solver("gpu.interval-vi").min_max(p, gpu, settings);
+        const std::string what = std::string(c.maximize ? "max" : "min") + (c.rewards ? " rewards" : " probabilities") +
+                                 (c.end_components ? " with end components" : "") + " (" + stats.kernel + ")";
+        EXPECT_EQ(stats.solver, "gpu.interval-vi");
+        EXPECT_TRUE(stats.converged) << what;
+        EXPECT_TRUE(stats.sound) << what;
+        EXPECT_EQ(stats.kernel.find("+optimistic") != std::string::npos, c.rewards) << what;
+        if (layout == GpuLayout::warp_per_row) {
+          EXPECT_EQ(stats.kernel.rfind("warp-per-state", 0), 0u) << what;
+        }
+        if (layout == GpuLayout::thread_per_row) {
+          EXPECT_EQ(stats.kernel.rfind("thread-per-state", 0), 0u) << what;
+        }
+        ASSERT_EQ(gpu.x.size(), cpu.x.size()) << what;
+        ASSERT_EQ(gpu.upper.size(), cpu.x.size()) << what;
+        expect_close(gpu.x, gpu.upper, settings, what);
+        for (size_t s = 0; s < cpu.x.size(); ++s) {
+          ASSERT_NEAR(gpu.x[s], cpu.x[s], 1e-9 * std::fabs(cpu.x[s]) + 1e-15) << what << ", unknown " << s;
+          ASSERT_LE(gpu.x[s], cpu.upper[s] + 1e-14) << what << ", unknown " << s;
+          ASSERT_LE(cpu.x[s], gpu.upper[s] + 1e-14) << what << ", unknown " << s;
+        }
+        EXPECT_EQ(gpu.choice, cpu.choice) << what;
+      }
+    }
+  }
+}
+
+// Three iterations: not converged, and the bounds still hold the solution
+// (or, without an upper bound yet, upper = +inf and not sound).
+TEST(GpuIntervalIteration, IterationLimitKeepsTheBoundsSound) {
+  SolverSettings settings;
+  settings.max_iterations = 3;
+  const SolverEntry& solver = find_solver("gpu.interval-vi");
+  std::mt19937_64 rng(20261126);
+  for (const bool rewards : {false, true}) {
+    // Random rows keep at most 95% of their mass: for rewards the first
+    // phase ends within the 3 iterations, and the bounds are sound.
+    const LinearSystem system = random_bounded_system(5000, 7, rewards, rng);
+    std::vector<double> lower, upper;
+    const SolveStats stats = solver.linear_bounds(system, lower, upper, settings);
+    EXPECT_EQ(stats.iterations, 3u);
+    EXPECT_FALSE(stats.converged);
+    EXPECT_TRUE(stats.sound);
+    expect_brackets(lower, upper, gauss_seidel_reference(system), rewards ? "rewards" : "probabilities");
+  }
+  // The slow ring keeps 99.99% per step: no upper bound within 3 iterations.
+  const LinearSystem ring = slow_ring(10, 0.9999, 1.0, k_inf);
+  const std::vector<double> exact = slow_ring_values(10, 0.9999, 1.0);
+  std::vector<double> lower, upper;
+  const SolveStats ring_stats = solver.linear_bounds(ring, lower, upper, settings);
+  EXPECT_FALSE(ring_stats.converged);
+  EXPECT_FALSE(ring_stats.sound);
+  ASSERT_EQ(lower.size(), 10u);
+  ASSERT_EQ(upper.size(), 10u);
+  for (size_t i = 0; i < 10; ++i) {
+    EXPECT_LE(lower[i], exact[i]);
+    EXPECT_TRUE(std::isinf(upper[i]));
+  }
+  // MDPs: with an a-priori bound, sound; with optimistic VI, not yet.
+  for (const bool rewards : {false, true}) {
+    const MinMaxProblem p = random_mdp(5000, true, rewards, false, 1000000, rng);
+    SolverSettings precise;
+    precise.epsilon = 1e-12;
+    MinMaxSolution reference, solution;
+    ASSERT_TRUE(interval_value_iteration(p, reference, precise).converged);
+    const SolveStats stats = solver.min_max(p, solution, settings);
+    EXPECT_FALSE(stats.converged);
+    EXPECT_EQ(stats.sound, !rewards);
+    ASSERT_EQ(solution.upper.size(), reference.x.size());
+    if (rewards) {
+      for (size_t s = 0; s < reference.x.size(); ++s) {
+        ASSERT_LE(solution.x[s], reference.x[s] + 1e-12) << "unknown " << s;
+        ASSERT_TRUE(std::isinf(solution.upper[s])) << "unknown " << s;
+      }
+    } else {
+      expect_brackets(solution.x, solution.upper, reference.x, "MDP probabilities");
+    }
+  }
+}
+
+// Whatever the output vectors held before (wrong sizes, NaN, stale
+// choices), every entry is written; a start vector of the wrong size and
+// empty problems are handled.
+TEST(GpuIntervalIteration, OutputsAreFullyWritten) {
+  const SolverEntry& solver = find_solver("gpu.interval-vi");
+  std::mt19937_64 rng(20261127);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const bool rewards : {false, true}) {
+    const LinearSystem system = random_bounded_system(3000, 5, rewards, rng);
+    std::vector<double> lower, upper(3007, nan);
+    EXPECT_TRUE(solver.linear_bounds(system, lower, upper, SolverSettings{}).converged);
+    ASSERT_EQ(lower.size(), 3000u);
+    ASSERT_EQ(upper.size(), 3000u);
+    for (size_t i = 0; i < lower.size(); ++i) {
+      ASSERT_TRUE(std::isfinite(lower[i]) && std::isfinite(upper[i])) << "unknown " << i;
+    }
+    const MinMaxProblem p = random_mdp(3000, !rewards, rewards, true, 1000000, rng);
+    MinMaxSolution solution;
+    solution.choice.assign(17, 99u);
+    EXPECT_TRUE(solver.min_max(p, solution, SolverSettings{}).converged);
+    ASSERT_EQ(solution.x.size(), 3000u);
+    ASSERT_EQ(solution.upper.size(), 3000u);
+    ASSERT_EQ(solution.choice.size(), 3000u);
+    for (size_t s = 0; s < 3000; ++s) {
+      ASSERT_TRUE(std::isfinite(solution.x[s]) && std::isfinite(solution.upper[s])) << "unknown " << s;
+      ASSERT_LT(solution.choice[s], p.row_groups[s + 1] - p.row_groups[s]) << "unknown " << s;
+    }
+  }
+  LinearSystem system = random_bounded_system(100, 5, false, rng);
+  std::vector<double> lower(101, 0.0), upper;
+  testing::expect_error("wrong start size", ErrorCode::invalid_argument,
+                        [&] { solver.linear_bounds(system, lower, upper, SolverSettings{}); });
+  MinMaxSolution solution;
+  solution.x.assign(5, 0.0);
+  testing::expect_error("wrong MDP start size", ErrorCode::invalid_argument,
+                        [&] { solver.min_max(random_mdp(100, true, false, false, 1000000, rng), solution, {}); });
+  const LinearSystem empty;
+  lower.clear();
+  EXPECT_TRUE(solver.linear_bounds(empty, lower, upper, SolverSettings{}).converged);
+  EXPECT_TRUE(lower.empty() && upper.empty());
+  MinMaxSolution none;
+  MinMaxProblem no_states;
+  no_states.maximize = true;
+  EXPECT_TRUE(solver.min_max(no_states, none, SolverSettings{}).converged);
+  EXPECT_TRUE(none.x.empty());
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Every property of manifest.tsv (DTMC, CTMC, MDP), checked with every CPU
-// solver that solves one of its problems, agrees with PRISM's reference
+// solver that solves one of its problems (and the sound GPU solvers where a
+// GPU is usable), agrees with PRISM's reference
 // value within DESIGN §7's tolerance: |v − ref| ≤ tol·max(|ref|, 1e-9) with
 // tol = 1e-6, or 1e-5 for time-bounded CTMC properties.
 //
@@ -12,7 +13,9 @@
 #include <string>
 
 #include "check/check.hpp"
+#include "cuda/devices.hpp"
 #include "formats/model_files.hpp"
+#include "solver/convergence.hpp"
 #include "solver/registry.hpp"
 #include "support/manifest.hpp"
 
@@ -36,6 +39,8 @@ constexpr uint64_t k_default_mdp_limit = 200000;
 constexpr uint64_t k_default_power_limit = 50000;
 
 uint64_t max_transitions() { return testing::max_test_transitions(); }
+
+bool gpu_usable() { return !discover_devices().devices.empty(); }
 
 bool full_suite() {
   const char* env = std::getenv("PMC_TEST_MAX_TRANSITIONS");
@@ -75,7 +80,9 @@ std::vector<Case> cases() {
     // `full` suite (PMC_TEST_MAX_TRANSITIONS=0) runs them all.
     if (row.type == "mdp" && !full_suite() && row.transitions > k_default_mdp_limit) continue;
     for (const SolverEntry& solver : solver_registry()) {
-      if (solver.device != DeviceKind::cpu) continue;
+      // GPU solvers: the sound ones where a GPU is usable (the device
+      // machine; tests/gpu covers the rest).
+      if (solver.device != DeviceKind::cpu && !(solver.sound && gpu_usable())) continue;
       if (solver.name == "cpu.power" && !full_suite() && row.transitions > k_default_power_limit) continue;
       if (row.type == "mdp") {
         if (solver.solves(time_bounded(row.property) ? ProblemKind::min_max_steps : ProblemKind::min_max)) {
@@ -121,9 +128,11 @@ TEST_P(ReferenceValue, AgreesWithPrism) {
     const double tol = (c.row.type == "ctmc" && time_bounded(c.row.property)) ? 1e-5 : 1e-6;
     EXPECT_LE(std::fabs(result.initial_value - ref), tol * std::max(std::fabs(ref), 1e-9))
         << "value " << result.initial_value << " reference " << ref << " solver " << result.solver_names();
-    // Sound interval iteration: its bounds must contain the reference (which
-    // PRISM computed to 1e-12, hence the small slack).
-    if (!result.lower.empty()) {
+    // Certified bounds must contain the reference (which PRISM computed to
+    // 1e-12, hence the small slack; its Fox–Glynn values are only good to
+    // ~1e-9, so CTMC time bounds are held to the tolerance above instead).
+    const bool ctmc_time_bounded = c.row.type == "ctmc" && time_bounded(c.row.property);
+    if (result.sound && !ctmc_time_bounded) {
       const double slack = 1e-9 * std::max(std::fabs(ref), 1e-9);
       EXPECT_LE(result.initial_lower, ref + slack) << "lower bound above the reference";
       EXPECT_GE(result.initial_upper, ref - slack) << "upper bound below the reference";
@@ -139,6 +148,110 @@ TEST_P(ReferenceValue, AgreesWithPrism) {
 
 INSTANTIATE_TEST_SUITE_P(Manifest, ReferenceValue, ::testing::ValuesIn(cases()), case_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ReferenceValue);
+
+// ---------------------------------------------------------------------------
+// Issue 18: what a user gets with no options at all (no --solver, no
+// --epsilon): every property within the tolerance, certified bounds around
+// the reference for every unbounded one, sound flags as documented.
+
+bool steady_state(const std::string& property) {
+  return property.rfind("S=?", 0) == 0 || property.find("[ S ]") != std::string::npos;
+}
+
+std::vector<ManifestRow> default_rows() {
+  std::vector<ManifestRow> out;
+  for (const ManifestRow& row : testing::manifest()) {
+    if (row.transitions > max_transitions()) continue;
+    if (row.type == "mdp" && !full_suite() && row.transitions > k_default_mdp_limit) continue;
+    out.push_back(row);
+  }
+  return out;
+}
+
+std::string row_name(const ::testing::TestParamInfo<ManifestRow>& info) {
+  std::string name = info.param.model + "_" + info.param.instance + "_" + std::to_string(info.index);
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+void expect_reference_inside(const CheckResult& result, double ref) {
+  const double slack = 1e-9 * std::max(std::fabs(ref), 1e-9);
+  EXPECT_LE(result.initial_lower, ref + slack) << "lower bound " << result.initial_lower << " above the reference " << ref;
+  EXPECT_GE(result.initial_upper, ref - slack) << "upper bound " << result.initial_upper << " below the reference " << ref;
+}
+
+class DefaultSettings : public ::testing::TestWithParam<ManifestRow> {};
+
+TEST_P(DefaultSettings, CertifiedWithinTolerance) {
+  const ManifestRow& row = GetParam();
+  const CheckResult result = check(cached_model(row), row.property, CheckOptions{});
+  ASSERT_TRUE(result.converged) << result.notes.back();
+  const double ref = row.reference_value;
+  const bool bounded = time_bounded(row.property), steady = steady_state(row.property);
+  if (std::isinf(ref)) {
+    EXPECT_EQ(result.initial_value, ref);
+  } else {
+    const double tol = (row.type == "ctmc" && bounded) ? 1e-5 : 1e-6;
+    EXPECT_LE(std::fabs(result.initial_value - ref), tol * std::max(std::fabs(ref), 1e-9))
+        << "value " << result.initial_value << " reference " << ref << " solver " << result.solver_names();
+  }
+  if (steady) {
+    EXPECT_FALSE(result.sound) << "steady-state values are not certified";
+    EXPECT_TRUE(result.lower.empty());
+    return;
+  }
+  ASSERT_TRUE(result.sound) << "not certified: " << (result.notes.empty() ? "" : result.notes.back());
+  ASSERT_EQ(result.lower.size(), result.values.size());
+  if (!bounded && std::isfinite(ref)) {
+    expect_reference_inside(result, ref);
+    // The default precision: a gap of at most 2ε relative to the value.
+    EXPECT_TRUE(bounds_close(result.initial_lower, result.initial_upper, 1e-6, true))
+        << "[" << result.initial_lower << ", " << result.initial_upper << "]";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Manifest, DefaultSettings, ::testing::ValuesIn(default_rows()), row_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DefaultSettings);
+
+// A sound solver stopped early (tiny iteration limits) must say "not
+// converged" and keep bounds that contain the reference: never a wrong
+// certified answer.
+constexpr uint64_t k_early_stop_limit = 60000;
+
+class SoundSolverStoppedEarly : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SoundSolverStoppedEarly, BoundsStillContainTheReference) {
+  const Case& c = GetParam();
+  for (const uint64_t limit : {1u, 4u, 32u, 256u}) {
+    SCOPED_TRACE(limit);
+    CheckOptions options;
+    options.solver = c.solver;
+    options.settings.max_iterations = limit;
+    const CheckResult result = check(cached_model(c.row), c.row.property, options);
+    const double ref = c.row.reference_value;
+    if (result.converged) {
+      EXPECT_LE(std::fabs(result.initial_value - ref), 1e-6 * std::max(std::fabs(ref), 1e-9));
+    }
+    if (result.sound && std::isfinite(ref)) expect_reference_inside(result, ref);
+  }
+}
+
+std::vector<Case> early_stop_cases() {
+  std::vector<Case> out;
+  for (const ManifestRow& row : testing::manifest()) {
+    if (row.transitions > std::min(max_transitions(), k_early_stop_limit)) continue;
+    if (time_bounded(row.property) || steady_state(row.property)) continue;
+    for (const SolverEntry& solver : solver_registry()) {
+      if (solver.sound && solver.device == DeviceKind::cpu) out.push_back({row, solver.name});
+    }
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Manifest, SoundSolverStoppedEarly, ::testing::ValuesIn(early_stop_cases()), case_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SoundSolverStoppedEarly);
 
 TEST(ReferenceValues, Available) {
   if (testing::models_root().empty()) GTEST_SKIP() << testing::missing_models_message();

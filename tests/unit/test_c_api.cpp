@@ -502,6 +502,10 @@ TEST(CApiCancel, CancelFromAnotherThreadLeavesTheModelUsable) {
   // Reset, and the same model checks normally (its cached graph data intact).
   EXPECT_EQ(pmc_options_reset_cancel(options), PMC_OK);
   ASSERT_EQ(pmc_options_set_progress(options, nullptr, nullptr), PMC_OK);
+  // cpu.power solves no bounded steps: named, it is an error, not a substitute.
+  EXPECT_EQ(pmc_check(model, "P=? [ F<=1000 \"goal\" ]", options, &result), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(pmc_last_error()).find("does not solve"), std::string::npos) << last_error();
+  ASSERT_EQ(pmc_options_set_solver(options, "auto"), PMC_OK);
   // Reaching the goal 1000 states away within 1000 steps needs 1000 steps up: 2^-1000 exactly, and cheap to
   // compute (the unbounded walk converges far too slowly for a unit test).
   ASSERT_EQ(pmc_check(model, "P=? [ F<=1000 \"goal\" ]", options, &result), PMC_OK) << last_error();

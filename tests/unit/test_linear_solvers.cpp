@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "solver/convergence.hpp"
+#include "solver/cpu_solvers.hpp"
 #include "solver/registry.hpp"
 
 namespace pmc {
@@ -149,9 +151,21 @@ bool run(Solve solve, const Problem& problem, std::vector<double>& x, const Solv
 // ---------------------------------------------------------------------------
 // Linear systems x = A·x + b.
 
+// The registered linear solvers through run_linear (sound ones give the
+// midpoint of their bounds).
+struct LinearRunner {
+  const SolverEntry& entry;
+  SolveStats operator()(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings) const {
+    return run_linear(entry, system, x, settings);
+  }
+};
+
 class LinearSolvers : public testing::TestWithParam<std::string> {
  protected:
-  const SolverEntry& solver() const { return find_solver(GetParam()); }
+  struct Entry {
+    LinearRunner linear;
+  };
+  Entry solver() const { return {LinearRunner{find_solver(GetParam())}}; }
 
   // Solves from x = 0 and expects convergence to `expected` within 1e-9.
   void check(const LinearSystem& system, const std::vector<double>& expected, const SolverSettings& settings) {
@@ -301,6 +315,152 @@ TEST_P(LinearSolvers, IterationLimitReportsNotConverged) {
 
 INSTANTIATE_TEST_SUITE_P(Registry, LinearSolvers, testing::ValuesIn(solvers_for(ProblemKind::linear_system)),
                          test_name);
+
+// ---------------------------------------------------------------------------
+// Sound solvers (issue 18): certified bounds that contain the exact solution
+// and meet the stopping rule, where plain iteration stops early.
+
+class SoundLinearSolvers : public testing::TestWithParam<std::string> {
+ protected:
+  // Runs the sound solver; false without a GPU.
+  bool solve(const LinearSystem& system, const SolverSettings& settings, std::vector<double>& lower,
+             std::vector<double>& upper, SolveStats& stats) {
+    const SolverEntry& entry = find_solver(GetParam());
+    try {
+      stats = entry.linear_bounds(system, lower, upper, settings);
+      return true;
+    } catch (const Error& e) {
+      if (e.code() == ErrorCode::no_device) return false;
+      throw;
+    }
+  }
+
+  // Bounds contain `exact` (up to rounding) in every unknown; when
+  // converged, they meet bounds_close and their midpoint is within ε.
+  void expect_certified(const LinearSystem& system, const std::vector<double>& exact, SolverSettings settings) {
+    std::vector<double> lower, upper;
+    SolveStats stats;
+    if (!solve(system, settings, lower, upper, stats)) GTEST_SKIP() << GetParam() << ": no GPU";
+    EXPECT_EQ(stats.solver, GetParam());
+    ASSERT_TRUE(stats.sound);
+    EXPECT_TRUE(stats.converged) << "after " << stats.iterations << " iterations";
+    ASSERT_EQ(lower.size(), exact.size());
+    ASSERT_EQ(upper.size(), exact.size());
+    for (size_t i = 0; i < exact.size(); ++i) {
+      const double slack = 1e-12 * std::max(1.0, std::fabs(exact[i]));
+      EXPECT_LE(lower[i], exact[i] + slack) << "lower bound above the solution at " << i;
+      EXPECT_GE(upper[i], exact[i] - slack) << "upper bound below the solution at " << i;
+      EXPECT_TRUE(bounds_close(lower[i], upper[i], settings.epsilon, settings.relative)) << "at " << i;
+      const double mid = 0.5 * (lower[i] + upper[i]);
+      const double allowed = settings.relative ? settings.epsilon * std::fabs(exact[i]) : settings.epsilon;
+      EXPECT_LE(std::fabs(mid - exact[i]), allowed * (1 + 1e-9) + slack) << "midpoint off at " << i;
+    }
+  }
+};
+
+// Two states feeding each other, leaving with probability 1/1000 per round
+// trip: x0 = 0.999·x1 + 0.0005, x1 = x0, so x = 0.5. A sweep changes the
+// iterate by ~0.0005·0.999^k: plain iteration stops at change < 1e-6·x
+// while still ~1e-3 (relative) below the solution.
+LinearSystem slow_cycle(double b0) { return linear_system(2, {{0, 1, 0.999}, {1, 0, 1.0}}, {b0, 0.0}); }
+
+TEST_P(SoundLinearSolvers, SlowCycleWherePlainIterationStopsEarly) {
+  LinearSystem system = slow_cycle(0.0005);
+  system.upper_bound = 1.0;  // a probability
+  SolverSettings settings;   // the defaults: ε = 1e-6, relative
+  expect_certified(system, {0.5, 0.5}, settings);
+  // The unsound default of before stops ~1e-3 off: what this guards against.
+  std::vector<double> x(2, 0.0);
+  gauss_seidel_linear(system, x, settings);
+  EXPECT_GT(std::fabs(x[0] - 0.5), 1e-5);
+}
+
+TEST_P(SoundLinearSolvers, ExpectedRewardsWithoutAnUpperBound) {
+  // x0 = 1 + 0.999·x1, x1 = 1 + x0: x0 = 1999, x1 = 2000 (no upper bound given).
+  const LinearSystem system = linear_system(2, {{0, 1, 0.999}, {1, 0, 1.0}}, {1.0, 1.0});
+  expect_certified(system, {1999.0, 2000.0}, SolverSettings{});
+  expect_certified(system, {1999.0, 2000.0}, tight());
+}
+
+TEST_P(SoundLinearSolvers, NegativeRewards) {
+  const LinearSystem system = linear_system(2, {{0, 1, 0.999}, {1, 0, 1.0}}, {-1.0, -1.0});
+  expect_certified(system, {-1999.0, -2000.0}, SolverSettings{});
+}
+
+TEST_P(SoundLinearSolvers, AbsolutePrecision) {
+  LinearSystem system = slow_cycle(0.0005);
+  system.upper_bound = 1.0;
+  expect_certified(system, {0.5, 0.5}, tight(false));
+}
+
+TEST_P(SoundLinearSolvers, RandomSystemsAgainstDenseSolve) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (const uint32_t n : {5u, 60u, 300u}) {
+    std::uniform_int_distribution<uint32_t> state(0, n - 1), degree(1, 6);
+    std::vector<Triplet> a;
+    std::vector<double> b(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      const double kept = 0.95 + 0.049 * unit(rng);
+      std::vector<std::pair<uint32_t, double>> row;
+      double total = 0;
+      for (uint32_t k = degree(rng); k > 0; --k) {
+        row.emplace_back(state(rng), unit(rng) + 0.01);
+        total += row.back().second;
+      }
+      for (auto& [j, w] : row) a.emplace_back(i, j, kept * w / total);
+      b[i] = (1 - kept) * unit(rng);
+    }
+    LinearSystem probabilities = linear_system(n, a, b);
+    probabilities.upper_bound = 1.0;
+    expect_certified(probabilities, dense_linear(n, a, b), SolverSettings{});
+    std::vector<double> rewards(n);
+    for (double& r : rewards) r = unit(rng) < 0.3 ? 0.0 : 10 * unit(rng);
+    expect_certified(linear_system(n, a, rewards), dense_linear(n, a, rewards), SolverSettings{});
+  }
+}
+
+// Stopped by the iteration limit, a sound solver says "not converged" and
+// its bounds still contain the solution: never a wrong certified answer.
+TEST_P(SoundLinearSolvers, IterationLimitKeepsTheBoundsSound) {
+  for (const uint64_t limit : {1u, 3u, 50u, 400u}) {
+    SCOPED_TRACE(limit);
+    LinearSystem system = slow_cycle(0.0005);
+    system.upper_bound = 1.0;
+    SolverSettings settings;
+    settings.max_iterations = limit;
+    std::vector<double> lower, upper;
+    SolveStats stats;
+    if (!solve(system, settings, lower, upper, stats)) GTEST_SKIP() << GetParam() << ": no GPU";
+    EXPECT_FALSE(stats.converged);
+    EXPECT_TRUE(stats.sound);
+    EXPECT_LE(stats.iterations, limit);
+    for (size_t i = 0; i < 2; ++i) {
+      EXPECT_LE(lower[i], 0.5);
+      EXPECT_GE(upper[i], 0.5);
+    }
+    // Rewards: before the first phase has a bound, nothing is certified.
+    const LinearSystem rewards = linear_system(2, {{0, 1, 0.999}, {1, 0, 1.0}}, {1.0, 1.0});
+    lower.clear();
+    upper.clear();
+    ASSERT_TRUE(solve(rewards, settings, lower, upper, stats));
+    EXPECT_FALSE(stats.converged);
+    if (stats.sound) {  // up to rounding
+      EXPECT_LE(lower[0], 1999.0 * (1 + 1e-12));
+      EXPECT_GE(upper[0], 1999.0 * (1 - 1e-12));
+    }
+  }
+}
+
+std::vector<std::string> sound_linear_solvers() {
+  std::vector<std::string> names;
+  for (const SolverEntry& s : solver_registry()) {
+    if (s.linear_bounds != nullptr) names.push_back(s.name);
+  }
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, SoundLinearSolvers, testing::ValuesIn(sound_linear_solvers()), test_name);
 
 // ---------------------------------------------------------------------------
 // Stationary distributions.

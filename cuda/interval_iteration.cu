@@ -1,0 +1,311 @@
+// gpu.interval-vi: sound interval iteration on the device (Haddad & Monmege
+// 2018; Baier et al., CAV 2017), the GPU twin of cpu.interval-vi
+// (solver/interval_linear.cpp, solver/interval_value_iteration.cpp) with
+// the same upper starts and the same stopping test (bounds_close). Plain
+// VI stops when an iterate changes little, which says nothing about the
+// distance to the fixed point; a lower and an upper bound that meet do.
+//
+// Why on the GPU it costs little more than gpu.jacobi / gpu.vi: the lower
+// and the upper iterate are one double2 per unknown (cuda/interval_kernels.cuh),
+// so one pass over the matrix, which dominates the traffic, updates both,
+// and the stopping test is reduced inside that kernel every
+// k_check_interval iterations, so one 32-byte record crosses per check.
+//
+// Linear systems use the Jacobi splitting (as gpu.jacobi), MDPs the Bellman
+// operator (as gpu.vi) on the end-component quotient: with end components
+// the upper iteration can stay above the value forever.
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "cuda/device_context.cuh"
+#include "cuda/device_csr.cuh"
+#include "cuda/gpu_solvers.hpp"
+#include "cuda/interval_kernels.cuh"
+#include "cuda/row_kernels.cuh"
+// bellman.hpp's OpenMP sweep is host code this file never instantiates;
+// without -fopenmp nvcc's front end flags its unused `parallel` flag.
+#pragma nv_diag_suppress 177
+#include "solver/bellman.hpp"
+#include "solver/convergence.hpp"
+#pragma nv_diag_default 177
+#include "solver/problem_end_components.hpp"
+#include "solver/progress.hpp"
+
+namespace pmc {
+
+namespace {
+
+using namespace pmc::cuda;
+
+constexpr const char* k_name = "gpu.interval-vi";
+constexpr double k_infinity = std::numeric_limits<double>::infinity();
+
+// As gpu.jacobi: one read-back every 8th iteration keeps its cost small
+// while overshooting the stopping point by at most 7 iterations.
+constexpr uint64_t k_check_interval = 8;
+
+// Optimistic VI's attempts, ε' from ε down to ε·10⁻⁹ (as
+// solver/interval_value_iteration.cpp).
+constexpr int k_ovi_attempts = 10;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+struct CheckReading {
+  uint64_t open = 0;
+  double widest = 0, lowest = 0, highest = 0;
+};
+
+// The device record a check reduces into: reset before the launch, one copy
+// back after it.
+class CheckRecord {
+ public:
+  CheckRecord() : value_(1) {}
+  IntervalCheck* reset() {
+    const IntervalCheck empty{0, ordered_bits(-k_infinity), ordered_bits(k_infinity), ordered_bits(-k_infinity)};
+    PMC_CUDA_CHECK(cudaMemcpy(value_.data(), &empty, sizeof empty, cudaMemcpyHostToDevice));
+    return value_.data();
+  }
+  CheckReading read() const {
+    IntervalCheck c{};
+    PMC_CUDA_CHECK(cudaMemcpy(&c, value_.data(), sizeof c, cudaMemcpyDeviceToHost));
+    return {c.open, from_ordered_bits(c.widest), from_ordered_bits(c.lowest), from_ordered_bits(c.highest)};
+  }
+
+ private:
+  DeviceBuffer<IntervalCheck> value_;
+};
+
+// The loop every phase shares: `step(check)` launches one iteration (check:
+// the record on check iterations, else null), until `done(reading)` holds at
+// a check (true) or the iteration limit comes first (false). The residual
+// reported to progress is the last check's `widest`.
+template <typename Step, typename Done>
+bool iterate(Step step, Done done, CheckRecord& record, const SolverSettings& settings, SolveStats& stats,
+             ProgressReporter& progress, double& residual) {
+  while (stats.iterations < settings.max_iterations) {
+    progress.tick(stats.iterations, residual);  // cancellation: between launches, nothing half written
+    const bool check =
+        (stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == settings.max_iterations;
+    step(check ? record.reset() : nullptr);
+    ++stats.iterations;
+    if (check) {
+      const CheckReading reading = record.read();
+      residual = reading.widest;
+      if (done(reading)) return true;
+    }
+  }
+  return false;
+}
+
+// bounds_close in every unknown, for the bounds a loop starts from.
+bool all_close(uint64_t n, const DeviceBuffer<double2>& v, const SolverSettings& settings, CheckRecord& record,
+               double& residual) {
+  if (n == 0) return true;
+  interval_gaps<<<blocks_for_threads(n), k_block_threads>>>(n, v.data(), settings.epsilon, settings.relative ? 1 : 0,
+                                                            record.reset());
+  PMC_CUDA_CHECK_LAUNCH("interval_gaps");
+  const CheckReading reading = record.read();
+  residual = reading.widest;
+  return reading.open == 0;
+}
+
+bool warp_layout(const SolverSettings& settings, uint64_t rows, uint64_t entries) {
+  if (settings.gpu_layout == GpuLayout::warp_per_row) return true;
+  if (settings.gpu_layout == GpuLayout::thread_per_row) return false;
+  return use_warp_per_row(rows, entries);
+}
+
+void split(const std::vector<double2>& pairs, bool bounded, std::vector<double>& lower, std::vector<double>& upper) {
+  lower.resize(pairs.size());
+  upper.resize(pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    lower[i] = pairs[i].x;
+    upper[i] = bounded ? pairs[i].y : k_infinity;
+  }
+}
+
+// ---- MDPs -----------------------------------------------------------------
+
+struct MdpDevice {
+  DeviceCsr a;
+  DeviceBuffer<uint64_t> groups;
+  DeviceBuffer<double> b;
+  DeviceBuffer<double2> v, w;
+  bool warp;
+
+  // One launch of `mode`; the iterations that write swap the vectors.
+  void step(const MinMaxProblem& p, const SolverSettings& settings, int mode, IntervalCheck* check) {
+    const IntervalBellman u{p.num_unknowns(), groups.data(), a.offsets.data(), a.columns.data(), a.values.data(),
+                            b.data(), v.data(), w.data(), check, settings.epsilon, settings.relative ? 1 : 0,
+                            p.maximize ? 1 : 0, mode};
+    launch_interval_bellman(u, warp);
+    if (mode != k_test_upper) std::swap(v, w);
+  }
+};
+
+// Optimistic value iteration (Hartmanns & Kaminski, CAV 2020), as
+// optimistic_upper() in solver/interval_value_iteration.cpp: lower VI until
+// its change is below ε', guess u = l·(1+ε)+ε, accept it when B(u) ≤ u (then
+// it is an upper bound of the quotient's least fixed point, Knaster–Tarski),
+// else ε' /= 10 and go on. False when no guess was inductive.
+bool optimistic_upper(const MinMaxProblem& p, MdpDevice& d, const SolverSettings& settings, CheckRecord& record,
+                      SolveStats& stats, ProgressReporter& progress, double& residual) {
+  const uint64_t n = p.num_unknowns();
+  const double eps = settings.epsilon;
+  double vi_eps = eps;
+  for (int attempt = 0; attempt < k_ovi_attempts; ++attempt, vi_eps /= 10) {
+    const bool settled = iterate([&](IntervalCheck* c) { d.step(p, settings, k_lower_only, c); },
+                                 [&](const CheckReading& r) { return r.widest < vi_eps; }, record, settings, stats,
+                                 progress, residual);
+    if (!settled) return false;
+    if (n > 0) {
+      optimistic_guess<<<blocks_for_threads(n), k_block_threads>>>(n, d.v.data(), eps);
+      PMC_CUDA_CHECK_LAUNCH("optimistic_guess");
+    }
+    d.step(p, settings, k_test_upper, record.reset());
+    if (record.read().open == 0) return true;
+  }
+  return false;
+}
+
+SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  select_device(settings);
+  const uint64_t n = p.num_unknowns();
+  const std::vector<double> l = start_vector(solution.x, n, k_name);
+  const bool given_upper = !solution.upper.empty();
+  const std::vector<double> u = given_upper ? start_vector(solution.upper, n, "gpu.interval-vi (upper)")
+                                            : std::vector<double>(n, p.upper_bound);
+  const bool optimistic = !given_upper && !std::isfinite(p.upper_bound);
+  std::vector<double2> pairs(n);
+  // During optimistic VI the upper member is unused until the guess.
+  for (uint64_t s = 0; s < n; ++s) pairs[s] = make_double2(l[s], optimistic ? 0.0 : u[s]);
+
+  MdpDevice d{DeviceCsr(p.a), DeviceBuffer<uint64_t>(p.row_groups), DeviceBuffer<double>(p.b),
+              DeviceBuffer<double2>(pairs), DeviceBuffer<double2>(n), warp_layout(settings, n, p.a.num_entries())};
+  SolveStats stats;
+  stats.solver = k_name;
+  stats.kernel = d.warp ? "warp-per-state" : "thread-per-state";
+  // Matrix once, b per choice, row groups, the pairs gathered (at least
+  // once) and written: gpu.vi's traffic plus 16 bytes per unknown.
+  stats.bytes_per_iteration = d.a.bytes() + p.b.size() * 8.0 + (n + 1) * 8.0 + n * 32.0;
+  CheckRecord record;
+  EventTimer timer;
+  timer.start();
+  ProgressReporter progress(settings, k_name, settings.max_iterations);
+  double residual = std::numeric_limits<double>::quiet_NaN();
+
+  bool have_upper = true;
+  if (optimistic) {
+    have_upper = optimistic_upper(p, d, settings, record, stats, progress, residual);
+    if (have_upper) stats.kernel += "+optimistic";
+  }
+  if (have_upper) {
+    stats.converged = all_close(n, d.v, settings, record, residual) ||
+                      iterate([&](IntervalCheck* c) { d.step(p, settings, k_both, c); },
+                              [](const CheckReading& r) { return r.open == 0; }, record, settings, stats, progress,
+                              residual);
+  }
+  stats.sound = have_upper;
+  stats.loop_seconds = timer.stop_seconds();
+  d.v.download(pairs);
+  split(pairs, have_upper, solution.x, solution.upper);
+  // On the host, as cpu.interval-vi does, so both pick the same scheduler.
+  solution.choice = optimal_choices(p, solution.x, settings.epsilon);
+  stats.seconds = seconds_since(start);
+  return stats;
+}
+
+}  // namespace
+
+// ---- Linear systems ---------------------------------------------------------
+
+SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& lower, std::vector<double>& upper,
+                               const SolverSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  select_device(settings);
+  const uint64_t n = system.a.num_rows();
+  if (!lower.empty() && lower.size() != n) {
+    throw Error(ErrorCode::invalid_argument, "gpu.interval-vi: start vector has " + std::to_string(lower.size()) +
+                                                 " values, the system has " + std::to_string(n) + " unknowns");
+  }
+  bool bounded = std::isfinite(system.upper_bound);
+  // Without an a-priori bound the first phase starts from {x, y} = {0, 1}
+  // and the given lower start is not used (as cpu.interval-vi).
+  std::vector<double2> pairs(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    pairs[i] = bounded ? make_double2(lower.empty() ? 0.0 : lower[i], system.upper_bound) : make_double2(0.0, 1.0);
+  }
+  DeviceCsr a(system.a);
+  DeviceBuffer<double> b(system.b), scale(n);
+  DeviceBuffer<double2> v(pairs), w(n);
+  if (n > 0) {
+    jacobi_scale<<<blocks_for_threads(n), k_block_threads>>>(n, a.offsets.data(), a.columns.data(), a.values.data(),
+                                                              scale.data());
+    PMC_CUDA_CHECK_LAUNCH("jacobi_scale");
+  }
+  const bool warp = warp_layout(settings, n, a.entries);
+  SolveStats stats;
+  stats.solver = k_name;
+  stats.kernel = warp ? "warp-per-row" : "thread-per-row";
+  if (!bounded) stats.kernel += "+sound-vi-bound";
+  // Matrix once, b, scale, the pairs gathered (at least once) and written:
+  // gpu.jacobi's traffic plus 16 bytes per row, against a second pass over
+  // the matrix for two separate iterations.
+  stats.bytes_per_iteration = a.bytes() + n * (8.0 + 8.0 + 16.0 + 16.0);
+  CheckRecord record;
+  EventTimer timer;
+  timer.start();
+  ProgressReporter progress(settings, k_name, settings.max_iterations);
+  double residual = std::numeric_limits<double>::quiet_NaN();
+  auto step = [&](int phase, IntervalCheck* check) {
+    const IntervalRows u{n,        a.offsets.data(), a.columns.data(), a.values.data(),
+                         b.data(), scale.data(),     v.data(),         w.data(),
+                         check,    settings.epsilon, settings.relative ? 1 : 0, phase};
+    launch_interval_rows(u, warp);
+    std::swap(v, w);
+  };
+
+  if (!bounded) {
+    // Sound value iteration's first phase (Quatmann & Katoen, CAV 2018); its
+    // residual is the most mass any unknown keeps.
+    CheckReading last;
+    bounded = iterate([&](IntervalCheck* c) { step(k_sound_vi_phase, c); },
+                      [&](const CheckReading& r) {
+                        last = r;
+                        return r.widest <= k_max_kept_mass;
+                      },
+                      record, settings, stats, progress, residual);
+    if (bounded && n > 0) {
+      // k_max_kept_mass and the widened ratios: solver/convergence.hpp.
+      sound_vi_bounds<<<blocks_for_threads(n), k_block_threads>>>(n, v.data(), widened_ratio(last.lowest, -1.0),
+                                                                  widened_ratio(last.highest, 1.0));
+      PMC_CUDA_CHECK_LAUNCH("sound_vi_bounds");
+    }
+  }
+  if (bounded) {
+    stats.converged = all_close(n, v, settings, record, residual) ||
+                      iterate([&](IntervalCheck* c) { step(k_interval_phase, c); },
+                              [](const CheckReading& r) { return r.open == 0; }, record, settings, stats, progress,
+                              residual);
+  }
+  // Out of iterations in the first phase: `lower` is plain VI's estimate
+  // x_k, upper is +inf and the result is not sound.
+  stats.sound = bounded;
+  stats.loop_seconds = timer.stop_seconds();
+  v.download(pairs);
+  split(pairs, bounded, lower, upper);
+  stats.seconds = seconds_since(start);
+  return stats;
+}
+
+SolveStats gpu_interval_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                        const SolverSettings& settings) {
+  return solve_with_end_components_collapsed(problem, solution, settings, interval_core);
+}
+
+}  // namespace pmc

@@ -1,0 +1,320 @@
+// gpu.interval-vi's kernels (cuda/interval_iteration.cu): one pass over the
+// matrix updates the lower and the upper bound together (Haddad & Monmege
+// 2018; Baier et al., CAV 2017), with the stopping test reduced in the same
+// kernel on the iterations that check it.
+//
+// Layout: the iterate is one double2 {lower, upper} per unknown. A gathered
+// column then costs one 16-byte load of one 32-byte sector, where two
+// arrays cost two loads of two sectors: the gathers are what is random, so
+// interleaving halves the sectors the second vector adds (the matrix
+// itself, 12 bytes per entry, is streamed once for both).
+#pragma once
+
+#include <cfloat>
+#include <cstdint>
+#include <cstring>
+
+#include <cub/block/block_reduce.cuh>
+
+#include "cuda/launch.cuh"
+#include "cuda/reduce.cuh"
+
+namespace pmc::cuda {
+
+// bounds_close (solver/convergence.hpp) on the device, with its floor
+// k_relative_floor = 1e-9; NaN and an infinite upper bound are never close.
+__device__ inline bool device_bounds_close(double lower, double upper, double epsilon, int relative) {
+  const double scale = relative ? fmax(fabs(lower), 1e-9) : 1.0;
+  return upper - lower <= 2.0 * epsilon * scale;
+}
+
+// B(u) ≤ u up to the rounding of computing B(u) (as optimistic_upper in
+// solver/interval_value_iteration.cpp: a silent row maps the guess onto
+// itself, and the exact test fails on the last bit).
+inline constexpr double k_inductive_rounding = 8 * DBL_EPSILON;
+
+// Doubles as integers that order like the values, negative ones included, so
+// that integer atomicMin/atomicMax reduce doubles of either sign (the first
+// phase's x/(1 − y) bounds may be negative for negative rewards).
+__host__ __device__ inline unsigned long long ordered_bits(double v) {
+  unsigned long long bits;
+  memcpy(&bits, &v, sizeof bits);
+  return (bits >> 63) ? ~bits : bits | (1ull << 63);
+}
+__host__ __device__ inline double from_ordered_bits(unsigned long long o) {
+  const unsigned long long bits = (o >> 63) ? o & ~(1ull << 63) : ~o;
+  double v;
+  memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+// What a check iteration reduces over the unknowns; read back in one copy.
+struct IntervalCheck {
+  unsigned long long open;     // unknowns failing the test (bounds not close; guess not inductive)
+  unsigned long long widest;   // ordered_bits: widest gap / largest change / most mass kept
+  unsigned long long lowest;   // ordered_bits: min x/(1 − y) (first phase)
+  unsigned long long highest;  // ordered_bits: max x/(1 − y) (first phase)
+};
+
+struct CheckPartial {
+  unsigned long long open;
+  double widest, lowest, highest;
+};
+
+__device__ inline CheckPartial no_check() { return {0, -INFINITY, INFINITY, -INFINITY}; }
+
+struct CombineChecks {
+  __device__ CheckPartial operator()(const CheckPartial& a, const CheckPartial& b) const {
+    return {a.open + b.open, fmax(a.widest, b.widest), fmin(a.lowest, b.lowest), fmax(a.highest, b.highest)};
+  }
+};
+
+// One block reduction, then one atomic per field per block (one per warp
+// would be 8x the atomics on one address). Every thread of the block must
+// call it: the kernels below have no early return for that reason.
+__device__ inline void reduce_check(const CheckPartial& partial, IntervalCheck* out) {
+  using Reduce = cub::BlockReduce<CheckPartial, k_block_threads>;
+  __shared__ typename Reduce::TempStorage storage;
+  const CheckPartial block = Reduce(storage).Reduce(partial, CombineChecks());
+  if (threadIdx.x == 0) {
+    if (block.open != 0) atomicAdd(&out->open, block.open);
+    atomicMax(&out->widest, ordered_bits(block.widest));
+    atomicMin(&out->lowest, ordered_bits(block.lowest));
+    atomicMax(&out->highest, ordered_bits(block.highest));
+  }
+}
+
+// ---- Linear systems x = A·x + b, Jacobi splitting ------------------------
+
+// First phase (Quatmann & Katoen, CAV 2018): {x, y} with x_k = k Jacobi
+// steps from 0 and y_k = k steps of the homogeneous system from 1, no
+// clamping. Interval phase: both members use b, clamped monotone.
+enum IntervalPhase : int { k_sound_vi_phase = 0, k_interval_phase = 1 };
+
+struct IntervalRows {
+  uint64_t rows;
+  const uint64_t* offsets;
+  const uint32_t* columns;
+  const double* values;  // the matrix as given: a_ii is skipped, scale holds 1/(1 − a_ii)
+  const double* b;
+  const double* scale;
+  const double2* v;
+  double2* w;
+  IntervalCheck* check;  // null except on check iterations
+  double epsilon;
+  int relative;
+  int phase;
+};
+
+__device__ inline CheckPartial finish_interval_row(const IntervalRows& u, uint64_t i, double2 sum) {
+  const double scale = u.scale[i];
+  const double first = (u.b[i] + sum.x) * scale;
+  CheckPartial part = no_check();
+  if (u.phase == k_sound_vi_phase) {
+    const double kept = sum.y * scale;
+    u.w[i] = make_double2(first, kept);
+    part.widest = kept;
+    part.lowest = part.highest = first / (1.0 - kept);  // used only once every kept < 1 − 10⁻³
+    return part;
+  }
+  // Clamped: l only rises and u only falls, and both stay sound because the
+  // Jacobi map is monotone with the solution as its only fixed point.
+  const double2 old = u.v[i];
+  const double lower = fmax(old.x, first);
+  const double upper = fmin(old.y, (u.b[i] + sum.y) * scale);
+  u.w[i] = make_double2(lower, upper);
+  part.open = device_bounds_close(lower, upper, u.epsilon, u.relative) ? 0 : 1;
+  part.widest = upper - lower;
+  return part;
+}
+
+static __global__ void interval_rows_thread(IntervalRows u) {
+  const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  CheckPartial part = no_check();
+  if (i < u.rows) {
+    double2 sum = make_double2(0.0, 0.0);
+    for (uint64_t k = u.offsets[i]; k < u.offsets[i + 1]; ++k) {
+      const uint32_t j = u.columns[k];
+      if (j == i) continue;
+      const double a = u.values[k];
+      const double2 x = u.v[j];  // one 16-byte gather for both bounds
+      sum.x += a * x.x;
+      sum.y += a * x.y;
+    }
+    part = finish_interval_row(u, i, sum);
+  }
+  if (u.check) reduce_check(part, u.check);
+}
+
+static __global__ void interval_rows_warp(IntervalRows u) {
+  const uint64_t i = (blockIdx.x * uint64_t{k_block_threads} + threadIdx.x) / k_warp;
+  const unsigned lane = threadIdx.x % k_warp;
+  CheckPartial part = no_check();
+  if (i < u.rows) {  // the whole warp: i is the same for its lanes, so the shuffles see all 32
+    double2 sum = make_double2(0.0, 0.0);
+    for (uint64_t k = u.offsets[i] + lane; k < u.offsets[i + 1]; k += k_warp) {
+      const uint32_t j = u.columns[k];
+      if (j == i) continue;
+      const double a = u.values[k];
+      const double2 x = u.v[j];
+      sum.x += a * x.x;
+      sum.y += a * x.y;
+    }
+    for (int delta = k_warp / 2; delta > 0; delta /= 2) {
+      sum.x += __shfl_down_sync(0xffffffffu, sum.x, delta);
+      sum.y += __shfl_down_sync(0xffffffffu, sum.y, delta);
+    }
+    if (lane == 0) part = finish_interval_row(u, i, sum);
+  }
+  if (u.check) reduce_check(part, u.check);
+}
+
+static inline void launch_interval_rows(const IntervalRows& u, bool warp_per_row) {
+  if (u.rows == 0) return;  // a grid of 0 blocks is a launch error
+  if (warp_per_row) {
+    interval_rows_warp<<<blocks_for_warps(u.rows), k_block_threads>>>(u);
+  } else {
+    interval_rows_thread<<<blocks_for_threads(u.rows), k_block_threads>>>(u);
+  }
+  PMC_CUDA_CHECK_LAUNCH("interval_rows");
+}
+
+// After the first phase, with every y_s < 1: x*(s) = x_k(s) + (G^k·x*)(s)
+// gives x_k + y_k·min_t x_k(t)/(1 − y_k(t)) ≤ x* ≤ x_k + y_k·max_t (…)
+// (Quatmann & Katoen, CAV 2018; the proof in solver/interval_linear.cpp).
+static __global__ void sound_vi_bounds(uint64_t n, double2* v, double lowest, double highest) {
+  const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  if (i >= n) return;
+  const double2 p = v[i];
+  v[i] = make_double2(p.x + p.y * lowest, p.x + p.y * highest);
+}
+
+// The stopping test alone, for the bounds a solve starts from.
+static __global__ void interval_gaps(uint64_t n, const double2* v, double epsilon, int relative, IntervalCheck* check) {
+  const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  CheckPartial part = no_check();
+  if (i < n) {
+    const double2 p = v[i];
+    part.open = device_bounds_close(p.x, p.y, epsilon, relative) ? 0 : 1;
+    part.widest = p.y - p.x;
+  }
+  reduce_check(part, check);
+}
+
+// ---- MDPs: the Bellman operator on both bounds ----------------------------
+
+// both: interval iteration, l' = max(l, B(l)), u' = min(u, B(u)), each with
+// its own optimal choice. lower_only: optimistic VI's lower iteration
+// (Hartmanns & Kaminski, CAV 2020); the check is its largest change.
+// test_upper: counts the states where B(u) ≤ u fails; writes nothing.
+enum IntervalBellmanMode : int { k_both = 0, k_lower_only = 1, k_test_upper = 2 };
+
+struct IntervalBellman {
+  uint64_t states;
+  const uint64_t* groups;   // states + 1
+  const uint64_t* offsets;  // choices + 1
+  const uint32_t* columns;
+  const double* values;
+  const double* b;
+  const double2* v;
+  double2* w;
+  IntervalCheck* check;  // null except on check iterations
+  double epsilon;
+  int relative;
+  int maximize;
+  int mode;
+};
+
+__device__ inline double better(const IntervalBellman& u, double best, double v) {
+  return (u.maximize ? v > best : v < best) ? v : best;
+}
+
+__device__ inline CheckPartial finish_interval_state(const IntervalBellman& u, uint64_t s, double best_lower,
+                                                     double best_upper) {
+  const double2 old = u.v[s];
+  if (u.groups[s] == u.groups[s + 1]) {  // no choice: keeps its values, as B does (solver/bellman.hpp)
+    best_lower = old.x;
+    best_upper = old.y;
+  }
+  CheckPartial part = no_check();
+  if (u.mode == k_test_upper) {
+    part.open = best_upper - old.y <= k_inductive_rounding * fabs(old.y) ? 0 : 1;
+    return part;
+  }
+  const double lower = fmax(old.x, best_lower);
+  if (u.mode == k_lower_only) {
+    u.w[s] = make_double2(lower, old.y);
+    part.widest = convergence_difference(old.x, lower, u.relative);
+    return part;
+  }
+  const double upper = fmin(old.y, best_upper);
+  u.w[s] = make_double2(lower, upper);
+  part.open = device_bounds_close(lower, upper, u.epsilon, u.relative) ? 0 : 1;
+  part.widest = upper - lower;
+  return part;
+}
+
+static __global__ void interval_bellman_thread(IntervalBellman u) {
+  const uint64_t s = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  CheckPartial part = no_check();
+  if (s < u.states) {
+    double best_lower = u.maximize ? -INFINITY : INFINITY, best_upper = best_lower;
+    for (uint64_t r = u.groups[s]; r < u.groups[s + 1]; ++r) {
+      double2 sum = make_double2(u.b[r], u.b[r]);
+      for (uint64_t k = u.offsets[r]; k < u.offsets[r + 1]; ++k) {
+        const double a = u.values[k];
+        const double2 x = u.v[u.columns[k]];
+        sum.x += a * x.x;
+        sum.y += a * x.y;
+      }
+      best_lower = better(u, best_lower, sum.x);
+      best_upper = better(u, best_upper, sum.y);
+    }
+    part = finish_interval_state(u, s, best_lower, best_upper);
+  }
+  if (u.check) reduce_check(part, u.check);
+}
+
+static __global__ void interval_bellman_warp(IntervalBellman u) {
+  const uint64_t s = (blockIdx.x * uint64_t{k_block_threads} + threadIdx.x) / k_warp;
+  const unsigned lane = threadIdx.x % k_warp;
+  CheckPartial part = no_check();
+  if (s < u.states) {  // the whole warp, as in interval_rows_warp
+    double best_lower = u.maximize ? -INFINITY : INFINITY, best_upper = best_lower;
+    for (uint64_t r = u.groups[s]; r < u.groups[s + 1]; ++r) {
+      double2 sum = make_double2(0.0, 0.0);
+      for (uint64_t k = u.offsets[r] + lane; k < u.offsets[r + 1]; k += k_warp) {
+        const double a = u.values[k];
+        const double2 x = u.v[u.columns[k]];
+        sum.x += a * x.x;
+        sum.y += a * x.y;
+      }
+      for (int delta = k_warp / 2; delta > 0; delta /= 2) {
+        sum.x += __shfl_down_sync(0xffffffffu, sum.x, delta);
+        sum.y += __shfl_down_sync(0xffffffffu, sum.y, delta);
+      }
+      best_lower = better(u, best_lower, __shfl_sync(0xffffffffu, sum.x, 0) + u.b[r]);
+      best_upper = better(u, best_upper, __shfl_sync(0xffffffffu, sum.y, 0) + u.b[r]);
+    }
+    if (lane == 0) part = finish_interval_state(u, s, best_lower, best_upper);
+  }
+  if (u.check) reduce_check(part, u.check);
+}
+
+static inline void launch_interval_bellman(const IntervalBellman& u, bool warp_per_state) {
+  if (u.states == 0) return;
+  if (warp_per_state) {
+    interval_bellman_warp<<<blocks_for_warps(u.states), k_block_threads>>>(u);
+  } else {
+    interval_bellman_thread<<<blocks_for_threads(u.states), k_block_threads>>>(u);
+  }
+  PMC_CUDA_CHECK_LAUNCH("interval_bellman");
+}
+
+// Optimistic VI's guess u = l·(1 + ε) + ε (Hartmanns & Kaminski, CAV 2020).
+static __global__ void optimistic_guess(uint64_t n, double2* v, double epsilon) {
+  const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  if (i < n) v[i].y = v[i].x * (1.0 + epsilon) + epsilon;
+}
+
+}  // namespace pmc::cuda

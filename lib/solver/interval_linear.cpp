@@ -1,0 +1,178 @@
+// cpu.interval-vi on linear systems x = A·x + b (DTMC and CTMC reachability
+// and expected rewards): sound interval iteration (Haddad & Monmege 2018;
+// Baier et al., CAV 2017). Plain Gauss–Seidel stops when an iterate changes
+// little, which says nothing about the distance to the solution (on a slow
+// chain it stops far from it: the 4th-digit errors of issue 18). Iterating a
+// lower bound up and an upper bound down and stopping when they meet gives a
+// guaranteed error.
+//
+// The splitting. Gauss–Seidel sweeps x_i ← (b_i + Σ_{j≠i} a_ij·x_j)/(1 − a_ii)
+// in place are x ← G·x + c with G = (I − L)⁻¹·U ≥ 0 (a regular splitting of
+// the M-matrix I − A), whose fixed point is the solution x*. A monotone map
+// with fixed point x* maps lower bounds to lower bounds and upper bounds to
+// upper bounds, so clamped sweeps l ← max(l, G·l + c), u ← min(u, G·u + c)
+// keep both sound, and both converge to x* (it is the only fixed point).
+//
+// Both vectors are swept together, stored as (lower, upper) pairs: each
+// gathered column fetches both from one cache line, so the second vector
+// costs far less than a second sweep (bench/NOTES.md).
+//
+// Upper start. Probabilities: system.upper_bound (1). Expected rewards have
+// no a-priori bound: the first phase runs sound value iteration's sweeps
+// (Quatmann & Katoen, CAV 2018) with the same splitting: x_k = k sweeps from
+// 0 (the reward of G's first k steps), y_k = k sweeps of the homogeneous
+// system from 1 (the mass G keeps among the unknowns). x* = x_k + G^k·x*
+// gives, at the state where x* is largest (smallest), M ≤ x_k/(1 − y_k)
+// there, hence for every s
+//   x_k(s) + y_k(s)·min_t x_k(t)/(1 − y_k(t)) ≤ x*(s) ≤ x_k(s) + y_k(s)·max_t x_k(t)/(1 − y_k(t))
+// once every y_k(t) < 1, for rewards of either sign. Those bounds start the
+// interval phase.
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "common/error.hpp"
+#include "solver/convergence.hpp"
+#include "solver/cpu_solvers.hpp"
+#include "solver/progress.hpp"
+
+namespace pmc {
+
+namespace {
+
+constexpr double k_infinity = std::numeric_limits<double>::infinity();
+
+
+// Interleaved so that one gather brings both bounds (or x and y in the
+// first phase).
+struct Pair {
+  double first, second;
+};
+
+// 1/(1 − a_ii) per row: Gauss–Seidel solves each row for its own unknown.
+std::vector<double> diagonal_scale(const SparseMatrix& a) {
+  std::vector<double> scale(a.num_rows(), 1.0);
+  for (uint64_t i = 0; i < a.num_rows(); ++i) {
+    double diagonal = 0.0;
+    for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
+      if (a.columns[e] == i) diagonal += a.values[e];
+    }
+    scale[i] = 1.0 / (1.0 - diagonal);
+  }
+  return scale;
+}
+
+// Row i's two off-diagonal sums Σ_{j≠i} a_ij·v_j over both members.
+inline Pair row_sums(const SparseMatrix& a, uint64_t i, const Pair* v) {
+  Pair sum{0.0, 0.0};
+  for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
+    const uint32_t j = a.columns[e];
+    if (j == i) continue;
+    sum.first += a.values[e] * v[j].first;
+    sum.second += a.values[e] * v[j].second;
+  }
+  return sum;
+}
+
+double widest_gap(const std::vector<Pair>& v) {
+  double gap = 0.0;
+  for (const Pair& p : v) gap = std::max(gap, p.second - p.first);
+  return gap;
+}
+
+// First phase: (x, y) sweeps until every y < k_max_kept_mass, then v holds
+// sound (lower, upper) pairs. False when the iteration limit came first.
+bool sound_value_iteration_bounds(const LinearSystem& s, const std::vector<double>& scale, std::vector<Pair>& v,
+                                  const SolverSettings& settings, SolveStats& stats, ProgressReporter& progress) {
+  const uint64_t n = v.size();
+  for (Pair& p : v) p = {0.0, 1.0};
+  while (stats.iterations < settings.max_iterations) {
+    double kept = 0.0;
+    double lowest = k_infinity, highest = -k_infinity;
+    for (uint64_t i = 0; i < n; ++i) {
+      const Pair sum = row_sums(s.a, i, v.data());
+      v[i] = {(s.b[i] + sum.first) * scale[i], sum.second * scale[i]};
+      kept = std::max(kept, v[i].second);
+    }
+    ++stats.iterations;
+    progress.tick(stats.iterations, kept);
+    if (!(kept <= k_max_kept_mass)) continue;
+    for (const Pair& p : v) {
+      const double ratio = p.first / (1.0 - p.second);
+      lowest = std::min(lowest, ratio);
+      highest = std::max(highest, ratio);
+    }
+    lowest = widened_ratio(lowest, -1.0);
+    highest = widened_ratio(highest, 1.0);
+    for (Pair& p : v) p = {p.first + p.second * lowest, p.first + p.second * highest};
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+SolveStats interval_linear(const LinearSystem& s, std::vector<double>& lower, std::vector<double>& upper,
+                           const SolverSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  const uint64_t n = s.a.num_rows();
+  if (!lower.empty() && lower.size() != n) {
+    fail(ErrorCode::invalid_argument, "cpu.interval-vi: start vector has {} values, the system has {} unknowns",
+         lower.size(), n);
+  }
+  SolveStats stats;
+  stats.solver = "cpu.interval-vi";
+  stats.kernel = "gauss-seidel";
+  // Matrix once, offsets, b, scale, the pairs read and written.
+  stats.bytes_per_iteration = s.a.num_entries() * 12.0 + n * (8.0 * 3 + 32.0);
+  const std::vector<double> scale = diagonal_scale(s.a);
+  std::vector<Pair> v(n);
+  ProgressReporter progress(settings, "cpu.interval-vi", settings.max_iterations);
+  const auto loop_start = std::chrono::steady_clock::now();
+
+  bool bounded = true;
+  if (std::isfinite(s.upper_bound)) {
+    for (uint64_t i = 0; i < n; ++i) v[i] = {lower.empty() ? 0.0 : lower[i], s.upper_bound};
+  } else {
+    stats.kernel += "+sound-vi-bound";
+    bounded = sound_value_iteration_bounds(s, scale, v, settings, stats, progress);
+  }
+
+  auto all_close = [&] {
+    for (const Pair& p : v) {
+      if (!bounds_close(p.first, p.second, settings.epsilon, settings.relative)) return false;
+    }
+    return true;
+  };
+  stats.converged = bounded && all_close();
+  while (bounded && !stats.converged && stats.iterations < settings.max_iterations) {
+    // A state's gap only shrinks after its update, so "every state closed
+    // when it was updated" means all are closed at the end of the sweep.
+    uint64_t open = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      const Pair sum = row_sums(s.a, i, v.data());
+      const double l = std::max(v[i].first, (s.b[i] + sum.first) * scale[i]);
+      const double u = std::min(v[i].second, (s.b[i] + sum.second) * scale[i]);
+      v[i] = {l, u};
+      open += bounds_close(l, u, settings.epsilon, settings.relative) ? 0 : 1;
+    }
+    ++stats.iterations;
+    stats.converged = open == 0;
+    progress.tick_with(stats.iterations, [&] { return widest_gap(v); });
+  }
+
+  // Without a bound (limit hit in the first phase) `lower` is plain VI's
+  // estimate x_k and the result is not sound.
+  lower.resize(n);
+  upper.resize(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    lower[i] = v[i].first;
+    upper[i] = bounded ? v[i].second : k_infinity;
+  }
+  stats.sound = bounded;
+  stats.loop_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace pmc
