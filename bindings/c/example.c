@@ -74,24 +74,33 @@ static int print_values(const pmc_result* result) {
   return ok;
 }
 
-/* Checks a property with a chosen solver and tight convergence. */
+/* Checks a property with the default (sound) solver and tight convergence;
+ * a sound result carries certified bounds around the value. */
 static int check_property(const pmc_model* model, const char* property) {
   pmc_options* options = NULL;
   pmc_result* result = NULL;
-  double value = 0, seconds = 0;
+  double value = 0, seconds = 0, lower = 0, upper = 0;
   uint64_t iterations = 0;
+  int sound = 0;
   const char* solver = NULL; /* owned by the result */
   int ok = check(pmc_options_create(&options), "pmc_options_create") &&
-           check(pmc_options_set_solver(options, "cpu.gauss-seidel"), "pmc_options_set_solver") &&
            check(pmc_options_set_epsilon(options, 1e-10), "pmc_options_set_epsilon") &&
            check(pmc_check(model, property, options, &result), "pmc_check") &&
            check(pmc_result_initial_value(result, &value), "pmc_result_initial_value") &&
            check(pmc_result_iterations(result, &iterations), "pmc_result_iterations") &&
            check(pmc_result_solver(result, &solver), "pmc_result_solver") &&
-           check(pmc_result_seconds(result, &seconds), "pmc_result_seconds");
+           check(pmc_result_seconds(result, &seconds), "pmc_result_seconds") &&
+           check(pmc_result_sound(result, &sound), "pmc_result_sound") &&
+           /* pmc_result_bounds fails with PMC_ERROR_UNSUPPORTED on unsound results */
+           (!sound || check(pmc_result_bounds(result, &lower, &upper), "pmc_result_bounds"));
   if (ok) {
     printf("%s = %.10g (%s, %llu iterations, %.4f s)\n", property, value, solver, (unsigned long long)iterations,
            seconds);
+    if (sound) {
+      printf("  certified: the exact value lies in [%.12g, %.12g]\n", lower, upper);
+    } else {
+      printf("  not certified (no error bound)\n");
+    }
     ok = print_values(result);
   }
   /* pmc_check also sets a result when it returns PMC_ERROR_NOT_CONVERGED;

@@ -185,12 +185,20 @@ JNIEXPORT jlongArray JNICALL Java_org_pmc_Native_resultScheduler(JNIEnv* env, jc
   return array;
 }
 
+JNIEXPORT jboolean JNICALL Java_org_pmc_Native_resultSound(JNIEnv* env, jclass cls, jlong handle) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_result, result, handle, JNI_FALSE)
+  int sound = 0;
+  if (!ok(env, pmc_result_sound(result, &sound))) return JNI_FALSE;
+  return sound ? JNI_TRUE : JNI_FALSE;
+}
+
 JNIEXPORT jdoubleArray JNICALL Java_org_pmc_Native_resultBounds(JNIEnv* env, jclass cls, jlong handle) {
   (void)cls;
   REQUIRE_HANDLE(pmc_result, result, handle, NULL)
   double bounds[2] = {0.0, 0.0};
   const pmc_status status = pmc_result_bounds(result, &bounds[0], &bounds[1]);
-  if (status == PMC_ERROR_UNSUPPORTED) return NULL; /* documented: the solver gave no bounds */
+  if (status == PMC_ERROR_UNSUPPORTED) return NULL; /* documented: the result is not sound */
   if (!ok(env, status)) return NULL;
   jdoubleArray array = (*env)->NewDoubleArray(env, 2);
   if (array == NULL) return NULL;
@@ -200,6 +208,53 @@ JNIEXPORT jdoubleArray JNICALL Java_org_pmc_Native_resultBounds(JNIEnv* env, jcl
     return NULL;
   }
   return array;
+}
+
+/* Fills two new arrays of `count` doubles with the bounds of every state;
+ * 1 on success, else 0 with an exception pending. */
+static int copy_bound_values(JNIEnv* env, const pmc_result* result, jdoubleArray lower, jdoubleArray upper,
+                             uint64_t count) {
+  if (count == 0) return 1;
+  /* Nested critical sections are allowed, and pmc_result_bound_values only
+   * copies: no JNI call happens until both are released. */
+  double* low = (*env)->GetPrimitiveArrayCritical(env, lower, NULL);
+  double* up = low == NULL ? NULL : (*env)->GetPrimitiveArrayCritical(env, upper, NULL);
+  if (up == NULL) {
+    if (low != NULL) (*env)->ReleasePrimitiveArrayCritical(env, lower, low, JNI_ABORT);
+    if (!(*env)->ExceptionCheck(env)) throw_out_of_memory(env, "result bound values");
+    return 0;
+  }
+  uint64_t written = 0;
+  const pmc_status status = pmc_result_bound_values(result, low, up, count, &written);
+  (*env)->ReleasePrimitiveArrayCritical(env, upper, up, 0);
+  (*env)->ReleasePrimitiveArrayCritical(env, lower, low, 0);
+  return ok(env, status);
+}
+
+JNIEXPORT jobjectArray JNICALL Java_org_pmc_Native_resultBoundValues(JNIEnv* env, jclass cls, jlong handle) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_result, result, handle, NULL)
+  uint64_t count = 0;
+  const pmc_status status = pmc_result_bound_values(result, NULL, NULL, 0, &count);
+  if (status == PMC_ERROR_UNSUPPORTED) return NULL; /* documented: the result is not sound */
+  if (!ok(env, status) || !fits_java_array(env, count, "bound values")) return NULL;
+  jdoubleArray lower = (*env)->NewDoubleArray(env, (jsize)count);
+  jdoubleArray upper = lower == NULL ? NULL : (*env)->NewDoubleArray(env, (jsize)count);
+  jclass double_array = upper == NULL ? NULL : (*env)->GetObjectClass(env, lower);
+  jobjectArray pair = double_array == NULL ? NULL : (*env)->NewObjectArray(env, 2, double_array, NULL);
+  if (pair != NULL && copy_bound_values(env, result, lower, upper, count)) {
+    (*env)->SetObjectArrayElement(env, pair, 0, lower);
+    if (!(*env)->ExceptionCheck(env)) (*env)->SetObjectArrayElement(env, pair, 1, upper);
+  }
+  /* Cleanup only from here (allowed with an exception pending). */
+  if (double_array != NULL) (*env)->DeleteLocalRef(env, double_array);
+  if (upper != NULL) (*env)->DeleteLocalRef(env, upper);
+  if (lower != NULL) (*env)->DeleteLocalRef(env, lower);
+  if ((*env)->ExceptionCheck(env)) {
+    if (pair != NULL) (*env)->DeleteLocalRef(env, pair);
+    return NULL;
+  }
+  return pair;
 }
 
 JNIEXPORT jdouble JNICALL Java_org_pmc_Native_resultSeconds(JNIEnv* env, jclass cls, jlong handle) {

@@ -136,6 +136,12 @@ JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetRelative(JNIEnv* env, jclas
   ok(env, pmc_options_set_relative(options, relative ? 1 : 0));
 }
 
+JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetSound(JNIEnv* env, jclass cls, jlong handle, jboolean sound) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_options, options, handle, )
+  ok(env, pmc_options_set_sound(options, sound ? 1 : 0));
+}
+
 JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetMaxIterations(JNIEnv* env, jclass cls, jlong handle,
                                                                   jlong max_iterations) {
   (void)cls;

@@ -581,6 +581,57 @@ public final class PmcTest {
     }
   }
 
+  /** examples/die/die.tra of the source tree, looked for from the working directory upwards. */
+  private static Path dieExample() {
+    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+      Path candidate = p.resolve("examples").resolve("die").resolve("die.tra");
+      if (Files.isRegularFile(candidate)) return candidate;
+    }
+    throw new Skip("examples/die/die.tra not found from " + Path.of("").toAbsolutePath());
+  }
+
+  private static void testSound() {
+    String property = "P=? [ F \"six\" ]";
+    try (Model m = Model.load(dieExample())) {
+      // The default: a sound solver, with certified bounds around 1/6 in every state.
+      try (Result r = m.check(property)) {
+        check(r.isSound(), "the default solver " + r.solver() + " is sound");
+        Result.Bounds b = r.bounds();
+        check(b != null, "a sound result has bounds");
+        check(b.lower() <= 1.0 / 6 && 1.0 / 6 <= b.upper(), "bounds " + b + " contain 1/6");
+        check(b.lower() <= r.initialValue() && r.initialValue() <= b.upper(),
+              "bounds " + b + " contain the value " + r.initialValue());
+        Result.BoundValues all = r.boundValues();
+        check(all != null, "a sound result has bounds in every state");
+        double[] values = r.values();
+        checkEquals(values.length, all.lower().length, "lower bounds, one per state");
+        checkEquals(values.length, all.upper().length, "upper bounds, one per state");
+        checkEquals((int) m.numStates(), values.length, "values, one per state");
+        for (int s = 0; s < values.length; s++) {
+          check(all.lower()[s] <= values[s] && values[s] <= all.upper()[s],
+                "state " + s + ": " + values[s] + " in [" + all.lower()[s] + ", " + all.upper()[s] + "]");
+        }
+        int init = (int) m.labelStates("init")[0];
+        checkEquals(b, new Result.Bounds(all.lower()[init], all.upper()[init]), "bounds of the initial state");
+      }
+      // Unsound options let "auto" pick an unsound solver; a named unsound solver is unsound either way.
+      try (Options unsound = new Options().sound(false);
+           Options named = new Options().solver("cpu.gauss-seidel")) {
+        for (Options o : List.of(unsound, named)) {
+          try (Result r = m.check(property, o)) {
+            checkClose(1.0 / 6, r.initialValue(), 1e-5, r.solver());
+            check(!r.isSound(), r.solver() + " is not sound");
+            checkEquals(null, r.bounds(), r.solver() + " gives no bounds");
+            checkEquals(null, r.boundValues(), r.solver() + " gives no bounds per state");
+          }
+        }
+        try (Result r = m.check(property, unsound.sound(true))) {
+          check(r.isSound(), "sound(true) again: " + r.solver() + " is sound");
+        }
+      }
+    }
+  }
+
   private static void testOptionValidation() {
     try (Options o = new Options()) {
       checkPmcError(Status.INVALID_ARGUMENT, "nosuch", () -> o.solver("cpu.nosuch"), "unknown solver");
@@ -834,6 +885,7 @@ public final class PmcTest {
     test("values and several initial states", PmcTest::testInitialStates);
     test("options: validation, strict building", PmcTest::testOptionValidation);
     test("options: solvers, epsilon, bounds", PmcTest::testOptions);
+    test("sound results: bounds in every state", PmcTest::testSound);
     test("cancel and progress", PmcTest::testCancelAndProgress);
     test("one model, many threads", PmcTest::testThreads);
     test("GPU solvers (when a GPU is usable)", PmcTest::testGpu);

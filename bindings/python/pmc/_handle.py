@@ -172,14 +172,22 @@ def f64_array(name, values):
 
 def read_array(fill, typecode, ctype, count, as_numpy, numpy_dtype):
     """Calls fill(pointer, capacity) to copy `count` elements, into a list or a NumPy array."""
+    (out,) = read_arrays(fill, 1, typecode, ctype, count, as_numpy, numpy_dtype)
+    return out
+
+
+def read_arrays(fill, number, typecode, ctype, count, as_numpy, numpy_dtype):
+    """Calls fill(pointer_1, ..., pointer_number, capacity) to copy `count` elements into
+    each of `number` arrays at once (pmc_result_bound_values fills two); a tuple of
+    lists or NumPy arrays."""
     if as_numpy:
         numpy = import_numpy()
-        out = numpy.empty(count, dtype=numpy_dtype)
+        outs = tuple(numpy.empty(count, dtype=numpy_dtype) for _ in range(number))
     else:
-        out = array.array(typecode, [0]) * count
+        outs = tuple(array.array(typecode, [0]) * count for _ in range(number))
     if count:
-        fill(ctypes.cast((ctype * count).from_buffer(out), ctypes.POINTER(ctype)), count)
-    return out if as_numpy else out.tolist()
+        fill(*(ctypes.cast((ctype * count).from_buffer(out), ctypes.POINTER(ctype)) for out in outs), count)
+    return outs if as_numpy else tuple(out.tolist() for out in outs)
 
 
 def import_numpy():

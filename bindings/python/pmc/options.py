@@ -13,7 +13,7 @@ from .errors import check, lib
 #: solvers without one) and the seconds since the solve began.
 Progress = collections.namedtuple("Progress", "solver iteration residual seconds")
 
-_SETTINGS = ("solver", "epsilon", "relative", "max_iterations", "threads", "device", "gpu_memory_limit",
+_SETTINGS = ("solver", "sound", "epsilon", "relative", "max_iterations", "threads", "device", "gpu_memory_limit",
              "strict", "row_sum_tolerance", "progress")
 
 
@@ -23,8 +23,13 @@ class Options(_handle.OwnsHandle):
     Every keyword left at None keeps pmc's default:
 
     - ``solver``: "auto" (default), "cpu", "gpu" or a name from pmc.solvers()
+    - ``sound``: True (default): "auto", "cpu" and "gpu" pick sound solvers
+      (interval iteration), whose results carry certified bounds
+      (Result.sound, Result.bounds, Result.bound_values()); False: they may
+      pick faster unsound solvers (PRISM's stopping rule, no error bound).
+      A named solver runs either way; its result says whether it is sound.
     - ``epsilon``: convergence threshold in (0, 1), default 1e-6
-    - ``relative``: True (default) for the relative convergence test, False for absolute
+    - ``relative``: True (default) for precision relative to the value, False for absolute
     - ``max_iterations``: iteration limit of each solve (default 1000000);
       reaching it raises pmc.NotConvergedError
     - ``threads``: CPU threads for the solvers, 0 (default) = every core
@@ -47,7 +52,7 @@ class Options(_handle.OwnsHandle):
     does that on exit, and garbage collection does it otherwise.
     """
 
-    def __init__(self, *, solver=None, epsilon=None, relative=None, max_iterations=None, threads=None,
+    def __init__(self, *, solver=None, sound=None, epsilon=None, relative=None, max_iterations=None, threads=None,
                  device=None, gpu_memory_limit=None, strict=None, row_sum_tolerance=None, progress=None):
         native = lib()
         self._settings = {}
@@ -62,6 +67,8 @@ class Options(_handle.OwnsHandle):
                 if not isinstance(solver, str):
                     raise TypeError(f"solver must be a str, not {type(solver).__name__}")
                 check(native.pmc_options_set_solver(ptr, solver.encode("utf-8")))
+            if sound is not None:
+                check(native.pmc_options_set_sound(ptr, 1 if sound else 0))
             if epsilon is not None:
                 check(native.pmc_options_set_epsilon(ptr, _real("epsilon", epsilon)))
             if relative is not None:

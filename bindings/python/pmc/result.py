@@ -3,7 +3,7 @@
 import ctypes
 
 from . import _handle
-from .errors import Status, check, error_for, lib
+from .errors import Status, check, lib
 
 
 class Result(_handle.OwnsHandle):
@@ -21,11 +21,19 @@ class Result(_handle.OwnsHandle):
       seen through pmc.NotConvergedError.result)
     - ``solver``: the solvers used, joined by '+' ("none": graph algorithms sufficed)
     - ``seconds``: wall-clock time of the whole check
-    - ``bounds``: (lower, upper) in the first initial state from interval
-      iteration (solver "cpu.interval-vi"), else None
+    - ``sound``: True when the result is certified: in every state the
+      exact value lies within the bounds (up to floating-point rounding).
+      Unbounded properties are certified by sound solvers (interval
+      iteration, the default), bounded and CTMC time-bounded ones by
+      construction; steady-state and long-run values, and results of
+      unsound solvers (e.g. "cpu.gauss-seidel"), are not. A sound result
+      that did not converge has valid but wider bounds.
+    - ``bounds``: certified (lower, upper) in the first initial state
+      (``value`` is their midpoint for unbounded properties), or None when
+      the result is not ``sound``
     - ``property``: the property text checked
 
-    ``values``, ``scheduler`` and their NumPy forms read from the C result,
+    ``values``, ``scheduler``, ``bound_values()`` and their NumPy forms read from the C result,
     so they need it open. A result does not depend on its model: closing
     the model first is fine. Results are read-only and may be shared between
     threads. ``close()`` frees the C result (idempotent); ``with`` and
@@ -56,13 +64,12 @@ class Result(_handle.OwnsHandle):
             self.solver = s.value.decode("utf-8", "replace")
             check(native.pmc_result_seconds(ptr, ctypes.byref(d)))
             self.seconds = d.value
-            status = native.pmc_result_bounds(ptr, ctypes.byref(d), ctypes.byref(d2))
-            if status == Status.OK:
+            check(native.pmc_result_sound(ptr, ctypes.byref(i)))
+            self.sound = bool(i.value)
+            self.bounds = None
+            if self.sound:
+                check(native.pmc_result_bounds(ptr, ctypes.byref(d), ctypes.byref(d2)))
                 self.bounds = (d.value, d2.value)
-            elif status == Status.UNSUPPORTED:
-                self.bounds = None
-            else:
-                raise error_for(status)
         except BaseException:
             self._handle.close()
             raise
@@ -87,6 +94,28 @@ class Result(_handle.OwnsHandle):
                 check(native.pmc_result_values(ptr, buffer, capacity, ctypes.byref(n)))
 
             return _handle.read_array(fill, "d", ctypes.c_double, n.value, as_numpy, numpy_dtype)
+
+    def bound_values(self):
+        """Certified bounds in every state, as two new lists of floats
+        ``(lower, upper)``. Raises pmc.UnsupportedError when the result is
+        not ``sound``."""
+        return self._bound_values(False)
+
+    def bound_values_array(self):
+        """bound_values() as two NumPy float64 arrays (ImportError without NumPy)."""
+        return self._bound_values(True)
+
+    def _bound_values(self, as_numpy):
+        numpy_dtype = _handle.import_numpy().float64 if as_numpy else None
+        native = lib()
+        with self._handle.borrow() as ptr:
+            n = ctypes.c_uint64()
+            check(native.pmc_result_bound_values(ptr, None, None, 0, ctypes.byref(n)))
+
+            def fill(lower, upper, capacity):
+                check(native.pmc_result_bound_values(ptr, lower, upper, capacity, ctypes.byref(n)))
+
+            return _handle.read_arrays(fill, 2, "d", ctypes.c_double, n.value, as_numpy, numpy_dtype)
 
     @property
     def has_scheduler(self):

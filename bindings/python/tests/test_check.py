@@ -2,10 +2,13 @@
 all values, results' attributes, MDP schedulers and options."""
 
 import math
+import os
 import unittest
 
 import modelref
 import pmc
+
+_SOURCE_ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 
 # Every manifest instance up to this size: each loads and checks in well
 # under 0.1 s (measured on 2 cores), so the whole table takes about a second.
@@ -77,7 +80,8 @@ class ResultTest(unittest.TestCase):
         self.assertEqual(result.value, values[initial[0]])
         self.assertEqual(result.initial_min, min(values[s] for s in initial))
         self.assertEqual(result.initial_max, max(values[s] for s in initial))
-        self.assertIsNone(result.bounds)
+        self.assertIsInstance(result.sound, bool)
+        self.assertEqual(result.bounds is not None, result.sound)
         self.assertEqual(result.property, self.row.property)
         self.assertEqual(float(result), result.value)
         self.assertIn("pmc.Result(", repr(result))
@@ -118,6 +122,57 @@ class ResultTest(unittest.TestCase):
             slack = 1e-9 * max(abs(row.reference), 1e-9)
             self.assertLessEqual(lower, row.reference + slack)
             self.assertGreaterEqual(upper, row.reference - slack)
+
+
+class SoundTest(unittest.TestCase):
+    """Certified bounds, on Knuth's die of the source tree (P=? [ F "six" ] is 1/6)."""
+
+    PROPERTY = 'P=? [ F "six" ]'
+
+    @classmethod
+    def setUpClass(cls):
+        cls.model = pmc.load(os.path.join(_SOURCE_ROOT, "examples", "die", "die.tra"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.model.close()
+
+    def test_default_results_are_sound_with_bounds_in_every_state(self):
+        with self.model.check(self.PROPERTY) as result:
+            self.assertIs(result.sound, True, result.solver)
+            lower, upper = result.bounds
+            self.assertLessEqual(lower, 1 / 6)
+            self.assertGreaterEqual(upper, 1 / 6)
+            self.assertLessEqual(lower, result.value)
+            self.assertGreaterEqual(upper, result.value)
+            lows, ups = result.bound_values()
+            values = result.values
+            self.assertIsInstance(lows, list)
+            self.assertEqual(len(lows), self.model.states)
+            self.assertEqual(len(ups), self.model.states)
+            for state, value in enumerate(values):
+                self.assertLessEqual(lows[state], value, state)
+                self.assertGreaterEqual(ups[state], value, state)
+            init = self.model.initial_states[0]
+            self.assertEqual((lows[init], ups[init]), result.bounds)
+
+    def test_unsound_options_and_solvers_give_no_bounds(self):
+        # sound=False lets "auto" pick an unsound solver (cpu.gauss-seidel on
+        # the CPU); a named unsound solver is unsound whatever the option.
+        for settings in ({"sound": False}, {"solver": "cpu.gauss-seidel"}):
+            with self.subTest(**settings), self.model.check(self.PROPERTY, **settings) as result:
+                self.assertAlmostEqual(result.value, 1 / 6, delta=1e-5)
+                self.assertIs(result.sound, False, result.solver)
+                self.assertIsNone(result.bounds)
+                with self.assertRaises(pmc.UnsupportedError):
+                    result.bound_values()
+        with self.model.check(self.PROPERTY, sound=True, solver="cpu.interval-vi") as result:
+            self.assertTrue(result.sound)
+
+    def test_sound_is_a_setting(self):
+        with pmc.Options(sound=False) as options:
+            self.assertEqual(options.settings, {"sound": False})
+            self.assertIn("sound=False", repr(options))
 
 
 def _read_mdp_tra(path):

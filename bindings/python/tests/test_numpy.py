@@ -27,7 +27,8 @@ class WithoutNumpyTest(unittest.TestCase):
             result = model.check(row.property)
             self.assertIsInstance(result.values, list)
             self.assertIsInstance(result.scheduler, list)
-            for method in (result.values_array, result.scheduler_array):
+            self.assertIsInstance(result.bound_values()[0], list)
+            for method in (result.values_array, result.scheduler_array, result.bound_values_array):
                 with self.assertRaises(ImportError) as caught:
                     method()
                 self.assertIn("NumPy", str(caught.exception))
@@ -49,6 +50,9 @@ class WithNumpyTest(unittest.TestCase):
             scheduler = result.scheduler_array()
             self.assertEqual(scheduler.dtype, numpy.int64)
             self.assertEqual(scheduler.tolist(), result.scheduler)
+            lower, upper = result.bound_values_array()
+            self.assertEqual(lower.dtype, numpy.float64)
+            self.assertEqual((lower.tolist(), upper.tolist()), result.bound_values())
 
     def test_numpy_inputs(self):
         offsets = numpy.array([0, 2, 3, 4], dtype=numpy.uint64)

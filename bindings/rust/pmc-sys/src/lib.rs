@@ -109,6 +109,7 @@ extern "C" {
     pub fn pmc_options_set_solver(options: *mut pmc_options, name: *const c_char) -> pmc_status;
     pub fn pmc_options_set_epsilon(options: *mut pmc_options, epsilon: c_double) -> pmc_status;
     pub fn pmc_options_set_relative(options: *mut pmc_options, relative: c_int) -> pmc_status;
+    pub fn pmc_options_set_sound(options: *mut pmc_options, sound: c_int) -> pmc_status;
     pub fn pmc_options_set_max_iterations(options: *mut pmc_options, max_iterations: u64) -> pmc_status;
     pub fn pmc_options_set_threads(options: *mut pmc_options, threads: u64) -> pmc_status;
     pub fn pmc_options_set_device(options: *mut pmc_options, device: u64) -> pmc_status;
@@ -223,10 +224,18 @@ extern "C" {
         capacity: u64,
         out_count: *mut u64,
     ) -> pmc_status;
+    pub fn pmc_result_sound(result: *const pmc_result, out_sound: *mut c_int) -> pmc_status;
     pub fn pmc_result_bounds(
         result: *const pmc_result,
         out_lower: *mut c_double,
         out_upper: *mut c_double,
+    ) -> pmc_status;
+    pub fn pmc_result_bound_values(
+        result: *const pmc_result,
+        lower: *mut c_double,
+        upper: *mut c_double,
+        capacity: u64,
+        out_count: *mut u64,
     ) -> pmc_status;
     pub fn pmc_result_seconds(result: *const pmc_result, out_seconds: *mut c_double) -> pmc_status;
     pub fn pmc_solver_count(out_count: *mut u64) -> pmc_status;

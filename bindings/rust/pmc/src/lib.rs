@@ -11,6 +11,11 @@
 //! println!("{} ({} iterations, {})", result.initial_value(), result.iterations(), result.solver());
 //! let per_state: Vec<f64> = result.values();
 //! # let _ = per_state;
+//! if result.is_sound() {
+//!     // The default solvers are sound: the exact value lies within the bounds.
+//!     let (lower, upper) = result.bounds()?;
+//!     println!("in [{lower}, {upper}]");
+//! }
 //! # Ok(())
 //! # }
 //! ```

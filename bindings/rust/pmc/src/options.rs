@@ -35,7 +35,7 @@ unsafe impl Sync for Options {}
 
 impl Options {
     /// The defaults: non-strict loading, row-sum tolerance 1e-9, solver
-    /// "auto", epsilon 1e-6 relative, 1000000 iterations, every core.
+    /// "auto" (sound), epsilon 1e-6 relative, 1000000 iterations, every core.
     pub fn new() -> Result<Options> {
         let mut raw = std::ptr::null_mut();
         check(ffi!(sys::pmc_options_create(&mut raw)))?;
@@ -83,6 +83,18 @@ impl Options {
     /// Relative (default) or absolute convergence test.
     pub fn set_relative(&mut self, relative: bool) -> Result<&mut Options> {
         let status = ffi!(sys::pmc_options_set_relative(self.raw.as_ptr(), relative.into()));
+        self.set(status)
+    }
+
+    /// `true` (default): "auto", "cpu" and "gpu" pick sound solvers
+    /// (interval iteration), whose results carry certified bounds
+    /// ([`CheckResult::is_sound`](crate::CheckResult::is_sound),
+    /// [`CheckResult::bounds`](crate::CheckResult::bounds)). `false`: they
+    /// may pick faster unsound solvers (PRISM's stopping rule, no error
+    /// bound). A solver named with [`set_solver`](Options::set_solver) runs
+    /// either way; its result says whether it is sound.
+    pub fn set_sound(&mut self, sound: bool) -> Result<&mut Options> {
+        let status = ffi!(sys::pmc_options_set_sound(self.raw.as_ptr(), sound.into()));
         self.set(status)
     }
 

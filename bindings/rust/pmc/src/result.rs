@@ -125,13 +125,43 @@ impl CheckResult {
         Ok(choices.into_iter().map(|c| u64::try_from(c).ok()).collect())
     }
 
-    /// Sound bounds `(lower, upper)` on the value in the first initial state,
-    /// from interval iteration (solver "cpu.interval-vi"); an
-    /// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) error
-    /// for other solvers.
+    /// True when the result is certified: in every state the exact value
+    /// lies within [`bounds`](CheckResult::bounds) /
+    /// [`bound_values`](CheckResult::bound_values) (up to floating-point
+    /// rounding). Unbounded properties are certified by sound solvers
+    /// (interval iteration, the default), bounded and CTMC time-bounded ones
+    /// by construction; steady-state and long-run values, and results of
+    /// unsound solvers (e.g. "cpu.gauss-seidel"), are not. A certified
+    /// result that did not [converge](CheckResult::converged) has valid but
+    /// wider bounds.
+    pub fn is_sound(&self) -> bool {
+        let mut flag = 0;
+        must(check(ffi!(sys::pmc_result_sound(self.raw.as_ptr(), &mut flag))));
+        flag != 0
+    }
+
+    /// Certified bounds `(lower, upper)` on the value in the first initial
+    /// state; [`initial_value`](CheckResult::initial_value) is their midpoint
+    /// for unbounded properties. An
+    /// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) error when
+    /// the result is not [sound](CheckResult::is_sound).
     pub fn bounds(&self) -> Result<(f64, f64)> {
         let (mut lower, mut upper) = (0.0, 0.0);
         check(ffi!(sys::pmc_result_bounds(self.raw.as_ptr(), &mut lower, &mut upper)))?;
+        Ok((lower, upper))
+    }
+
+    /// Certified bounds in every state, `(lower, upper)`, one entry per state
+    /// each. An [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported)
+    /// error when the result is not [sound](CheckResult::is_sound).
+    pub fn bound_values(&self) -> Result<(Vec<f64>, Vec<f64>)> {
+        let mut count = 0;
+        let raw = self.raw.as_ptr();
+        check(ffi!(sys::pmc_result_bound_values(raw, ptr::null_mut(), ptr::null_mut(), 0, &mut count)))?;
+        let (mut lower, mut upper) = (vec![0.0; count as usize], vec![0.0; count as usize]);
+        check(ffi!(sys::pmc_result_bound_values(raw, lower.as_mut_ptr(), upper.as_mut_ptr(), count, &mut count)))?;
+        lower.truncate(count as usize);
+        upper.truncate(count as usize);
         Ok((lower, upper))
     }
 
@@ -150,6 +180,7 @@ impl std::fmt::Debug for CheckResult {
             .field("solver", &self.solver())
             .field("iterations", &self.iterations())
             .field("converged", &self.converged())
+            .field("sound", &self.is_sound())
             .finish()
     }
 }

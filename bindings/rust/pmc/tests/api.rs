@@ -103,13 +103,63 @@ fn mdp_from_arrays_and_its_scheduler() {
     // States 1 and 2 have one choice: 0, or None (any choice is optimal).
     assert!(scheduler[1..].iter().all(|c| matches!(c, None | Some(0))));
 
-    // Sound bounds from interval iteration; other solvers give none.
-    let mut options = Options::new().unwrap();
-    options.set_solver("cpu.interval-vi").unwrap();
-    let bounded = model.check("Pmax=? [ F \"goal\" ]", &options).unwrap();
-    let (lower, upper) = bounded.bounds().unwrap();
+    // Sound bounds from interval iteration (the default); unsound solvers give none.
+    assert!(max.is_sound());
+    let (lower, upper) = max.bounds().unwrap();
     assert!(lower <= 0.9 + 1e-9 && 0.9 - 1e-9 <= upper, "[{lower}, {upper}]");
-    assert_eq!(max.bounds().unwrap_err().kind(), ErrorKind::Unsupported);
+    let mut options = Options::new().unwrap();
+    options.set_solver("cpu.vi").unwrap();
+    let unsound = model.check("Pmax=? [ F \"goal\" ]", &options).unwrap();
+    assert!(!unsound.is_sound());
+    assert_eq!(unsound.bounds().unwrap_err().kind(), ErrorKind::Unsupported);
+}
+
+/// Knuth's die (examples/die): P=? [ F "six" ] is 1/6 in the initial state.
+fn die() -> Model {
+    Model::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../examples/die/die.tra")).unwrap()
+}
+
+#[test]
+fn default_checks_are_sound_and_carry_bounds() {
+    let model = die();
+    let result = model.check("P=? [ F \"six\" ]", None).unwrap();
+    assert!(result.is_sound(), "{}", result.solver());
+    let (lower, upper) = result.bounds().unwrap();
+    let value = result.initial_value();
+    assert!(lower <= 1.0 / 6.0 && 1.0 / 6.0 <= upper, "1/6 in [{lower}, {upper}]");
+    assert!(lower <= value && value <= upper, "{value} in [{lower}, {upper}]");
+    assert!(upper - lower <= 2e-6 * value, "[{lower}, {upper}] within the default epsilon");
+
+    let (lower_all, upper_all) = result.bound_values().unwrap();
+    let values = result.values();
+    assert_eq!((lower_all.len(), upper_all.len()), (values.len(), values.len()));
+    assert_eq!(values.len() as u64, model.num_states());
+    for (state, value) in values.iter().enumerate() {
+        assert!(lower_all[state] <= *value && *value <= upper_all[state], "state {state}");
+    }
+    let init = model.label_states("init").unwrap()[0] as usize;
+    assert_eq!((lower_all[init], upper_all[init]), (lower, upper));
+}
+
+#[test]
+fn unsound_solvers_give_no_bounds() {
+    let model = die();
+    // Unsound options: "auto" may pick a faster, unsound solver (on the CPU
+    // cpu.gauss-seidel); naming an unsound solver is unsound either way.
+    let mut unsound = Options::new().unwrap();
+    unsound.set_sound(false).unwrap();
+    let mut named = Options::new().unwrap();
+    named.set_solver("cpu.gauss-seidel").unwrap();
+    for (what, options) in [("set_sound(false)", &unsound), ("cpu.gauss-seidel", &named)] {
+        let result = model.check("P=? [ F \"six\" ]", options).unwrap();
+        assert!((result.initial_value() - 1.0 / 6.0).abs() < 1e-5, "{what}: {}", result.initial_value());
+        assert!(!result.is_sound(), "{what}: {}", result.solver());
+        assert_eq!(result.bounds().unwrap_err().kind(), ErrorKind::Unsupported, "{what}");
+        assert_eq!(result.bound_values().unwrap_err().kind(), ErrorKind::Unsupported, "{what}");
+    }
+    // Sound options with a sound solver named: sound again.
+    unsound.set_sound(true).unwrap().set_solver("cpu.interval-vi").unwrap();
+    assert!(model.check("P=? [ F \"six\" ]", &unsound).unwrap().is_sound());
 }
 
 #[test]
@@ -264,9 +314,11 @@ fn progress_callback_reports_and_can_cancel() {
     assert!(seen[1].1 > seen[0].1 && seen[1].3 > seen[0].3, "{seen:?}");
     assert!(seen[0].2 > 0.0);
 
-    // The model is still usable once the flag is reset and the callback removed.
+    // The model is still usable once the flag is reset and the callback removed
+    // ("auto" again: a named solver that solves none of a property's problems,
+    // as cpu.power for bounded steps, is an error).
     options.reset_cancel();
-    options.clear_progress().unwrap();
+    options.clear_progress().unwrap().set_solver("auto").unwrap();
     let value = model.check("P=? [ F<=1000 \"goal\" ]", &options).unwrap().initial_value();
     assert_eq!(value, 2f64.powi(-1000));
 }
@@ -305,7 +357,7 @@ fn a_panicking_callback_cancels_and_panics_in_check() {
         .unwrap_err();
     assert_eq!(panic.downcast_ref::<&str>(), Some(&"callback gave up"));
     options.reset_cancel();
-    options.clear_progress().unwrap();
+    options.clear_progress().unwrap().set_solver("auto").unwrap();
     assert!(model.check("P=? [ F<=10 \"goal\" ]", &options).is_ok());
 }
 

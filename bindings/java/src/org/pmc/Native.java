@@ -61,6 +61,7 @@ final class Native {
   static native void optionsSetSolver(long options, byte[] name);
   static native void optionsSetEpsilon(long options, double epsilon);
   static native void optionsSetRelative(long options, boolean relative);
+  static native void optionsSetSound(long options, boolean sound);
   static native void optionsSetMaxIterations(long options, long maxIterations);
   static native void optionsSetThreads(long options, long threads);
   static native void optionsSetDevice(long options, long device);
@@ -103,8 +104,11 @@ final class Native {
   static native boolean resultConverged(long result);
   static native byte[] resultSolver(long result);
   static native long[] resultScheduler(long result);
-  /** {lower, upper}, or null when the solver gave no bounds. */
+  static native boolean resultSound(long result);
+  /** {lower, upper}, or null when the result is not sound. */
   static native double[] resultBounds(long result);
+  /** {lower[], upper[]} (one entry per state each), or null when the result is not sound. */
+  static native double[][] resultBoundValues(long result);
   static native double resultSeconds(long result);
 
   // ---- progress ----------------------------------------------------------

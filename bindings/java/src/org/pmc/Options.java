@@ -63,8 +63,10 @@ public final class Options extends NativeHandle {
   }
 
   /**
-   * true (default): stop when max |x' - x| / |x'| &lt; epsilon; false: when
-   * max |x' - x| &lt; epsilon.
+   * true (default): precision relative to the value (sound solvers stop when
+   * upper - lower &lt;= 2 epsilon lower, unsound ones when
+   * max |x' - x| / |x'| &lt; epsilon); false: absolute, the same tests
+   * without the division.
    */
   public Options relative(boolean relative) {
     long p = acquireExclusive();
@@ -79,6 +81,23 @@ public final class Options extends NativeHandle {
   /** Same as {@code relative(false)}. */
   public Options absolute() {
     return relative(false);
+  }
+
+  /**
+   * true (default): "auto", "cpu" and "gpu" pick sound solvers (interval
+   * iteration), whose results carry certified bounds ({@link Result#isSound()},
+   * {@link Result#bounds()}); false: they may pick faster unsound solvers
+   * (PRISM's stopping rule, no error bound). A solver named with
+   * {@link #solver(String)} runs either way; its result says whether it is sound.
+   */
+  public Options sound(boolean sound) {
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetSound(p, sound);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
   }
 
   /**

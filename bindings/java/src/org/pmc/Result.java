@@ -12,8 +12,11 @@ public final class Result extends NativeHandle {
   /** Minimum and maximum value over the initial states, and how many there are. */
   public record InitialRange(double min, double max, long count) {}
 
-  /** Sound bounds on the value in the first initial state (interval iteration). */
+  /** Certified bounds on the value in the first initial state: the exact value lies in [lower, upper]. */
   public record Bounds(double lower, double upper) {}
+
+  /** Certified bounds in every state: {@code lower[s] <= exact value of s <= upper[s]}. */
+  public record BoundValues(double[] lower, double[] upper) {}
 
   Result(long pointer) {
     super(pointer, Native::resultFree);
@@ -117,14 +120,47 @@ public final class Result extends NativeHandle {
   }
 
   /**
-   * Sound bounds in the first initial state, given by interval iteration
-   * (solver "cpu.interval-vi"); null when the solver gave none.
+   * Whether the result is certified: in every state the exact value lies
+   * within {@link #bounds()} / {@link #boundValues()} (up to floating-point
+   * rounding). Unbounded properties are certified by sound solvers (interval
+   * iteration, the default), bounded and CTMC time-bounded ones by
+   * construction; steady-state and long-run values, and results of unsound
+   * solvers (e.g. "cpu.gauss-seidel"), are not. A certified result that did
+   * not {@link #converged() converge} has valid but wider bounds.
+   */
+  public boolean isSound() {
+    long p = acquireShared();
+    try {
+      return Native.resultSound(p);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /**
+   * Certified bounds in the first initial state ({@link #initialValue()} is
+   * their midpoint for unbounded properties); null when the result is not
+   * {@link #isSound() sound}.
    */
   public Bounds bounds() {
     long p = acquireShared();
     try {
       double[] b = Native.resultBounds(p);
       return b == null ? null : new Bounds(b[0], b[1]);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /**
+   * Certified bounds in every state (new arrays, one entry per state each);
+   * null when the result is not {@link #isSound() sound}.
+   */
+  public BoundValues boundValues() {
+    long p = acquireShared();
+    try {
+      double[][] b = Native.resultBoundValues(p);
+      return b == null ? null : new BoundValues(b[0], b[1]);
     } finally {
       releaseShared();
     }
