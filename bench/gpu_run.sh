@@ -6,6 +6,12 @@
 #                                 and solver_benchmark (GPU vs 16-core CPU)
 #   bash bench/gpu_run.sh synth   gpu.param-bounds tests (+ memcheck), synth_benchmark
 #                                 and the seed's two problems through `pmc synth --plot`
+#   bash bench/gpu_run.sh sound   issue 18: unit tests, GPU tests + memcheck of gpu.interval-vi,
+#                                 every carried manifest property at the defaults (GPU auto) and
+#                                 by each sound solver, then bench/sound_defaults.py (sound vs
+#                                 unsound defaults, 16-core CPU and GPU, whole checks)
+#   SOUND_PARTS         which of "tests bench" the sound phase runs (default: both)
+#   SOUND_BENCH_ARGS    extra arguments of bench/sound_defaults.py
 #   bash bench/gpu_run.sh multi   row_partition unit test, test_gpu_multi_gpu (every carried model;
 #                                 slices on one GPU, NCCL and 2+ GPUs where there are), memcheck,
 #                                 multi_gpu_benchmark, then test_gpu_solvers (the shared kernels)
@@ -60,6 +66,42 @@ if [ "$phase" = test ]; then
     grep -E "ERROR SUMMARY|LEAK SUMMARY|^\[  PASSED|^\[  FAILED|tests ran" "$OUT/memcheck.log" | head -20
   else
     echo "compute-sanitizer not found"
+  fi
+elif [ "$phase" = sound ]; then
+  parts=" ${SOUND_PARTS:-tests bench} "
+  if [[ $parts == *" tests "* ]]; then
+  echo "== unit tests (sound linear solvers include gpu.interval-vi)"
+  meson test -C /tmp/b --suite unit --print-errorlogs > "$OUT/unit.log" 2>&1
+  grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:" "$OUT/unit.log"
+  echo "== GPU tests (every carried model)"
+  start=$SECONDS
+  PMC_TEST_MAX_TRANSITIONS=0 timeout ${GPU_TEST_TIMEOUT:-300} /tmp/b/tests/test_gpu_solvers \
+    --gtest_filter="${GPU_TEST_FILTER:-*}" > "$OUT/gpu_tests.log" 2>&1
+  echo "exit $? after $((SECONDS - start)) s"
+  grep -E "^\[  PASSED|^\[  FAILED|tests ran" "$OUT/gpu_tests.log" | head -30
+  if command -v compute-sanitizer >/dev/null; then
+    start=$SECONDS
+    timeout ${SANITIZER_TIMEOUT:-200} compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
+      /tmp/b/tests/test_gpu_solvers --gtest_filter="${SANITIZER_FILTER:-GpuIntervalIteration.*:Manifest/GpuReference.*brp*gpu_interval*:Manifest/GpuReference.*consensus_N2*gpu_interval*}" \
+      > "$OUT/memcheck.log" 2>&1
+    echo "memcheck exit $? after $((SECONDS - start)) s"
+    grep -E "ERROR SUMMARY|LEAK SUMMARY|^\[  PASSED|^\[  FAILED|tests ran" "$OUT/memcheck.log" | head -10
+  fi
+  echo "== reference values: defaults (auto: the GPU from 100k non-zeros) and each sound solver by name"
+  start=$SECONDS
+  PMC_TEST_MAX_TRANSITIONS=0 timeout ${REFERENCE_TIMEOUT:-400} /tmp/b/tests/test_reference_values \
+    --gtest_filter="${REFERENCE_FILTER:-Manifest/DefaultSettings.*:Manifest/ReferenceValue.*interval*:Manifest/SoundSolverStoppedEarly.*}" \
+    > "$OUT/reference.log" 2>&1
+  echo "exit $? after $((SECONDS - start)) s"
+  grep -E "^\[  PASSED|^\[  FAILED|tests ran|Failure" "$OUT/reference.log" | head -30
+  fi
+  if [[ $parts == *" bench "* ]]; then
+  echo "== sound vs unsound defaults, whole checks (16 cores; H100)"
+  timeout ${SOUND_BENCH_TIMEOUT:-400} python3 bench/sound_defaults.py /tmp/b/shell/pmc --models "$PMC_MODELS" \
+    --min-transitions 100000 --repeat 3 --json "$OUT/sound_defaults.json" \
+    --mode "unsound-cpu=--solver cpu --unsound" --mode "sound-cpu=--solver cpu" --mode "sound-gpu=--solver gpu" \
+    --mode "default=" ${SOUND_BENCH_ARGS:-} > "$OUT/sound_defaults.txt" 2>&1
+  echo "exit $?"; cat "$OUT/sound_defaults.txt"
   fi
 elif [ "$phase" = multi ]; then
   nvidia-smi topo -m > "$OUT/topo.txt" 2>&1; head -8 "$OUT/topo.txt"

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Sound default vs unsound default, the whole check as a user runs it (issue 18).
+
+For every manifest property of a model with at least --min-transitions
+transitions, runs `pmc check --json` once per mode and repetition (the model
+loaded by each run; `seconds` is the check without the load), and prints per
+property and mode: the solver, iterations, median seconds with (min-max) over
+the repetitions, the value's relative error against PRISM's reference, whether
+the result is certified and whether the reference lies within its bounds, then
+the ratio of each mode's median to the first mode's and their geometric mean.
+
+  python3 bench/sound_defaults.py PMC [--models DIR] [--min-transitions N]
+        [--repeat K] [--mode NAME=ARGS ...] [--json FILE]
+
+Modes default to "unsound=--unsound" and "sound=" (the defaults); on the device
+machine add e.g. "sound-gpu=--solver gpu" "unsound-cpu16=--solver cpu --unsound".
+"""
+import argparse
+import json
+import math
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+
+
+def manifest(models):
+    rows = []
+    with open(os.path.join(models, "manifest.tsv")) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            fields = dict(zip(header, line.rstrip("\n").split("\t")))
+            rows.append(fields)
+    return rows
+
+
+def model_files(models, row):
+    folder = os.path.join(models, row["model"], row["instance"])
+    files = []
+    for name in row["files"].split(","):
+        if name.endswith(".sta"):
+            continue  # state valuations: not needed to check
+        path = os.path.join(folder, name)
+        if not os.path.exists(path) and os.path.exists(path + ".gz"):
+            path += ".gz"
+        files.append(path)
+    return files
+
+
+def run(pmc, files, prop, extra):
+    cmd = [pmc, "check", "--model", *files, "--property", prop, "--json", *extra]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode not in (0, 3):
+        return {"error": out.stderr.strip()[-200:]}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def relative_error(value, ref):
+    if isinstance(value, str) or isinstance(ref, str):
+        return 0.0 if value == ref else math.inf
+    return abs(value - ref) / max(abs(ref), 1e-9)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("pmc")
+    p.add_argument("--models", default=os.environ.get("PMC_MODELS", "../shared/models"))
+    p.add_argument("--min-transitions", type=int, default=100000)
+    p.add_argument("--max-transitions", type=int, default=0)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--mode", action="append", default=[])
+    p.add_argument("--json")
+    args = p.parse_args()
+    modes = [m.split("=", 1) for m in (args.mode or ["unsound=--unsound", "sound="])]
+    records = []
+    ratios = {name: [] for name, _ in modes[1:]}
+    for row in manifest(args.models):
+        n = int(row["transitions"])
+        if n < args.min_transitions or (args.max_transitions and n > args.max_transitions):
+            continue
+        files = model_files(args.models, row)
+        if not all(os.path.exists(f) for f in files):
+            continue
+        ref_text = row["reference_value"]
+        ref = "Infinity" if ref_text == "Infinity" else float(ref_text)
+        print(f"{row['model']} {row['instance']} ({n} transitions) {row['property']}", flush=True)
+        base = None
+        for name, extra in modes:
+            results = [run(args.pmc, files, row["property"], shlex.split(extra)) for _ in range(args.repeat)]
+            if "error" in results[0]:
+                print(f"  {name:<14} error: {results[0]['error']}")
+                continue
+            secs = [r["seconds"] for r in results]
+            r = results[0]
+            med = statistics.median(secs)
+            inside = ""
+            if r.get("sound") and not isinstance(ref, str):
+                inside = "ref inside" if r["lower"] - 1e-9 * abs(ref) <= ref <= r["upper"] + 1e-9 * abs(ref) else "REF OUTSIDE"
+            err = relative_error(r["value"], ref)
+            ratio = ""
+            if base is None:
+                base = med
+            elif base > 0:
+                ratios[name].append(med / base)
+                ratio = f"{med / base:5.2f}x"
+            print(f"  {name:<14} {r['solver']:<32} {r['iterations']:>8} it  {med:8.3f} s ({min(secs):.3f}-{max(secs):.3f})"
+                  f"  rel.err {err:.1e}  {'sound' if r.get('sound') else 'unsound'} {inside} {ratio}", flush=True)
+            records.append({"model": row["model"], "instance": row["instance"], "property": row["property"],
+                            "mode": name, "solver": r["solver"], "iterations": r["iterations"],
+                            "seconds": secs, "value": r["value"], "reference": ref_text,
+                            "sound": r.get("sound"), "lower": r.get("lower"), "upper": r.get("upper")})
+    for name, values in ratios.items():
+        if values:
+            gm = math.exp(sum(math.log(v) for v in values) / len(values))
+            print(f"geometric mean {name} / {modes[0][0]}: {gm:.2f}x over {len(values)} properties "
+                  f"(min {min(values):.2f}x, max {max(values):.2f}x)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(records, f, indent=1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
