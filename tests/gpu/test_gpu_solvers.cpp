@@ -150,7 +150,7 @@ TEST(GpuAuto, LargeProblemsGoToTheGpu) {
   EXPECT_TRUE(automatic.sound);
   options.settings.gpu_memory_limit = 1000;  // nothing fits
   const CheckResult limited = check(model, it->property, options);
-  EXPECT_EQ(limited.solver_names(), "cpu.interval-vi") << limited.solver_reason;
+  EXPECT_EQ(limited.solver_names(), "cpu.topo-interval-vi") << limited.solver_reason;
   EXPECT_NE(limited.solver_reason.find("does not fit the GPU"), std::string::npos) << limited.solver_reason;
   options.settings.sound = false;
   EXPECT_NE(check(model, it->property, options).solver_reason.find("in SCC blocks"), std::string::npos);

@@ -243,8 +243,9 @@ std::vector<Case> early_stop_cases() {
   for (const ManifestRow& row : testing::manifest()) {
     if (row.transitions > std::min(max_transitions(), k_early_stop_limit)) continue;
     if (time_bounded(row.property) || steady_state(row.property)) continue;
+    const ProblemKind kind = row.type == "mdp" ? ProblemKind::min_max : ProblemKind::linear_system;
     for (const SolverEntry& solver : solver_registry()) {
-      if (solver.sound && solver.device == DeviceKind::cpu) out.push_back({row, solver.name});
+      if (solver.sound && solver.device == DeviceKind::cpu && solver.solves(kind)) out.push_back({row, solver.name});
     }
   }
   return out;

@@ -440,11 +440,14 @@ TEST_P(SoundLinearSolvers, IterationLimitKeepsTheBoundsSound) {
       EXPECT_GE(upper[i], 0.5);
     }
     // Rewards: before the first phase has a bound, nothing is certified.
+    // (Its bounds can be exact at once: with Jacobi's splitting this 2-state
+    // system is bounded exactly after two steps, so it may converge.)
     const LinearSystem rewards = linear_system(2, {{0, 1, 0.999}, {1, 0, 1.0}}, {1.0, 1.0});
     lower.clear();
     upper.clear();
     ASSERT_TRUE(solve(rewards, settings, lower, upper, stats));
-    EXPECT_FALSE(stats.converged);
+    if (limit == 1) EXPECT_FALSE(stats.converged);
+    EXPECT_TRUE(!stats.converged || stats.sound);
     if (stats.sound) {  // up to rounding
       EXPECT_LE(lower[0], 1999.0 * (1 + 1e-12));
       EXPECT_GE(upper[0], 1999.0 * (1 - 1e-12));
