@@ -39,7 +39,7 @@ def model_files(models, row):
     folder = os.path.join(models, row["model"], row["instance"])
     files = []
     for name in row["files"].split(","):
-        if name.endswith(".sta"):
+        if name.endswith(".sta") or name.endswith(".sta.gz"):
             continue  # state valuations: not needed to check
         path = os.path.join(folder, name)
         if not os.path.exists(path) and os.path.exists(path + ".gz"):
