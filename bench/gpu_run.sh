@@ -10,7 +10,8 @@
 #                                 every carried manifest property at the defaults (GPU auto) and
 #                                 by each sound solver, then bench/sound_defaults.py (sound vs
 #                                 unsound defaults, 16-core CPU and GPU, whole checks)
-#   SOUND_PARTS         which of "tests bench" the sound phase runs (default: both)
+#   SOUND_PARTS         which of "unit gpu reference bench" the sound phase runs (default: all)
+#   SOUND_MODES         bench/sound_defaults.py --mode arguments (default: unsound and sound, CPU and GPU, auto)
 #   SOUND_BENCH_ARGS    extra arguments of bench/sound_defaults.py
 #   bash bench/gpu_run.sh multi   row_partition unit test, test_gpu_multi_gpu (every carried model;
 #                                 slices on one GPU, NCCL and 2+ GPUs where there are), memcheck,
@@ -68,11 +69,13 @@ if [ "$phase" = test ]; then
     echo "compute-sanitizer not found"
   fi
 elif [ "$phase" = sound ]; then
-  parts=" ${SOUND_PARTS:-tests bench} "
-  if [[ $parts == *" tests "* ]]; then
+  parts=" ${SOUND_PARTS:-unit gpu reference bench} "
+  if [[ $parts == *" unit "* ]]; then
   echo "== unit tests (sound linear solvers include gpu.interval-vi)"
   meson test -C /tmp/b --suite unit --print-errorlogs > "$OUT/unit.log" 2>&1
   grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:" "$OUT/unit.log"
+  fi
+  if [[ $parts == *" gpu "* ]]; then
   echo "== GPU tests (every carried model)"
   start=$SECONDS
   PMC_TEST_MAX_TRANSITIONS=0 timeout ${GPU_TEST_TIMEOUT:-300} /tmp/b/tests/test_gpu_solvers \
@@ -87,6 +90,8 @@ elif [ "$phase" = sound ]; then
     echo "memcheck exit $? after $((SECONDS - start)) s"
     grep -E "ERROR SUMMARY|LEAK SUMMARY|^\[  PASSED|^\[  FAILED|tests ran" "$OUT/memcheck.log" | head -10
   fi
+  fi
+  if [[ $parts == *" reference "* ]]; then
   echo "== reference values: defaults (auto: the GPU from 100k non-zeros) and each sound solver by name"
   start=$SECONDS
   PMC_TEST_MAX_TRANSITIONS=0 timeout ${REFERENCE_TIMEOUT:-400} /tmp/b/tests/test_reference_values \
@@ -97,10 +102,10 @@ elif [ "$phase" = sound ]; then
   fi
   if [[ $parts == *" bench "* ]]; then
   echo "== sound vs unsound defaults, whole checks (16 cores; H100)"
+  eval "set -- ${SOUND_MODES:-'--mode' 'unsound-cpu=--solver cpu --unsound' '--mode' 'sound-cpu=--solver cpu' '--mode' 'sound-gpu=--solver gpu' '--mode' 'default='}"
   timeout ${SOUND_BENCH_TIMEOUT:-400} python3 bench/sound_defaults.py /tmp/b/shell/pmc --models "$PMC_MODELS" \
-    --min-transitions 100000 --repeat 3 --json "$OUT/sound_defaults.json" \
-    --mode "unsound-cpu=--solver cpu --unsound" --mode "sound-cpu=--solver cpu" --mode "sound-gpu=--solver gpu" \
-    --mode "default=" ${SOUND_BENCH_ARGS:-} > "$OUT/sound_defaults.txt" 2>&1
+    --min-transitions 100000 --repeat 3 --json "$OUT/sound_defaults.json" "$@" \
+    ${SOUND_BENCH_ARGS:-} > "$OUT/sound_defaults.txt" 2>&1
   echo "exit $?"; cat "$OUT/sound_defaults.txt"
   fi
 elif [ "$phase" = multi ]; then
