@@ -5,7 +5,8 @@ For every manifest property of a model with at least --min-transitions
 transitions, runs `pmc check --json` once per mode and repetition (the model
 loaded by each run; `seconds` is the check without the load), and prints per
 property and mode: the solver, iterations, median seconds with (min-max) over
-the repetitions, the value's relative error against PRISM's reference, whether
+the repetitions, the iteration loops' median seconds, ms per iteration and
+GB/s (bytes the largest solve streams per iteration), the value's relative error against PRISM's reference, whether
 the result is certified and whether the reference lies within its bounds, then
 the ratio of each mode's median to the first mode's and their geometric mean.
 
@@ -104,11 +105,18 @@ def main():
             elif base > 0:
                 ratios[name].append(med / base)
                 ratio = f"{med / base:5.2f}x"
+            # The iteration loops alone: ms per iteration and achieved GB/s
+            # (bytes the largest solve streams per iteration).
+            loops = statistics.median(x.get("solve_seconds", 0) for x in results)
+            per_it = loops / r["iterations"] if r["iterations"] else 0
+            gbs = r.get("bytes_per_iteration", 0) / per_it / 1e9 if per_it > 0 else 0
             print(f"  {name:<14} {r['solver']:<32} {r['iterations']:>8} it  {med:8.3f} s ({min(secs):.3f}-{max(secs):.3f})"
+                  f"  loops {loops:7.3f} s {per_it * 1e3:8.4f} ms/it {gbs:6.1f} GB/s"
                   f"  rel.err {err:.1e}  {'sound' if r.get('sound') else 'unsound'} {inside} {ratio}", flush=True)
             records.append({"model": row["model"], "instance": row["instance"], "property": row["property"],
                             "mode": name, "solver": r["solver"], "iterations": r["iterations"],
-                            "seconds": secs, "value": r["value"], "reference": ref_text,
+                            "seconds": secs, "solve_seconds": [x.get("solve_seconds") for x in results],
+                            "bytes_per_iteration": r.get("bytes_per_iteration"), "value": r["value"], "reference": ref_text,
                             "sound": r.get("sound"), "lower": r.get("lower"), "upper": r.get("upper")})
     for name, values in ratios.items():
         if values:

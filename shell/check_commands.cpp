@@ -55,6 +55,10 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
       {"iterations", r.iterations},
       {"converged", r.converged},
       {"seconds", r.seconds},
+      // The solvers' iteration loops alone (GPU: CUDA events) and what the
+      // largest solve streams per iteration: benchmarks derive GB/s from them.
+      {"solve_seconds", r.solve_seconds},
+      {"bytes_per_iteration", r.bytes_per_iteration},
       {"states", model.num_states()},
       {"transitions", model.num_entries()},
       {"notes", r.notes},

@@ -121,6 +121,40 @@ class Check(unittest.TestCase):
                 self.assertEqual(r["solver"], solver)
                 self.assertAlmostEqual(r["value"], 1 / 6, places=8)
 
+    def test_sound_by_default(self):
+        # Issue 18: certified bounds around the exact value, the value their midpoint.
+        out = pmc("check", "--model", DIE, "--json", "--property", 'P=? [ F "six" ]',
+                  'R{"coin_flips"}=? [ F "done" ]', 'P=? [ F<=3 "six" ]').stdout
+        results = [json.loads(line) for line in out.splitlines()]
+        for r, exact in zip(results, (1 / 6, 11 / 3, 1 / 8)):
+            self.assertTrue(r["sound"], r)
+            self.assertLessEqual(r["lower"], exact * (1 + 1e-12))
+            self.assertGreaterEqual(r["upper"], exact * (1 - 1e-12))
+            self.assertLessEqual(abs(r["value"] - exact), 1e-6 * exact)
+        self.assertEqual(results[0]["solver"], "cpu.interval-vi")
+        self.assertEqual(results[2]["lower"], results[2]["upper"])  # bounded: exact
+        text = pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]').stdout
+        self.assertRegex(text, r"P=\? \[ F \"six\" \]: 0\.1666\d* ± \d")
+
+    def test_unsound_says_so(self):
+        for args in (["--unsound"], ["--solver", "cpu.gauss-seidel"]):
+            r = json.loads(pmc("check", "--model", DIE, "--json", *args, "--property", 'P=? [ F "six" ]').stdout)
+            self.assertFalse(r["sound"], args)
+            self.assertNotIn("lower", r)
+            self.assertEqual(r["solver"], "cpu.gauss-seidel")
+            self.assertTrue(any("not certified" in n for n in r["notes"]), r["notes"])
+        text = pmc("check", "--model", DIE, "--unsound", "--property", 'P=? [ F "six" ]').stdout
+        self.assertIn("not certified", text)
+        self.assertNotIn("±", text)
+
+    def test_named_solver_that_cannot_solve_is_an_error(self):
+        run = pmc("check", "--model", DIE, "--solver", "cpu.topo-vi", "--property", 'P=? [ F "six" ]', check=False)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("does not solve this property's problems (linear system)", run.stderr)
+        run = pmc("check", "--model", DIE, "--sound", "--unsound", "--property", 'P=? [ F "six" ]', check=False)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("exclude", run.stderr)
+
     def test_infinite_reward_is_a_string(self):
         r = json.loads(pmc("check", "--model", DIE, "--json", "--property", 'R=? [ F "one" ]').stdout)
         self.assertEqual(r["value"], "Infinity")
@@ -179,7 +213,8 @@ class Check(unittest.TestCase):
 
     def test_solvers_lists_the_registry(self):
         names = [s["name"] for s in json.loads(pmc("solvers", "--json").stdout)]
-        for name in ("cpu.jacobi", "cpu.gauss-seidel", "cpu.power", "cpu.bicgstab", "cpu.steps"):
+        for name in ("cpu.jacobi", "cpu.gauss-seidel", "cpu.power", "cpu.bicgstab", "cpu.steps", "cpu.interval-vi",
+                     "cpu.topo-interval-vi", "gpu.interval-vi"):
             self.assertIn(name, names)
 
 
