@@ -324,6 +324,11 @@ TEST(MdpSolvers, SoundSolversOnASlowCycle) {
         MinMaxSolution solution;
         const SolveStats stats = solver.solve(p, solution, settings);
         EXPECT_EQ(stats.converged, limit > 3);
+        // cpu.topo-interval-vi closes this gap by a verified optimistic guess
+        // (its upper bounds alone would need as many sweeps as the lower).
+        if (std::string(solver.name) == "cpu.topo-interval-vi" && limit > 3 && c.maximize) {
+          EXPECT_NE(stats.kernel.find("verified guess"), std::string::npos) << stats.kernel;
+        }
         if (!stats.sound) continue;  // no upper bound yet: nothing certified
         for (size_t s = 0; s < c.exact.size(); ++s) {
           EXPECT_LE(solution.x[s], c.exact[s] * (1 + 1e-12)) << s;
