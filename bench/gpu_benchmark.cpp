@@ -34,7 +34,7 @@
 #include "formats/model_files.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/dtmc_precomputation.hpp"
-#include "solver/cpu_solvers.hpp"
+#include "solver/linear/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
 #include "solver/registry.hpp"
 #include "bench/synthetic_systems.hpp"

@@ -3,12 +3,12 @@
 
 #include "cuda/check.cuh"
 #include "cuda/devices.hpp"
-#include "solver/device_selection.hpp"
+#include "solver/device/device_selection.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc::cuda {
 
-// Makes the settings' primary device current (solver/device_selection.hpp);
+// Makes the settings' primary device current (solver/device/device_selection.hpp);
 // throws Error(no_device) when there is no usable GPU, naming the reason.
 inline void select_device(const SolverSettings& settings) {
   const DeviceList& list = discover_devices();

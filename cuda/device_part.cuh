@@ -1,4 +1,4 @@
-// One GPU's share of a row-partitioned solve (solver/row_partition.hpp):
+// One GPU's share of a row-partitioned solve (solver/device/row_partition.hpp):
 // its slice's rows, the whole padded iterate twice (current and next), and
 // the streams and events that order its computation against the exchange
 // of slices (cuda/slice_exchange.cuh).
@@ -10,7 +10,7 @@
 #include "cuda/device_buffer.cuh"
 #include "cuda/device_csr.cuh"
 #include "cuda/streams.cuh"
-#include "solver/row_partition.hpp"
+#include "solver/device/row_partition.hpp"
 
 namespace pmc::cuda {
 

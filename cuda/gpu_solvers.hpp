@@ -28,7 +28,7 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
                                const SolverSettings& settings);
 SolveStats gpu_interval_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
                                         const SolverSettings& settings);
-// Host code (lib/solver/gpu_topological_value_iteration.cpp) over
+// Host code (lib/solver/minmax/gpu_topological_value_iteration.cpp) over
 // gpu_value_iteration: SCC blocks that fit settings.gpu_memory_limit (or the
 // device's free memory), a CPU fallback for an SCC that does not.
 SolveStats gpu_topological_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
@@ -37,7 +37,7 @@ SolveStats gpu_topological_value_iteration(const MinMaxProblem& problem, MinMaxS
 // gpu.jacobi and gpu.vi over several GPUs (cuda/partitioned_solve.cu): the
 // rows split over `devices` (indices among the usable GPUs), slices
 // exchanged after every iteration. gpu_jacobi_linear and gpu_value_iteration
-// come here when solver/device_selection.hpp plans more than one GPU; tests
+// come here when solver/device/device_selection.hpp plans more than one GPU; tests
 // and benchmarks call these directly to pick the exchange or to run several
 // slices on one GPU (the copy exchange allows a device to repeat).
 SolveStats gpu_jacobi_partitioned(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings,

@@ -1,6 +1,6 @@
 // gpu.interval-vi: sound interval iteration on the device (Haddad & Monmege
 // 2018; Baier et al., CAV 2017), the GPU twin of cpu.interval-vi
-// (solver/interval_linear.cpp, solver/interval_value_iteration.cpp) with
+// (solver/linear/interval_linear.cpp, solver/minmax/interval_value_iteration.cpp) with
 // the same upper starts and the same stopping test (bounds_close). Plain
 // VI stops when an iterate changes little, which says nothing about the
 // distance to the fixed point; a lower and an upper bound that meet do.
@@ -27,10 +27,10 @@
 // bellman.hpp's OpenMP sweep is host code this file never instantiates;
 // without -fopenmp nvcc's front end flags its unused `parallel` flag.
 #pragma nv_diag_suppress 177
-#include "solver/bellman.hpp"
+#include "solver/minmax/bellman.hpp"
 #include "solver/convergence.hpp"
 #pragma nv_diag_default 177
-#include "solver/problem_end_components.hpp"
+#include "solver/minmax/problem_end_components.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {
@@ -47,7 +47,7 @@ constexpr double k_infinity = std::numeric_limits<double>::infinity();
 constexpr uint64_t k_check_interval = 8;
 
 // Optimistic VI's attempts, ε' from ε down to ε·10⁻⁹ (as
-// solver/interval_value_iteration.cpp).
+// solver/minmax/interval_value_iteration.cpp).
 constexpr int k_ovi_attempts = 10;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -148,7 +148,7 @@ struct MdpDevice {
 };
 
 // Optimistic value iteration (Hartmanns & Kaminski, CAV 2020), as
-// optimistic_upper() in solver/interval_value_iteration.cpp: lower VI until
+// optimistic_upper() in solver/minmax/interval_value_iteration.cpp: lower VI until
 // its change is below ε', guess u = l·(1+ε)+ε, accept it when B(u) ≤ u (then
 // it is an upper bound of the quotient's least fixed point, Knaster–Tarski),
 // else ε' /= 10 and go on. False when no guess was inductive.

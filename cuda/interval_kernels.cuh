@@ -29,7 +29,7 @@ __device__ inline bool device_bounds_close(double lower, double upper, double ep
 }
 
 // B(u) ≤ u up to the rounding of computing B(u) (as optimistic_upper in
-// solver/interval_value_iteration.cpp: a silent row maps the guess onto
+// solver/minmax/interval_value_iteration.cpp: a silent row maps the guess onto
 // itself, and the exact test fails on the last bit).
 inline constexpr double k_inductive_rounding = 8 * DBL_EPSILON;
 
@@ -181,7 +181,7 @@ static inline void launch_interval_rows(const IntervalRows& u, bool warp_per_row
 
 // After the first phase, with every y_s < 1: x*(s) = x_k(s) + (G^k·x*)(s)
 // gives x_k + y_k·min_t x_k(t)/(1 − y_k(t)) ≤ x* ≤ x_k + y_k·max_t (…)
-// (Quatmann & Katoen, CAV 2018; the proof in solver/interval_linear.cpp).
+// (Quatmann & Katoen, CAV 2018; the proof in solver/linear/interval_linear.cpp).
 static __global__ void sound_vi_bounds(uint64_t n, double2* v, double lowest, double highest) {
   const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   if (i >= n) return;
@@ -232,7 +232,7 @@ __device__ inline double better(const IntervalBellman& u, double best, double v)
 __device__ inline CheckPartial finish_interval_state(const IntervalBellman& u, uint64_t s, double best_lower,
                                                      double best_upper) {
   const double2 old = u.v[s];
-  if (u.groups[s] == u.groups[s + 1]) {  // no choice: keeps its values, as B does (solver/bellman.hpp)
+  if (u.groups[s] == u.groups[s + 1]) {  // no choice: keeps its values, as B does (solver/minmax/bellman.hpp)
     best_lower = old.x;
     best_upper = old.y;
   }

@@ -12,7 +12,7 @@
 #include "cuda/row_kernels.cuh"
 #include "cuda/scalar.cuh"
 #include "cuda/segment_kernels.cuh"
-#include "solver/matrix_layouts.hpp"
+#include "solver/linear/matrix_layouts.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {
@@ -157,7 +157,7 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
 }
 
 
-// One GPU, or the rows split over several (solver/device_selection.hpp).
+// One GPU, or the rows split over several (solver/device/device_selection.hpp).
 SolveStats jacobi_on_planned_devices(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings,
                                      Layout layout) {
   const DevicePlan plan = plan_devices(settings, system.a.num_entries(), system.a.num_rows());

@@ -2,7 +2,7 @@
 // al. 2017 (PRISM-PSY) §3.2 on the device, with the seed's two-level
 // parallelism (§3.4): one thread per (state, region), many regions in one
 // kernel over the sparsity pattern they share. The numerics are those of
-// cpu.param-bounds (lib/solver/param_bounds.cpp): the same rate bounds, the
+// cpu.param-bounds (lib/solver/param/param_bounds.cpp): the same rate bounds, the
 // same per-region uniformisation rate and Fox–Glynn plan (param_setup.cpp,
 // on the host), the same order of the sums. The per-thread work lives in
 // param_kernels.hpp, which the CPU tests also run.
@@ -42,8 +42,8 @@
 #include "cuda/device_context.cuh"
 #include "cuda/launch.cuh"
 #include "cuda/param_kernels.hpp"
-#include "solver/param_setup.hpp"
-#include "solver/param_solvers.hpp"
+#include "solver/param/param_setup.hpp"
+#include "solver/param/param_solvers.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {

@@ -1,6 +1,6 @@
 // gpu.param-bounds in a build without CUDA: a clear status, never a crash.
 #include "common/error.hpp"
-#include "solver/param_solvers.hpp"
+#include "solver/param/param_solvers.hpp"
 
 namespace pmc {
 

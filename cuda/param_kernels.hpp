@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/param_problem.hpp"
-#include "solver/param_setup.hpp"
+#include "solver/param/param_problem.hpp"
+#include "solver/param/param_setup.hpp"
 
 #if defined(__CUDACC__)
 #define PMC_PARAM_HD __host__ __device__ __forceinline__

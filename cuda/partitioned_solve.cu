@@ -1,5 +1,5 @@
 // gpu.jacobi and gpu.vi over several GPUs: the rows are cut into slices
-// balanced by non-zeros (solver/row_partition.hpp), each GPU updates its
+// balanced by non-zeros (solver/device/row_partition.hpp), each GPU updates its
 // slice against the whole iterate, and the slices travel between GPUs
 // after every iteration (cuda/slice_exchange.cuh: NCCL all-gather, or peer
 // copies). Per iteration and GPU:

@@ -1,4 +1,4 @@
-// SpMV rows over the warp-segmented layout of solver/matrix_layouts.hpp
+// SpMV rows over the warp-segmented layout of solver/linear/matrix_layouts.hpp
 // (Wijs–Bošnački 2013, Algorithms 2 and 3): a warp covers one segment;
 // lane l of the warp reads slot segment_start + k·stride + l in step k, so
 // the 32 loads of a step are consecutive. The matrix holds no diagonal

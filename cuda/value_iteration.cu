@@ -8,7 +8,7 @@
 #include "cuda/gpu_solvers.hpp"
 #include "cuda/scalar.cuh"
 #include "cuda/vi_kernels.cuh"
-#include "solver/problem_end_components.hpp"
+#include "solver/minmax/problem_end_components.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {
@@ -69,7 +69,7 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   return stats;
 }
 
-// One GPU, or the states split over several (solver/device_selection.hpp).
+// One GPU, or the states split over several (solver/device/device_selection.hpp).
 SolveStats on_planned_devices(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings,
                               bool bounded) {
   const DevicePlan plan = plan_devices(settings, p.a.num_entries(), p.a.num_rows());

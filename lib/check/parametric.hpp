@@ -11,7 +11,7 @@
 
 #include "model/model.hpp"
 #include "property/ast.hpp"
-#include "solver/param_problem.hpp"
+#include "solver/param/param_problem.hpp"
 
 namespace pmc {
 

@@ -49,7 +49,7 @@ struct SolverSettings {
   int threads = 0;  // 0: all cores
   int device = 0;   // GPU solvers: index among pmc's usable devices
   // gpu.jacobi and gpu.vi split the rows over these GPUs (indices among the
-  // usable devices, each once; solver/device_selection.hpp). Empty: `device`
+  // usable devices, each once; solver/device/device_selection.hpp). Empty: `device`
   // alone while the problem fits it, every usable GPU when it does not.
   // The single-GPU solvers run on the first listed device.
   std::vector<int> devices;

@@ -6,10 +6,10 @@
 #include "solver/convergence.hpp"
 #include "cuda/devices.hpp"
 #include "cuda/gpu_solvers.hpp"
-#include "solver/cpu_solvers.hpp"
-#include "solver/device_selection.hpp"
-#include "solver/mdp_solvers.hpp"
-#include "solver/param_solvers.hpp"
+#include "solver/linear/cpu_solvers.hpp"
+#include "solver/device/device_selection.hpp"
+#include "solver/minmax/mdp_solvers.hpp"
+#include "solver/param/param_solvers.hpp"
 
 namespace pmc {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "solver/param_problem.hpp"
+#include "solver/param/param_problem.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {

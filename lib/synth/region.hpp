@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/param_problem.hpp"
+#include "solver/param/param_problem.hpp"
 
 namespace pmc::synth {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "model/model.hpp"
-#include "solver/param_problem.hpp"
+#include "solver/param/param_problem.hpp"
 
 namespace pmc::testing {
 

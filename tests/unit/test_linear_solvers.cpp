@@ -16,7 +16,7 @@
 
 #include "common/error.hpp"
 #include "solver/convergence.hpp"
-#include "solver/cpu_solvers.hpp"
+#include "solver/linear/cpu_solvers.hpp"
 #include "solver/registry.hpp"
 
 namespace pmc {

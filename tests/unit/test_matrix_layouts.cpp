@@ -1,4 +1,4 @@
-// gpu.jacobi's layout options, host side (solver/matrix_layouts.hpp): the
+// gpu.jacobi's layout options, host side (solver/linear/matrix_layouts.hpp): the
 // breadth-first renumbering is a permutation that leaves the solution
 // unchanged, and the warp-segmented storage, read the way the kernels read
 // it, multiplies exactly like CSR.
@@ -8,8 +8,8 @@
 #include <numeric>
 #include <random>
 
-#include "solver/cpu_solvers.hpp"
-#include "solver/matrix_layouts.hpp"
+#include "solver/linear/cpu_solvers.hpp"
+#include "solver/linear/matrix_layouts.hpp"
 
 namespace pmc {
 namespace {

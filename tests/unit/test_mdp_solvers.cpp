@@ -14,10 +14,10 @@
 #include "common/error.hpp"
 #include "schedule/scc_schedule.hpp"
 #include "solver/convergence.hpp"
-#include "solver/mdp_solvers.hpp"
+#include "solver/minmax/mdp_solvers.hpp"
 #include "solver/parallel.hpp"
-#include "solver/problem_end_components.hpp"
-#include "solver/problem_graph.hpp"
+#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/problem_graph.hpp"
 
 namespace pmc {
 namespace {

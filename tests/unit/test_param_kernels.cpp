@@ -13,7 +13,7 @@
 
 #include "check/parametric.hpp"
 #include "cuda/param_kernels.hpp"
-#include "solver/param_solvers.hpp"
+#include "solver/param/param_solvers.hpp"
 #include "support/manifest.hpp"
 #include "support/pctmc.hpp"
 

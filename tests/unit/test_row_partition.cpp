@@ -1,4 +1,4 @@
-// The multi-GPU row partition (solver/row_partition.hpp) on the CPU: slices
+// The multi-GPU row partition (solver/device/row_partition.hpp) on the CPU: slices
 // balanced by non-zeros, interior states first, and — the property the GPU
 // code relies on — one iteration computed slice by slice on the padded
 // iterate equals one iteration on the whole problem, for Jacobi and for
@@ -11,8 +11,8 @@
 
 #include "common/error_code.hpp"
 #include "cuda/devices.hpp"
-#include "solver/device_selection.hpp"
-#include "solver/row_partition.hpp"
+#include "solver/device/device_selection.hpp"
+#include "solver/device/row_partition.hpp"
 #include "support/expect_error.hpp"
 
 namespace pmc {

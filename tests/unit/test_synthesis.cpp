@@ -14,7 +14,7 @@
 #include "check/parametric.hpp"
 #include "common/error.hpp"
 #include "formats/model_files.hpp"
-#include "solver/param_solvers.hpp"
+#include "solver/param/param_solvers.hpp"
 #include "support/manifest.hpp"
 #include "support/pctmc.hpp"
 #include "synth/synthesis.hpp"

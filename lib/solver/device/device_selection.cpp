@@ -1,4 +1,4 @@
-#include "solver/device_selection.hpp"
+#include "solver/device/device_selection.hpp"
 
 #include <fmt/format.h>
 

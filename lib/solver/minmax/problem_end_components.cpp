@@ -1,11 +1,11 @@
-#include "solver/problem_end_components.hpp"
+#include "solver/minmax/problem_end_components.hpp"
 
 #include <algorithm>
 #include <chrono>
 
 #include "common/error.hpp"
 #include "solver/cancellation.hpp"
-#include "solver/problem_graph.hpp"
+#include "solver/minmax/problem_graph.hpp"
 
 namespace pmc {
 

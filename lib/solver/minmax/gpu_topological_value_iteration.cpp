@@ -21,13 +21,13 @@
 #include "cuda/devices.hpp"
 #include "cuda/gpu_solvers.hpp"
 #include "schedule/scc_schedule.hpp"
-#include "solver/bellman.hpp"
+#include "solver/minmax/bellman.hpp"
 #include "solver/cancellation.hpp"
-#include "solver/device_selection.hpp"
-#include "solver/mdp_solvers.hpp"
-#include "solver/problem_end_components.hpp"
-#include "solver/problem_graph.hpp"
-#include "solver/scc_subproblem.hpp"
+#include "solver/device/device_selection.hpp"
+#include "solver/minmax/mdp_solvers.hpp"
+#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/problem_graph.hpp"
+#include "solver/minmax/scc_subproblem.hpp"
 
 namespace pmc {
 

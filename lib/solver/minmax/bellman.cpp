@@ -1,10 +1,10 @@
-#include "solver/bellman.hpp"
+#include "solver/minmax/bellman.hpp"
 
 #include <cmath>
 
 #include "common/error.hpp"
-#include "solver/problem_end_components.hpp"
-#include "solver/problem_graph.hpp"
+#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/problem_graph.hpp"
 
 namespace pmc {
 

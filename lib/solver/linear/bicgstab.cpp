@@ -19,7 +19,7 @@
 #include <fmt/format.h>
 
 #include "solver/convergence.hpp"
-#include "solver/cpu_solvers.hpp"
+#include "solver/linear/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
 #include "solver/progress.hpp"
 

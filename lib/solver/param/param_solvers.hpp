@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "solver/param_problem.hpp"
+#include "solver/param/param_problem.hpp"
 
 namespace pmc {
 

@@ -1,4 +1,4 @@
-#include "solver/scc_subproblem.hpp"
+#include "solver/minmax/scc_subproblem.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -29,13 +29,13 @@
 
 #include <fmt/format.h>
 
-#include "solver/bellman.hpp"
+#include "solver/minmax/bellman.hpp"
 #include "solver/convergence.hpp"
-#include "solver/mdp_solvers.hpp"
-#include "solver/problem_end_components.hpp"
-#include "solver/problem_graph.hpp"
+#include "solver/minmax/mdp_solvers.hpp"
+#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/problem_graph.hpp"
 #include "solver/progress.hpp"
-#include "solver/scc_subproblem.hpp"
+#include "solver/minmax/scc_subproblem.hpp"
 
 namespace pmc {
 

@@ -3,7 +3,7 @@
 // Rows are independent: the product runs on all cores.
 #include <chrono>
 
-#include "solver/cpu_solvers.hpp"
+#include "solver/linear/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
 #include "solver/progress.hpp"
 

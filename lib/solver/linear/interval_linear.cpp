@@ -33,7 +33,7 @@
 
 #include "common/error.hpp"
 #include "solver/convergence.hpp"
-#include "solver/cpu_solvers.hpp"
+#include "solver/linear/cpu_solvers.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {

@@ -1,4 +1,4 @@
-#include "solver/matrix_layouts.hpp"
+#include "solver/linear/matrix_layouts.hpp"
 
 #include <algorithm>
 

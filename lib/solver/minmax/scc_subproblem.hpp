@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "solver/problem.hpp"
-#include "solver/problem_graph.hpp"
+#include "solver/minmax/problem_graph.hpp"
 
 namespace pmc {
 

@@ -1,4 +1,4 @@
-#include "solver/problem_graph.hpp"
+#include "solver/minmax/problem_graph.hpp"
 
 #include <algorithm>
 

@@ -2,9 +2,9 @@
 // step-bounded form for bounded properties.
 #include <chrono>
 
-#include "solver/bellman.hpp"
-#include "solver/mdp_solvers.hpp"
-#include "solver/problem_end_components.hpp"
+#include "solver/minmax/bellman.hpp"
+#include "solver/minmax/mdp_solvers.hpp"
+#include "solver/minmax/problem_end_components.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "solver/convergence.hpp"
-#include "solver/cpu_solvers.hpp"
+#include "solver/linear/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
 #include "solver/progress.hpp"
 

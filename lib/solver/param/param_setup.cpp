@@ -1,4 +1,4 @@
-#include "solver/param_setup.hpp"
+#include "solver/param/param_setup.hpp"
 
 #include <algorithm>
 #include <cmath>

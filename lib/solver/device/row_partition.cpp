@@ -1,4 +1,4 @@
-#include "solver/row_partition.hpp"
+#include "solver/device/row_partition.hpp"
 
 #include <algorithm>
 

@@ -17,8 +17,8 @@
 #include <chrono>
 
 #include "solver/cancellation.hpp"
-#include "solver/param_setup.hpp"
-#include "solver/param_solvers.hpp"
+#include "solver/param/param_setup.hpp"
+#include "solver/param/param_solvers.hpp"
 #include "solver/parallel.hpp"
 #include "solver/progress.hpp"
 

@@ -30,10 +30,10 @@
 #include <cmath>
 #include <limits>
 
-#include "solver/bellman.hpp"
+#include "solver/minmax/bellman.hpp"
 #include "solver/convergence.hpp"
-#include "solver/mdp_solvers.hpp"
-#include "solver/problem_end_components.hpp"
+#include "solver/minmax/mdp_solvers.hpp"
+#include "solver/minmax/problem_end_components.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {
