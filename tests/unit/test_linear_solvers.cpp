@@ -446,7 +446,9 @@ TEST_P(SoundLinearSolvers, IterationLimitKeepsTheBoundsSound) {
     lower.clear();
     upper.clear();
     ASSERT_TRUE(solve(rewards, settings, lower, upper, stats));
-    if (limit == 1) EXPECT_FALSE(stats.converged);
+    if (limit == 1) {
+      EXPECT_FALSE(stats.converged);
+    }
     EXPECT_TRUE(!stats.converged || stats.sound);
     if (stats.sound) {  // up to rounding
       EXPECT_LE(lower[0], 1999.0 * (1 + 1e-12));
