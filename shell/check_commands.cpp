@@ -171,6 +171,8 @@ int run_check(const Arguments& args, std::ostream& out) {
 
 int run_solvers(const Arguments& args, std::ostream& out) {
   nlohmann::json list = nlohmann::json::array();
+  size_t width = 0;  // the names' column
+  for (const SolverEntry& s : solver_registry()) width = std::max(width, s.name.size());
   for (const SolverEntry& s : solver_registry()) {
     std::vector<std::string> problems;
     for (ProblemKind kind : {ProblemKind::linear_system, ProblemKind::stationary, ProblemKind::bounded_steps,
@@ -183,7 +185,7 @@ int run_solvers(const Arguments& args, std::ostream& out) {
     } else {
       std::string joined;
       for (const auto& p : problems) joined += (joined.empty() ? "" : ", ") + p;
-      fmt::print(out, "{:<18} {}\n{:<18} solves: {}\n", s.name, s.summary, "", joined);
+      fmt::print(out, "{:<{}} {}\n{:<{}} solves: {}\n", s.name, width, s.summary, "", width, joined);
     }
   }
   if (args.has("json")) out << list.dump() << '\n';
