@@ -33,6 +33,12 @@ const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64
   return solver;
 }
 
+void CheckContext::mark_uncertified_solve(const SolverEntry& solver) {
+  mark_unsound(solver.sound ? fmt::format("{} found no upper bound within the iteration limit", solver.name)
+                            : fmt::format("{} stops when successive iterates are close, which bounds no error",
+                                          solver.name));
+}
+
 void CheckContext::mark_unsound(std::string why) {
   if (sound_) notes_.push_back("not certified: " + why);
   sound_ = false;
@@ -59,11 +65,7 @@ void CheckContext::solve_linear(const LinearSystem& system, std::vector<double>&
   const SolverEntry& solver = pick(ProblemKind::linear_system, system.a.num_entries(), system.a.num_rows());
   const SolveStats stats = run_linear(solver, system, x, options_.settings, lower, upper);
   record(stats);
-  if (!stats.sound) {
-    mark_unsound(solver.sound ? fmt::format("{} found no upper bound within the iteration limit", solver.name)
-                              : fmt::format("{} stops when successive iterates are close, which bounds no error",
-                                            solver.name));
-  }
+  if (!stats.sound) mark_uncertified_solve(solver);
 }
 
 void CheckContext::solve_stationary(const StationarySystem& system, std::vector<double>& x) {
@@ -86,11 +88,7 @@ void CheckContext::solve_min_max(const MinMaxProblem& problem, MinMaxSolution& s
       (kind == ProblemKind::min_max_steps ? solver.min_max_steps : solver.min_max)(problem, solution, options_.settings);
   record(stats);
   // Bounded steps are exact; an unbounded solve is certified only by bounds.
-  if (kind == ProblemKind::min_max && !stats.sound) {
-    mark_unsound(solver.sound ? fmt::format("{} found no upper bound within the iteration limit", solver.name)
-                              : fmt::format("{} stops when successive iterates are close, which bounds no error",
-                                            solver.name));
-  }
+  if (kind == ProblemKind::min_max && !stats.sound) mark_uncertified_solve(solver);
 }
 
 void CheckContext::fill(CheckResult& result) const {

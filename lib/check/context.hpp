@@ -47,6 +47,8 @@ class CheckContext {
  private:
   const SolverEntry& pick(ProblemKind kind, uint64_t entries, uint64_t rows);
   void record(const SolveStats& stats);
+  // An unbounded solve that certified nothing: why, in the notes.
+  void mark_uncertified_solve(const SolverEntry& solver);
 
   const Model& model_;
   const CheckOptions& options_;

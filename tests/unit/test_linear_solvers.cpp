@@ -205,27 +205,38 @@ TEST_P(LinearSolvers, GamblersRuinMatchesClosedForm) {
   }
 }
 
-TEST_P(LinearSolvers, RandomSubstochasticMatchesDenseSolve) {
-  const uint32_t n = 200;
-  std::mt19937_64 rng(42);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  std::uniform_int_distribution<uint32_t> state(0, n - 1), degree(1, 8);
+// n rows, each keeping mass in [kept_low, kept_low + kept_span) among 1..max_degree
+// random columns; b gets a random part of the rest (what reaches the target).
+struct RandomSystem {
   std::vector<Triplet> a;
-  std::vector<double> b(n);
+  std::vector<double> b;
+};
+RandomSystem random_substochastic(uint32_t n, std::mt19937_64& rng, double kept_low, double kept_span,
+                                  uint32_t max_degree) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<uint32_t> state(0, n - 1), degree(1, max_degree);
+  RandomSystem out;
+  out.b.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
-    // Row sum in [0.9, 0.99]: the rest leaves the maybe states, a random
-    // part of it to the target (b).
-    const double kept = 0.9 + 0.09 * unit(rng);
+    const double kept = kept_low + kept_span * unit(rng);
     std::vector<std::pair<uint32_t, double>> row;
     double total = 0;
     for (uint32_t k = degree(rng); k > 0; --k) {
       row.emplace_back(state(rng), unit(rng) + 0.01);
       total += row.back().second;
     }
-    for (auto& [j, w] : row) a.emplace_back(i, j, kept * w / total);
-    b[i] = (1 - kept) * unit(rng);
+    for (auto& [j, w] : row) out.a.emplace_back(i, j, kept * w / total);
+    out.b[i] = (1 - kept) * unit(rng);
   }
-  check(linear_system(n, a, b), dense_linear(n, a, b), tight());
+  return out;
+}
+
+TEST_P(LinearSolvers, RandomSubstochasticMatchesDenseSolve) {
+  // Row sums in [0.9, 0.99]: the rest leaves the maybe states.
+  const uint32_t n = 200;
+  std::mt19937_64 rng(42);
+  const RandomSystem r = random_substochastic(n, rng, 0.9, 0.09, 8);
+  check(linear_system(n, r.a, r.b), dense_linear(n, r.a, r.b), tight());
 }
 
 TEST_P(LinearSolvers, LargeSystemRunsInParallel) {
@@ -397,20 +408,9 @@ TEST_P(SoundLinearSolvers, RandomSystemsAgainstDenseSolve) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   for (const uint32_t n : {5u, 60u, 300u}) {
-    std::uniform_int_distribution<uint32_t> state(0, n - 1), degree(1, 6);
-    std::vector<Triplet> a;
-    std::vector<double> b(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      const double kept = 0.95 + 0.049 * unit(rng);
-      std::vector<std::pair<uint32_t, double>> row;
-      double total = 0;
-      for (uint32_t k = degree(rng); k > 0; --k) {
-        row.emplace_back(state(rng), unit(rng) + 0.01);
-        total += row.back().second;
-      }
-      for (auto& [j, w] : row) a.emplace_back(i, j, kept * w / total);
-      b[i] = (1 - kept) * unit(rng);
-    }
+    const RandomSystem r = random_substochastic(n, rng, 0.95, 0.049, 6);
+    const std::vector<Triplet>& a = r.a;
+    const std::vector<double>& b = r.b;
     LinearSystem probabilities = linear_system(n, a, b);
     probabilities.upper_bound = 1.0;
     expect_certified(probabilities, dense_linear(n, a, b), SolverSettings{});
