@@ -374,6 +374,40 @@ TEST(CApiCheck, ChecksAndReportsEverything) {
   EXPECT_EQ(pmc_result_bounds(result, &lo, &hi), PMC_ERROR_UNSUPPORTED);
   EXPECT_EQ(pmc_result_bounds(result, nullptr, &hi), PMC_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(pmc_result_scheduler(nullptr, choices, 13, &count), PMC_ERROR_INVALID_ARGUMENT);
+  int sound = 1;
+  EXPECT_EQ(pmc_result_sound(result, &sound), PMC_OK);
+  EXPECT_EQ(sound, 0);  // a named unsound solver
+  std::vector<double> lower(13), upper(13);
+  EXPECT_EQ(pmc_result_bound_values(result, lower.data(), upper.data(), 13, &count), PMC_ERROR_UNSUPPORTED);
+  EXPECT_NE(last_error().find("not certified"), std::string::npos) << last_error();
+  pmc_result_free(result);
+
+  // The default: sound, with bounds in every state.
+  ASSERT_EQ(pmc_options_set_solver(options, "auto"), PMC_OK);
+  ASSERT_EQ(pmc_options_set_epsilon(options, 1e-6), PMC_OK);
+  ASSERT_EQ(pmc_check(model, "P=? [ F \"six\" ]", options, &result), PMC_OK) << last_error();
+  EXPECT_EQ(pmc_result_sound(result, &sound), PMC_OK);
+  EXPECT_EQ(sound, 1);
+  EXPECT_EQ(pmc_result_bounds(result, &lo, &hi), PMC_OK);
+  EXPECT_LE(lo, 1.0 / 6);
+  EXPECT_GE(hi, 1.0 / 6);
+  EXPECT_EQ(pmc_result_bound_values(result, lower.data(), upper.data(), 13, &count), PMC_OK);
+  EXPECT_EQ(count, 13u);
+  EXPECT_EQ(lower[0], lo);
+  EXPECT_EQ(upper[0], hi);
+  EXPECT_EQ(pmc_result_bound_values(result, nullptr, nullptr, 0, &count), PMC_OK);  // size query
+  EXPECT_EQ(pmc_result_bound_values(result, nullptr, upper.data(), 13, &count), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_result_bound_values(result, lower.data(), nullptr, 13, &count), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_result_bound_values(result, lower.data(), upper.data(), 13, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_result_sound(result, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_result_sound(nullptr, &sound), PMC_ERROR_INVALID_ARGUMENT);
+  // Unsound by option: auto takes Gauss-Seidel and says so.
+  pmc_result_free(result);
+  ASSERT_EQ(pmc_options_set_sound(options, 0), PMC_OK);
+  ASSERT_EQ(pmc_check(model, "P=? [ F \"six\" ]", options, &result), PMC_OK) << last_error();
+  EXPECT_EQ(pmc_result_sound(result, &sound), PMC_OK);
+  EXPECT_EQ(sound, 0);
+  EXPECT_EQ(pmc_options_set_sound(nullptr, 1), PMC_ERROR_INVALID_ARGUMENT);
   pmc_result_free(result);
   pmc_options_free(options);
   pmc_model_free(model);
