@@ -18,6 +18,21 @@ struct CheckOptions {
   SolverSettings settings;
 };
 
+// Where a check's time went (issue 19, DESIGN §4 "Results"), in seconds.
+// The phases do not overlap; `other` is what none of them covers (parsing
+// the property, labels and state formulas, assembling the results), so
+// total() = load + CheckResult::seconds.
+struct PhaseTimings {
+  double load = 0;         // loading the model, when the caller timed it (pmc check: on the first property)
+  double gpu_startup = 0;  // waiting for the CUDA context (zero once it exists)
+  double precompute = 0;   // graph algorithms: prob0/prob1, Prob0A/E, 1A/E, SCCs, BSCCs, transposing
+  double build = 0;        // equation systems and iteration matrices, on the host or the device
+  double transfer = 0;     // host <-> device copies
+  double solve = 0;        // the solvers' iteration loops (GPU: CUDA events)
+  double other = 0;        // everything else
+  double total() const { return load + gpu_startup + precompute + build + transfer + solve + other; }
+};
+
 struct CheckResult {
   std::string property;         // canonical text
   std::vector<double> values;   // per state; 1/0 for a boolean property
@@ -30,7 +45,8 @@ struct CheckResult {
   std::string solver_reason;         // why they were chosen
   uint64_t iterations = 0;           // summed over every solve
   bool converged = true;             // false: an iteration limit was hit
-  double seconds = 0;                // whole check, precomputation included
+  double seconds = 0;                // whole check, precomputation included, load excluded
+  PhaseTimings timings;              // seconds by phase (timings.load set by whoever loaded the model)
   double solve_seconds = 0;          // the solvers' iteration loops alone (GPU: CUDA events)
   double bytes_per_iteration = 0;    // of the largest solve: matrix and vectors streamed
   std::string kernel;                // GPU: the kernel variant of the largest solve

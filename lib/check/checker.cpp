@@ -249,6 +249,8 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   fill_initial_values(model, result);
   checker.context().fill(result);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  PhaseTimings& t = result.timings;
+  t.other = std::max(0.0, result.seconds - (t.gpu_startup + t.precompute + t.build + t.transfer + t.solve));
   return result;
 }
 

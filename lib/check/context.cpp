@@ -9,7 +9,9 @@
 namespace pmc {
 
 const graph::TransposedGraph& CheckContext::transposed() const {
-  return model_.derived<graph::TransposedGraph>("transposed", [&] { return graph::transpose(model_); });
+  return timed(Phase::precompute, [&]() -> const graph::TransposedGraph& {
+    return model_.derived<graph::TransposedGraph>("transposed", [&] { return graph::transpose(model_); });
+  });
 }
 
 const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64_t rows) {
@@ -18,7 +20,10 @@ const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64
   // ever holds complete entries.
   throw_if_cancelled(options_.settings.cancel);
   std::string reason;
+  // Choosing may discover the GPUs, which starts CUDA: GPU start-up.
+  const auto start = std::chrono::steady_clock::now();
   const SolverEntry& solver = choose_solver(kind, options_.solver, entries, rows, options_.settings, reason);
+  timings_.gpu_startup += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (std::find(reasons_.begin(), reasons_.end(), reason) == reasons_.end()) reasons_.push_back(reason);
   if (!is_automatic_choice(options_.solver)) {
     if (solver.name == options_.solver) {
@@ -47,7 +52,15 @@ void CheckContext::mark_unsound(std::string why) {
 void CheckContext::record(const SolveStats& stats) {
   if (std::find(solvers_.begin(), solvers_.end(), stats.solver) == solvers_.end()) solvers_.push_back(stats.solver);
   iterations_ += stats.iterations;
-  solve_seconds_ += stats.loop_seconds > 0 ? stats.loop_seconds : stats.seconds;
+  // A solver's time by phase: its loop, its own precomputation, start-up
+  // and copies; the rest is building its data (scaling, layouts, blocks).
+  const double loop = stats.loop_seconds > 0 ? stats.loop_seconds : stats.seconds;
+  timings_.solve += loop;
+  timings_.gpu_startup += stats.startup_seconds;
+  timings_.transfer += stats.transfer_seconds;
+  timings_.precompute += stats.precompute_seconds;
+  timings_.build +=
+      std::max(0.0, stats.seconds - loop - stats.startup_seconds - stats.transfer_seconds - stats.precompute_seconds);
   if (stats.bytes_per_iteration > bytes_per_iteration_) {
     bytes_per_iteration_ = stats.bytes_per_iteration;
     kernel_ = stats.kernel;
@@ -101,7 +114,8 @@ void CheckContext::fill(CheckResult& result) const {
   result.solvers = solvers_;
   for (const std::string& r : reasons_) result.solver_reason += (result.solver_reason.empty() ? "" : "; ") + r;
   result.iterations = iterations_;
-  result.solve_seconds = solve_seconds_;
+  result.solve_seconds = timings_.solve;
+  result.timings = timings_;
   result.bytes_per_iteration = bytes_per_iteration_;
   result.kernel = kernel_;
   result.converged = converged_;

@@ -2,6 +2,7 @@
 // statistics of every numerical solve (which solver, iterations, convergence).
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,16 @@ class CheckContext {
 
   void add_note(std::string note) { notes_.push_back(std::move(note)); }
 
+  // Runs `work` and counts its time towards `phase` (PhaseTimings). Scopes
+  // may nest (building the transposed graph inside prob0): only the
+  // outermost counts, so no second is counted twice.
+  enum class Phase { precompute, build };
+  template <typename Work>
+  decltype(auto) timed(Phase phase, Work&& work) const {
+    PhaseScope scope(*this, phase);
+    return work();
+  }
+
   // Soundness of the check (issue 18). Unsound once any step certifies
   // nothing: an unsound solver, a stationary distribution, bounds lost in
   // a composition, a nested bound decided by values whose bounds straddle it.
@@ -45,6 +56,26 @@ class CheckContext {
   void fill(CheckResult& result) const;
 
  private:
+  class PhaseScope {
+   public:
+    PhaseScope(const CheckContext& ctx, Phase phase)
+        : ctx_(ctx), phase_(phase), outermost_(ctx.phase_depth_++ == 0), start_(std::chrono::steady_clock::now()) {}
+    ~PhaseScope() {
+      --ctx_.phase_depth_;
+      if (!outermost_) return;
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      (phase_ == Phase::precompute ? ctx_.timings_.precompute : ctx_.timings_.build) += s;
+    }
+    PhaseScope(const PhaseScope&) = delete;
+    PhaseScope& operator=(const PhaseScope&) = delete;
+
+   private:
+    const CheckContext& ctx_;
+    Phase phase_;
+    bool outermost_;
+    std::chrono::steady_clock::time_point start_;
+  };
+
   const SolverEntry& pick(ProblemKind kind, uint64_t entries, uint64_t rows);
   void record(const SolveStats& stats);
   // An unbounded solve that certified nothing: why, in the notes.
@@ -56,7 +87,10 @@ class CheckContext {
   std::vector<std::string> reasons_;
   std::vector<std::string> notes_;
   uint64_t iterations_ = 0;
-  double solve_seconds_ = 0;
+  // Phases (timings_.load and .other are filled by check()); mutable because
+  // derived data built inside a const accessor (transposed()) is timed too.
+  mutable PhaseTimings timings_;
+  mutable int phase_depth_ = 0;
   double bytes_per_iteration_ = 0;
   std::string kernel_;
   bool converged_ = true;

@@ -60,7 +60,9 @@ std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>
   const Model& model = ctx.model();
   const uint64_t n = model.num_states();
   ctx.mark_unsound("long-run and steady-state values carry no error bounds");
-  const graph::Bsccs& bsccs = model.derived<graph::Bsccs>("bsccs", [&] { return graph::bottom_sccs(model); });
+  const graph::Bsccs& bsccs = ctx.timed(CheckContext::Phase::precompute, [&]() -> const graph::Bsccs& {
+    return model.derived<graph::Bsccs>("bsccs", [&] { return graph::bottom_sccs(model); });
+  });
   std::vector<double> values(n, 0.0);
   std::vector<uint32_t> local(n, 0);
   for (uint64_t b = 0; b < bsccs.count(); ++b) {
@@ -79,7 +81,9 @@ std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>
   const Bitset transient = bits::complement(bsccs.recurrent_states());
   if (transient.count() == 0) return values;
   std::vector<uint32_t> index;
-  LinearSystem system = restrict_linear(probability_matrix(model), transient, values, {}, index);
+  LinearSystem system = ctx.timed(CheckContext::Phase::build, [&] {
+    return restrict_linear(probability_matrix(model), transient, values, {}, index);
+  });
   std::vector<double> x(system.b.size(), 0.0);
   ctx.solve_linear(system, x);
   bits::for_each_set(transient, [&](uint64_t s) { values[s] = x[index[s]]; });

@@ -16,6 +16,7 @@ namespace pmc {
 namespace {
 
 namespace bits = graph::bits;
+using Phase = CheckContext::Phase;
 
 int threads(const CheckContext& ctx) { return solver_threads(ctx.options().settings); }
 using property::PathFormula;
@@ -110,13 +111,18 @@ std::vector<double> until_unbounded(CheckContext& ctx, bool maximize, const Bits
   const auto& tg = ctx.transposed();
   // max: 0 where no scheduler reaches ψ, 1 where one does almost surely;
   // min: 0 where some scheduler avoids ψ, 1 where all reach it a.s.
-  const Bitset zero = maximize ? graph::prob0a(model, tg, left, right) : graph::prob0e(model, tg, left, right);
-  const Bitset one = maximize ? graph::prob1e(model, tg, left, right) : graph::prob1a(model, tg, left, right);
+  const Bitset zero = ctx.timed(Phase::precompute, [&] {
+    return maximize ? graph::prob0a(model, tg, left, right) : graph::prob0e(model, tg, left, right);
+  });
+  const Bitset one = ctx.timed(Phase::precompute, [&] {
+    return maximize ? graph::prob1e(model, tg, left, right) : graph::prob1a(model, tg, left, right);
+  });
   const Bitset maybe = bits::complement(bits::set_union(zero, one));
   std::vector<double> values = indicator(one);
   extras.scheduler.assign(model.num_states(), -1);
   if (maybe.count() > 0) {
-    MdpProblem mp = restrict_mdp(model, maybe, values, {}, {}, maximize, threads(ctx));
+    MdpProblem mp =
+        ctx.timed(Phase::build, [&] { return restrict_mdp(model, maybe, values, {}, {}, maximize, threads(ctx)); });
     mp.problem.upper_bound = 1.0;
     MinMaxSolution solution;
     solution.x.assign(mp.problem.num_unknowns(), 0.0);
@@ -148,11 +154,13 @@ std::vector<double> until_unbounded(CheckContext& ctx, bool maximize, const Bits
 std::vector<double> until_bounded(CheckContext& ctx, bool maximize, const Bitset& left, const Bitset& right,
                                   uint64_t k) {
   const Model& model = ctx.model();
-  const Bitset zero = graph::prob0a(model, ctx.transposed(), left, right);  // no scheduler can reach ψ
+  // No scheduler can reach ψ from `zero`.
+  const Bitset zero = ctx.timed(Phase::precompute, [&] { return graph::prob0a(model, ctx.transposed(), left, right); });
   const Bitset active = bits::difference(bits::difference(left, right), zero);
   std::vector<double> values = indicator(right);
   if (k == 0 || active.count() == 0) return values;
-  MdpProblem mp = restrict_mdp(model, active, values, {}, {}, maximize, threads(ctx));
+  MdpProblem mp =
+      ctx.timed(Phase::build, [&] { return restrict_mdp(model, active, values, {}, {}, maximize, threads(ctx)); });
   mp.problem.steps = k;
   MinMaxSolution solution;
   solution.x.assign(mp.problem.num_unknowns(), 0.0);
@@ -196,7 +204,9 @@ std::vector<double> reachability_reward(CheckContext& ctx, bool maximize, const 
   const Bitset all = bits::full(n);
   // Rmin is finite where some scheduler reaches ψ almost surely (Pmax = 1),
   // Rmax where every scheduler does (Pmin = 1); elsewhere +∞, as PRISM.
-  const Bitset finite = maximize ? graph::prob1a(model, tg, all, target) : graph::prob1e(model, tg, all, target);
+  const Bitset finite = ctx.timed(Phase::precompute, [&] {
+    return maximize ? graph::prob1a(model, tg, all, target) : graph::prob1e(model, tg, all, target);
+  });
   const Bitset maybe = bits::difference(finite, target);
   std::vector<double> values(n, k_infinity);
   bits::for_each_set(target, [&](uint64_t s) { values[s] = 0.0; });
@@ -230,7 +240,8 @@ std::vector<double> reachability_reward(CheckContext& ctx, bool maximize, const 
       }
     }
   }
-  MdpProblem mp = restrict_mdp(model, maybe, {}, earned, excluded, maximize, threads(ctx));
+  MdpProblem mp = ctx.timed(Phase::build,
+                            [&] { return restrict_mdp(model, maybe, {}, earned, excluded, maximize, threads(ctx)); });
   MinMaxSolution solution;
   solution.x.assign(mp.problem.num_unknowns(), 0.0);
   ctx.solve_min_max(mp.problem, solution);
@@ -248,8 +259,10 @@ std::vector<double> bounded_reward(CheckContext& ctx, const RewardFormula& formu
   std::vector<double> values(n, 0.0);
   if (!cumulative && !rewards.state_rewards.empty()) values = rewards.state_rewards;
   if (k == 0) return values;
-  MdpProblem mp = restrict_mdp(model, bits::full(n), {}, cumulative ? choice_rewards(model, rewards) : std::vector<double>{},
-                               {}, maximize, threads(ctx));
+  MdpProblem mp = ctx.timed(Phase::build, [&] {
+    return restrict_mdp(model, bits::full(n), {}, cumulative ? choice_rewards(model, rewards) : std::vector<double>{},
+                        {}, maximize, threads(ctx));
+  });
   mp.problem.steps = k;
   MinMaxSolution solution;
   solution.x = values;

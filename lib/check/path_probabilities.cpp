@@ -17,6 +17,7 @@ using property::PathFormula;
 using property::PathKind;
 using property::TimeBound;
 namespace bits = graph::bits;
+using Phase = CheckContext::Phase;
 
 std::vector<double> indicator(const Bitset& set) {
   std::vector<double> v(set.size(), 0.0);
@@ -38,10 +39,10 @@ std::vector<double> next_probabilities(const Model& model, const Bitset& target)
 // DTMC: P[φ U<=k ψ] by k steps of x ← P·x on the states that can still
 // reach ψ through φ; ψ states keep 1, the rest 0.
 std::vector<double> dtmc_bounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, uint64_t k) {
-  const Bitset no = graph::prob0(ctx.transposed(), left, right);
+  const Bitset no = ctx.timed(Phase::precompute, [&] { return graph::prob0(ctx.transposed(), left, right); });
   const Bitset active = bits::difference(bits::difference(left, right), no);
   StepProblem problem;
-  problem.a = masked_matrix(probability_matrix(ctx.model()), active);
+  problem.a = ctx.timed(Phase::build, [&] { return masked_matrix(probability_matrix(ctx.model()), active); });
   problem.b = indicator(right);
   problem.x0 = problem.b;
   problem.steps = k;
@@ -57,7 +58,7 @@ std::vector<double> dtmc_stay_in(CheckContext& ctx, const Bitset& left, std::vec
     if (!left.test(s)) x0[s] = 0;
   }
   StepProblem problem;
-  problem.a = masked_matrix(probability_matrix(ctx.model()), left);
+  problem.a = ctx.timed(Phase::build, [&] { return masked_matrix(probability_matrix(ctx.model()), left); });
   problem.x0 = std::move(x0);
   problem.steps = k;
   std::vector<double> result;
@@ -129,12 +130,13 @@ void scatter_solution(const Bitset& maybe, const std::vector<uint32_t>& index, c
 }
 
 std::vector<double> unbounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, ResultExtras& extras) {
-  const graph::Prob01 p01 = graph::prob01(ctx.transposed(), left, right);
+  const graph::Prob01 p01 = ctx.timed(Phase::precompute, [&] { return graph::prob01(ctx.transposed(), left, right); });
   const Bitset maybe = bits::complement(bits::set_union(p01.prob0, p01.prob1));
   std::vector<double> values = indicator(p01.prob1);
   if (maybe.count() == 0) return values;
   std::vector<uint32_t> index;
-  LinearSystem system = restrict_linear(probability_matrix(ctx.model()), maybe, values, {}, index);
+  LinearSystem system = ctx.timed(
+      Phase::build, [&] { return restrict_linear(probability_matrix(ctx.model()), maybe, values, {}, index); });
   system.upper_bound = 1.0;
   std::vector<double> x(system.b.size(), 0.0), lower, upper;
   ctx.solve_linear(system, x, &lower, &upper);

@@ -11,6 +11,7 @@ namespace pmc {
 namespace {
 
 namespace bits = graph::bits;
+using Phase = CheckContext::Phase;
 using property::RewardFormula;
 using property::RewardKind;
 
@@ -20,15 +21,17 @@ std::vector<double> reachability_reward(CheckContext& ctx, const RewardStructure
   const uint64_t n = model.num_states();
   // States that reach ψ with probability 1 have a finite expected reward;
   // every other state (that is not in ψ) has reward +∞.
-  const Bitset sure = graph::prob1(ctx.transposed(), bits::full(n), target);
+  const Bitset sure = ctx.timed(Phase::precompute, [&] { return graph::prob1(ctx.transposed(), bits::full(n), target); });
   const Bitset maybe = bits::difference(sure, target);
   std::vector<double> values(n, k_infinity);
   bits::for_each_set(target, [&](uint64_t s) { values[s] = 0.0; });
   if (maybe.count() == 0) return values;
-  const std::vector<double> per_step =
-      model.type() == ModelType::ctmc ? embedded_rewards(model, rewards) : reward_rates(model, rewards);
   std::vector<uint32_t> index;
-  LinearSystem system = restrict_linear(probability_matrix(model), maybe, {}, per_step, index);
+  LinearSystem system = ctx.timed(Phase::build, [&] {
+    const std::vector<double> per_step =
+        model.type() == ModelType::ctmc ? embedded_rewards(model, rewards) : reward_rates(model, rewards);
+    return restrict_linear(probability_matrix(model), maybe, {}, per_step, index);
+  });
   std::vector<double> x(system.b.size(), 0.0), lower, upper;
   ctx.solve_linear(system, x, &lower, &upper);
   scatter_solution(maybe, index, x, lower, upper, values, extras);
@@ -62,7 +65,8 @@ std::vector<double> reward_values(CheckContext& ctx, const RewardFormula& formul
       if (ctmc) return ctmc_cumulative_reward(ctx, reward_rates(model, rewards), formula.bound.value);
       // v_0 = 0, v_{j+1} = r + P·v_j: the reward of the first k steps.
       StepProblem problem;
-      problem.a = masked_matrix(probability_matrix(model), bits::full(model.num_states()));
+      problem.a = ctx.timed(Phase::build,
+                            [&] { return masked_matrix(probability_matrix(model), bits::full(model.num_states())); });
       problem.b = reward_rates(model, rewards);
       problem.x0.assign(model.num_states(), 0.0);
       problem.steps = step_count(formula);
@@ -73,7 +77,8 @@ std::vector<double> reward_values(CheckContext& ctx, const RewardFormula& formul
     case RewardKind::instantaneous: {
       if (ctmc) return ctmc_instantaneous_reward(ctx, state_rewards_of(model, rewards), formula.bound.value);
       StepProblem problem;
-      problem.a = masked_matrix(probability_matrix(model), bits::full(model.num_states()));
+      problem.a = ctx.timed(Phase::build,
+                            [&] { return masked_matrix(probability_matrix(model), bits::full(model.num_states())); });
       problem.x0 = state_rewards_of(model, rewards);
       problem.steps = step_count(formula);
       std::vector<double> result;

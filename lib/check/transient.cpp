@@ -50,7 +50,7 @@ std::vector<double> ctmc_transient(CheckContext& ctx, const Bitset& active, std:
   const FoxGlynnWeights w = weights_for(ctx, q, t);
   ctx.add_absolute_error(2.0 * w.truncation_error * max_magnitude(x0));
   StepProblem problem;
-  problem.a = uniformised_matrix(ctx.model(), q, active);
+  problem.a = ctx.timed(CheckContext::Phase::build, [&] { return uniformised_matrix(ctx.model(), q, active); });
   problem.x0 = std::move(x0);
   problem.steps = w.right;
   problem.coefficients.assign(w.right + 1, 0.0);
@@ -66,13 +66,14 @@ std::vector<double> ctmc_bounded_until(CheckContext& ctx, const Bitset& left, co
   if (t == 0) return target;
   // ψ states hold 1 (row empty, b = 1); states that cannot reach ψ through φ
   // hold 0; the rest move by the uniformised chain.
-  const Bitset no = graph::prob0(ctx.transposed(), left, right);
+  const Bitset no =
+      ctx.timed(CheckContext::Phase::precompute, [&] { return graph::prob0(ctx.transposed(), left, right); });
   const Bitset active = bits::difference(bits::difference(left, right), no);
   const double q = uniformisation_rate(ctx.model());
   const FoxGlynnWeights w = weights_for(ctx, q, t);
   ctx.add_absolute_error(2.0 * w.truncation_error);  // probabilities: m = 1
   StepProblem problem;
-  problem.a = uniformised_matrix(ctx.model(), q, active);
+  problem.a = ctx.timed(CheckContext::Phase::build, [&] { return uniformised_matrix(ctx.model(), q, active); });
   problem.b = target;
   problem.x0 = target;
   problem.steps = w.right;
@@ -96,7 +97,8 @@ std::vector<double> ctmc_cumulative_reward(CheckContext& ctx, const std::vector<
   // holds at most δ of its mass): times max |r|.
   ctx.add_absolute_error(max_magnitude(rates) * w.truncation_error * (2.0 * (w.right + 1) + q * t + 1) / q);
   StepProblem problem;
-  problem.a = uniformised_matrix(ctx.model(), q, bits::full(rates.size()));
+  problem.a = ctx.timed(CheckContext::Phase::build,
+                        [&] { return uniformised_matrix(ctx.model(), q, bits::full(rates.size())); });
   problem.x0 = rates;
   problem.steps = w.right;
   problem.coefficients.resize(w.right + 1);

@@ -82,4 +82,18 @@ bool Model::same_as(const Model& other) const {
          a.labels == b.labels && a.rewards == b.rewards && a.valuations == b.valuations;
 }
 
+size_t Model::release_derived(std::string_view prefix) const {
+  std::lock_guard<std::mutex> lock(derived_mutex_);
+  size_t released = 0;
+  for (auto it = derived_.begin(); it != derived_.end();) {
+    if (std::string_view(it->first).starts_with(prefix)) {
+      it = derived_.erase(it);
+      ++released;
+    } else {
+      ++it;
+    }
+  }
+  return released;
+}
+
 }  // namespace pmc

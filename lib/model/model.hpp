@@ -148,6 +148,24 @@ class Model {
     return *static_cast<const T*>(it->second.get());
   }
 
+  // As derived(), for data that may be released while in use (device
+  // copies): the caller shares ownership, so a release in another thread
+  // only drops the cache's reference. `build` returns a shared_ptr<T>, or
+  // nullptr to cache nothing.
+  template <typename T, typename Build>
+  std::shared_ptr<T> derived_shared(const std::string& key, Build build) const {
+    std::lock_guard<std::mutex> lock(derived_mutex_);
+    auto it = derived_.find(key);
+    if (it != derived_.end()) return std::static_pointer_cast<T>(std::const_pointer_cast<void>(it->second));
+    std::shared_ptr<T> made = build();
+    if (made) derived_.emplace(key, made);
+    return made;
+  }
+
+  // Drops the derived data whose key starts with `prefix` (device copies:
+  // k_device_key_prefix); returns how many entries went. Thread-safe.
+  size_t release_derived(std::string_view prefix) const;
+
  private:
   explicit Model(ModelParts parts) : parts_(std::move(parts)) {}
   ModelParts parts_;
@@ -156,5 +174,8 @@ class Model {
 };
 
 using ModelPtr = std::shared_ptr<const Model>;
+
+// Keys of derived data that lives in GPU memory (cuda/resident_model.cu).
+inline constexpr std::string_view k_device_key_prefix = "device:";
 
 }  // namespace pmc

@@ -98,6 +98,11 @@ struct SolveStats {
   double seconds = 0;
   double bytes_per_iteration = 0;  // matrix and vectors streamed per iteration
   double loop_seconds = 0;         // the iterations alone (GPU: CUDA events), no setup or transfers
+  // Parts of `seconds` outside the loop (issue 19's phases); the rest of
+  // `seconds` counts as building the solver's data.
+  double startup_seconds = 0;     // waiting for the CUDA context
+  double transfer_seconds = 0;    // host <-> device copies
+  double precompute_seconds = 0;  // graph algorithms run by the solver (device precomputation)
   std::string kernel;              // GPU: the kernel variant used (e.g. "warp-per-row")
 };
 
