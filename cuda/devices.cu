@@ -30,7 +30,9 @@ std::string probe_device(int index) {
   return value == 42 ? std::string{} : "a test kernel returned a wrong value";
 }
 
-DeviceList discover() {
+}  // namespace
+
+DeviceList detail::discover_uncached() {
   DeviceList list;
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
@@ -61,13 +63,6 @@ DeviceList discover() {
   }
   cudaSetDevice(previous);  // discovery must not change the caller's device
   if (list.devices.empty()) list.problem = problems.empty() ? "no usable GPU found" : problems;
-  return list;
-}
-
-}  // namespace
-
-const DeviceList& discover_devices() {
-  static const DeviceList list = discover();
   return list;
 }
 

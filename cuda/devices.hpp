@@ -21,7 +21,23 @@ struct DeviceList {
 };
 
 // Discovered once, then cached (device properties do not change).
+// Discovery runs a test kernel on every GPU, which creates the CUDA context:
+// it is pmc's GPU start-up (~0.2 s). Thread-safe; a discovery started by
+// start_device_discovery() is waited for, not repeated.
 const DeviceList& discover_devices();
+// Starts discover_devices() on a background thread, so that CUDA's start-up
+// overlaps loading a model; returns at once. No-op once started.
+void start_device_discovery();
+// Whether discovery has been asked for (started or finished), and whether it
+// has finished: `auto` consults these before it touches CUDA
+// (solver/device/cost_model.hpp), and tests check that it did not.
+bool device_discovery_requested();
+bool device_discovery_finished();
+
+namespace detail {
+// The uncached discovery: cuda/devices.cu, or cuda/devices_stub.cpp without CUDA.
+DeviceList discover_uncached();
+}  // namespace detail
 // Free and total bytes of device `index`, measured now. Throws Error.
 void device_memory(uint64_t index, uint64_t& free_bytes, uint64_t& total_bytes);
 // Whether this build has the CUDA solvers at all.

@@ -4,9 +4,8 @@
 
 namespace pmc {
 
-const DeviceList& discover_devices() {
-  static const DeviceList list{{}, "pmc was built without CUDA support (meson option -Dcuda=disabled or no nvcc found)"};
-  return list;
+DeviceList detail::discover_uncached() {
+  return DeviceList{{}, "pmc was built without CUDA support (meson option -Dcuda=disabled or no nvcc found)"};
 }
 
 void device_memory(uint64_t, uint64_t&, uint64_t&) {

@@ -28,6 +28,14 @@ SolveStats gpu_interval_linear(const LinearSystem&, std::vector<double>&, std::v
 SolveStats gpu_interval_value_iteration(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&) {
   no_cuda("gpu.interval-vi");
 }
+std::shared_ptr<void> gpu_upload_chain(const SolverSettings&, uint64_t, const uint64_t*, const uint32_t*, const double*,
+                                       double&) {
+  no_cuda("gpu.interval-vi");
+}
+SolveStats gpu_reachability_on_chain(const void*, const ReachabilityProblem&, ReachabilitySolution&,
+                                     const SolverSettings&) {
+  no_cuda("gpu.interval-vi");
+}
 SolveStats gpu_jacobi_partitioned(const LinearSystem&, std::vector<double>&, const SolverSettings&,
                                   const std::vector<int>&, GpuExchange) {
   no_cuda("gpu.jacobi");

@@ -8,6 +8,7 @@ using pmc::ErrorCode;
 using pmc::fail;
 using pmc::api::guarded;
 using pmc::api::model_of;
+using pmc::api::raw_enum_value;
 using pmc::api::require;
 
 namespace {
@@ -139,6 +140,28 @@ pmc_status pmc_result_bound_values(const pmc_result* result, double* lower, doub
 
 pmc_status pmc_result_seconds(const pmc_result* result, double* out_seconds) {
   return guarded([&] { require(out_seconds, "out_seconds") = result_of(result).seconds; });
+}
+
+pmc_status pmc_result_phase_seconds(const pmc_result* result, pmc_phase phase, double* out_seconds) {
+  return guarded([&] {
+    const pmc::PhaseTimings& t = result_of(result).timings;
+    require(out_seconds, "out_seconds");
+    double seconds = 0;
+    switch (const int raw_phase = raw_enum_value(phase)) {
+      case PMC_PHASE_LOAD: seconds = t.load; break;
+      case PMC_PHASE_GPU_STARTUP: seconds = t.gpu_startup; break;
+      case PMC_PHASE_PRECOMPUTE: seconds = t.precompute; break;
+      case PMC_PHASE_BUILD: seconds = t.build; break;
+      case PMC_PHASE_TRANSFER: seconds = t.transfer; break;
+      case PMC_PHASE_SOLVE: seconds = t.solve; break;
+      case PMC_PHASE_OTHER: seconds = t.other; break;
+      case PMC_PHASE_TOTAL: seconds = t.total(); break;
+      default:
+        fail(ErrorCode::invalid_argument, "unknown phase {} (PMC_PHASE_LOAD = {} to PMC_PHASE_TOTAL = {})", raw_phase,
+             static_cast<int>(PMC_PHASE_LOAD), static_cast<int>(PMC_PHASE_TOTAL));
+    }
+    *out_seconds = seconds;
+  });
 }
 
 pmc_status pmc_solver_count(uint64_t* out_count) {

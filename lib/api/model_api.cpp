@@ -193,6 +193,12 @@ pmc_status pmc_model_save(const pmc_model* model, const char* path, const char* 
 
 void pmc_model_free(pmc_model* model) { delete model; }
 
+pmc_status pmc_model_release_device(pmc_model* model) {
+  // release_derived takes the model's cache lock; a check that holds a copy
+  // keeps it alive through its shared_ptr, so this is safe beside checks.
+  return guarded([&] { model_of(model).release_derived(pmc::k_device_key_prefix); });
+}
+
 pmc_status pmc_model_type(const pmc_model* model, pmc_model_kind* out_type) {
   return guarded([&] {
     const pmc::Model& m = model_of(model);

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "check/chain_matrices.hpp"
 #include "common/error.hpp"
+#include "solver/device/device_selection.hpp"
 #include "solver/convergence.hpp"
 #include "solver/cancellation.hpp"
 
@@ -14,7 +16,7 @@ const graph::TransposedGraph& CheckContext::transposed() const {
   });
 }
 
-const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64_t rows) {
+const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64_t rows, const ChoiceHint& hint) {
   // Between solves (a steady-state property solves one system per BSCC):
   // nothing of the model is half built here, its derived-data cache only
   // ever holds complete entries.
@@ -22,7 +24,7 @@ const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64
   std::string reason;
   // Choosing may discover the GPUs, which starts CUDA: GPU start-up.
   const auto start = std::chrono::steady_clock::now();
-  const SolverEntry& solver = choose_solver(kind, options_.solver, entries, rows, options_.settings, reason);
+  const SolverEntry& solver = choose_solver(kind, options_.solver, entries, rows, options_.settings, reason, hint);
   timings_.gpu_startup += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (std::find(reasons_.begin(), reasons_.end(), reason) == reasons_.end()) reasons_.push_back(reason);
   if (!is_automatic_choice(options_.solver)) {
@@ -81,6 +83,45 @@ void CheckContext::solve_linear(const LinearSystem& system, std::vector<double>&
   if (!stats.sound) mark_uncertified_solve(solver);
 }
 
+bool CheckContext::solve_reachability(const Bitset& left, const Bitset& right, ReachabilitySolution& solution) {
+  const std::string& requested = options_.solver;
+  const SolverSettings& settings = options_.settings;
+  if (is_automatic_choice(requested) ? requested == "cpu" || !settings.sound
+                                     : !find_solver(requested).solves(ProblemKind::reachability)) {
+    return false;
+  }
+  const CsrView p = timed(Phase::build, [&] { return probability_matrix(model_); });
+  const uint64_t n = model_.num_states();
+  const ChoiceHint hint{.resident = model_.has_derived(device_chain_key(primary_device(settings)))};
+  throw_if_cancelled(settings.cancel);
+  std::string reason;
+  const auto start = std::chrono::steady_clock::now();
+  const SolverEntry& solver =
+      choose_solver(ProblemKind::reachability, requested, p.offsets[n], n, settings, reason, hint);
+  timings_.gpu_startup += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (solver.reachability == nullptr) return false;  // the host path chooses (and explains) again
+  const ReachabilityProblem problem{.model = &model_,
+                                    .states = n,
+                                    .offsets = p.offsets,
+                                    .columns = p.columns,
+                                    .values = p.values,
+                                    .left = &left.words(),
+                                    .right = &right.words()};
+  SolveStats stats;
+  try {
+    stats = solver.reachability(problem, solution, settings);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::out_of_memory || !is_automatic_choice(requested)) throw;
+    add_note(fmt::format("{}: {}; solved on the host's system instead", solver.name, e.what()));
+    return false;
+  }
+  if (std::find(reasons_.begin(), reasons_.end(), reason) == reasons_.end()) reasons_.push_back(reason);
+  if (solver.name == requested) named_used_ = true;
+  record(stats);
+  if (!stats.sound) mark_uncertified_solve(solver);
+  return true;
+}
+
 void CheckContext::solve_stationary(const StationarySystem& system, std::vector<double>& x) {
   if (system.incoming.num_rows() == 0) return;
   record(pick(ProblemKind::stationary, system.incoming.num_entries(), system.incoming.num_rows())
@@ -89,14 +130,14 @@ void CheckContext::solve_stationary(const StationarySystem& system, std::vector<
 }
 
 void CheckContext::solve_steps(const StepProblem& problem, std::vector<double>& result) {
-  record(pick(ProblemKind::bounded_steps, problem.a.num_entries(), problem.a.num_rows())
+  record(pick(ProblemKind::bounded_steps, problem.a.num_entries(), problem.a.num_rows(), {.iterations = problem.steps})
              .steps(problem, result, options_.settings));
 }
 
 void CheckContext::solve_min_max(const MinMaxProblem& problem, MinMaxSolution& solution) {
   if (problem.num_unknowns() == 0) return;
   const ProblemKind kind = problem.steps > 0 ? ProblemKind::min_max_steps : ProblemKind::min_max;
-  const SolverEntry& solver = pick(kind, problem.a.num_entries(), problem.a.num_rows());
+  const SolverEntry& solver = pick(kind, problem.a.num_entries(), problem.a.num_rows(), {.iterations = problem.steps});
   const SolveStats stats =
       (kind == ProblemKind::min_max_steps ? solver.min_max_steps : solver.min_max)(problem, solution, options_.settings);
   record(stats);

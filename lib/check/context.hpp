@@ -26,6 +26,12 @@ class CheckContext {
   // given). A solve that certifies nothing makes the check unsound.
   void solve_linear(const LinearSystem& system, std::vector<double>& x, std::vector<double>* lower = nullptr,
                     std::vector<double>* upper = nullptr);
+  // P[φ U ψ] of a DTMC/CTMC on a GPU-resident chain, its precomputation
+  // included (issue 19), when the options choose that: "gpu", a solver
+  // that solves ProblemKind::reachability, or "auto" where the cost model
+  // predicts the GPU faster. False: the caller takes the host path (also
+  // when the chain does not fit the GPU under "auto", with a note).
+  bool solve_reachability(const Bitset& left, const Bitset& right, ReachabilitySolution& solution);
   void solve_stationary(const StationarySystem& system, std::vector<double>& x);
   void solve_steps(const StepProblem& problem, std::vector<double>& result);
   // MDPs. `bounds` is set when the solver produced sound lower/upper bounds.
@@ -76,7 +82,7 @@ class CheckContext {
     std::chrono::steady_clock::time_point start_;
   };
 
-  const SolverEntry& pick(ProblemKind kind, uint64_t entries, uint64_t rows);
+  const SolverEntry& pick(ProblemKind kind, uint64_t entries, uint64_t rows, const ChoiceHint& hint = {});
   void record(const SolveStats& stats);
   // An unbounded solve that certified nothing: why, in the notes.
   void mark_uncertified_solve(const SolverEntry& solver);

@@ -130,6 +130,12 @@ void scatter_solution(const Bitset& maybe, const std::vector<uint32_t>& index, c
 }
 
 std::vector<double> unbounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, ResultExtras& extras) {
+  ReachabilitySolution resident;
+  if (ctx.solve_reachability(left, right, resident)) {  // the whole check on a GPU
+    extras.lower = std::move(resident.lower);
+    extras.upper = std::move(resident.upper);
+    return std::move(resident.values);
+  }
   const graph::Prob01 p01 = ctx.timed(Phase::precompute, [&] { return graph::prob01(ctx.transposed(), left, right); });
   const Bitset maybe = bits::complement(bits::set_union(p01.prob0, p01.prob1));
   std::vector<double> values = indicator(p01.prob1);

@@ -165,6 +165,11 @@ class Model {
   // Drops the derived data whose key starts with `prefix` (device copies:
   // k_device_key_prefix); returns how many entries went. Thread-safe.
   size_t release_derived(std::string_view prefix) const;
+  // Whether derived data under `key` is cached now.
+  bool has_derived(const std::string& key) const {
+    std::lock_guard<std::mutex> lock(derived_mutex_);
+    return derived_.count(key) != 0;
+  }
 
  private:
   explicit Model(ModelParts parts) : parts_(std::move(parts)) {}

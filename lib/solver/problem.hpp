@@ -106,6 +106,31 @@ struct SolveStats {
   std::string kernel;              // GPU: the kernel variant used (e.g. "warp-per-row")
 };
 
+class Model;
+
+// P[φ U ψ] of a DTMC (or of a CTMC's embedded DTMC) in every state, the
+// qualitative precomputation (prob0, prob1) included: the problem a GPU
+// solves on its resident copy of the chain, without the host building an
+// equation system (issue 19).
+struct ReachabilityProblem {
+  const Model* model = nullptr;  // keeps the device copy (Model::derived_shared), freed with it
+  uint64_t states = 0;
+  // The probability matrix: the model's own (DTMC) or its embedded DTMC (CTMC).
+  const uint64_t* offsets = nullptr;  // states + 1
+  const uint32_t* columns = nullptr;
+  const double* values = nullptr;
+  const std::vector<uint64_t>* left = nullptr;   // φ: Bitset words, ceil(states/64)
+  const std::vector<uint64_t>* right = nullptr;  // ψ
+};
+
+struct ReachabilitySolution {
+  // Per state: the midpoint of the certified bounds, and the bounds.
+  std::vector<double> values, lower, upper;
+  // Per state: k_reach_maybe, k_reach_one (prob1) or k_reach_zero (prob0).
+  std::vector<uint8_t> status;
+};
+inline constexpr uint8_t k_reach_maybe = 0, k_reach_one = 1, k_reach_zero = 2;
+
 // x = A·x + b, with A substochastic and I − A non-singular (the maybe states
 // of a reachability problem; PRISM's formulation). x holds the start vector
 // on entry and the solution on exit.

@@ -7,6 +7,7 @@
 #include "cuda/devices.hpp"
 #include "cuda/gpu_solvers.hpp"
 #include "solver/linear/cpu_solvers.hpp"
+#include "solver/device/cost_model.hpp"
 #include "solver/device/device_selection.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
 #include "solver/param/param_solvers.hpp"
@@ -21,6 +22,7 @@ std::string_view to_string(ProblemKind kind) {
     case ProblemKind::min_max: return "min/max fixed point (MDP)";
     case ProblemKind::min_max_steps: return "bounded min/max steps (MDP)";
     case ProblemKind::param_bounds: return "parametric bounds (pCTMC regions)";
+    case ProblemKind::reachability: return "reachability on the whole chain (DTMC/CTMC, precomputation included)";
   }
   return "?";
 }
@@ -33,6 +35,7 @@ bool SolverEntry::solves(ProblemKind kind) const {
     case ProblemKind::min_max: return min_max != nullptr;
     case ProblemKind::min_max_steps: return min_max_steps != nullptr;
     case ProblemKind::param_bounds: return param_bounds != nullptr;
+    case ProblemKind::reachability: return reachability != nullptr;
   }
   return false;
 }
@@ -78,7 +81,8 @@ const std::vector<SolverEntry>& solver_registry() {
        .min_max = gpu_topological_value_iteration},
       {.name = "gpu.interval-vi", .device = DeviceKind::gpu,
        .summary = "sound interval iteration on the GPU: lower and upper bounds in one pass over the matrix",
-       .min_max = gpu_interval_value_iteration, .linear_bounds = gpu_interval_linear, .sound = true},
+       .min_max = gpu_interval_value_iteration, .linear_bounds = gpu_interval_linear,
+       .reachability = gpu_resident_reachability, .sound = true},
       {.name = "cpu.param-bounds", .device = DeviceKind::cpu,
        .summary = "parametric bounds over pCTMC regions, one region per core (Ceska 2017 3.2)",
        .param_bounds = param_bounds_cpu},
@@ -133,7 +137,9 @@ const char* cpu_choice(ProblemKind kind, bool sound) {
     case ProblemKind::min_max: return sound ? "cpu.topo-interval-vi" : "cpu.topo-vi";
     case ProblemKind::min_max_steps: return "cpu.vi";
     case ProblemKind::param_bounds: return "cpu.param-bounds";
-    case ProblemKind::linear_system: return sound ? "cpu.interval-vi" : "cpu.gauss-seidel";
+    case ProblemKind::linear_system:
+    case ProblemKind::reachability:  // no CPU solver: the checker's host path, through a linear system
+      return sound ? "cpu.interval-vi" : "cpu.gauss-seidel";
     case ProblemKind::stationary: break;
   }
   return "cpu.gauss-seidel";
@@ -147,22 +153,23 @@ const char* gpu_choice(ProblemKind kind, bool sound) {
     case ProblemKind::min_max: return sound ? "gpu.interval-vi" : "gpu.topo-vi";
     case ProblemKind::min_max_steps: return "gpu.vi";
     case ProblemKind::param_bounds: return "gpu.param-bounds";
+    case ProblemKind::reachability: return sound ? "gpu.interval-vi" : nullptr;
     case ProblemKind::stationary: break;
   }
   return nullptr;
 }
 
-// Non-zeros from which "auto" prefers the GPU. Parametric bounds solve many
-// regions per launch over the same pattern, so even am_10_4's 120 states
-// pay off (3× over 16 cores end to end, bench/RESULTS.md).
-uint64_t gpu_auto_min_entries(ProblemKind kind) {
-  return kind == ProblemKind::param_bounds ? 0 : k_gpu_auto_min_entries;
+// Whether the CPU's choice for `kind` (cpu_choice) runs on every core, for
+// the cost model: steps and Bellman steps do; Gauss–Seidel, interval
+// sweeps and topological VI are sequential.
+bool cpu_choice_parallel(ProblemKind kind) {
+  return kind == ProblemKind::bounded_steps || kind == ProblemKind::min_max_steps;
 }
 
 }  // namespace
 
 const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, uint64_t entries, uint64_t rows,
-                                 const SolverSettings& settings, std::string& reason) {
+                                 const SolverSettings& settings, std::string& reason, const ChoiceHint& hint) {
   std::string mode = "auto";
   reason.clear();
   if (!is_automatic_choice(requested)) {
@@ -189,15 +196,38 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
     reason += fmt::format("gpu: {}", gpu);
     return find_solver(gpu);
   }
-  // auto: the GPU when there is one, the problem is large enough and fits.
+  // auto. Parametric bounds: the GPU whenever there is one (many regions
+  // per launch over one pattern: 3× over 16 cores on am_10_4's 120 states,
+  // bench/RESULTS.md). Otherwise the cost model, first without CUDA.
+  const bool gpu_started = device_discovery_finished();
+  std::string prediction;
+  if (kind != ProblemKind::param_bounds) {
+    WorkEstimate work{.entries = entries,
+                      .rows = rows,
+                      .iterations = hint.iterations > 0 ? hint.iterations : k_expected_iterations,
+                      .iterations_known = hint.iterations > 0,
+                      .multithreaded_cpu = cpu_choice_parallel(kind),
+                      .resident = hint.resident};
+    const CostPrediction cheap = predict_without_gpu(work, gpu_started);
+    if (!cheap.gpu_considered) {
+      reason += fmt::format("auto: {} ({})", cpu, cheap.summary);
+      return find_solver(cpu);
+    }
+    const DeviceList& devices = discover_devices();
+    if (devices.devices.empty()) {
+      reason += fmt::format("auto: {} (no usable GPU: {})", cpu, devices.problem);
+      return find_solver(cpu);
+    }
+    const CostPrediction full = predict(work, gpu_started);
+    if (full.cpu_seconds <= full.gpu_seconds) {
+      reason += fmt::format("auto: {} ({})", cpu, full.summary);
+      return find_solver(cpu);
+    }
+    prediction = "; " + full.summary;
+  }
   const DeviceList& devices = discover_devices();
   if (devices.devices.empty()) {
     reason += fmt::format("auto: {} (no usable GPU: {})", cpu, devices.problem);
-    return find_solver(cpu);
-  }
-  if (entries < gpu_auto_min_entries(kind)) {
-    reason += fmt::format("auto: {} ({} non-zeros, below the {} where the GPU pays off)", cpu, entries,
-                          gpu_auto_min_entries(kind));
     return find_solver(cpu);
   }
   const int device = primary_device(settings);
@@ -207,8 +237,8 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
   }
   const uint64_t budget = gpu_memory_budget(settings, device);
   const uint64_t needed = gpu_bytes_needed(entries, rows);
-  const std::string where = fmt::format("{}, {} non-zeros, needs ~{} of {}", devices.devices[device].name, entries,
-                                        megabytes(needed), megabytes(budget));
+  const std::string where = fmt::format("{}, {} non-zeros, needs ~{} of {}{}", devices.devices[device].name, entries,
+                                        megabytes(needed), megabytes(budget), prediction);
   // Several GPUs (listed, all, or needed because one is too small): the
   // row-partitioned gpu.jacobi / gpu.vi (cuda/partitioned_solve.cu), which
   // are unsound: only when the options allow that.

@@ -12,7 +12,7 @@
 
 namespace pmc {
 
-enum class ProblemKind { linear_system, stationary, bounded_steps, min_max, min_max_steps, param_bounds };
+enum class ProblemKind { linear_system, stationary, bounded_steps, min_max, min_max_steps, param_bounds, reachability };
 std::string_view to_string(ProblemKind kind);
 
 enum class DeviceKind { cpu, gpu };
@@ -30,6 +30,7 @@ using StepSolve = SolveStats (*)(const StepProblem&, std::vector<double>& result
 // iteration, whose upper start is problem.upper_bound when finite);
 // solution.upper is empty on entry and filled only by solvers that give bounds.
 using MinMaxSolve = SolveStats (*)(const MinMaxProblem&, MinMaxSolution& solution, const SolverSettings&);
+using ReachabilitySolve = SolveStats (*)(const ReachabilityProblem&, ReachabilitySolution&, const SolverSettings&);
 // Bounds over many parameter regions of a pCTMC at once (param_solvers.hpp).
 using ParamBoundsSolve = SolveStats (*)(const ParamBoundsProblem&, const std::vector<ParamBox>& boxes,
                                         std::vector<ParamBounds>& out, const SolverSettings&);
@@ -48,6 +49,9 @@ struct SolverEntry {
   // Sound solvers of linear systems (interval iteration) fill this instead
   // of `linear`.
   LinearBoundsSolve linear_bounds = nullptr;
+  // DTMC/CTMC reachability on the whole chain, precomputation included
+  // (device-resident: the checker skips its host precomputation).
+  ReachabilitySolve reachability = nullptr;
   // Certifies every answer of its unbounded problems with lower/upper bounds
   // (DESIGN §4: `auto` picks these unless the options say unsound).
   bool sound = false;
@@ -66,31 +70,33 @@ bool is_automatic_choice(std::string_view requested);
 // or a registered name.
 void validate_solver_choice(std::string_view requested);
 
-// Problems with fewer non-zeros than this stay on the CPU under "auto":
-// below it, transfers and launches cost about what the CPU's whole solve
-// does (bench/RESULTS.md: leader_async N6's bounded property, 0.76M
-// non-zeros and 20 iterations, takes the same time on both).
-inline constexpr uint64_t k_gpu_auto_min_entries = 100000;
+// What `auto` knows of a problem beyond its size (solver/device/cost_model.hpp).
+struct ChoiceHint {
+  uint64_t iterations = 0;  // exactly this many (bounded steps); 0: unknown
+  bool resident = false;    // the GPU already holds the matrix
+};
 
 // The solver for one problem of `entries` non-zeros and `rows` rows.
 // With settings.sound (the default) "auto", "cpu" and "gpu" choose a sound
 // solver for linear systems and min/max problems (stationary
 // distributions have none); unsound, the fastest one.
-//  - "auto" (or empty): the GPU solver for the kind when a GPU is usable,
-//    the problem has at least k_gpu_auto_min_entries non-zeros (parametric
-//    bounds: any size, their work is regions × states) and fits the
-//    device memory (settings.gpu_memory_limit, else the free memory; an MDP
-//    that does not fit goes to gpu.topo-vi's blocks); otherwise the CPU's.
+//  - "auto" (or empty): from the cost model (solver/device/cost_model.hpp):
+//    the CPU's solver when its predicted time is below what the GPU needs
+//    at least (start-up included until CUDA is up) — decided without
+//    touching CUDA —, else the GPU's when a GPU is usable, the problem fits
+//    its memory (settings.gpu_memory_limit, else the free memory; an MDP
+//    that does not fit goes to gpu.topo-vi's blocks) and its predicted
+//    time is lower. Parametric bounds go to the GPU whenever there is one
+//    (their work is regions × states).
 //  - "cpu" / "gpu": the CPU's / the GPU's solver for the kind (GPU: where
 //    one exists, else the CPU's, saying so).
 //  - a name: that solver when it solves `kind`, else the "auto" choice, so
 //    one --solver can serve a property made of several problems (the result
-//    reports every solver used); `named_used` (when given) is set when the
-//    named solver is the one returned. The checker fails a property whose
+//    reports every solver used). The checker fails a property whose
 //    problems the named solver solves none of.
-// `reason` says why.
+// `reason` says why (with the prediction, for "auto").
 const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, uint64_t entries, uint64_t rows,
-                                 const SolverSettings& settings, std::string& reason);
+                                 const SolverSettings& settings, std::string& reason, const ChoiceHint& hint = {});
 
 // Runs `solver` on a linear system whichever way it solves one: x holds
 // the start on entry and the solution on exit (a sound solver's: the

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "cuda/devices.hpp"
+#include "model/model.hpp"
 
 namespace pmc {
 
@@ -33,6 +34,16 @@ int primary_device(const SolverSettings& settings) {
 }
 
 uint64_t gpu_bytes_needed(uint64_t entries, uint64_t rows) { return 12 * entries + 48 * rows; }
+
+std::string device_chain_key(int index) { return fmt::format("{}chain:{}", k_device_key_prefix, index); }
+
+// Row offsets of the matrix and of its transpose; columns, values and
+// predecessors.
+uint64_t resident_chain_bytes(uint64_t states, uint64_t entries) { return 16 * (states + 1) + 16 * entries; }
+
+// Two {lower, upper} pair vectors, the state status, two frontier queues,
+// two visited marks and the two label masks.
+uint64_t resident_solve_bytes(uint64_t states) { return 32 * states + states + 8 * states + 8 * states + states / 4 + 64; }
 
 uint64_t gpu_memory_budget(const SolverSettings& settings, int index) {
   if (settings.gpu_memory_limit > 0) return settings.gpu_memory_limit;

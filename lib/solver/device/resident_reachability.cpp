@@ -1,0 +1,66 @@
+// gpu_resident_reachability (cuda/gpu_solvers.hpp): the host half, which
+// keeps the chain on the model (Model::derived_shared under
+// device_chain_key) and minds the memory budget; the device half is
+// cuda/resident_reachability.cu.
+#include <chrono>
+
+#include "common/error.hpp"
+#include "cuda/devices.hpp"
+#include "cuda/gpu_solvers.hpp"
+#include "model/model.hpp"
+#include "solver/device/device_selection.hpp"
+
+namespace pmc {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+SolveStats gpu_resident_reachability(const ReachabilityProblem& p, ReachabilitySolution& out,
+                                     const SolverSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  if (p.model == nullptr || p.left == nullptr || p.right == nullptr) {
+    fail(ErrorCode::internal, "gpu.interval-vi: incomplete reachability problem");
+  }
+  const DeviceList& devices = discover_devices();  // CUDA's start-up, unless done
+  const double startup = seconds_since(start);
+  if (devices.devices.empty()) fail(ErrorCode::no_device, "no usable GPU: {}", devices.problem);
+  const int index = primary_device(settings);
+  if (index < 0 || static_cast<size_t>(index) >= devices.devices.size()) {
+    fail(ErrorCode::invalid_argument, "GPU {} does not exist ({} usable; see `pmc devices`)", index,
+         devices.devices.size());
+  }
+
+  // The budget, before anything is allocated: a limit counts the resident
+  // copy; the device's free memory already excludes it. Over the budget,
+  // the model's copy is evicted and the caller solves another way.
+  const std::string key = device_chain_key(index);
+  const uint64_t n = p.states, entries = p.offsets[n];
+  const bool resident = p.model->has_derived(key);
+  const uint64_t needed =
+      resident_solve_bytes(n) + (resident && settings.gpu_memory_limit == 0 ? 0 : resident_chain_bytes(n, entries));
+  const uint64_t budget = gpu_memory_budget(settings, index);
+  if (needed > budget) {
+    p.model->release_derived(key);
+    fail(ErrorCode::out_of_memory, "the chain resident on GPU {} would need ~{}, more than its {}", index,
+         megabytes(needed), megabytes(budget));
+  }
+
+  // The copies' share of the upload is transfer; the rest (transposing on
+  // the device) falls to building, as the remainder of stats.seconds.
+  double upload = 0;
+  const std::shared_ptr<void> chain = p.model->derived_shared<void>(
+      key, [&] { return gpu_upload_chain(settings, n, p.offsets, p.columns, p.values, upload); });
+
+  SolveStats stats = gpu_reachability_on_chain(chain.get(), p, out, settings);
+  stats.startup_seconds += startup;
+  stats.transfer_seconds += upload;
+  stats.seconds = seconds_since(start);
+  return stats;
+}
+
+}  // namespace pmc
