@@ -1,0 +1,199 @@
+// The whole check on the GPU (issue 19): a chain resident on the device,
+// prob0/prob1 computed there, kept across properties, freed on release.
+// Exit 77 (skipped) without a usable GPU (gpu_test_main.cpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "check/chain_matrices.hpp"
+#include "check/check.hpp"
+#include "cuda/devices.hpp"
+#include "cuda/gpu_solvers.hpp"
+#include "graph/bitset_ops.hpp"
+#include "graph/dtmc_precomputation.hpp"
+#include "graph/transpose.hpp"
+#include "solver/device/device_selection.hpp"
+#include "support/manifest.hpp"
+
+namespace pmc {
+namespace {
+
+using testing::ManifestRow;
+namespace bits = graph::bits;
+
+std::vector<ManifestRow> chains() {
+  std::vector<ManifestRow> out;
+  for (const ManifestRow& row : testing::manifest_instances(testing::max_test_transitions())) {
+    if (row.type == "dtmc" || row.type == "ctmc") out.push_back(row);
+  }
+  return out;
+}
+
+ReachabilitySolution device_solve(const Model& model, const Bitset& left, const Bitset& right,
+                                  const SolverSettings& settings = {}) {
+  const CsrView p = probability_matrix(model);
+  const ReachabilityProblem problem{.model = &model, .states = model.num_states(), .offsets = p.offsets,
+                                    .columns = p.columns, .values = p.values, .left = &left.words(),
+                                    .right = &right.words()};
+  ReachabilitySolution solution;
+  gpu_resident_reachability(problem, solution, settings);
+  return solution;
+}
+
+uint64_t free_device_bytes() {
+  uint64_t free_bytes = 0, total = 0;
+  device_memory(0, free_bytes, total);
+  return free_bytes;
+}
+
+// Bit for bit the CPU's sets, on every carried DTMC/CTMC, for ψ = each
+// label and φ = true or the complement of another label.
+TEST(GpuPrecomputation, EqualsTheCpusStateSets) {
+  if (testing::models_root().empty()) GTEST_SKIP() << testing::missing_models_message();
+  int compared = 0;
+  for (const ManifestRow& row : chains()) {
+    const Model& model = testing::cached_model(row);
+    const graph::TransposedGraph t = graph::transpose(model);
+    const auto& labels = model.labels();
+    for (size_t i = 0; i < labels.size() && i < 6; ++i) {
+      const Bitset& right = labels[i].states;
+      for (int variant = 0; variant < 2; ++variant) {
+        const Bitset left = variant == 0 ? bits::full(model.num_states())
+                                         : bits::complement(labels[(i + 1) % labels.size()].states);
+        const graph::Prob01 cpu = graph::prob01(t, left, right);
+        const ReachabilitySolution gpu = device_solve(model, left, right);
+        ASSERT_EQ(gpu.status.size(), model.num_states());
+        uint64_t mismatches = 0;
+        for (uint64_t s = 0; s < model.num_states(); ++s) {
+          const uint8_t expected = cpu.prob0.test(s) ? k_reach_zero : (cpu.prob1.test(s) ? k_reach_one : k_reach_maybe);
+          mismatches += gpu.status[s] != expected;
+        }
+        EXPECT_EQ(mismatches, 0u) << row.name() << " ψ = " << labels[i].name << " variant " << variant;
+        ++compared;
+      }
+    }
+    std::printf("  %s: %zu labels compared\n", row.name().c_str(), std::min<size_t>(labels.size(), 6));
+  }
+  EXPECT_GT(compared, 0);
+}
+
+// The manifest's unbounded properties through the resident path: PRISM's
+// value within the tolerance, inside certified bounds.
+TEST(GpuResident, AgreesWithPrism) {
+  if (testing::models_root().empty()) GTEST_SKIP() << testing::missing_models_message();
+  int checked = 0;
+  for (const ManifestRow& row : testing::manifest()) {
+    if ((row.type != "dtmc" && row.type != "ctmc") || row.transitions > testing::max_test_transitions()) continue;
+    const std::string& p = row.property;
+    if (p.rfind("P=?", 0) != 0 || p.find("<=") != std::string::npos || p.find('[', 4) == std::string::npos ||
+        p.find("F[") != std::string::npos || p.find("U[") != std::string::npos) {
+      continue;
+    }
+    CheckOptions options;
+    options.solver = "gpu";
+    const CheckResult r = check(testing::cached_model(row), p, options);
+    EXPECT_EQ(r.solver_names(), "gpu.interval-vi") << row.name() << " " << p;
+    EXPECT_NE(r.kernel.find("resident"), std::string::npos) << row.name() << " " << p << ": " << r.kernel;
+    EXPECT_TRUE(r.sound && r.converged) << row.name() << " " << p;
+    const double ref = row.reference_value;
+    EXPECT_LE(std::fabs(r.initial_value - ref), 1e-6 * std::max(std::fabs(ref), 1e-9) + 1e-12)
+        << row.name() << " " << p << " " << r.initial_value << " vs " << ref;
+    EXPECT_LE(r.initial_lower, ref + 1e-12) << row.name() << " " << p;
+    EXPECT_GE(r.initial_upper, ref - 1e-12) << row.name() << " " << p;
+    std::printf("  %s %s: %.12g, %llu it, timings: precompute %.4f build %.4f transfer %.4f solve %.4f s\n",
+                row.name().c_str(), p.c_str(), r.initial_value, static_cast<unsigned long long>(r.iterations),
+                r.timings.precompute, r.timings.build, r.timings.transfer, r.timings.solve);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+const ManifestRow* largest_chain() {
+  const ManifestRow* best = nullptr;
+  for (const ManifestRow& row : testing::manifest()) {
+    if ((row.type == "dtmc" || row.type == "ctmc") && row.transitions <= testing::max_test_transitions() &&
+        (best == nullptr || row.transitions > best->transitions)) {
+      best = &row;
+    }
+  }
+  return best;
+}
+
+// A second property on the resident chain equals the same property on a
+// fresh copy of the model (nothing of the first leaks into the second);
+// the second pays no upload.
+TEST(GpuResident, SecondPropertyMatchesAFreshModel) {
+  if (testing::models_root().empty()) GTEST_SKIP() << testing::missing_models_message();
+  const ManifestRow* row = largest_chain();
+  ASSERT_NE(row, nullptr);
+  const ModelPtr model = Model::create(testing::cached_model(*row).parts());
+  const ModelPtr fresh = Model::create(testing::cached_model(*row).parts());
+  const auto& labels = model->labels();
+  ASSERT_GE(labels.size(), 2u);
+  CheckOptions options;
+  options.solver = "gpu";
+  const std::string first = "P=? [ F \"" + labels[0].name + "\" ]";
+  const std::string second = "P=? [ !\"" + labels[0].name + "\" U \"" + labels[1].name + "\" ]";
+  const CheckResult a = check(*model, first, options);
+  EXPECT_TRUE(model->has_derived(device_chain_key(0)));
+  const CheckResult b = check(*model, second, options);
+  const CheckResult c = check(*fresh, second, options);
+  EXPECT_EQ(b.values, c.values) << row->name();
+  EXPECT_EQ(b.lower, c.lower);
+  EXPECT_EQ(b.upper, c.upper);
+  std::printf("  %s: transfer first %.4f s, second %.4f s (fresh %.4f s)\n", row->name().c_str(), a.timings.transfer,
+              b.timings.transfer, c.timings.transfer);
+  EXPECT_LT(b.timings.transfer, c.timings.transfer);
+}
+
+// Releasing the model's device copies (or freeing the model) gives the
+// memory back (cudaMemGetInfo through device_memory).
+TEST(GpuResident, ReleaseFreesDeviceMemory) {
+  if (testing::models_root().empty()) GTEST_SKIP() << testing::missing_models_message();
+  const ManifestRow* row = largest_chain();
+  ASSERT_NE(row, nullptr);
+  CheckOptions options;
+  options.solver = "gpu";
+  const uint64_t chain_bytes = resident_chain_bytes(row->states, row->transitions);
+  const uint64_t slack = 4u << 20;  // the allocator's granularity
+  const uint64_t before = free_device_bytes();
+  {
+    const ModelPtr model = Model::create(testing::cached_model(*row).parts());
+    check(*model, "P=? [ F \"" + model->labels().front().name + "\" ]", options);
+    const uint64_t resident = free_device_bytes();
+    EXPECT_GE(before + slack, resident + chain_bytes) << "the chain should occupy ~" << chain_bytes << " bytes";
+    EXPECT_EQ(model->release_derived(k_device_key_prefix), 1u);
+    EXPECT_GE(free_device_bytes() + slack, before) << "release must free the chain";
+    check(*model, "P=? [ F \"" + model->labels().front().name + "\" ]", options);  // uploads again
+    EXPECT_TRUE(model->has_derived(device_chain_key(0)));
+  }
+  EXPECT_GE(free_device_bytes() + slack, before) << "freeing the model must free the chain";
+}
+
+// A memory limit the chain does not fit: the copy is evicted and the
+// property is still answered, on the host's system, with a note.
+TEST(GpuResident, MemoryLimitEvictsAndStillAnswers) {
+  if (testing::models_root().empty()) GTEST_SKIP() << testing::missing_models_message();
+  const ManifestRow* row = largest_chain();
+  ASSERT_NE(row, nullptr);
+  const ModelPtr model = Model::create(testing::cached_model(*row).parts());
+  const std::string property = "P=? [ F \"" + model->labels().front().name + "\" ]";
+  CheckOptions options;
+  options.solver = "gpu";
+  const CheckResult resident = check(*model, property, options);
+  ASSERT_TRUE(model->has_derived(device_chain_key(0)));
+  options.settings.gpu_memory_limit = resident_chain_bytes(row->states, row->transitions) / 2;
+  const CheckResult limited = check(*model, property, options);
+  EXPECT_FALSE(model->has_derived(device_chain_key(0)));
+  bool noted = false;
+  for (const std::string& n : limited.notes) noted |= n.find("solved on the host's system instead") != std::string::npos;
+  EXPECT_TRUE(noted) << limited.solver_reason;
+  EXPECT_TRUE(limited.sound);
+  for (uint64_t s = 0; s < model->num_states(); ++s) {
+    ASSERT_NEAR(limited.values[s], resident.values[s], 2e-6) << "state " << s;
+  }
+}
+
+}  // namespace
+}  // namespace pmc
