@@ -13,6 +13,13 @@
 #   SOUND_PARTS         which of "unit gpu reference bench" the sound phase runs (default: all)
 #   SOUND_MODES         bench/sound_defaults.py --mode arguments (default: unsound and sound, CPU and GPU, auto)
 #   SOUND_BENCH_ARGS    extra arguments of bench/sound_defaults.py
+#   bash bench/gpu_run.sh whole   issue 19: unit tests, test_gpu_resident (device precomputation against the
+#                                 CPU's sets, resident checks, release, memory limit) + memcheck, the
+#                                 reference values at the defaults, then bench/whole_check_benchmark
+#                                 (synthetic chains, cpu/gpu/auto, first and resident second property)
+#                                 and bench/sound_defaults.py with cpu/gpu/auto modes (every carried property)
+#   WHOLE_PARTS         which of "unit resident reference synthetic manifest" the whole phase runs (default: all)
+#   WHOLE_BENCH_ARGS    arguments of bench/whole_check_benchmark (default: --sizes 20 --repeat 3)
 #   bash bench/gpu_run.sh multi   row_partition unit test, test_gpu_multi_gpu (every carried model;
 #                                 slices on one GPU, NCCL and 2+ GPUs where there are), memcheck,
 #                                 multi_gpu_benchmark, then test_gpu_solvers (the shared kernels)
@@ -107,6 +114,47 @@ elif [ "$phase" = sound ]; then
     --min-transitions 100000 --repeat 3 --json "$OUT/sound_defaults.json" "$@" \
     ${SOUND_BENCH_ARGS:-} > "$OUT/sound_defaults.txt" 2>&1
   echo "exit $?"; cat "$OUT/sound_defaults.txt"
+  fi
+elif [ "$phase" = whole ]; then
+  parts=" ${WHOLE_PARTS:-unit resident reference synthetic manifest} "
+  if [[ $parts == *" unit "* ]]; then
+  echo "== unit tests"
+  meson test -C /tmp/b --suite unit --print-errorlogs > "$OUT/unit.log" 2>&1
+  grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:" "$OUT/unit.log" | grep -v " OK " ; grep -E "^Ok:|^Fail:" "$OUT/unit.log"
+  fi
+  if [[ $parts == *" resident "* ]]; then
+  echo "== test_gpu_resident (every carried model)"
+  start=$SECONDS
+  PMC_TEST_MAX_TRANSITIONS=0 timeout 300 /tmp/b/tests/test_gpu_resident > "$OUT/resident.log" 2>&1
+  echo "exit $? after $((SECONDS - start)) s"
+  grep -E "^\[  PASSED|^\[  FAILED|^\[       OK|tests ran|Failure|Expected|Which|  Actual|^  " "$OUT/resident.log" | head -80
+  if command -v compute-sanitizer >/dev/null; then
+    start=$SECONDS
+    PMC_TEST_MAX_TRANSITIONS=60000 timeout 200 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
+      /tmp/b/tests/test_gpu_resident --gtest_filter='GpuPrecomputation.*:GpuResident.AgreesWithPrism' > "$OUT/memcheck_resident.log" 2>&1
+    echo "memcheck exit $? after $((SECONDS - start)) s"
+    grep -E "ERROR SUMMARY|LEAK SUMMARY|^\[  PASSED|^\[  FAILED" "$OUT/memcheck_resident.log" | head -10
+  fi
+  fi
+  if [[ $parts == *" reference "* ]]; then
+  echo "== reference values at the defaults, GPU solvers included (every carried model)"
+  start=$SECONDS
+  PMC_TEST_MAX_TRANSITIONS=0 timeout 400 /tmp/b/tests/test_reference_values > "$OUT/reference.log" 2>&1
+  echo "exit $? after $((SECONDS - start)) s"
+  grep -E "^\[  PASSED|^\[  FAILED|tests ran|Failure" "$OUT/reference.log" | head -30
+  fi
+  if [[ $parts == *" synthetic "* ]]; then
+  echo "== whole_check_benchmark"
+  timeout ${WHOLE_BENCH_TIMEOUT:-400} /tmp/b/bench/whole_check_benchmark ${WHOLE_BENCH_ARGS:---sizes 20 --repeat 3} \
+    > "$OUT/whole_bench.txt" 2>&1
+  echo "exit $?"; cat "$OUT/whole_bench.txt"
+  fi
+  if [[ $parts == *" manifest "* ]]; then
+  echo "== sound_defaults.py: cpu / gpu / auto, whole checks of every carried property >= 100K transitions"
+  timeout ${MANIFEST_BENCH_TIMEOUT:-400} python3 bench/sound_defaults.py /tmp/b/shell/pmc --models .dev/models \
+    --min-transitions 100000 --repeat 3 --mode "cpu=--solver cpu" --mode "gpu=--solver gpu" --mode "auto=" \
+    --json "$OUT/manifest_bench.json" > "$OUT/manifest_bench.txt" 2>&1
+  echo "exit $?"; cat "$OUT/manifest_bench.txt"
   fi
 elif [ "$phase" = multi ]; then
   nvidia-smi topo -m > "$OUT/topo.txt" 2>&1; head -8 "$OUT/topo.txt"
