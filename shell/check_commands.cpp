@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -43,6 +44,51 @@ nlohmann::json json_number(double value) {
   return std::isnan(value) ? "NaN" : (value > 0 ? "Infinity" : "-Infinity");
 }
 
+namespace {
+
+// The phases in the order of pmc.h's pmc_phase, with their JSON key and
+// their name in text; one table for both outputs.
+struct PhaseName {
+  const char* key;
+  const char* text;
+  double PhaseTimings::*seconds;
+};
+
+constexpr PhaseName k_phases[] = {
+    {"load", "load", &PhaseTimings::load},
+    {"gpu_startup", "GPU start-up", &PhaseTimings::gpu_startup},
+    {"precompute", "precompute", &PhaseTimings::precompute},
+    {"build", "build", &PhaseTimings::build},
+    {"transfer", "transfer", &PhaseTimings::transfer},
+    {"solve", "solve", &PhaseTimings::solve},
+    {"other", "other", &PhaseTimings::other},
+};
+
+// "0 s" for a phase that did not happen, "<0.001 s" for one that took
+// less than the millisecond the line resolves, else milliseconds.
+std::string compact_seconds(double seconds) {
+  if (seconds == 0) return "0 s";
+  if (seconds < 0.0005) return "<0.001 s";
+  return fmt::format("{:.3f} s", seconds);
+}
+
+}  // namespace
+
+nlohmann::json timings_json(const PhaseTimings& t) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const PhaseName& phase : k_phases) j[phase.key] = t.*phase.seconds;
+  j["total"] = t.total();
+  return j;
+}
+
+void print_timings_text(const PhaseTimings& t, std::ostream& out) {
+  std::string line = "  timings:";
+  for (const PhaseName& phase : k_phases) {
+    line += fmt::format("{} {} {}", &phase == k_phases ? "" : ",", phase.text, compact_seconds(t.*phase.seconds));
+  }
+  fmt::print(out, "{} (total {})\n", line, compact_seconds(t.total()));
+}
+
 nlohmann::json result_json(const CheckResult& r, const Model& model) {
   nlohmann::json j = {
       {"property", r.property},
@@ -59,6 +105,8 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
       // largest solve streams per iteration: benchmarks derive GB/s from them.
       {"solve_seconds", r.solve_seconds},
       {"bytes_per_iteration", r.bytes_per_iteration},
+      // Seconds by phase; "total" is "seconds" plus "load" (issue 19).
+      {"timings", timings_json(r.timings)},
       {"states", model.num_states()},
       {"transitions", model.num_entries()},
       {"notes", r.notes},
@@ -139,18 +187,28 @@ int run_check(const Arguments& args, std::ostream& out) {
   CheckOptions options = check_options(args);
   ProgressLine progress(std::cerr);
   if (isatty(STDERR_FILENO)) options.settings.progress = [&](const SolveProgress& p) { progress.show(p); };
+  const auto load_start = std::chrono::steady_clock::now();
   ModelPtr model = load_model_from_arguments(args);
+  // The model is loaded once for all properties: its time goes to the first
+  // result only (the later ones report load 0), so that summing the results'
+  // timings counts it once. The first result is that of the first property
+  // that gives one: a property that fails has no result to carry it.
+  double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   const bool json = args.has("json");
+  const bool stats = args.has("stats");
   int status = 0;
   for (const std::string& text : properties) {
     try {
       CheckResult result = check(*model, text, options);
+      result.timings.load = load_seconds;
+      load_seconds = 0;
       progress.clear();
       if (args.has("scheduler")) write_scheduler(args.value("scheduler"), result, *model);
       if (json) {
-        out << result_json(result, *model).dump() << '\n';
+        out << result_json(result, *model).dump() << '\n';  // the timings are in it: --stats adds nothing
       } else {
         print_result_text(result, out);
+        if (stats) print_timings_text(result.timings, out);
       }
       if (!result.converged) {
         fmt::print(std::cerr, "pmc check: error: {}: did not converge", result.property);

@@ -21,6 +21,11 @@ nlohmann::json json_number(double value);
 nlohmann::json result_json(const CheckResult& result, const Model& model);
 // "property: value" and a line with solver, iterations and time.
 void print_result_text(const CheckResult& result, std::ostream& out);
+// {"load": s, ..., "other": s, "total": s}: the result's seconds by phase.
+nlohmann::json timings_json(const PhaseTimings& timings);
+// The line of `pmc check --stats` and the shell's `time on`:
+// "  timings: load 0.120 s, GPU start-up 0 s, ..., other 0.002 s (total 0.375 s)".
+void print_timings_text(const PhaseTimings& timings, std::ostream& out);
 // The scheduler of an MDP result, one "state choice action" line per state.
 void write_scheduler(const std::string& path, const CheckResult& result, const Model& model);
 

@@ -31,8 +31,9 @@ const std::vector<Command>& command_table() {
        "--model FILE... --property P [--property P...] [--solver NAME] [--epsilon E] [--relative|--absolute] "
        "[--sound|--unsound] [--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--gpu-memory-limit BYTES] "
        "[--gpu-layout L] [--reorder bfs] "
-       "[--scheduler FILE] [--json]",
-       "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...)",
+       "[--scheduler FILE] [--json] [--stats]",
+       "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...); "
+       "--stats adds each result's seconds by phase",
        with_load_options({{"property", true, true},
                           {"solver", true, false},
                           {"epsilon", true, false},
@@ -48,7 +49,8 @@ const std::vector<Command>& command_table() {
                           {"gpu-layout", true, false},
                           {"reorder", true, false},
                           {"scheduler", true, false},
-                          {"json", false, false}}),
+                          {"json", false, false},
+                          {"stats", false, false}}),
        run_check},
       {"synth",
        "--model FILE --property P --param K=LO:HI... (--threshold '>=0.9' | --max | --min) [--epsilon E] "

@@ -165,6 +165,21 @@ LineOutcome unload(Session& session, const std::string& rest) {
   return LineOutcome::ok;
 }
 
+// Frees the current model's GPU-resident copies (kept across checks so
+// that the next check skips the transfer); the next GPU check copies again.
+LineOutcome release(Session& session, const std::string& rest) {
+  const Arguments args = parse(rest, {{"json", false, false}});
+  expect_no_words(args, "release");
+  const LoadedModel& m = session.require_model();
+  const size_t released = m.model->release_derived(k_device_key_prefix);
+  if (wants_json(session, args)) {
+    session.out << nlohmann::json{{"released", released}, {"model", m.name}}.dump() << '\n';
+  } else {
+    fmt::print(session.out, "released {} device {} of {}\n", released, released == 1 ? "copy" : "copies", m.name);
+  }
+  return LineOutcome::ok;
+}
+
 LineOutcome info(Session& session, const std::string& rest) {
   const Arguments args = parse(rest, {{"json", false, false}});
   expect_no_words(args, "info");
@@ -353,9 +368,10 @@ LineOutcome check_properties(Session& session, const std::string& rest) {
       progress.clear();
       if (!request.scheduler_file.empty()) write_scheduler(request.scheduler_file, result, *loaded.model);
       if (json) {
-        session.out << result_json(result, *loaded.model).dump() << '\n';
+        session.out << result_json(result, *loaded.model).dump() << '\n';  // with its "timings"
       } else {
         print_result_text(result, session.out);
+        if (session.time) print_timings_text(result.timings, session.out);
       }
       if (!result.converged) outcome = LineOutcome::error;
     } catch (const Error& e) {
@@ -499,6 +515,8 @@ const std::vector<ReplCommand>& repl_commands() {
       {"models", "", "list the loaded models (* marks the current one)", {"--json"}, ArgumentKind::none, list_models},
       {"use", "NAME", "make a loaded model the current one", {"--json"}, ArgumentKind::models, use},
       {"unload", "NAME", "forget a loaded model and free its memory", {"--json"}, ArgumentKind::models, unload},
+      {"release", "", "free the current model's GPU copies (kept between checks; made again when needed)",
+       {"--json"}, ArgumentKind::none, release},
       {"info", "", "the current model's type, sizes, labels and reward structures", {"--json"}, ArgumentKind::none,
        info},
       {"labels", "", "the current model's labels and how many states carry each", {"--json"}, ArgumentKind::none,
@@ -520,7 +538,8 @@ const std::vector<ReplCommand>& repl_commands() {
       {"show", "settings|models", "print the settings or the loaded models", {"--json"}, ArgumentKind::show, show},
       {"save", "FILE [--format F]", "write the current model (.pmcb, .drn or PRISM .tra with its siblings)",
        {"--format", "--json"}, ArgumentKind::files, save},
-      {"time", "on|off", "print each command's wall-clock time", {"--json"}, ArgumentKind::on_off, time_command},
+      {"time", "on|off", "print each command's wall-clock time and each check's seconds by phase", {"--json"},
+       ArgumentKind::on_off, time_command},
       {"help", "[COMMAND]", "list the commands, or explain one", {}, ArgumentKind::commands, help},
       {"quit", "", "leave the shell (also: exit, Ctrl-D)", {}, ArgumentKind::none,
        [](Session&, const std::string&) { return LineOutcome::quit; }},

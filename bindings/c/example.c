@@ -79,7 +79,7 @@ static int print_values(const pmc_result* result) {
 static int check_property(const pmc_model* model, const char* property) {
   pmc_options* options = NULL;
   pmc_result* result = NULL;
-  double value = 0, seconds = 0, lower = 0, upper = 0;
+  double value = 0, seconds = 0, solve = 0, lower = 0, upper = 0;
   uint64_t iterations = 0;
   int sound = 0;
   const char* solver = NULL; /* owned by the result */
@@ -90,12 +90,13 @@ static int check_property(const pmc_model* model, const char* property) {
            check(pmc_result_iterations(result, &iterations), "pmc_result_iterations") &&
            check(pmc_result_solver(result, &solver), "pmc_result_solver") &&
            check(pmc_result_seconds(result, &seconds), "pmc_result_seconds") &&
+           check(pmc_result_phase_seconds(result, PMC_PHASE_SOLVE, &solve), "pmc_result_phase_seconds") &&
            check(pmc_result_sound(result, &sound), "pmc_result_sound") &&
            /* pmc_result_bounds fails with PMC_ERROR_UNSUPPORTED on unsound results */
            (!sound || check(pmc_result_bounds(result, &lower, &upper), "pmc_result_bounds"));
   if (ok) {
-    printf("%s = %.10g (%s, %llu iterations, %.4f s)\n", property, value, solver, (unsigned long long)iterations,
-           seconds);
+    printf("%s = %.10g (%s, %llu iterations, %.4f s, %.4f s of it solving)\n", property, value, solver,
+           (unsigned long long)iterations, seconds, solve);
     if (sound) {
       printf("  certified: the exact value lies in [%.12g, %.12g]\n", lower, upper);
     } else {

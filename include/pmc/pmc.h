@@ -286,8 +286,21 @@ PMC_API pmc_status pmc_model_add_rewards(pmc_model* model, const char* name, con
  * writing (PRISM files completed before it stay). Thread-safe. */
 PMC_API pmc_status pmc_model_save(const pmc_model* model, const char* path, const char* format);
 
-/* Frees the model (NULL is a no-op). */
+/* Frees the model (NULL is a no-op), its GPU-resident copies included. */
 PMC_API void pmc_model_free(pmc_model* model);
+
+/* Frees the model's GPU-resident copies. A check on a GPU solver copies the
+ * model's matrix to the device once and keeps the copy on the model, so
+ * that later checks of the same model skip the transfer; the copies are
+ * otherwise kept until the model is freed. Call this to give the device
+ * memory back sooner; the next GPU check makes a new copy. Returns PMC_OK
+ * also when there were none, and in a build without CUDA; a NULL model is
+ * PMC_ERROR_INVALID_ARGUMENT.
+ * Thread-safe, unlike the other functions that take a non-const model: it
+ * may be called while other threads check or query the same model; a check
+ * in flight keeps the copy it uses alive until it finishes, and the copy is
+ * freed then. */
+PMC_API pmc_status pmc_model_release_device(pmc_model* model);
 
 PMC_API pmc_status pmc_model_type(const pmc_model* model, pmc_model_kind* out_type);
 PMC_API pmc_status pmc_model_num_states(const pmc_model* model, uint64_t* out_count);
@@ -401,8 +414,30 @@ PMC_API pmc_status pmc_result_bounds(const pmc_result* result, double* out_lower
 PMC_API pmc_status pmc_result_bound_values(const pmc_result* result, double* lower, double* upper,
                                            uint64_t capacity, uint64_t* out_count);
 
-/* Wall-clock seconds of the whole check. */
+/* Wall-clock seconds of the whole check (the sum of the phases of
+ * pmc_result_phase_seconds other than PMC_PHASE_LOAD). */
 PMC_API pmc_status pmc_result_seconds(const pmc_result* result, double* out_seconds);
+
+/* The phases of a check, for pmc_result_phase_seconds. */
+typedef enum pmc_phase {
+  PMC_PHASE_LOAD = 0,        /* loading the model: always 0 here (pmc_check does not load it) */
+  PMC_PHASE_GPU_STARTUP = 1, /* waiting for the CUDA context (0 once it exists, and on the CPU) */
+  PMC_PHASE_PRECOMPUTE = 2,  /* graph algorithms: prob0/prob1, Prob0A/E, 1A/E, SCCs, BSCCs */
+  PMC_PHASE_BUILD = 3,       /* equation systems and iteration matrices, on the host or the device */
+  PMC_PHASE_TRANSFER = 4,    /* copies between host and device */
+  PMC_PHASE_SOLVE = 5,       /* the solvers' iteration loops (GPU: timed by CUDA events) */
+  PMC_PHASE_OTHER = 6,       /* everything else (parsing the property, results, ...) */
+  PMC_PHASE_TOTAL = 7        /* the sum of the seven phases above */
+} pmc_phase;
+
+/* Wall-clock seconds the check spent in `phase` (>= 0). The phases do not
+ * overlap: PMC_PHASE_TOTAL is their sum and, since LOAD is 0 for results of
+ * pmc_check, equals pmc_result_seconds. A `phase` that is not one of the
+ * values above fails with PMC_ERROR_INVALID_ARGUMENT (the message names
+ * it); so does a NULL result or out_seconds. *out_seconds is a copy: no
+ * storage is handed out. Thread safety as the other pmc_result_* getters
+ * (see the top of this file). */
+PMC_API pmc_status pmc_result_phase_seconds(const pmc_result* result, pmc_phase phase, double* out_seconds);
 
 /* The registered solvers (DESIGN §4 names, e.g. "cpu.jacobi"). Names have
  * static storage. Thread-safe. */

@@ -5,6 +5,7 @@ Usage: test_cli.py PATH/TO/pmc   (meson passes it; PMC_SOURCE_ROOT locates examp
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -210,6 +211,52 @@ class Check(unittest.TestCase):
             self.assertEqual(run.returncode, 1)
             self.assertIn("no scheduler", run.stderr)
             self.assertFalse(os.path.exists(os.path.join(tmp, "s.txt")))
+
+    PHASES = ("load", "gpu_startup", "precompute", "build", "transfer", "solve", "other")
+
+    def test_json_timings_by_phase(self):
+        out = pmc("check", "--model", DIE, "--json", "--property", 'P=? [ F "six" ]',
+                  'R{"coin_flips"}=? [ F "done" ]').stdout
+        results = [json.loads(line) for line in out.splitlines()]
+        self.assertEqual(len(results), 2)
+        for r in results:
+            t = r["timings"]
+            self.assertEqual(set(t), set(self.PHASES) | {"total"}, t)
+            for key, seconds in t.items():
+                self.assertIsInstance(seconds, float, key)
+                self.assertGreaterEqual(seconds, 0.0, key)
+            # total, seconds and load come from the same numbers: equal up to rounding.
+            self.assertLess(abs(t["total"] - (t["load"] + r["seconds"])), 1e-6 + 1e-9 * t["total"], r)
+            self.assertLessEqual(abs(sum(t[p] for p in self.PHASES) - t["total"]), 1e-9 * t["total"], t)
+            self.assertEqual(t["solve"], r["solve_seconds"])
+        # The model is loaded once: its time goes to the first result only.
+        self.assertGreater(results[0]["timings"]["load"], 0.0)
+        self.assertEqual(results[1]["timings"]["load"], 0.0)
+        # The first result that exists gets it, when the first property fails.
+        run = pmc("check", "--model", DIE, "--json", "--property", 'P=? [ F "seven" ]', 'P=? [ F "six" ]',
+                  check=False)
+        self.assertEqual(run.returncode, 1)
+        self.assertGreater(json.loads(run.stdout)["timings"]["load"], 0.0)
+
+    def test_stats_prints_the_phases(self):
+        line = re.compile(r"^  timings: load (\S+) s, GPU start-up (\S+) s, precompute (\S+) s, build (\S+) s, "
+                          r"transfer (\S+) s, solve (\S+) s, other (\S+) s \(total (\S+) s\)$", re.MULTILINE)
+        out = pmc("check", "--model", DIE, "--stats", "--property", 'P=? [ F "six" ]', 'P=? [ F<=3 "six" ]').stdout
+        found = line.findall(out)
+        self.assertEqual(len(found), 2, out)
+        for numbers in found:
+            for n in numbers:
+                self.assertRegex(n, r"^(0|<0\.001|\d+\.\d{3})$", out)
+        self.assertEqual(found[1][0], "0", out)  # the second property: the model was loaded already
+        # Each line follows its result.
+        lines = out.splitlines()
+        self.assertTrue(lines[0].startswith('P=? [ F "six" ]: '), out)
+        self.assertTrue(lines[2].startswith("  timings: "), out)
+        self.assertNotIn("timings", pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]').stdout)
+        # With --json the timings are in the object; the output stays JSON.
+        out = pmc("check", "--model", DIE, "--json", "--stats", "--property", 'P=? [ F "six" ]').stdout
+        self.assertIn("timings", json.loads(out))
+        self.assertIn("--stats", pmc("help").stdout)
 
     def test_solvers_lists_the_registry(self):
         names = [s["name"] for s in json.loads(pmc("solvers", "--json").stdout)]

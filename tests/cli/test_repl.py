@@ -300,6 +300,26 @@ class Scripts(unittest.TestCase):
         self.assertIn("am_10_4", run.stdout)
         self.assertEqual(len(run.stderr.strip().splitlines()), 3)
 
+    def test_time_on_prints_the_phases_and_release_frees_device_copies(self):
+        run = script(f'load {DIE}\ncheck P=? [ F "six" ]\ntime on\ncheck P=? [ F "six" ]; P=? [ F "one" ]\n'
+                     "time off\nrelease\nrelease --json\n", check_status=0)
+        lines = run.stdout.splitlines()
+        phases = [i for i, line in enumerate(lines) if line.startswith("  timings: ")]
+        self.assertEqual(len(phases), 2, run.stdout)  # one per result, only with time on
+        for i in phases:
+            self.assertRegex(lines[i], r"^  timings: load 0 s, GPU start-up \S+ s, precompute \S+ s, build \S+ s, "
+                                       r"transfer \S+ s, solve \S+ s, other \S+ s \(total \S+ s\)$")
+            self.assertTrue(lines[i - 2].startswith("P=? [ F "), run.stdout)  # right after its result
+        # The die is checked on the CPU (auto, far below the GPU crossover),
+        # so there is no device copy to free, with or without CUDA.
+        self.assertIn("released 0 device copies of die\n", run.stdout)
+        self.assertEqual(json.loads(lines[-1]), {"released": 0, "model": "die"})
+        run = script("release\n", check_status=1)
+        self.assertIn("no model loaded", run.stderr)
+        run = script(f"load {DIE}\nrelease die\n", check_status=1)
+        self.assertIn("release takes no argument 'die'", run.stderr)
+        self.assertIn("release", script("help\n", check_status=0).stdout)
+
     def test_json_mode_prints_json_for_every_command(self):
         lines = [f"load {DIE}", "models", "info", "labels", "rewards", 'check P=? [ F "six" ]', "set epsilon 1e-8",
                  "show settings", "solvers", "help", "help check", "time on", "frobnicate", "check P=? [ F \"x\" ]"]
@@ -309,7 +329,7 @@ class Scripts(unittest.TestCase):
         self.assertEqual(objects[0]["loaded"], "die")
         result = next(o for o in objects if isinstance(o, dict) and o.get("property") == 'P=? [ F "six" ]')
         self.assertAlmostEqual(result["value"], 1 / 6, delta=1e-6)
-        for key in ("solver", "iterations", "seconds", "states", "transitions"):
+        for key in ("solver", "iterations", "seconds", "states", "transitions", "timings"):
             self.assertIn(key, result)
         self.assertIn({"command": "frobnicate", "error": "unknown command 'frobnicate' (try `help`)"}, objects)
         self.assertTrue(any(isinstance(o, dict) and "unknown label" in o.get("error", "") for o in objects))

@@ -413,6 +413,74 @@ TEST(CApiCheck, ChecksAndReportsEverything) {
   pmc_model_free(model);
 }
 
+// Issue 19: seconds by phase, and freeing a model's device copies.
+TEST(CApiCheck, PhaseSecondsAddUpToTheTotal) {
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_load(k_die.c_str(), nullptr, &model), PMC_OK);
+  pmc_result* result = nullptr;
+  ASSERT_EQ(pmc_check(model, "R{\"coin_flips\"}=? [ F \"done\" ]", nullptr, &result), PMC_OK) << last_error();
+  const pmc_phase phases[] = {PMC_PHASE_LOAD,     PMC_PHASE_GPU_STARTUP, PMC_PHASE_PRECOMPUTE, PMC_PHASE_BUILD,
+                              PMC_PHASE_TRANSFER, PMC_PHASE_SOLVE,       PMC_PHASE_OTHER};
+  double sum = 0;
+  for (const pmc_phase phase : phases) {
+    double seconds = -1;
+    ASSERT_EQ(pmc_result_phase_seconds(result, phase, &seconds), PMC_OK) << phase << ": " << last_error();
+    EXPECT_GE(seconds, 0.0) << phase;
+    sum += seconds;
+  }
+  double load = -1, total = -1, whole = -1;
+  EXPECT_EQ(pmc_result_phase_seconds(result, PMC_PHASE_LOAD, &load), PMC_OK);
+  EXPECT_EQ(load, 0.0) << "pmc_check does not load the model";
+  EXPECT_EQ(pmc_result_phase_seconds(result, PMC_PHASE_TOTAL, &total), PMC_OK);
+  EXPECT_EQ(total, sum);  // summed in the same order as PhaseTimings::total()
+  EXPECT_EQ(pmc_result_seconds(result, &whole), PMC_OK);
+  EXPECT_NEAR(total, whole, 1e-9 + 1e-9 * whole);
+
+  // Values outside the enum, NULL arguments: refused, the output untouched.
+  double untouched = 42;
+  for (const int bad : {8, -1, 1000}) {
+    EXPECT_EQ(pmc_result_phase_seconds(result, static_cast<pmc_phase>(bad), &untouched), PMC_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(last_error().find("unknown phase " + std::to_string(bad)), std::string::npos) << last_error();
+  }
+  EXPECT_EQ(pmc_result_phase_seconds(nullptr, PMC_PHASE_SOLVE, &untouched), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("result"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_result_phase_seconds(result, PMC_PHASE_SOLVE, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("out_seconds"), std::string::npos) << last_error();
+  EXPECT_EQ(untouched, 42.0);
+  pmc_result_free(result);
+  pmc_model_free(model);
+}
+
+TEST(CApiCheck, ReleaseDeviceCopies) {
+  EXPECT_EQ(pmc_model_release_device(nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("model"), std::string::npos) << last_error();
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_load(k_die.c_str(), nullptr, &model), PMC_OK);
+  EXPECT_EQ(pmc_model_release_device(model), PMC_OK) << "nothing to release is fine";
+  // Beside checks on other threads (documented thread-safe), and the model
+  // is still checked correctly afterwards.
+  std::atomic<bool> failed{false};
+  std::vector<std::thread> checkers;
+  for (int t = 0; t < 2; ++t) {
+    checkers.emplace_back([&] {
+      for (int i = 0; i < 20; ++i) {
+        pmc_result* r = nullptr;
+        double value = 0;
+        if (pmc_check(model, "P=? [ F \"six\" ]", nullptr, &r) != PMC_OK ||
+            pmc_result_initial_value(r, &value) != PMC_OK || std::abs(value - 1.0 / 6) > 1e-5) {
+          failed = true;
+        }
+        pmc_result_free(r);
+      }
+    });
+  }
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(pmc_model_release_device(model), PMC_OK);
+  for (std::thread& t : checkers) t.join();
+  EXPECT_FALSE(failed);
+  EXPECT_EQ(pmc_model_release_device(model), PMC_OK);
+  pmc_model_free(model);
+}
+
 TEST(CApiCheck, ErrorsAndNonConvergence) {
   pmc_model* model = nullptr;
   ASSERT_EQ(pmc_model_load(k_die.c_str(), nullptr, &model), PMC_OK);

@@ -264,3 +264,21 @@ JNIEXPORT jdouble JNICALL Java_org_pmc_Native_resultSeconds(JNIEnv* env, jclass 
   if (!ok(env, pmc_result_seconds(result, &seconds))) return 0.0;
   return seconds;
 }
+
+JNIEXPORT jdoubleArray JNICALL Java_org_pmc_Native_resultTimings(JNIEnv* env, jclass cls, jlong handle) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_result, result, handle, NULL)
+  /* Indexed by pmc_phase: PMC_PHASE_LOAD (0) to PMC_PHASE_TOTAL (7). */
+  double seconds[PMC_PHASE_TOTAL + 1];
+  for (int phase = PMC_PHASE_LOAD; phase <= PMC_PHASE_TOTAL; ++phase) {
+    if (!ok(env, pmc_result_phase_seconds(result, (pmc_phase)phase, &seconds[phase]))) return NULL;
+  }
+  jdoubleArray array = (*env)->NewDoubleArray(env, PMC_PHASE_TOTAL + 1);
+  if (array == NULL) return NULL;
+  (*env)->SetDoubleArrayRegion(env, array, 0, PMC_PHASE_TOTAL + 1, seconds);
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->DeleteLocalRef(env, array);
+    return NULL;
+  }
+  return array;
+}

@@ -179,6 +179,12 @@ JNIEXPORT void JNICALL Java_org_pmc_Native_modelFree(JNIEnv* env, jclass cls, jl
   pmc_model_free((pmc_model*)(intptr_t)handle);
 }
 
+JNIEXPORT void JNICALL Java_org_pmc_Native_modelReleaseDevice(JNIEnv* env, jclass cls, jlong handle) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_model, model, handle, )
+  ok(env, pmc_model_release_device(model));
+}
+
 JNIEXPORT jint JNICALL Java_org_pmc_Native_modelType(JNIEnv* env, jclass cls, jlong handle) {
   (void)cls;
   REQUIRE_HANDLE(pmc_model, model, handle, -1)

@@ -632,6 +632,47 @@ public final class PmcTest {
     }
   }
 
+  private static void testTimingsAndReleaseDevice() throws Exception {
+    try (Model m = Model.load(dieExample())) {
+      Result.Timings t;
+      double seconds;
+      try (Result r = m.check("R{\"coin_flips\"}=? [ F \"done\" ]")) {
+        t = r.timings();
+        seconds = r.seconds();
+      }
+      double[] phases = {t.load(), t.gpuStartup(), t.precompute(), t.build(), t.transfer(), t.solve(), t.other()};
+      double sum = 0;
+      for (double p : phases) {
+        check(p >= 0, "every phase >= 0: " + t);
+        sum += p;
+      }
+      checkEquals(0.0, t.load(), "Model.check does not load the model");
+      check(Math.abs(sum - t.total()) <= 1e-9 * t.total(), "the phases add up to the total: " + t);
+      check(Math.abs(t.total() - seconds) <= 1e-9 + 1e-9 * t.total(), "total " + t + " vs seconds " + seconds);
+
+      m.releaseDevice();  // nothing to release: fine
+      // Thread-safe beside checks of the same model.
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      try {
+        List<Future<Double>> futures = new ArrayList<>();
+        for (int i = 0; i < 10; ++i) {
+          futures.add(pool.submit(() -> {
+            try (Result r = m.check("P=? [ F \"six\" ]")) {
+              return r.initialValue();
+            }
+          }));
+        }
+        for (int i = 0; i < 20; ++i) m.releaseDevice();
+        for (Future<Double> f : futures) checkClose(1.0 / 6, f.get(60, TimeUnit.SECONDS), 1e-5, "check beside release");
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+    Model closed = Model.load(dieExample());
+    closed.close();
+    checkThrows(IllegalStateException.class, closed::releaseDevice, "releaseDevice after close");
+  }
+
   private static void testOptionValidation() {
     try (Options o = new Options()) {
       checkPmcError(Status.INVALID_ARGUMENT, "nosuch", () -> o.solver("cpu.nosuch"), "unknown solver");
@@ -886,6 +927,7 @@ public final class PmcTest {
     test("options: validation, strict building", PmcTest::testOptionValidation);
     test("options: solvers, epsilon, bounds", PmcTest::testOptions);
     test("sound results: bounds in every state", PmcTest::testSound);
+    test("timings by phase, releasing device copies", PmcTest::testTimingsAndReleaseDevice);
     test("cancel and progress", PmcTest::testCancelAndProgress);
     test("one model, many threads", PmcTest::testThreads);
     test("GPU solvers (when a GPU is usable)", PmcTest::testGpu);

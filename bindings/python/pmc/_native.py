@@ -26,6 +26,7 @@ from ctypes import POINTER, c_char_p, c_double, c_int, c_int64, c_uint64, c_void
 # pmc.h's enums are C ints.
 c_status = c_int
 c_model_kind = c_int
+c_phase = c_int
 
 #: typedef void (*pmc_progress_fn)(const char* solver, uint64_t iteration,
 #:                                double residual, double seconds, void* user_data);
@@ -78,6 +79,7 @@ _PROTOTYPES = {
     "pmc_model_add_rewards": (c_status, [_handle_p, c_char_p, _f64_array, _f64_array, _f64_array]),
     "pmc_model_save": (c_status, [_handle_p, c_char_p, c_char_p]),
     "pmc_model_free": (None, [_handle_p]),
+    "pmc_model_release_device": (c_status, [_handle_p]),
     "pmc_model_type": (c_status, [_handle_p, POINTER(c_model_kind)]),
     "pmc_model_num_states": (c_status, [_handle_p, _out_u64]),
     "pmc_model_num_choices": (c_status, [_handle_p, _out_u64]),
@@ -106,6 +108,7 @@ _PROTOTYPES = {
     "pmc_result_bounds": (c_status, [_handle_p, _out_f64, _out_f64]),
     "pmc_result_bound_values": (c_status, [_handle_p, _f64_array, _f64_array, c_uint64, _out_u64]),
     "pmc_result_seconds": (c_status, [_handle_p, _out_f64]),
+    "pmc_result_phase_seconds": (c_status, [_handle_p, c_phase, _out_f64]),
     "pmc_solver_count": (c_status, [_out_u64]),
     "pmc_solver_name": (c_status, [c_uint64, _out_str]),
     # GPU devices

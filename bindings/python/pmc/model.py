@@ -347,6 +347,16 @@ class Model(_handle.OwnsHandle):
         native = lib()
         return self._names(native.pmc_model_num_warnings, native.pmc_model_warning)
 
+    def release_device(self):
+        """Frees the model's GPU-resident copies. A GPU check copies the
+        matrix to the device once and keeps the copy on the model for later
+        checks until the model is closed; this gives the device memory back
+        sooner (the next GPU check copies again). Fine when there are none
+        and without CUDA. Thread-safe beside checks of the same model: a
+        check in flight keeps its copy until it finishes."""
+        with self._handle.borrow() as ptr:
+            check(lib().pmc_model_release_device(ptr))
+
     def save(self, path, format=None):
         """Writes the model; `format` None picks by extension (.pmcb, .drn,
         .tra; a .gz suffix compresses text formats). A .tra also writes its

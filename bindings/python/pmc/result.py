@@ -5,6 +5,9 @@ import ctypes
 from . import _handle
 from .errors import Status, check, lib
 
+# pmc.h's pmc_phase: the keys of Result.timings and their values.
+PHASES = ("load", "gpu_startup", "precompute", "build", "transfer", "solve", "other", "total")
+
 
 class Result(_handle.OwnsHandle):
     """The value of a property in every state, and how it was computed.
@@ -21,6 +24,12 @@ class Result(_handle.OwnsHandle):
       seen through pmc.NotConvergedError.result)
     - ``solver``: the solvers used, joined by '+' ("none": graph algorithms sufficed)
     - ``seconds``: wall-clock time of the whole check
+    - ``timings``: a dict of the check's seconds by phase, keys ``load``
+      (0: Model.check does not load the model), ``gpu_startup`` (waiting
+      for the CUDA context), ``precompute`` (graph algorithms), ``build``
+      (equation systems, iteration matrices), ``transfer`` (host <-> device
+      copies), ``solve`` (the solvers' iteration loops), ``other`` and
+      ``total`` (the sum of the others; ``seconds`` plus ``load``)
     - ``sound``: True when the result is certified: in every state the
       exact value lies within the bounds (up to floating-point rounding).
       Unbounded properties are certified by sound solvers (interval
@@ -64,6 +73,10 @@ class Result(_handle.OwnsHandle):
             self.solver = s.value.decode("utf-8", "replace")
             check(native.pmc_result_seconds(ptr, ctypes.byref(d)))
             self.seconds = d.value
+            self.timings = {}
+            for phase, name in enumerate(PHASES):  # PMC_PHASE_LOAD = 0 ... PMC_PHASE_TOTAL = 7
+                check(native.pmc_result_phase_seconds(ptr, phase, ctypes.byref(d)))
+                self.timings[name] = d.value
             check(native.pmc_result_sound(ptr, ctypes.byref(i)))
             self.sound = bool(i.value)
             self.bounds = None

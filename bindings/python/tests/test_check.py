@@ -3,6 +3,7 @@ all values, results' attributes, MDP schedulers and options."""
 
 import math
 import os
+import threading
 import unittest
 
 import modelref
@@ -173,6 +174,56 @@ class SoundTest(unittest.TestCase):
         with pmc.Options(sound=False) as options:
             self.assertEqual(options.settings, {"sound": False})
             self.assertIn("sound=False", repr(options))
+
+
+class TimingsTest(unittest.TestCase):
+    """Seconds by phase (pmc_result_phase_seconds) and releasing device copies."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.model = pmc.load(os.path.join(_SOURCE_ROOT, "examples", "die", "die.tra"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.model.close()
+
+    def test_timings_add_up_to_the_total(self):
+        result = self.model.check('R{"coin_flips"}=? [ F "done" ]')
+        result.close()  # read when the result is made: still there
+        t = result.timings
+        self.assertEqual(list(t), ["load", "gpu_startup", "precompute", "build", "transfer", "solve", "other",
+                                   "total"])
+        for name, seconds in t.items():
+            self.assertIsInstance(seconds, float, name)
+            self.assertGreaterEqual(seconds, 0.0, name)
+        self.assertEqual(t["load"], 0.0)  # Model.check does not load the model
+        self.assertLessEqual(abs(sum(t[p] for p in list(t)[:-1]) - t["total"]), 1e-9 * t["total"], t)
+        self.assertLessEqual(abs(t["total"] - result.seconds), 1e-9 + 1e-9 * t["total"], t)
+
+    def test_release_device(self):
+        self.model.release_device()  # nothing to release: fine
+        errors = []
+
+        def work():
+            try:
+                for _ in range(10):
+                    with self.model.check('P=? [ F "six" ]') as r:
+                        self.assertAlmostEqual(r.value, 1 / 6, delta=1e-5)
+            except Exception as e:  # reported below, on the test's thread
+                errors.append(e)
+
+        threads = [threading.Thread(target=work) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for _ in range(20):
+            self.model.release_device()  # thread-safe beside checks
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        closed = pmc.load(os.path.join(_SOURCE_ROOT, "examples", "die", "die.tra"))
+        closed.close()
+        with self.assertRaises(pmc.ClosedError):
+            closed.release_device()
 
 
 def _read_mdp_tra(path):

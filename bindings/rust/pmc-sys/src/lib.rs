@@ -55,6 +55,16 @@ pub const PMC_REGION_FALSE: pmc_region_class = 1;
 pub const PMC_REGION_UNDECIDED: pmc_region_class = 2;
 pub const PMC_REGION_OPTIMUM: pmc_region_class = 3;
 
+pub type pmc_phase = c_int;
+pub const PMC_PHASE_LOAD: pmc_phase = 0;
+pub const PMC_PHASE_GPU_STARTUP: pmc_phase = 1;
+pub const PMC_PHASE_PRECOMPUTE: pmc_phase = 2;
+pub const PMC_PHASE_BUILD: pmc_phase = 3;
+pub const PMC_PHASE_TRANSFER: pmc_phase = 4;
+pub const PMC_PHASE_SOLVE: pmc_phase = 5;
+pub const PMC_PHASE_OTHER: pmc_phase = 6;
+pub const PMC_PHASE_TOTAL: pmc_phase = 7;
+
 /// Opaque; only ever handled through pointers.
 #[repr(C)]
 pub struct pmc_synth_result {
@@ -173,6 +183,8 @@ extern "C" {
     ) -> pmc_status;
     pub fn pmc_model_save(model: *const pmc_model, path: *const c_char, format: *const c_char) -> pmc_status;
     pub fn pmc_model_free(model: *mut pmc_model);
+    // Thread-safe beside checks of the same model.
+    pub fn pmc_model_release_device(model: *mut pmc_model) -> pmc_status;
     pub fn pmc_model_type(model: *const pmc_model, out_type: *mut pmc_model_kind) -> pmc_status;
     pub fn pmc_model_num_states(model: *const pmc_model, out_count: *mut u64) -> pmc_status;
     pub fn pmc_model_num_choices(model: *const pmc_model, out_count: *mut u64) -> pmc_status;
@@ -238,6 +250,11 @@ extern "C" {
         out_count: *mut u64,
     ) -> pmc_status;
     pub fn pmc_result_seconds(result: *const pmc_result, out_seconds: *mut c_double) -> pmc_status;
+    pub fn pmc_result_phase_seconds(
+        result: *const pmc_result,
+        phase: pmc_phase,
+        out_seconds: *mut c_double,
+    ) -> pmc_status;
     pub fn pmc_solver_count(out_count: *mut u64) -> pmc_status;
     pub fn pmc_solver_name(index: u64, out_name: *mut *const c_char) -> pmc_status;
 

@@ -32,7 +32,8 @@
 //!   by many threads at once, because models are immutable", and handles
 //!   are not tied to a thread. The two functions that change a model
 //!   (`pmc_model_add_label`, `pmc_model_add_rewards`) need exclusive access
-//!   and take `&mut self`.
+//!   and take `&mut self`; [`Model::release_device`] is documented
+//!   thread-safe beside checks and takes `&self`.
 //! - [`Options`] is `Send + Sync`: its setters need exclusive access and
 //!   take `&mut self`; pmc.h allows several threads to run `pmc_check` with
 //!   the same options at once, and `pmc_options_request_cancel` /
@@ -73,7 +74,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use model::{Csr, Model, ModelKind, ParametricCsr, Rewards};
 pub use options::Options;
 pub use progress::Progress;
-pub use result::{CheckResult, InitialRange};
+pub use result::{CheckResult, InitialRange, Timings};
 
 /// The version of the libpmc actually loaded, "major.minor.patch" (compare
 /// with [`sys::PMC_VERSION_MAJOR`] etc., which these bindings were written

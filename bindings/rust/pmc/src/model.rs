@@ -311,6 +311,16 @@ impl Model {
         )))
     }
 
+    /// Frees the model's GPU-resident copies. A GPU check copies the matrix
+    /// to the device once and keeps the copy on the model for later checks
+    /// until the model is dropped; this gives the device memory back sooner
+    /// (the next GPU check copies again). Fine when there are none and
+    /// without CUDA. Thread-safe beside checks of the same model: a check in
+    /// flight keeps its copy until it finishes.
+    pub fn release_device(&self) -> Result<()> {
+        check(ffi!(sys::pmc_model_release_device(self.raw.as_ptr())))
+    }
+
     /// Writes the model, the format chosen by extension (`.pmcb`, `.drn`,
     /// `.tra`; a `.gz` suffix compresses text formats).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {

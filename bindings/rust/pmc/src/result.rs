@@ -16,6 +16,28 @@ pub struct InitialRange {
     pub count: u64,
 }
 
+/// Seconds a check spent in each phase ([`CheckResult::timings`]). The
+/// phases do not overlap; `total` is their sum.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Timings {
+    /// Loading the model: 0 for results of [`Model::check`](crate::Model::check), which does not load it.
+    pub load: f64,
+    /// Waiting for the CUDA context (0 once it exists, and on the CPU).
+    pub gpu_startup: f64,
+    /// Graph algorithms: prob0/prob1, Prob0A/E, 1A/E, SCCs, BSCCs.
+    pub precompute: f64,
+    /// Equation systems and iteration matrices, on the host or the device.
+    pub build: f64,
+    /// Copies between host and device.
+    pub transfer: f64,
+    /// The solvers' iteration loops (GPU: timed by CUDA events).
+    pub solve: f64,
+    /// Everything else (parsing the property, results, ...).
+    pub other: f64,
+    /// The sum of the seven phases; [`CheckResult::seconds`] plus `load`.
+    pub total: f64,
+}
+
 /// The outcome of one [`Model::check`](crate::Model::check): a value per
 /// state and how it was computed. Independent of the model (it may outlive
 /// it).
@@ -170,6 +192,25 @@ impl CheckResult {
         let mut seconds = 0.0;
         must(check(ffi!(sys::pmc_result_seconds(self.raw.as_ptr(), &mut seconds))));
         seconds
+    }
+
+    /// The check's seconds by phase (pmc_result_phase_seconds).
+    pub fn timings(&self) -> Timings {
+        let phase = |phase: sys::pmc_phase| {
+            let mut seconds = 0.0;
+            must(check(ffi!(sys::pmc_result_phase_seconds(self.raw.as_ptr(), phase, &mut seconds))));
+            seconds
+        };
+        Timings {
+            load: phase(sys::PMC_PHASE_LOAD),
+            gpu_startup: phase(sys::PMC_PHASE_GPU_STARTUP),
+            precompute: phase(sys::PMC_PHASE_PRECOMPUTE),
+            build: phase(sys::PMC_PHASE_BUILD),
+            transfer: phase(sys::PMC_PHASE_TRANSFER),
+            solve: phase(sys::PMC_PHASE_SOLVE),
+            other: phase(sys::PMC_PHASE_OTHER),
+            total: phase(sys::PMC_PHASE_TOTAL),
+        }
     }
 }
 

@@ -142,6 +142,37 @@ fn default_checks_are_sound_and_carry_bounds() {
 }
 
 #[test]
+fn timings_by_phase_add_up() {
+    let model = die();
+    let result = model.check("R{\"coin_flips\"}=? [ F \"done\" ]", None).unwrap();
+    let t = result.timings();
+    let phases = [t.load, t.gpu_startup, t.precompute, t.build, t.transfer, t.solve, t.other];
+    assert!(phases.iter().all(|&s| s >= 0.0), "{t:?}");
+    assert_eq!(t.load, 0.0, "Model::check does not load the model");
+    assert_eq!(phases.iter().sum::<f64>(), t.total, "{t:?}");
+    assert!((t.total - result.seconds()).abs() <= 1e-9 + 1e-9 * t.total, "{t:?} vs {}", result.seconds());
+}
+
+#[test]
+fn release_device_is_fine_without_copies_and_beside_checks() {
+    let model = die();
+    model.release_device().unwrap();
+    std::thread::scope(|scope| {
+        let checker = scope.spawn(|| {
+            for _ in 0..10 {
+                let value = model.check("P=? [ F \"six\" ]", None).unwrap().initial_value();
+                assert!((value - 1.0 / 6.0).abs() < 1e-5, "{value}");
+            }
+        });
+        for _ in 0..20 {
+            model.release_device().unwrap();
+        }
+        checker.join().unwrap();
+    });
+    model.release_device().unwrap();
+}
+
+#[test]
 fn unsound_solvers_give_no_bounds() {
     let model = die();
     // Unsound options: "auto" may pick a faster, unsound solver (on the CPU

@@ -211,6 +211,23 @@ public final class Model extends NativeHandle {
     }
   }
 
+  /**
+   * Frees the model's GPU-resident copies. A GPU check copies the matrix to
+   * the device once and keeps the copy on the model for later checks until
+   * the model is closed; this gives the device memory back sooner (the next
+   * GPU check copies again). Fine when there are none and without CUDA.
+   * Thread-safe beside checks of the same model: a check in flight keeps its
+   * copy until it finishes.
+   */
+  public void releaseDevice() {
+    long p = acquireShared();
+    try {
+      Native.modelReleaseDevice(p);
+    } finally {
+      releaseShared();
+    }
+  }
+
   // ---- queries ------------------------------------------------------------
 
   public ModelType type() {

@@ -80,6 +80,7 @@ final class Native {
                                      double[] transitionRewards);
   static native void modelSave(long model, byte[] path, byte[] format);
   static native void modelFree(long model);
+  static native void modelReleaseDevice(long model);
   static native int modelType(long model);
   static native long modelCount(long model, int what);
   /** Name of label/reward/parameter/warning {@code index}; {@code what} is a COUNT_* selector. */
@@ -110,6 +111,8 @@ final class Native {
   /** {lower[], upper[]} (one entry per state each), or null when the result is not sound. */
   static native double[][] resultBoundValues(long result);
   static native double resultSeconds(long result);
+  /** Seconds by pmc_phase: {load, gpu start-up, precompute, build, transfer, solve, other, total}. */
+  static native double[] resultTimings(long result);
 
   // ---- progress ----------------------------------------------------------
   private static final ThreadLocal<int[]> LISTENER_DEPTH = ThreadLocal.withInitial(() -> new int[1]);

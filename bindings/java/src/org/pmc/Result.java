@@ -18,6 +18,21 @@ public final class Result extends NativeHandle {
   /** Certified bounds in every state: {@code lower[s] <= exact value of s <= upper[s]}. */
   public record BoundValues(double[] lower, double[] upper) {}
 
+  /**
+   * Seconds a check spent in each phase (the phases do not overlap; {@code total} is their sum).
+   *
+   * @param load loading the model: 0 for results of {@link Model#check}, which does not load it
+   * @param gpuStartup waiting for the CUDA context (0 once it exists, and on the CPU)
+   * @param precompute graph algorithms: prob0/prob1, Prob0A/E, 1A/E, SCCs, BSCCs
+   * @param build equation systems and iteration matrices, on the host or the device
+   * @param transfer copies between host and device
+   * @param solve the solvers' iteration loops (GPU: timed by CUDA events)
+   * @param other everything else (parsing the property, results, ...)
+   * @param total the sum of the seven phases: {@link Result#seconds()} plus {@code load}
+   */
+  public record Timings(double load, double gpuStartup, double precompute, double build, double transfer,
+                        double solve, double other, double total) {}
+
   Result(long pointer) {
     super(pointer, Native::resultFree);
   }
@@ -171,6 +186,17 @@ public final class Result extends NativeHandle {
     long p = acquireShared();
     try {
       return Native.resultSeconds(p);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /** The check's seconds by phase. */
+  public Timings timings() {
+    long p = acquireShared();
+    try {
+      double[] t = Native.resultTimings(p);
+      return new Timings(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
     } finally {
       releaseShared();
     }
