@@ -1,9 +1,9 @@
 // Backward searches on a resident chain's predecessors (cuda/resident_chain.cuh):
 // DTMC prob0/prob1 (graph/dtmc_precomputation.hpp) as frontier fixpoints
-// on the device, level by level. A level is one launch over the frontier
-// (thread per frontier state, its predecessors claimed with an atomic
-// exchange, so each state enters a frontier once) and one 4-byte read-back
-// of the next frontier's size. The sets are the CPU's bit for bit: both are
+// on the device, level by level. A level spreads the frontier's predecessor
+// edges over the grid (a thread per edge, balanced however skewed the
+// in-degrees are); predecessors are claimed with an atomic exchange, so
+// each state enters a frontier once. The sets are the CPU's bit for bit: both are
 // the least fixpoint of the same search.
 #pragma once
 
@@ -43,37 +43,72 @@ static __global__ void seed_unreached(uint64_t n, const unsigned* first, unsigne
   }
 }
 
-// One level: predecessors in `allowed` and not in `blocked` join the next
-// frontier (blocked may be null).
-static __global__ void expand_frontier(uint64_t frontier_size, const uint32_t* frontier, const uint64_t* pred_offsets,
-                                       const uint32_t* predecessors, const uint64_t* allowed, const uint64_t* blocked,
-                                       unsigned* reached, uint32_t* next, unsigned* next_size) {
+// Each frontier state's number of predecessors; entry `size` is 0, so that
+// the exclusive scan's last entry is the level's total.
+static __global__ void frontier_degrees(uint64_t size, const uint32_t* frontier, const uint64_t* pred_offsets,
+                                        uint64_t* degrees) {
   const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
-  if (i >= frontier_size) return;
-  const uint32_t t = frontier[i];
-  for (uint64_t k = pred_offsets[t]; k < pred_offsets[t + 1]; ++k) {
-    const uint32_t s = predecessors[k];
-    if (!in_set(allowed, s) || (blocked != nullptr && in_set(blocked, s))) continue;
-    if (reached[s] == 0 && atomicExch(&reached[s], 1u) == 0) next[atomicAdd(next_size, 1u)] = s;
+  if (i > size) return;
+  degrees[i] = i == size ? 0 : pred_offsets[frontier[i] + 1] - pred_offsets[frontier[i]];
+}
+
+// One level, a thread per predecessor edge of the frontier (the edge's
+// frontier state found by binary search in the scanned degrees): a hub
+// with millions of predecessors is spread over the grid, not left to one
+// thread. Predecessors in `allowed` and not in `blocked` (may be null)
+// join the next frontier, each once.
+static __global__ void expand_edges(uint64_t edges, uint64_t size, const uint32_t* frontier,
+                                    const uint64_t* edge_offsets, const uint64_t* pred_offsets,
+                                    const uint32_t* predecessors, const uint64_t* allowed, const uint64_t* blocked,
+                                    unsigned* reached, uint32_t* next, unsigned* next_size) {
+  const uint64_t e = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  if (e >= edges) return;
+  uint64_t lo = 0, hi = size - 1;  // the last i with edge_offsets[i] <= e: it has a predecessor
+  while (lo < hi) {
+    const uint64_t mid = (lo + hi + 1) / 2;
+    if (edge_offsets[mid] <= e) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
   }
+  const uint32_t s = predecessors[pred_offsets[frontier[lo]] + (e - edge_offsets[lo])];
+  if (!in_set(allowed, s) || (blocked != nullptr && in_set(blocked, s))) return;
+  if (reached[s] == 0 && atomicExch(&reached[s], 1u) == 0) next[atomicAdd(next_size, 1u)] = s;
 }
 
 // Frontier queues and the per-level size read-back of one search.
 class FrontierSearch {
  public:
-  explicit FrontierSearch(uint64_t n) : n_(n), current_(n), next_(n), sizes_(2) {}
+  explicit FrontierSearch(uint64_t n) : n_(n), current_(n), next_(n), sizes_(2), degrees_(n + 1), edge_offsets_(n + 1) {
+    // CUB's scratch for the largest frontier (all n states) serves every level.
+    size_t bytes = 0;
+    PMC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, degrees_.data(), edge_offsets_.data(), n + 1));
+    scratch_.allocate(bytes);
+  }
 
   // Expands from the queued seeds (queue_size of them in current_) until no
   // state joins; `reached` marks the result. Returns the number of levels.
+  // A level: degrees, their scan, one read-back of the edge count, the
+  // edges, one read-back of the next frontier's size.
   uint64_t run(const ResidentChain& chain, const uint64_t* allowed, const uint64_t* blocked, unsigned* reached) {
     unsigned size = read_size(0);
     uint64_t levels = 0;
     while (size > 0) {
+      frontier_degrees<<<blocks_for_threads(size + 1), k_block_threads>>>(size, current_.data(),
+                                                                         chain.predecessor_offsets.data(), degrees_.data());
+      PMC_CUDA_CHECK_LAUNCH("frontier_degrees");
+      size_t bytes = scratch_.size();
+      PMC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch_.data(), bytes, degrees_.data(), edge_offsets_.data(), size + 1));
+      uint64_t edges = 0;
+      PMC_CUDA_CHECK(cudaMemcpy(&edges, edge_offsets_.data() + size, sizeof edges, cudaMemcpyDeviceToHost));
       PMC_CUDA_CHECK(cudaMemset(sizes_.data() + 1, 0, sizeof(unsigned)));
-      expand_frontier<<<blocks_for_threads(size), k_block_threads>>>(size, current_.data(), chain.predecessor_offsets.data(),
-                                                                     chain.predecessors.data(), allowed, blocked, reached,
-                                                                     next_.data(), sizes_.data() + 1);
-      PMC_CUDA_CHECK_LAUNCH("expand_frontier");
+      if (edges > 0) {
+        expand_edges<<<blocks_for_threads(edges), k_block_threads>>>(
+            edges, size, current_.data(), edge_offsets_.data(), chain.predecessor_offsets.data(),
+            chain.predecessors.data(), allowed, blocked, reached, next_.data(), sizes_.data() + 1);
+        PMC_CUDA_CHECK_LAUNCH("expand_edges");
+      }
       size = read_size(1);
       std::swap(current_, next_);
       ++levels;
@@ -106,6 +141,8 @@ class FrontierSearch {
   uint64_t n_;
   DeviceBuffer<uint32_t> current_, next_;
   DeviceBuffer<unsigned> sizes_;  // [0]: the seeds, [1]: the next frontier
+  DeviceBuffer<uint64_t> degrees_, edge_offsets_;
+  DeviceBuffer<unsigned char> scratch_;
 };
 
 }  // namespace pmc::cuda

@@ -209,6 +209,11 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
                       .multithreaded_cpu = cpu_choice_parallel(kind),
                       .resident = hint.resident};
     const CostPrediction cheap = predict_without_gpu(work, gpu_started);
+    // Not worth waiting for CUDA now, but close enough that a later problem
+    // of this check or session may be: start it in the background.
+    if (!gpu_started && cheap.cpu_seconds > k_background_start_fraction * k_gpu_startup_seconds) {
+      start_device_discovery();
+    }
     if (!cheap.gpu_considered) {
       reason += fmt::format("auto: {} ({})", cpu, cheap.summary);
       return find_solver(cpu);

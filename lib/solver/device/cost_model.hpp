@@ -42,6 +42,11 @@ inline constexpr double k_gpu_seconds_per_entry = 0.012e-9;
 inline constexpr double k_gpu_seconds_per_iteration = 8e-6;
 inline constexpr double k_gpu_upload_seconds_per_entry = 1.5e-9;
 
+// A CPU solve predicted above this fraction of the start-up starts CUDA in
+// the background (start_device_discovery): the problem stays on the CPU,
+// a later one may find the GPU up. Far below it, CUDA is never touched.
+inline constexpr double k_background_start_fraction = 0.25;
+
 struct CostPrediction {
   double cpu_seconds = 0;
   double gpu_seconds = 0;     // start-up included when CUDA is not up yet

@@ -42,8 +42,11 @@ std::string device_chain_key(int index) { return fmt::format("{}chain:{}", k_dev
 uint64_t resident_chain_bytes(uint64_t states, uint64_t entries) { return 16 * (states + 1) + 16 * entries; }
 
 // Two {lower, upper} pair vectors, the state status, two frontier queues,
-// two visited marks and the two label masks.
-uint64_t resident_solve_bytes(uint64_t states) { return 32 * states + states + 8 * states + 8 * states + states / 4 + 64; }
+// two visited marks, the frontier's degrees and their scan, the two label
+// masks (and CUB's scratch, a few KB).
+uint64_t resident_solve_bytes(uint64_t states) {
+  return 32 * states + states + 8 * states + 8 * states + 16 * states + states / 4 + (1u << 20);
+}
 
 uint64_t gpu_memory_budget(const SolverSettings& settings, int index) {
   if (settings.gpu_memory_limit > 0) return settings.gpu_memory_limit;
