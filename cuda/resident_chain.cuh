@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 
 #include <cub/device/device_scan.cuh>
 
@@ -40,6 +42,12 @@ struct ResidentChain {
   DeviceBuffer<double> values;
   DeviceBuffer<uint64_t> predecessor_offsets;  // states + 1
   DeviceBuffer<uint32_t> predecessors;
+  // One solve's vectors, kept for the next solve on this chain (allocating
+  // them is most of a resident check's set-up otherwise); solves on one
+  // chain take turns with them. Its type is the solver's
+  // (cuda/resident_reachability.cu).
+  std::mutex workspace_mutex;
+  std::shared_ptr<void> workspace;
 
   // Uploads the matrix (synchronous copies from pageable memory) and
   // transposes its pattern on the device: counts, an exclusive scan, a

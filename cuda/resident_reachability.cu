@@ -137,6 +137,27 @@ __global__ void masked_gaps(uint64_t n, const uint8_t* status, const double2* v,
 }
 
 
+// The vectors of one solve on a chain of n states, reused by the next
+// (ResidentChain::workspace): the results come back through pinned memory.
+struct Workspace {
+  explicit Workspace(uint64_t n)
+      : left((n + 63) / 64), right((n + 63) / 64), first(n), second(n), status(n), v(n), w(n), search(n) {}
+  DeviceBuffer<uint64_t> left, right;
+  DeviceBuffer<unsigned> first, second;
+  DeviceBuffer<uint8_t> status;
+  DeviceBuffer<double2> v, w;
+  FrontierSearch search;
+  PinnedBuffer<double2> pairs;
+  PinnedBuffer<uint8_t> status_out;
+};
+
+void upload_words(DeviceBuffer<uint64_t>& to, const std::vector<uint64_t>& words) {
+  if (words.size() != to.size()) throw Error(ErrorCode::internal, "gpu.interval-vi: label mask of the wrong size");
+  if (!words.empty()) {
+    PMC_CUDA_CHECK(cudaMemcpy(to.data(), words.data(), words.size() * sizeof(uint64_t), cudaMemcpyHostToDevice));
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<void> gpu_upload_chain(const SolverSettings& settings, uint64_t states, const uint64_t* offsets,
@@ -152,21 +173,27 @@ SolveStats gpu_reachability_on_chain(const void* resident, const ReachabilityPro
   const auto start = std::chrono::steady_clock::now();
   SolveStats stats;
   stats.solver = k_name;
-  const auto* chain = static_cast<const ResidentChain*>(resident);
+  auto* chain = const_cast<ResidentChain*>(static_cast<const ResidentChain*>(resident));
   PMC_CUDA_CHECK(cudaSetDevice(chain->ordinal));
   const uint64_t n = p.states;
+  if (n != chain->states) throw Error(ErrorCode::internal, "gpu.interval-vi: the resident chain has other states");
+  std::lock_guard<std::mutex> turn(chain->workspace_mutex);
+  if (!chain->workspace) chain->workspace = std::make_shared<Workspace>(n);
+  Workspace& ws = *static_cast<Workspace*>(chain->workspace.get());
+  DeviceBuffer<uint64_t>&left = ws.left, &right = ws.right;
+  DeviceBuffer<unsigned>&first = ws.first, &second = ws.second;
+  DeviceBuffer<uint8_t>& status = ws.status;
+  DeviceBuffer<double2>&v = ws.v, &w = ws.w;
+  FrontierSearch& search = ws.search;
 
   auto t = std::chrono::steady_clock::now();
-  DeviceBuffer<uint64_t> left(*p.left), right(*p.right);
+  upload_words(left, *p.left);
+  upload_words(right, *p.right);
   stats.transfer_seconds += seconds_since(t);
 
   // prob0: the states the backward search from ψ through φ misses; prob1:
   // those the search from prob0 through φ \ ψ misses.
   t = std::chrono::steady_clock::now();
-  DeviceBuffer<unsigned> first(n), second(n);
-  DeviceBuffer<uint8_t> status(n);
-  DeviceBuffer<double2> v(n), w(n);
-  FrontierSearch search(n);
   search.seed_set(right.data(), first.data());
   search.run(*chain, left.data(), nullptr, first.data());
   search.seed_unreached_by(first.data(), second.data());
@@ -215,17 +242,18 @@ SolveStats gpu_reachability_on_chain(const void* resident, const ReachabilityPro
   stats.loop_seconds = timer.stop_seconds();
 
   t = std::chrono::steady_clock::now();
-  std::vector<double2> pairs;
-  v.download(pairs);
-  status.download(out.status);
+  ws.pairs.download(v);
+  ws.status_out.download(status);
   stats.transfer_seconds += seconds_since(t);
+  out.status.assign(ws.status_out.data(), ws.status_out.data() + n);
   out.lower.resize(n);
   out.upper.resize(n);
   out.values.resize(n);
   for (uint64_t s = 0; s < n; ++s) {
-    out.lower[s] = pairs[s].x;
-    out.upper[s] = pairs[s].y;
-    out.values[s] = bounds_midpoint(pairs[s].x, pairs[s].y);
+    const double2 pair = ws.pairs.data()[s];
+    out.lower[s] = pair.x;
+    out.upper[s] = pair.y;
+    out.values[s] = bounds_midpoint(pair.x, pair.y);
   }
   stats.seconds = seconds_since(start);
   return stats;
