@@ -262,7 +262,8 @@ int run_solvers(const Arguments& args, std::ostream& out) {
   for (const SolverEntry& s : solver_registry()) {
     std::vector<std::string> problems;
     for (ProblemKind kind : {ProblemKind::linear_system, ProblemKind::stationary, ProblemKind::bounded_steps,
-                             ProblemKind::min_max, ProblemKind::min_max_steps, ProblemKind::param_bounds}) {
+                             ProblemKind::min_max, ProblemKind::min_max_steps, ProblemKind::param_bounds,
+                             ProblemKind::reachability}) {
       if (s.solves(kind)) problems.emplace_back(to_string(kind));
     }
     if (args.has("json")) {

@@ -228,7 +228,7 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
       reason += fmt::format("auto: {} ({})", cpu, full.summary);
       return find_solver(cpu);
     }
-    prediction = "; " + full.summary;
+    prediction = ", " + full.summary;
   }
   const DeviceList& devices = discover_devices();
   if (devices.devices.empty()) {

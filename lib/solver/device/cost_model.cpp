@@ -39,9 +39,9 @@ CostPrediction predict_without_gpu(const WorkEstimate& work, bool gpu_started) {
   const double floor = (gpu_started ? 0.0 : k_gpu_startup_seconds) +
                        static_cast<double>(work.iterations) * k_gpu_seconds_per_iteration;
   p.gpu_considered = p.cpu_seconds > floor;
-  p.summary = fmt::format("predicted CPU {} for {} non-zeros, {}; the GPU needs at least {}{}",
-                          duration(p.cpu_seconds), work.entries, iterations_text(work), duration(floor),
-                          gpu_started ? "" : " to start");
+  // No ';' in it: the shell shortens a single reason that has none.
+  p.summary = fmt::format("predicted CPU {} for {} non-zeros, {}, the GPU at least {}{}", duration(p.cpu_seconds),
+                          work.entries, iterations_text(work), duration(floor), gpu_started ? "" : " to start");
   return p;
 }
 
