@@ -204,7 +204,9 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
   if (kind != ProblemKind::param_bounds) {
     WorkEstimate work{.entries = entries,
                       .rows = rows,
-                      .iterations = hint.iterations > 0 ? hint.iterations : k_expected_iterations,
+                      .iterations = hint.iterations > 0 ? hint.iterations
+                                      : kind == ProblemKind::min_max ? k_expected_iterations_min_max
+                                                                     : k_expected_iterations,
                       .iterations_known = hint.iterations > 0,
                       .multithreaded_cpu = cpu_choice_parallel(kind),
                       .resident = hint.resident};
