@@ -238,7 +238,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
     ResultExtras extras;
     result.values = checker.operator_values(*top, &extras);
     result.scheduler = std::move(extras.scheduler);
-    certify(checker.context(), extras, result);
+    certify(checker.context(), std::move(extras), result);  // the bounds move, not copy
   } else {
     result.is_boolean = true;
     result.satisfying = checker.states(*property.root);
