@@ -117,7 +117,9 @@ def main():
                             "mode": name, "solver": r["solver"], "iterations": r["iterations"],
                             "seconds": secs, "solve_seconds": [x.get("solve_seconds") for x in results],
                             "bytes_per_iteration": r.get("bytes_per_iteration"), "value": r["value"], "reference": ref_text,
-                            "sound": r.get("sound"), "lower": r.get("lower"), "upper": r.get("upper")})
+                            "sound": r.get("sound"), "lower": r.get("lower"), "upper": r.get("upper"),
+                            # each run's phases (issue 19): where a whole check's time went
+                            "timings": [x.get("timings") for x in results]})
     for name, values in ratios.items():
         if values:
             gm = math.exp(sum(math.log(v) for v in values) / len(values))
