@@ -12,17 +12,18 @@ namespace pmc {
 namespace {
 
 std::mutex g_mutex;
-std::shared_future<const DeviceList*> g_discovery;  // guarded by g_mutex until valid
+// Holds the list for the process (references handed out stay valid until
+// exit, when the future's shared state frees it).
+std::shared_future<DeviceList> g_discovery;  // guarded by g_mutex until valid
 std::atomic<bool> g_requested{false};
 std::atomic<bool> g_finished{false};
 
-std::shared_future<const DeviceList*> discovery(std::launch policy) {
+std::shared_future<DeviceList> discovery(std::launch policy) {
   std::lock_guard<std::mutex> lock(g_mutex);
   if (!g_discovery.valid()) {
     g_requested = true;
-    // The list lives for the process: callers hold references to it.
     g_discovery = std::async(policy, [] {
-                    const DeviceList* list = new DeviceList(detail::discover_uncached());
+                    DeviceList list = detail::discover_uncached();
                     g_finished = true;
                     return list;
                   }).share();
@@ -34,7 +35,8 @@ std::shared_future<const DeviceList*> discovery(std::launch policy) {
 
 const DeviceList& discover_devices() {
   // Deferred: the first caller discovers in its own thread; the others wait.
-  return *discovery(std::launch::deferred).get();
+  // The reference is into the shared state, which g_discovery keeps.
+  return discovery(std::launch::deferred).get();
 }
 
 void start_device_discovery() { discovery(std::launch::async); }
