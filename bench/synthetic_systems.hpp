@@ -12,6 +12,20 @@
 
 namespace pmc::bench {
 
+// The columns of row i among n: `per_row` distinct ones, sorted; banded:
+// within ±1024 of i, else anywhere.
+inline void row_columns(uint64_t i, uint64_t n, uint64_t per_row, bool banded, std::mt19937_64& rng,
+                        std::vector<uint32_t>& cols) {
+  cols.clear();
+  while (cols.size() < per_row) {
+    const int64_t c = banded ? static_cast<int64_t>(i) + static_cast<int64_t>(rng() % 2048) - 1024
+                             : static_cast<int64_t>(rng() % n);
+    if (c < 0 || c >= static_cast<int64_t>(n)) continue;
+    if (std::find(cols.begin(), cols.end(), static_cast<uint32_t>(c)) == cols.end()) cols.push_back(static_cast<uint32_t>(c));
+  }
+  std::sort(cols.begin(), cols.end());
+}
+
 // n rows, `per_row` entries each, 90% of every row's mass among the unknowns
 // (so Jacobi contracts by 0.9 per step), the rest in b.
 inline LinearSystem synthetic_system(uint64_t entries, uint64_t per_row, bool banded, std::mt19937_64& rng) {
@@ -24,14 +38,7 @@ inline LinearSystem synthetic_system(uint64_t entries, uint64_t per_row, bool ba
   std::uniform_real_distribution<double> u(0.0, 1.0);
   std::vector<uint32_t> cols;
   for (uint64_t i = 0; i < n; ++i) {
-    cols.clear();
-    while (cols.size() < per_row) {
-      const int64_t c = banded ? static_cast<int64_t>(i) + static_cast<int64_t>(rng() % 2048) - 1024
-                               : static_cast<int64_t>(rng() % n);
-      if (c < 0 || c >= static_cast<int64_t>(n)) continue;
-      if (std::find(cols.begin(), cols.end(), static_cast<uint32_t>(c)) == cols.end()) cols.push_back(static_cast<uint32_t>(c));
-    }
-    std::sort(cols.begin(), cols.end());
+    row_columns(i, n, per_row, banded, rng, cols);
     for (uint32_t c : cols) {
       s.a.columns.push_back(c);
       s.a.values.push_back(0.9 / static_cast<double>(per_row));

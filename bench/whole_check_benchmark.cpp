@@ -22,6 +22,7 @@
 #include "check/check.hpp"
 #include "cuda/devices.hpp"
 #include "model/model.hpp"
+#include "synthetic_systems.hpp"
 
 namespace {
 
@@ -44,14 +45,7 @@ ModelParts synthetic_chain(uint64_t entries, uint64_t per_row, bool banded, uint
   std::uniform_real_distribution<double> u(0.0, 1.0);
   std::vector<uint32_t> cols;
   for (uint64_t i = 0; i < n; ++i) {
-    cols.clear();
-    while (cols.size() < per_row) {
-      const int64_t c = banded ? static_cast<int64_t>(i) + static_cast<int64_t>(rng() % 2048) - 1024
-                               : static_cast<int64_t>(rng() % n);
-      if (c < 0 || c >= static_cast<int64_t>(n)) continue;
-      if (std::find(cols.begin(), cols.end(), static_cast<uint32_t>(c)) == cols.end()) cols.push_back(static_cast<uint32_t>(c));
-    }
-    std::sort(cols.begin(), cols.end());
+    bench::row_columns(i, n, per_row, banded, rng, cols);  // the rows bench/gpu_benchmark solves
     for (uint32_t c : cols) {
       p.columns.push_back(c);
       p.values.push_back(0.9 / static_cast<double>(per_row));
