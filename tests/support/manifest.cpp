@@ -77,6 +77,7 @@ const std::vector<ManifestRow>& manifest() {
       r.reference_method = c[9];
       if (c.size() > 10 && !c[10].empty()) r.prism_seconds = std::stod(c[10]);
       if (c.size() > 11 && !c[11].empty()) r.prism_iterations = std::stoull(c[11]);
+      if (c.size() > 13) r.constants = c[13];
       out.push_back(std::move(r));
     }
     return out;

@@ -21,6 +21,9 @@ struct ManifestRow {
   std::string reference_method;
   double prism_seconds = 0;   // PRISM's -ex solve time (0 when not given)
   uint64_t prism_iterations = 0;
+  // `--const` text for the instance's model.{pm,sm,nm} ("N=16,MAX=2"; empty
+  // when the source defines every constant).
+  std::string constants;
 
   std::string directory() const;    // absolute
   std::string name() const { return model + "/" + instance; }
