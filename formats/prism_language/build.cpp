@@ -1,1 +1,13 @@
-// placeholder: being written (issue 20)
+// .pm/.sm/.nm/.prism files → Model: what every loader (CLI, shell, C ABI)
+// calls for a PRISM-language source (issue 20).
+#include "formats/prism_language/program.hpp"
+
+namespace pmc::prism_language {
+
+ModelPtr build_model_from_source(const std::string& path, const std::vector<ConstantAssignment>& constants,
+                                 const ExploreOptions& options) {
+  const Program program = load_program(path, constants);
+  return Model::create(explore(program, options), options.model);
+}
+
+}  // namespace pmc::prism_language

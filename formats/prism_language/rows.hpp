@@ -1,0 +1,71 @@
+// Turning one state's alternatives (successors.hpp) into matrix rows, as
+// PRISM's explicit engine does for each model type (explicit.ConstructModel):
+//
+//  - MDP: every alternative is a choice; branches of a choice that reach
+//    the same state are one transition (probabilities summed).
+//  - DTMC: the alternatives are resolved uniformly at random, each weighted
+//    1/(number of alternatives) (PRISM divides by the number of choices),
+//    and all branches to the same state are summed into one entry.
+//  - CTMC: the rates of all alternatives to the same state are summed.
+//
+// A state without alternatives is a deadlock: it gets a self-loop of
+// probability (CTMC: rate) 1 without an action, as PRISM's findDeadlocks(fix).
+//
+// Transition rewards: an MDP choice earns, on each of its entries, the sum
+// of the items `[a] g : r` whose action is the choice's and whose guard
+// holds in the source state. A DTMC/CTMC entry merged from several
+// alternatives earns their rewards weighted by each alternative's share of
+// the entry's probability (rate) — the expected reward of taking that
+// transition; from one alternative (every manifest model) it is exactly
+// that alternative's reward, as in PRISM's `.trew` export. A merged entry's
+// action is that of the first alternative reaching it, in PRISM's order.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/state_set.hpp"
+#include "formats/prism_language/successors.hpp"
+
+namespace pmc::prism_language {
+
+// The rows of a contiguous range of states, later copied into the model.
+struct RowBlock {
+  std::vector<uint32_t> choices_per_state;  // MDP only
+  std::vector<uint32_t> entries_per_row;
+  std::vector<uint32_t> columns;
+  std::vector<double> values;
+  std::vector<uint32_t> actions;
+  std::vector<std::vector<double>> transition_rewards;  // per reward structure with transition items
+  uint64_t deadlocks = 0, first_deadlock = 0;
+  uint64_t nondeterministic = 0, first_nondeterministic = 0;  // DTMC states with several alternatives
+};
+
+class RowBuilder {
+ public:
+  // `reward_structures`: indices into program.rewards of the structures with
+  // transition items (RowBlock::transition_rewards follows this order).
+  RowBuilder(const Program& program, const StateSet& states, std::vector<uint32_t> reward_structures);
+
+  // Appends the rows of `state` (whose successors `generator` has just
+  // expanded from `values`) to `block`.
+  void add_state(uint64_t state, std::span<const int32_t> values, const SuccessorGenerator& generator,
+                 RowBlock& block);
+
+ private:
+  double transition_reward(uint32_t structure, uint32_t action, std::span<const int32_t> values) const;
+  void sort_branches(const SuccessorGenerator& generator, size_t first, size_t last);
+
+  const Program& program_;
+  const StateSet& states_;
+  uint32_t words_;
+  std::vector<uint32_t> structures_;
+  std::vector<size_t> order_;
+  std::vector<double> scaled_;
+  std::vector<uint32_t> alternative_of_;
+  std::vector<double> alternative_rewards_;  // alternatives × structures
+};
+
+}  // namespace pmc::prism_language

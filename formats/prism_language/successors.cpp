@@ -1,0 +1,168 @@
+#include "formats/prism_language/successors.hpp"
+
+#include <cmath>
+
+#include "common/error.hpp"
+
+namespace pmc::prism_language {
+namespace {
+
+// PRISM's default "sum round-off" (PrismSettings.PRISM_SUM_ROUND_OFF): a
+// command's probabilities may differ from 1 by this much.
+constexpr double k_probability_sum_tolerance = 1e-5;
+
+}  // namespace
+
+std::string describe_state(const Program& program, std::span<const int32_t> values) {
+  std::string out = "(";
+  for (size_t i = 0; i < program.variables.size() && i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    out += program.variables[i].name;
+    out += '=';
+    if (program.variables[i].type == ValueType::boolean) {
+      out += values[i] != 0 ? "true" : "false";
+    } else {
+      out += std::to_string(values[i]);
+    }
+  }
+  return out + ")";
+}
+
+SuccessorGenerator::SuccessorGenerator(const Program& program, const StateLayout& layout)
+    : program_(program),
+      layout_(layout),
+      words_(layout.words()),
+      rates_(program.type == ModelType::ctmc),
+      participants_(program.actions.size()) {
+  for (uint32_t m = 0; m < program.modules.size(); ++m) {
+    const Module& module = program.modules[m];
+    for (const Command& command : module.commands) {
+      if (command.action == 0) local_commands_.push_back(&command);
+    }
+    for (uint32_t action : module.alphabet) {
+      if (action == 0 || action >= participants_.size()) {
+        fail(ErrorCode::internal, "module {}: action index {} in its alphabet is not one of the program's {} actions",
+             module.name, action, program.actions.size());
+      }
+      Participant participant{m, {}};
+      for (const Command& command : module.commands) {
+        if (command.action == action) participant.commands.push_back(&command);
+      }
+      participants_[action].push_back(std::move(participant));
+    }
+  }
+  target_values_.resize(program.variables.size());
+}
+
+void SuccessorGenerator::fail_in_state(const SourceLocation& where, const std::string& what,
+                                       std::span<const int32_t> values) const {
+  fail(ErrorCode::model, "{}: {} in state {}", where.to_string(), what, describe_state(program_, values));
+}
+
+bool SuccessorGenerator::enable(const Command& command, std::span<const int32_t> values) {
+  if (!command.guard.evaluate_bool(values)) return false;
+  double sum = 0;
+  for (const Update& update : command.updates) {
+    const double w = update.weight.evaluate_real(values);
+    if (!std::isfinite(w)) {
+      fail_in_state(update.location, fmt::format("the {} {} is not a finite number", rates_ ? "rate" : "probability", w),
+                    values);
+    }
+    if (w < 0) fail_in_state(update.location, fmt::format("negative {} {}", rates_ ? "rate" : "probability", w), values);
+    sum += w;
+    weights_of_enabled_.push_back(w);
+  }
+  if (!rates_ && std::fabs(sum - 1) > k_probability_sum_tolerance) {
+    fail_in_state(command.location, fmt::format("the command's probabilities sum to {}, not 1", sum), values);
+  }
+  return true;
+}
+
+void SuccessorGenerator::expand(std::span<const int32_t> values) {
+  alternatives_.clear();
+  weights_.clear();
+  targets_.clear();
+  weights_of_enabled_.clear();
+  for (const Command* command : local_commands_) {
+    const Enabled enabled{command, weights_of_enabled_.size()};
+    if (enable(*command, values)) add_alternative(0, {&enabled, 1}, values);
+  }
+  std::vector<Enabled> chosen;
+  for (uint32_t action = 1; action < participants_.size(); ++action) {
+    const std::vector<Participant>& participants = participants_[action];
+    if (participants.empty()) continue;
+    enabled_.clear();
+    module_first_.clear();
+    module_count_.clear();
+    bool blocked = false;
+    for (const Participant& participant : participants) {
+      const size_t first = enabled_.size();
+      for (const Command* command : participant.commands) {
+        const Enabled enabled{command, weights_of_enabled_.size()};
+        if (enable(*command, values)) enabled_.push_back(enabled);
+      }
+      if (enabled_.size() == first) {
+        blocked = true;  // a module that knows the action cannot take part now
+        break;
+      }
+      module_first_.push_back(first);
+      module_count_.push_back(enabled_.size() - first);
+    }
+    if (blocked) continue;
+    // The first module's command varies fastest (see the header).
+    const size_t k = participants.size();
+    combination_.assign(k, 0);
+    chosen.resize(k);
+    while (true) {
+      for (size_t j = 0; j < k; ++j) chosen[j] = enabled_[module_first_[j] + combination_[j]];
+      add_alternative(action, chosen, values);
+      size_t j = 0;
+      while (j < k && ++combination_[j] == module_count_[j]) combination_[j++] = 0;
+      if (j == k) break;
+    }
+  }
+}
+
+void SuccessorGenerator::add_alternative(uint32_t action, std::span<const Enabled> commands,
+                                         std::span<const int32_t> values) {
+  const size_t first = weights_.size();
+  const size_t k = commands.size();
+  update_choice_.assign(k, 0);
+  while (true) {
+    double weight = 1;
+    for (size_t j = 0; j < k; ++j) weight *= weights_of_enabled_[commands[j].first_weight + update_choice_[j]];
+    if (weight != 0) add_branch(weight, commands, update_choice_, values);
+    size_t j = 0;
+    while (j < k && ++update_choice_[j] == commands[j].command->updates.size()) update_choice_[j++] = 0;
+    if (j == k) break;
+  }
+  // A command whose branches all have weight 0 (a rate-0 command) gives no
+  // transition, hence no alternative.
+  if (weights_.size() > first) alternatives_.push_back({action, first, weights_.size()});
+}
+
+void SuccessorGenerator::add_branch(double weight, std::span<const Enabled> commands, std::span<const size_t> updates,
+                                    std::span<const int32_t> values) {
+  std::copy(values.begin(), values.end(), target_values_.begin());
+  for (size_t j = 0; j < commands.size(); ++j) {
+    const Update& update = commands[j].command->updates[updates[j]];
+    for (const Assignment& assignment : update.assignments) {
+      // Every right-hand side reads the old state (`values`), as PRISM's
+      // updates do; only the target is written.
+      const int64_t value = assignment.value.evaluate_int(values);
+      const Variable& variable = program_.variables[assignment.variable];
+      if (value < variable.lower || value > variable.upper) {
+        fail_in_state(assignment.location,
+                      fmt::format("the update sets {} to {}, outside its range [{}..{}]", variable.name, value,
+                                  variable.lower, variable.upper),
+                      values);
+      }
+      target_values_[assignment.variable] = static_cast<int32_t>(value);
+    }
+  }
+  weights_.push_back(weight);
+  targets_.resize(targets_.size() + words_);
+  layout_.pack(target_values_, &targets_[targets_.size() - words_]);
+}
+
+}  // namespace pmc::prism_language

@@ -1,0 +1,91 @@
+// The outgoing transitions of one state (issue 20), as PRISM's explicit
+// engine computes them (prism.simulator.Updater.calculateTransitions):
+//
+//  1. each module's unlabelled commands whose guard holds, module by module
+//     in source order, each its own alternative ("independent" choices);
+//  2. then, for every action a in Program::actions order, if every module
+//     whose alphabet holds a has at least one enabled a-command, every
+//     combination of one enabled a-command per such module, the first
+//     module's command varying fastest (Updater builds the product by
+//     copying the list of partial choices once per command of the next
+//     module). A combination's branches are the product of the commands'
+//     branches: weights multiply, and every assignment reads the old state.
+//
+// One generator per thread: expand() reuses its buffers, so exploring a
+// state allocates nothing once the buffers have grown.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/state_packing.hpp"
+
+namespace pmc::prism_language {
+
+// "(x=1,b=true)", PRISM's way of naming a state in messages.
+std::string describe_state(const Program& program, std::span<const int32_t> values);
+
+class SuccessorGenerator {
+ public:
+  SuccessorGenerator(const Program& program, const StateLayout& layout);
+
+  // Computes the alternatives of the state `values`. Throws pmc::Error (code
+  // model) naming the source location and the state when an update leaves
+  // a variable's range, a probability is negative or a command's
+  // probabilities do not sum to 1 (DTMC/MDP), or a rate is negative (CTMC).
+  // Branches of weight 0 are left out (they are no transitions).
+  void expand(std::span<const int32_t> values);
+
+  size_t num_alternatives() const { return alternatives_.size(); }
+  uint32_t action(size_t alternative) const { return alternatives_[alternative].action; }
+  // Branches [first, last) of an alternative; their targets are not merged.
+  size_t first_branch(size_t alternative) const { return alternatives_[alternative].first; }
+  size_t last_branch(size_t alternative) const { return alternatives_[alternative].last; }
+  size_t num_branches() const { return weights_.size(); }
+  double weight(size_t branch) const { return weights_[branch]; }
+  const uint64_t* target(size_t branch) const { return &targets_[branch * words_]; }
+
+ private:
+  struct Alternative {
+    uint32_t action;
+    size_t first, last;
+  };
+  // An enabled command in the current state and where its branch weights
+  // start in weights_of_enabled_.
+  struct Enabled {
+    const Command* command;
+    size_t first_weight;
+  };
+  struct Participant {
+    uint32_t module;
+    std::vector<const Command*> commands;  // its commands labelled with the action
+  };
+
+  bool enable(const Command& command, std::span<const int32_t> values);
+  void add_alternative(uint32_t action, std::span<const Enabled> commands, std::span<const int32_t> values);
+  void add_branch(double weight, std::span<const Enabled> commands, std::span<const size_t> updates,
+                  std::span<const int32_t> values);
+  [[noreturn]] void fail_in_state(const SourceLocation& where, const std::string& what,
+                                  std::span<const int32_t> values) const;
+
+  const Program& program_;
+  const StateLayout& layout_;
+  uint32_t words_;
+  bool rates_;
+  std::vector<const Command*> local_commands_;
+  std::vector<std::vector<Participant>> participants_;  // by action; [0] unused
+
+  std::vector<Alternative> alternatives_;
+  std::vector<double> weights_;
+  std::vector<uint64_t> targets_;
+  // Scratch.
+  std::vector<double> weights_of_enabled_;
+  std::vector<Enabled> enabled_;
+  std::vector<size_t> module_first_, module_count_, combination_, update_choice_;
+  std::vector<int32_t> target_values_;
+};
+
+}  // namespace pmc::prism_language
