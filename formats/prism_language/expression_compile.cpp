@@ -25,6 +25,27 @@ const char* function_name(NodeKind kind) {
 
 bool is_function(NodeKind kind) { return *function_name(kind) != '\0'; }
 
+const char* operator_text(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::multiply: return "*";
+    case NodeKind::divide: return "/";
+    case NodeKind::add: return "+";
+    case NodeKind::subtract: return "-";
+    case NodeKind::less: return "<";
+    case NodeKind::less_equal: return "<=";
+    case NodeKind::greater: return ">";
+    case NodeKind::greater_equal: return ">=";
+    case NodeKind::equal: return "=";
+    case NodeKind::not_equal: return "!=";
+    case NodeKind::logical_and: return "&";
+    case NodeKind::logical_or: return "|";
+    case NodeKind::implies: return "=>";
+    case NodeKind::iff: return "<=>";
+    default: return "?";
+  }
+}
+
+
 namespace {
 
 // PRISM's precedence, loosest first (PRISM manual, "Expressions").
@@ -50,26 +71,6 @@ int precedence(const Node& n) {
     case NodeKind::integer: return n.int_value < 0 ? 11 : 12;
     case NodeKind::real: return n.real_value < 0 ? 11 : 12;
     default: return 12;
-  }
-}
-
-const char* operator_text(NodeKind kind) {
-  switch (kind) {
-    case NodeKind::multiply: return "*";
-    case NodeKind::divide: return "/";
-    case NodeKind::add: return "+";
-    case NodeKind::subtract: return "-";
-    case NodeKind::less: return "<";
-    case NodeKind::less_equal: return "<=";
-    case NodeKind::greater: return ">";
-    case NodeKind::greater_equal: return ">=";
-    case NodeKind::equal: return "=";
-    case NodeKind::not_equal: return "!=";
-    case NodeKind::logical_and: return "&";
-    case NodeKind::logical_or: return "|";
-    case NodeKind::implies: return "=>";
-    case NodeKind::iff: return "<=>";
-    default: return "?";
   }
 }
 

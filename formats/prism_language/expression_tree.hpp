@@ -50,6 +50,7 @@ struct Node {
   NodeKind kind = NodeKind::boolean;
   ValueType type = ValueType::boolean;  // set by the checker
   uint32_t line = 0, column = 0;        // where the node starts
+  uint32_t depth = 1;                   // of the tree below (parser's nesting limit)
   int64_t int_value = 1;
   double real_value = 0;
   uint32_t variable = 0;
@@ -60,6 +61,8 @@ struct Node {
 // PRISM's spelling of a function node kind ("min", ...), for messages.
 const char* function_name(NodeKind kind);
 bool is_function(NodeKind kind);
+// A binary operator's spelling ("+", "<=>").
+const char* operator_text(NodeKind kind);
 
 // The source text of a (checked or unchecked) tree, parenthesised as
 // PRISM's precedence needs.

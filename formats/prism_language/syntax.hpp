@@ -1,0 +1,116 @@
+// A PRISM-language source as written (private to formats/prism_language/):
+// what parser.cpp produces and checker.cpp turns into a Program. Names are
+// not yet bound, renamed modules not yet expanded.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "formats/prism_language/expression_tree.hpp"
+#include "formats/prism_language/program.hpp"
+
+namespace pmc::prism_language {
+
+struct Position {
+  uint32_t line = 0, column = 0;
+};
+
+struct SyntaxConstant {
+  std::string name;
+  ValueType type = ValueType::integer;
+  std::optional<Node> value;  // nothing: undefined, set with --const
+  Position position;
+};
+
+struct SyntaxFormula {
+  std::string name;
+  Node value;
+  Position position;
+};
+
+struct SyntaxVariable {
+  std::string name;
+  ValueType type = ValueType::integer;
+  Node lower, upper;        // integers only
+  std::optional<Node> init;
+  Position position;
+};
+
+struct SyntaxAssignment {
+  std::string variable;
+  Node value;
+  Position position;
+};
+
+struct SyntaxUpdate {
+  std::optional<Node> weight;  // nothing: the implicit 1
+  std::vector<SyntaxAssignment> assignments;
+  Position position;
+};
+
+struct SyntaxCommand {
+  std::string action;  // empty: `[]`
+  Position action_position;
+  Node guard;
+  std::vector<SyntaxUpdate> updates;
+  Position position;
+};
+
+struct SyntaxRename {
+  std::string from, to;
+  Position position;
+};
+
+struct SyntaxModule {
+  std::string name;
+  std::vector<SyntaxVariable> variables;
+  std::vector<SyntaxCommand> commands;
+  // `module name = base [ from=to, ... ] endmodule`
+  std::string base;
+  std::vector<SyntaxRename> renames;
+  Position position;
+};
+
+struct SyntaxLabel {
+  std::string name;
+  Node condition;
+  Position position;
+};
+
+struct SyntaxRewardItem {
+  bool transition = false;
+  std::string action;  // transition items; empty: `[]`
+  Node guard, value;
+  Position position;
+};
+
+struct SyntaxRewards {
+  std::string name;
+  std::vector<SyntaxRewardItem> items;
+  Position position;
+};
+
+struct SyntaxProgram {
+  std::optional<ModelType> type;  // nothing: no keyword (PRISM then takes an MDP)
+  Position type_position;
+  std::vector<SyntaxConstant> constants;
+  std::vector<SyntaxFormula> formulas;
+  std::vector<SyntaxVariable> globals;
+  std::vector<SyntaxModule> modules;
+  std::optional<Node> initial_states;
+  Position initial_position;
+  std::vector<SyntaxLabel> labels;
+  std::vector<SyntaxRewards> rewards;
+};
+
+// Parses `source` (file name for messages). Throws pmc::Error (parse) at the
+// first syntax error, naming file:line:column, what was expected and found.
+SyntaxProgram parse_syntax(std::string_view source, const std::string& file);
+
+// Binds, types and checks a parsed source with the user's constants.
+Program check_program(SyntaxProgram syntax, const std::string& file,
+                      const std::vector<ConstantAssignment>& constants);
+
+}  // namespace pmc::prism_language
