@@ -208,6 +208,10 @@ Node Binder::bind_identifier(const Node& n, BindContext& context, uint32_t depth
     out.column = n.column;
     return out;
   }
+  if (context.constants_only && variable_names.count(name)) {
+    fail(ErrorCode::parse, "{}: {} must be constant, but it reads variable '{}'",
+         location(n.line, n.column).to_string(), context.what, name);
+  }
   if (name != n.name) {
     fail(ErrorCode::parse, "{}: unknown identifier '{}' (renamed from '{}')", location(n.line, n.column).to_string(),
          name, n.name);

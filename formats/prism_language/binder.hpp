@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -56,6 +57,9 @@ class Binder {
   Node evaluate_constant(const Node& n, BindContext& context, ValueType type);
 
   std::unordered_map<std::string, size_t> constant_index, formula_index;
+  // Every variable the source declares (renamed modules' too), known before
+  // any is bound: a constant reading one is told so, not "unknown".
+  std::set<std::string> variable_names;
 
  private:
   Node bind_identifier(const Node& n, BindContext& context, uint32_t depth);

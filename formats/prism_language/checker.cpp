@@ -28,6 +28,11 @@ class Checker {
       program_.warnings.push_back(binder_.file() + ": no model type keyword (dtmc, ctmc, mdp): taken as an mdp, as PRISM does");
     }
     names();
+    for (const SyntaxVariable& v : syntax_.globals) binder_.variable_names.insert(v.name);
+    for (const SyntaxModule& m : syntax_.modules) {
+      for (const SyntaxVariable& v : m.variables) binder_.variable_names.insert(v.name);
+      for (const SyntaxRename& r : m.renames) binder_.variable_names.insert(r.to);
+    }
     constants(given);
     modules();
     variables();

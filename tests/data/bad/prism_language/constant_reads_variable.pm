@@ -1,0 +1,7 @@
+formula f = x;
+const int N = f;
+dtmc
+module m
+  x : [0..3] init 0;
+  [] x<N -> (x'=1);
+endmodule

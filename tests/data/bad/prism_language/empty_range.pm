@@ -1,0 +1,6 @@
+dtmc
+module m
+  x : [0..3] init 0;
+  y : [5..3];
+  [] x=0 -> (x'=1);
+endmodule

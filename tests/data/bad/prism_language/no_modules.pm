@@ -1,0 +1,2 @@
+dtmc
+const int N = 1;

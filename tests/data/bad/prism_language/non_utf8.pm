@@ -1,0 +1,4 @@
+dtmc
+module m
+  x√( : [0..3];
+endmodule

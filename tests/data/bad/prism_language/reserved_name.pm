@@ -1,0 +1,2 @@
+dtmc
+const int module = 1;

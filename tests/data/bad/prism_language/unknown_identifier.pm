@@ -1,0 +1,5 @@
+dtmc
+module m
+  x : [0..3] init 0;
+  [] y=0 -> (x'=1);
+endmodule

@@ -1,0 +1,3 @@
+dtmc
+/* open
+module m endmodule
