@@ -1,9 +1,9 @@
 // Explicit-state exploration of a checked Program (issue 20), in three
 // passes that keep memory per state close to the packed vector plus the CSR:
 //
-//  1. reachability: level-synchronous BFS from the initial states, every
-//     thread expanding frontier states and inserting their targets into one
-//     concurrent set of packed states (state_set.hpp);
+//  1. reachability (reachability.cpp): the threads expand states from a
+//     shared pool and insert their targets into one concurrent set of
+//     packed states (state_set.hpp);
 //  2. numbering: the reached keys sorted — packed order is PRISM's state
 //     order (state_packing.hpp), so state i here is row i of PRISM's `.sta`
 //     and `.tra` — and each key's index stored beside it in the set;
@@ -23,6 +23,7 @@
 
 #include "common/error.hpp"
 #include "formats/prism_language/program.hpp"
+#include "formats/prism_language/reachability.hpp"
 #include "formats/prism_language/rows.hpp"
 #include "formats/prism_language/state_packing.hpp"
 #include "formats/prism_language/state_set.hpp"
@@ -134,85 +135,6 @@ std::vector<uint64_t> initial_states(const Program& program, const StateLayout& 
   return keys;
 }
 
-[[noreturn]] void too_many_states(uint64_t limit, bool user_limit) {
-  if (user_limit) {
-    fail(ErrorCode::model,
-         "exploration stopped: the model has more than {} reachable states, the limit set by --max-states "
-         "(ExploreOptions::max_states); raise it, or give 0 for no limit",
-         limit);
-  }
-  fail(ErrorCode::model, "exploration stopped: the model has more than {} reachable states, pmc's limit (32-bit "
-       "state indices)", limit);
-}
-
-// Pass 1: every reachable state into `set`.
-void reach(const Program& program, const StateLayout& layout, const std::vector<uint64_t>& initial, StateSet& set,
-           const ExploreOptions& options, unsigned threads) {
-  const uint32_t words = layout.words();
-  const bool user_limit = options.max_states != 0;
-  const uint64_t limit = user_limit ? std::min(options.max_states, k_max_states) : k_max_states;
-  std::vector<uint64_t> frontier;
-  for (size_t i = 0; i < initial.size(); i += words) {
-    if (set.insert(&initial[i]) == StateSet::Insert::inserted) {
-      frontier.insert(frontier.end(), initial.begin() + static_cast<int64_t>(i),
-                      initial.begin() + static_cast<int64_t>(i + words));
-    }
-    if (!set.has_room_for(1)) set.grow(1);
-  }
-  if (set.size() > limit) too_many_states(limit, user_limit);
-
-  std::vector<SuccessorGenerator> generators;
-  generators.reserve(threads);
-  for (unsigned t = 0; t < threads; ++t) generators.emplace_back(program, layout);
-  std::vector<std::vector<int32_t>> values(threads, std::vector<int32_t>(program.variables.size()));
-  std::vector<std::vector<uint64_t>> next(threads), retry(threads);
-  double branches_per_state = 4;  // updated from what the levels show
-
-  while (!frontier.empty()) {
-    std::vector<uint64_t> pending = std::move(frontier);
-    frontier.clear();
-    while (!pending.empty()) {
-      const auto count = static_cast<int64_t>(pending.size() / words);
-      const auto expected = static_cast<uint64_t>(static_cast<double>(count) * branches_per_state);
-      if (!set.has_room_for(expected)) set.grow(expected);
-      std::vector<uint64_t> branches(threads, 0);
-      parallel_for(count, threads, 64, [&](int64_t s, int thread) {
-        const auto t = static_cast<size_t>(thread);
-        const uint64_t* key = &pending[static_cast<uint64_t>(s) * words];
-        layout.unpack(key, values[t]);
-        SuccessorGenerator& g = generators[t];
-        g.expand(values[t]);
-        branches[t] += g.num_branches();
-        for (size_t b = 0; b < g.num_branches(); ++b) {
-          const StateSet::Insert result = set.insert(g.target(b));
-          if (result == StateSet::Insert::full) {
-            // The table reached its load limit: redo this state once it has
-            // grown (targets inserted already are found as existing then).
-            retry[t].insert(retry[t].end(), key, key + words);
-            return;
-          }
-          if (result == StateSet::Insert::inserted) {
-            next[t].insert(next[t].end(), g.target(b), g.target(b) + words);
-            if (set.size() > limit) too_many_states(limit, user_limit);
-          }
-        }
-      });
-      const uint64_t total_branches = std::accumulate(branches.begin(), branches.end(), uint64_t{0});
-      branches_per_state = std::max(1.0, static_cast<double>(total_branches) / static_cast<double>(count));
-      pending.clear();
-      for (unsigned t = 0; t < threads; ++t) {
-        frontier.insert(frontier.end(), next[t].begin(), next[t].end());
-        next[t].clear();
-        pending.insert(pending.end(), retry[t].begin(), retry[t].end());
-        retry[t].clear();
-      }
-      if (!pending.empty()) {
-        set.grow(std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(pending.size() / words) * branches_per_state)));
-      }
-    }
-  }
-}
-
 // Pass 2: the reached keys in state order.
 std::vector<uint64_t> sorted_keys(const StateSet& set) {
   std::vector<uint64_t> keys = set.keys();
@@ -246,7 +168,7 @@ ModelParts explore(const Program& program, const ExploreOptions& options) {
 
   const std::vector<uint64_t> initial = initial_states(program, layout, threads);
   StateSet set(words, 1 << 16);
-  reach(program, layout, initial, set, options, threads);
+  reach_states(program, layout, initial, set, options.max_states, threads);
   const std::vector<uint64_t> keys = sorted_keys(set);
   const uint64_t n = keys.size() / words;
   set.number(keys, threads);

@@ -1,0 +1,196 @@
+// Reachability without levels: the final numbering sorts the states
+// (explorer.cpp), so the order in which they are found does not matter, and
+// the threads share a pool of chunks of unexpanded states instead of
+// meeting at a barrier after every BFS level. Deep, narrow models (brp
+// N256: ~2000 levels; cluster: hundreds) spent half their time in those
+// barriers on a busy 2-core machine (perf: 50% in libgomp's spin-wait).
+//
+// The StateSet cannot grow while threads insert, so a thread that finds it
+// full (or nearly full before taking a chunk) asks for a pause: the others
+// finish their current chunk and wait, one thread grows the table, and all
+// go on. The state whose targets were not all inserted is expanded again
+// afterwards; inserting is idempotent.
+#include "formats/prism_language/reachability.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "common/error.hpp"
+#include "formats/prism_language/successors.hpp"
+
+namespace pmc::prism_language {
+namespace {
+
+// States per chunk: enough to make the pool's lock rare, few enough that
+// narrow levels still spread over the threads.
+constexpr size_t k_chunk_states = 256;
+
+[[noreturn]] void too_many_states(uint64_t limit, bool user_limit) {
+  if (user_limit) {
+    fail(ErrorCode::model,
+         "exploration stopped: the model has more than {} reachable states, the limit set by --max-states "
+         "(ExploreOptions::max_states); raise it, or give 0 for no limit",
+         limit);
+  }
+  fail(ErrorCode::model,
+       "exploration stopped: the model has more than {} reachable states, pmc's limit (32-bit state indices)",
+       limit);
+}
+
+class Pool {
+ public:
+  explicit Pool(StateSet& set) : set_(set) {}
+
+  void push(std::vector<uint64_t> chunk) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    chunks_.push_back(std::move(chunk));
+    changed_.notify_one();
+  }
+
+  // The next chunk to expand, or empty when every thread is out of work (or
+  // one failed). The caller is "active" (may insert) until it calls pop
+  // again or stops.
+  std::vector<uint64_t> pop(bool was_active) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (was_active) leave_locked();
+    while (true) {
+      if (done_) return {};
+      if (!chunks_.empty() && !growing_) {
+        std::vector<uint64_t> chunk = std::move(chunks_.back());
+        chunks_.pop_back();
+        ++active_;
+        return chunk;
+      }
+      if (chunks_.empty() && active_ == 0 && !growing_) {
+        // Nobody holds work and nothing is queued: exploration is over.
+        done_ = true;
+        changed_.notify_all();
+        return {};
+      }
+      changed_.wait(lock);
+    }
+  }
+
+  // Called by an active thread: waits until no other thread is inside a
+  // chunk, then grows the table for `more` states (unless another thread
+  // already did).
+  void grow(uint64_t more) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    leave_locked();
+    while (growing_) changed_.wait(lock);
+    growing_ = true;
+    changed_.wait(lock, [&] { return active_ == 0 || done_; });
+    if (!done_ && !set_.has_room_for(more)) set_.grow(more);
+    growing_ = false;
+    ++active_;
+    changed_.notify_all();
+  }
+
+  void fail(std::exception_ptr error) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!error_) error_ = error;
+    done_ = true;
+    changed_.notify_all();
+  }
+  void rethrow() {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void leave_locked() {
+    if (--active_ == 0) changed_.notify_all();
+  }
+
+  StateSet& set_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::vector<uint64_t>> chunks_;
+  unsigned active_ = 0;
+  bool growing_ = false, done_ = false;
+  std::exception_ptr error_;
+};
+
+}  // namespace
+
+void reach_states(const Program& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
+                  StateSet& set, uint64_t max_states, unsigned threads) {
+  const uint32_t words = layout.words();
+  const bool user_limit = max_states != 0;
+  const uint64_t limit = user_limit ? std::min(max_states, k_max_states) : k_max_states;
+  Pool pool(set);
+  {
+    std::vector<uint64_t> first;
+    for (size_t i = 0; i < initial.size(); i += words) {
+      if (!set.has_room_for(1)) set.grow(1);
+      if (set.insert(&initial[i]) == StateSet::Insert::inserted) {
+        first.insert(first.end(), initial.begin() + static_cast<int64_t>(i),
+                     initial.begin() + static_cast<int64_t>(i + words));
+      }
+      if (first.size() >= k_chunk_states * words) {
+        pool.push(std::move(first));
+        first.clear();
+      }
+    }
+    if (!first.empty()) pool.push(std::move(first));
+  }
+  if (set.size() > limit) too_many_states(limit, user_limit);
+
+  auto worker = [&]() {
+    try {
+      SuccessorGenerator generator(program, layout);
+      std::vector<int32_t> values(program.variables.size());
+      std::vector<uint64_t> found;
+      bool active = false;
+      double branches_per_state = 8;
+      while (true) {
+        std::vector<uint64_t> chunk = pool.pop(active);
+        active = !chunk.empty();
+        if (!active) return;
+        const size_t states = chunk.size() / words;
+        // Room for this chunk's targets before starting it, so `full`
+        // below stays rare.
+        const auto expected = static_cast<uint64_t>(static_cast<double>(states) * branches_per_state) + 1;
+        if (!set.has_room_for(expected * 2)) pool.grow(expected * 2 * threads);
+        uint64_t branches = 0;
+        for (size_t s = 0; s < states; ++s) {
+          const uint64_t* key = &chunk[s * words];
+          layout.unpack(key, values);
+          generator.expand(values);
+          branches += generator.num_branches();
+          for (size_t b = 0; b < generator.num_branches(); ++b) {
+            StateSet::Insert result = set.insert(generator.target(b));
+            while (result == StateSet::Insert::full) {
+              pool.grow(expected * 2 * threads);
+              result = set.insert(generator.target(b));
+            }
+            if (result != StateSet::Insert::inserted) continue;
+            found.insert(found.end(), generator.target(b), generator.target(b) + words);
+            if (set.size() > limit) too_many_states(limit, user_limit);
+            if (found.size() >= k_chunk_states * words) {
+              pool.push(std::move(found));
+              found.clear();
+            }
+          }
+        }
+        branches_per_state = std::max(1.0, static_cast<double>(branches) / static_cast<double>(states));
+        if (!found.empty()) {
+          pool.push(std::move(found));
+          found.clear();
+        }
+      }
+    } catch (...) {
+      pool.fail(std::current_exception());
+    }
+  };
+  std::vector<std::thread> workers;
+  workers.reserve(threads);
+  for (unsigned t = 1; t < threads; ++t) workers.emplace_back(worker);
+  worker();
+  for (std::thread& w : workers) w.join();
+  pool.rethrow();
+}
+
+}  // namespace pmc::prism_language
