@@ -14,6 +14,10 @@ namespace {
 // Deeper trees are refused rather than risking the stack of whatever thread
 // parses (every later pass over a tree recurses too).
 constexpr uint32_t k_max_depth = 1000;
+// Parentheses, unary operators and calls cost a dozen parser frames per
+// level (one per precedence level), so their nesting is capped lower: 256
+// levels stay well inside a 1 MiB thread stack (a JVM thread's, say).
+constexpr uint32_t k_max_nesting = 256;
 
 class Parser {
  public:
@@ -299,8 +303,8 @@ class Parser {
   }
 
   Node expression() {
-    if (++nesting_ > k_max_depth) {
-      fail(ErrorCode::parse, "{}: expression nested too deeply (more than {} levels)", where(peek()), k_max_depth);
+    if (++nesting_ > k_max_nesting) {
+      fail(ErrorCode::parse, "{}: expression nested too deeply (more than {} levels)", where(peek()), k_max_nesting);
     }
     Node n = conditional();
     --nesting_;
@@ -373,8 +377,8 @@ class Parser {
   }
 
   void nest(const Token& t) {
-    if (++nesting_ > k_max_depth) {
-      fail(ErrorCode::parse, "{}: expression nested too deeply (more than {} levels)", where(t), k_max_depth);
+    if (++nesting_ > k_max_nesting) {
+      fail(ErrorCode::parse, "{}: expression nested too deeply (more than {} levels)", where(t), k_max_nesting);
     }
   }
 
