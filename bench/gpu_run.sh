@@ -33,7 +33,7 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/pmc-out}
 mkdir -p "$OUT"
-export PMC_MODELS=$PWD/.dev/models
+export PMC_MODELS=${PMC_MODELS:-$PWD/.dev/models}  # another carried folder may be named
 export PATH=/usr/local/cuda/bin:$PATH
 # NVLink multicast stays off on these shared hosts (device README); pmc sets
 # it too where it initialises NCCL.
@@ -131,7 +131,7 @@ elif [ "$phase" = whole ]; then
   if command -v compute-sanitizer >/dev/null; then
     start=$SECONDS
     PMC_TEST_MAX_TRANSITIONS=60000 timeout 200 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
-      /tmp/b/tests/test_gpu_resident --gtest_filter='GpuPrecomputation.*:GpuResident.AgreesWithPrism' > "$OUT/memcheck_resident.log" 2>&1
+      /tmp/b/tests/test_gpu_resident --gtest_filter='GpuPrecomputation.*:GpuResident.AgreesWithPrism:GpuResident.MdpAgreesWithPrism' > "$OUT/memcheck_resident.log" 2>&1
     echo "memcheck exit $? after $((SECONDS - start)) s"
     grep -E "ERROR SUMMARY|LEAK SUMMARY|^\[  PASSED|^\[  FAILED" "$OUT/memcheck_resident.log" | head -10
   fi
@@ -151,8 +151,8 @@ elif [ "$phase" = whole ]; then
   fi
   if [[ $parts == *" manifest "* ]]; then
   echo "== sound_defaults.py: cpu / gpu / auto, whole checks of every carried property >= 100K transitions"
-  timeout ${MANIFEST_BENCH_TIMEOUT:-400} python3 bench/sound_defaults.py /tmp/b/shell/pmc --models .dev/models \
-    --min-transitions 100000 --repeat 3 --mode "cpu=--solver cpu" --mode "gpu=--solver gpu" --mode "auto=" \
+  timeout ${MANIFEST_BENCH_TIMEOUT:-400} python3 bench/sound_defaults.py /tmp/b/shell/pmc --models "$PMC_MODELS" \
+    --min-transitions ${MANIFEST_MIN_TRANSITIONS:-100000} --repeat 3 --mode "cpu=--solver cpu" --mode "gpu=--solver gpu" --mode "auto=" \
     --json "$OUT/manifest_bench.json" > "$OUT/manifest_bench.txt" 2>&1
   echo "exit $?"; cat "$OUT/manifest_bench.txt"
   fi

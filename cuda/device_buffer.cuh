@@ -49,6 +49,10 @@ class DeviceBuffer {
   void fill_zero() {
     if (count_ > 0) PMC_CUDA_CHECK(cudaMemset(data_, 0, count_ * sizeof(T)));
   }
+  // Every byte set to `byte` (flags: 1 for uint8_t).
+  void fill_bytes(unsigned char byte) {
+    if (count_ > 0) PMC_CUDA_CHECK(cudaMemset(data_, byte, count_ * sizeof(T)));
+  }
 
   T* data() { return data_; }
   const T* data() const { return data_; }

@@ -30,21 +30,26 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
                                const SolverSettings& settings);
 SolveStats gpu_interval_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
                                         const SolverSettings& settings);
-// gpu.interval-vi on a chain resident on the GPU
-// (lib/solver/device/resident_reachability.cpp over cuda/resident_reachability.cu):
-// the first call uploads the probability matrix and builds its transposed
-// graph on the device, cached on problem.model (device_chain_key) until the
-// model is freed or its device copies released; prob0/prob1 run there as
-// frontier searches and interval iteration on the whole matrix, masked by
-// them. Throws Error(out_of_memory) when the chain does not fit
+// gpu.interval-vi on a chain or MDP resident on the GPU
+// (lib/solver/device/resident_reachability.cpp over cuda/resident_reachability.cu
+// and cuda/resident_mdp.cu): the first call uploads the probability matrix
+// and builds its transposed graph on the device, cached on problem.model
+// (device_chain_key) until the model is freed or its device copies
+// released; prob0/prob1 (MDPs: Prob0A/1E for max, Prob0E/1A for min) run
+// there as frontier searches and interval iteration on the whole matrix,
+// masked by them. An MDP's Pmax with end components among the maybe states
+// comes back with solution.solved false and only the status decided.
+// Throws Error(out_of_memory) when the copy does not fit
 // settings.gpu_memory_limit (or the device's free memory), before allocating.
 SolveStats gpu_resident_reachability(const ReachabilityProblem& problem, ReachabilitySolution& solution,
                                      const SolverSettings& settings);
-// Its device half: uploads a chain to the settings' device (an opaque
-// cuda::ResidentChain; the copies' seconds in upload_seconds), and solves
-// on one. stats.seconds of the latter excludes the upload.
-std::shared_ptr<void> gpu_upload_chain(const SolverSettings& settings, uint64_t states, const uint64_t* offsets,
-                                       const uint32_t* columns, const double* values, double& upload_seconds);
+// Its device half: uploads a chain or MDP (`groups` null for a chain) to
+// the settings' device (an opaque cuda::ResidentChain; the copies' seconds
+// in upload_seconds), and solves on one. stats.seconds of the latter
+// excludes the upload.
+std::shared_ptr<void> gpu_upload_chain(const SolverSettings& settings, uint64_t states, const uint64_t* groups,
+                                       const uint64_t* offsets, const uint32_t* columns, const double* values,
+                                       double& upload_seconds);
 SolveStats gpu_reachability_on_chain(const void* chain, const ReachabilityProblem& problem,
                                      ReachabilitySolution& solution, const SolverSettings& settings);
 

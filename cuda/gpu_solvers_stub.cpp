@@ -28,8 +28,8 @@ SolveStats gpu_interval_linear(const LinearSystem&, std::vector<double>&, std::v
 SolveStats gpu_interval_value_iteration(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&) {
   no_cuda("gpu.interval-vi");
 }
-std::shared_ptr<void> gpu_upload_chain(const SolverSettings&, uint64_t, const uint64_t*, const uint32_t*, const double*,
-                                       double&) {
+std::shared_ptr<void> gpu_upload_chain(const SolverSettings&, uint64_t, const uint64_t*, const uint64_t*,
+                                       const uint32_t*, const double*, double&) {
   no_cuda("gpu.interval-vi");
 }
 SolveStats gpu_reachability_on_chain(const void*, const ReachabilityProblem&, ReachabilitySolution&,

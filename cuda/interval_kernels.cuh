@@ -215,7 +215,7 @@ struct IntervalBellman {
   const uint64_t* offsets;  // choices + 1
   const uint32_t* columns;
   const double* values;
-  const double* b;
+  const double* b;  // null: none (a resident MDP's known states hold their values in v)
   const double2* v;
   double2* w;
   IntervalCheck* check;  // null except on check iterations
@@ -223,7 +223,15 @@ struct IntervalBellman {
   int relative;
   int maximize;
   int mode;
+  // Null: every state is an unknown. Else only k_reach_maybe states are
+  // (a resident MDP, cuda/resident_mdp.cu): the others keep their values,
+  // which the iteration never writes, so v and w must both hold them.
+  const uint8_t* status = nullptr;
 };
+
+__device__ inline bool is_unknown(const IntervalBellman& u, uint64_t s) {
+  return u.status == nullptr || u.status[s] == 0;  // 0: k_reach_maybe (solver/problem.hpp)
+}
 
 __device__ inline double better(const IntervalBellman& u, double best, double v) {
   return (u.maximize ? v > best : v < best) ? v : best;
@@ -257,10 +265,11 @@ __device__ inline CheckPartial finish_interval_state(const IntervalBellman& u, u
 static __global__ void interval_bellman_thread(IntervalBellman u) {
   const uint64_t s = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   CheckPartial part = no_check();
-  if (s < u.states) {
+  if (s < u.states && is_unknown(u, s)) {
     double best_lower = u.maximize ? -INFINITY : INFINITY, best_upper = best_lower;
     for (uint64_t r = u.groups[s]; r < u.groups[s + 1]; ++r) {
-      double2 sum = make_double2(u.b[r], u.b[r]);
+      const double earned = u.b == nullptr ? 0.0 : u.b[r];
+      double2 sum = make_double2(earned, earned);
       for (uint64_t k = u.offsets[r]; k < u.offsets[r + 1]; ++k) {
         const double a = u.values[k];
         const double2 x = u.v[u.columns[k]];
@@ -279,7 +288,7 @@ static __global__ void interval_bellman_warp(IntervalBellman u) {
   const uint64_t s = (blockIdx.x * uint64_t{k_block_threads} + threadIdx.x) / k_warp;
   const unsigned lane = threadIdx.x % k_warp;
   CheckPartial part = no_check();
-  if (s < u.states) {  // the whole warp, as in interval_rows_warp
+  if (s < u.states && is_unknown(u, s)) {  // the whole warp, as in interval_rows_warp
     double best_lower = u.maximize ? -INFINITY : INFINITY, best_upper = best_lower;
     for (uint64_t r = u.groups[s]; r < u.groups[s + 1]; ++r) {
       double2 sum = make_double2(0.0, 0.0);
@@ -293,8 +302,9 @@ static __global__ void interval_bellman_warp(IntervalBellman u) {
         sum.x += __shfl_down_sync(0xffffffffu, sum.x, delta);
         sum.y += __shfl_down_sync(0xffffffffu, sum.y, delta);
       }
-      best_lower = better(u, best_lower, __shfl_sync(0xffffffffu, sum.x, 0) + u.b[r]);
-      best_upper = better(u, best_upper, __shfl_sync(0xffffffffu, sum.y, 0) + u.b[r]);
+      const double earned = u.b == nullptr ? 0.0 : u.b[r];
+      best_lower = better(u, best_lower, __shfl_sync(0xffffffffu, sum.x, 0) + earned);
+      best_upper = better(u, best_upper, __shfl_sync(0xffffffffu, sum.y, 0) + earned);
     }
     if (lane == 0) part = finish_interval_state(u, s, best_lower, best_upper);
   }

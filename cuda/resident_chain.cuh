@@ -1,6 +1,7 @@
-// A DTMC's probability matrix (a CTMC's embedded one) kept on a GPU across
-// checks (issue 19), with its transposed graph built there: the
-// predecessors the qualitative precomputation searches.
+// A DTMC's probability matrix (a CTMC's embedded one), or an MDP's, kept on
+// a GPU across checks (issue 19), with its transposed graph built there:
+// the predecessor rows the qualitative precomputation searches. For an MDP
+// a row is a choice; the owner of each row is kept beside it.
 #pragma once
 
 #include <chrono>
@@ -34,14 +35,25 @@ static __global__ void scatter_predecessors(uint64_t rows, const uint64_t* offse
   }
 }
 
+// Row r of state s for every r in groups[s]..groups[s+1].
+static __global__ void owners_of_rows(uint64_t states, const uint64_t* groups, uint32_t* state_of_row) {
+  const uint64_t s = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
+  if (s >= states) return;
+  for (uint64_t r = groups[s]; r < groups[s + 1]; ++r) state_of_row[r] = static_cast<uint32_t>(s);
+}
+
 struct ResidentChain {
   int ordinal = 0;  // the CUDA device it lives on
-  uint64_t states = 0, entries = 0;
+  uint64_t states = 0, rows = 0, entries = 0;
+  // MDPs only (empty for chains, whose rows are their states): each
+  // state's rows, and each row's state.
+  DeviceBuffer<uint64_t> groups;
+  DeviceBuffer<uint32_t> state_of_row;
   DeviceBuffer<uint64_t> offsets;
   DeviceBuffer<uint32_t> columns;
   DeviceBuffer<double> values;
   DeviceBuffer<uint64_t> predecessor_offsets;  // states + 1
-  DeviceBuffer<uint32_t> predecessors;
+  DeviceBuffer<uint32_t> predecessors;         // rows, by the state they enter
   // One solve's vectors, kept for the next solve on this chain (allocating
   // them is most of a resident check's set-up otherwise); solves on one
   // chain take turns with them. Its type is the solver's
@@ -51,15 +63,21 @@ struct ResidentChain {
 
   // Uploads the matrix (synchronous copies from pageable memory) and
   // transposes its pattern on the device: counts, an exclusive scan, a
-  // scatter. `upload_seconds` gets the copies' share.
-  ResidentChain(int device_ordinal, uint64_t n, const uint64_t* host_offsets, const uint32_t* host_columns,
-                const double* host_values, double& upload_seconds)
-      : ordinal(device_ordinal), states(n), entries(host_offsets[n]) {
+  // scatter. `host_groups` is null for a chain. `upload_seconds` gets the
+  // copies' share.
+  ResidentChain(int device_ordinal, uint64_t n, const uint64_t* host_groups, const uint64_t* host_offsets,
+                const uint32_t* host_columns, const double* host_values, double& upload_seconds)
+      : ordinal(device_ordinal), states(n), rows(host_groups ? host_groups[n] : n), entries(host_offsets[rows]) {
     const auto start = std::chrono::steady_clock::now();
-    offsets.allocate(n + 1);
+    offsets.allocate(rows + 1);
     columns.allocate(entries);
     values.allocate(entries);
-    PMC_CUDA_CHECK(cudaMemcpy(offsets.data(), host_offsets, (n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
+    PMC_CUDA_CHECK(cudaMemcpy(offsets.data(), host_offsets, (rows + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
+    if (host_groups != nullptr) {
+      groups.allocate(n + 1);
+      state_of_row.allocate(rows);
+      PMC_CUDA_CHECK(cudaMemcpy(groups.data(), host_groups, (n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
+    }
     if (entries > 0) {
       PMC_CUDA_CHECK(cudaMemcpy(columns.data(), host_columns, entries * sizeof(uint32_t), cudaMemcpyHostToDevice));
       PMC_CUDA_CHECK(cudaMemcpy(values.data(), host_values, entries * sizeof(double), cudaMemcpyHostToDevice));
@@ -71,8 +89,13 @@ struct ResidentChain {
     DeviceBuffer<uint64_t> counts(n + 1);
     counts.fill_zero();
     auto* counts_ull = reinterpret_cast<unsigned long long*>(counts.data());
-    if (n > 0) {
-      count_predecessors<<<blocks_for_threads(n), k_block_threads>>>(n, offsets.data(), columns.data(), counts_ull);
+    if (host_groups != nullptr && n > 0) {
+      owners_of_rows<<<blocks_for_threads(n), k_block_threads>>>(n, groups.data(), state_of_row.data());
+      PMC_CUDA_CHECK_LAUNCH("owners_of_rows");
+    }
+    if (rows > 0) {
+      count_predecessors<<<blocks_for_threads(rows), k_block_threads>>>(rows, offsets.data(), columns.data(),
+                                                                        counts_ull);
       PMC_CUDA_CHECK_LAUNCH("count_predecessors");
     }
     size_t scratch_bytes = 0;
@@ -84,9 +107,9 @@ struct ResidentChain {
     // The scan's output is the scatter's cursor too: copy it, then advance.
     PMC_CUDA_CHECK(cudaMemcpy(counts.data(), predecessor_offsets.data(), (n + 1) * sizeof(uint64_t),
                               cudaMemcpyDeviceToDevice));
-    if (n > 0) {
-      scatter_predecessors<<<blocks_for_threads(n), k_block_threads>>>(n, offsets.data(), columns.data(), counts_ull,
-                                                                       predecessors.data());
+    if (rows > 0) {
+      scatter_predecessors<<<blocks_for_threads(rows), k_block_threads>>>(rows, offsets.data(), columns.data(),
+                                                                          counts_ull, predecessors.data());
       PMC_CUDA_CHECK_LAUNCH("scatter_predecessors");
     }
     PMC_CUDA_CHECK(cudaDeviceSynchronize());
@@ -96,8 +119,10 @@ struct ResidentChain {
   ResidentChain(const ResidentChain&) = delete;
   ResidentChain& operator=(const ResidentChain&) = delete;
 
-  // Bytes one pass over the matrix streams: 12 per entry, 8 per row offset.
-  double matrix_bytes() const { return entries * 12.0 + (states + 1) * 8.0; }
+  bool is_mdp() const { return groups.size() != 0; }
+  // Bytes one pass over the matrix streams: 12 per entry, 8 per row offset
+  // (and per row group).
+  double matrix_bytes() const { return entries * 12.0 + (rows + 1) * 8.0 + (is_mdp() ? (states + 1) * 8.0 : 0.0); }
 };
 
 }  // namespace pmc::cuda

@@ -22,6 +22,7 @@
 #include "cuda/interval_kernels.cuh"
 #include "cuda/interval_loop.cuh"
 #include "cuda/resident_chain.cuh"
+#include "cuda/resident_mdp.hpp"
 #include "solver/convergence.hpp"
 
 namespace pmc {
@@ -154,10 +155,18 @@ struct Workspace {
   PinnedBuffer<uint8_t> status_out;
 };
 
-// The pinned read-back into the per-state result vectors, split over the
-// host's cores (millions of states: ~10 ms on one core). The vectors'
-// zero-filling resize stays on this thread.
-void split_results(const double2* pairs, const uint8_t* status, uint64_t n, ReachabilitySolution& out) {
+}  // namespace
+
+void upload_words(DeviceBuffer<uint64_t>& to, const std::vector<uint64_t>& words) {
+  if (words.size() != to.size()) throw Error(ErrorCode::internal, "gpu.interval-vi: label mask of the wrong size");
+  if (!words.empty()) {
+    PMC_CUDA_CHECK(cudaMemcpy(to.data(), words.data(), words.size() * sizeof(uint64_t), cudaMemcpyHostToDevice));
+  }
+}
+
+// Split over the host's cores: millions of states take ~10 ms on one core.
+// The vectors' zero-filling resize stays on this thread.
+void split_reachability_results(const double2* pairs, const uint8_t* status, uint64_t n, ReachabilitySolution& out) {
   out.status.resize(n);
   out.lower.resize(n);
   out.upper.resize(n);
@@ -179,21 +188,13 @@ void split_results(const double2* pairs, const uint8_t* status, uint64_t n, Reac
   for (std::thread& t : threads) t.join();
 }
 
-void upload_words(DeviceBuffer<uint64_t>& to, const std::vector<uint64_t>& words) {
-  if (words.size() != to.size()) throw Error(ErrorCode::internal, "gpu.interval-vi: label mask of the wrong size");
-  if (!words.empty()) {
-    PMC_CUDA_CHECK(cudaMemcpy(to.data(), words.data(), words.size() * sizeof(uint64_t), cudaMemcpyHostToDevice));
-  }
-}
-
-}  // namespace
-
-std::shared_ptr<void> gpu_upload_chain(const SolverSettings& settings, uint64_t states, const uint64_t* offsets,
-                                       const uint32_t* columns, const double* values, double& upload_seconds) {
+std::shared_ptr<void> gpu_upload_chain(const SolverSettings& settings, uint64_t states, const uint64_t* groups,
+                                       const uint64_t* offsets, const uint32_t* columns, const double* values,
+                                       double& upload_seconds) {
   select_device(settings);
   int ordinal = 0;
   PMC_CUDA_CHECK(cudaGetDevice(&ordinal));
-  return std::make_shared<ResidentChain>(ordinal, states, offsets, columns, values, upload_seconds);
+  return std::make_shared<ResidentChain>(ordinal, states, groups, offsets, columns, values, upload_seconds);
 }
 
 SolveStats gpu_reachability_on_chain(const void* resident, const ReachabilityProblem& p, ReachabilitySolution& out,
@@ -204,7 +205,10 @@ SolveStats gpu_reachability_on_chain(const void* resident, const ReachabilityPro
   auto* chain = const_cast<ResidentChain*>(static_cast<const ResidentChain*>(resident));
   PMC_CUDA_CHECK(cudaSetDevice(chain->ordinal));
   const uint64_t n = p.states;
-  if (n != chain->states) throw Error(ErrorCode::internal, "gpu.interval-vi: the resident chain has other states");
+  if (n != chain->states || p.is_mdp() != chain->is_mdp()) {
+    throw Error(ErrorCode::internal, "gpu.interval-vi: the resident copy is of another model");
+  }
+  if (chain->is_mdp()) return gpu_mdp_reachability_on_chain(*chain, p, out, settings);
   std::lock_guard<std::mutex> turn(chain->workspace_mutex);
   if (!chain->workspace) chain->workspace = std::make_shared<Workspace>(n);
   Workspace& ws = *static_cast<Workspace*>(chain->workspace.get());
@@ -273,7 +277,7 @@ SolveStats gpu_reachability_on_chain(const void* resident, const ReachabilityPro
   ws.pairs.download(v);
   ws.status_out.download(status);
   stats.transfer_seconds += seconds_since(t);
-  split_results(ws.pairs.data(), ws.status_out.data(), n, out);
+  split_reachability_results(ws.pairs.data(), ws.status_out.data(), n, out);
   stats.seconds = seconds_since(start);
   return stats;
 }

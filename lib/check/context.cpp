@@ -83,30 +83,38 @@ void CheckContext::solve_linear(const LinearSystem& system, std::vector<double>&
   if (!stats.sound) mark_uncertified_solve(solver);
 }
 
-bool CheckContext::solve_reachability(const Bitset& left, const Bitset& right, ReachabilitySolution& solution) {
+bool CheckContext::solve_reachability(const Bitset& left, const Bitset& right, ReachabilitySolution& solution,
+                                      bool maximize) {
   const std::string& requested = options_.solver;
   const SolverSettings& settings = options_.settings;
   if (is_automatic_choice(requested) ? requested == "cpu" || !settings.sound
                                      : !find_solver(requested).solves(ProblemKind::reachability)) {
     return false;
   }
-  const CsrView p = timed(Phase::build, [&] { return probability_matrix(model_); });
+  const bool mdp = model_.type() == ModelType::mdp;
+  const CsrView p = mdp ? CsrView{model_.row_offsets().data(), model_.columns().data(), model_.values().data(),
+                                  model_.num_rows()}
+                        : timed(Phase::build, [&] { return probability_matrix(model_); });
   const uint64_t n = model_.num_states();
-  const ChoiceHint hint{.resident = model_.has_derived(device_chain_key(primary_device(settings)))};
+  const uint64_t rows = mdp ? model_.num_rows() : n;
+  const ChoiceHint hint{.resident = model_.has_derived(device_chain_key(primary_device(settings))), .min_max = mdp};
   throw_if_cancelled(settings.cancel);
   std::string reason;
   const auto start = std::chrono::steady_clock::now();
   const SolverEntry& solver =
-      choose_solver(ProblemKind::reachability, requested, p.offsets[n], n, settings, reason, hint);
+      choose_solver(ProblemKind::reachability, requested, p.offsets[rows], rows, settings, reason, hint);
   timings_.gpu_startup += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (solver.reachability == nullptr) return false;  // the host path chooses (and explains) again
   const ReachabilityProblem problem{.model = &model_,
                                     .states = n,
+                                    .groups = mdp ? model_.row_groups().data() : nullptr,
+                                    .rows = rows,
                                     .offsets = p.offsets,
                                     .columns = p.columns,
                                     .values = p.values,
                                     .left = &left.words(),
-                                    .right = &right.words()};
+                                    .right = &right.words(),
+                                    .maximize = maximize};
   SolveStats stats;
   try {
     stats = solver.reachability(problem, solution, settings);

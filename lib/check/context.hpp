@@ -26,12 +26,16 @@ class CheckContext {
   // given). A solve that certifies nothing makes the check unsound.
   void solve_linear(const LinearSystem& system, std::vector<double>& x, std::vector<double>* lower = nullptr,
                     std::vector<double>* upper = nullptr);
-  // P[φ U ψ] of a DTMC/CTMC on a GPU-resident chain, its precomputation
-  // included (issue 19), when the options choose that: "gpu", a solver
-  // that solves ProblemKind::reachability, or "auto" where the cost model
-  // predicts the GPU faster. False: the caller takes the host path (also
-  // when the chain does not fit the GPU under "auto", with a note).
-  bool solve_reachability(const Bitset& left, const Bitset& right, ReachabilitySolution& solution);
+  // P[φ U ψ] of a DTMC/CTMC, or Pmax/Pmin (`maximize`) of an MDP, on a
+  // GPU-resident copy of the model, its precomputation included (issue 19),
+  // when the options choose that: "gpu", a solver that solves
+  // ProblemKind::reachability, or "auto" where the cost model predicts the
+  // GPU faster. False: the caller takes the host path (also when the copy
+  // does not fit the GPU under "auto", with a note). True with
+  // solution.solved false: only solution.status is decided (an MDP's
+  // Pmax with end components among the maybe states).
+  bool solve_reachability(const Bitset& left, const Bitset& right, ReachabilitySolution& solution,
+                          bool maximize = false);
   void solve_stationary(const StationarySystem& system, std::vector<double>& x);
   void solve_steps(const StepProblem& problem, std::vector<double>& result);
   // MDPs. `bounds` is set when the solver produced sound lower/upper bounds.

@@ -24,6 +24,14 @@ using property::PathKind;
 using property::RewardFormula;
 using property::RewardKind;
 
+Bitset states_with_status(const std::vector<uint8_t>& status, uint8_t wanted) {
+  Bitset set(status.size());
+  for (uint64_t s = 0; s < status.size(); ++s) {
+    if (status[s] == wanted) set.set(s);
+  }
+  return set;
+}
+
 std::vector<double> indicator(const Bitset& set) {
   std::vector<double> v(set.size(), 0.0);
   bits::for_each_set(set, [&](uint64_t s) { v[s] = 1.0; });
@@ -108,15 +116,30 @@ void progressing_max_choices(const Model& model, const graph::TransposedGraph& t
 std::vector<double> until_unbounded(CheckContext& ctx, bool maximize, const Bitset& left, const Bitset& right,
                                     ResultExtras& extras) {
   const Model& model = ctx.model();
-  const auto& tg = ctx.transposed();
+  ReachabilitySolution resident;
+  const bool on_device = ctx.solve_reachability(left, right, resident, maximize);
+  if (on_device && resident.solved) {  // the whole check on a GPU
+    extras.lower = std::move(resident.lower);
+    extras.upper = std::move(resident.upper);
+    extras.scheduler = std::move(resident.choice);
+    return std::move(resident.values);
+  }
   // max: 0 where no scheduler reaches ψ, 1 where one does almost surely;
-  // min: 0 where some scheduler avoids ψ, 1 where all reach it a.s.
-  const Bitset zero = ctx.timed(Phase::precompute, [&] {
-    return maximize ? graph::prob0a(model, tg, left, right) : graph::prob0e(model, tg, left, right);
-  });
-  const Bitset one = ctx.timed(Phase::precompute, [&] {
-    return maximize ? graph::prob1e(model, tg, left, right) : graph::prob1a(model, tg, left, right);
-  });
+  // min: 0 where some scheduler avoids ψ, 1 where all reach it a.s. (From
+  // the device's precomputation when it decided them.)
+  Bitset zero, one;
+  if (on_device) {
+    zero = states_with_status(resident.status, k_reach_zero);
+    one = states_with_status(resident.status, k_reach_one);
+  } else {
+    const auto& tg = ctx.transposed();
+    zero = ctx.timed(Phase::precompute, [&] {
+      return maximize ? graph::prob0a(model, tg, left, right) : graph::prob0e(model, tg, left, right);
+    });
+    one = ctx.timed(Phase::precompute, [&] {
+      return maximize ? graph::prob1e(model, tg, left, right) : graph::prob1a(model, tg, left, right);
+    });
+  }
   const Bitset maybe = bits::complement(bits::set_union(zero, one));
   std::vector<double> values = indicator(one);
   extras.scheduler.assign(model.num_states(), -1);
@@ -130,7 +153,7 @@ std::vector<double> until_unbounded(CheckContext& ctx, bool maximize, const Bits
     scatter(mp, maybe, solution, values, extras, model);
   }
   if (maximize) {
-    progressing_max_choices(model, tg, right, zero, values, extras.scheduler, 1e-9);
+    progressing_max_choices(model, ctx.transposed(), right, zero, values, extras.scheduler, 1e-9);
   } else {
     // Where Pmin = 0, stay inside the zero set (some choice does).
     const auto& groups = model.row_groups();

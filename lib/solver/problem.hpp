@@ -115,12 +115,20 @@ class Model;
 struct ReachabilityProblem {
   const Model* model = nullptr;  // keeps the device copy (Model::derived_shared), freed with it
   uint64_t states = 0;
-  // The probability matrix: the model's own (DTMC) or its embedded DTMC (CTMC).
-  const uint64_t* offsets = nullptr;  // states + 1
+  // The probability matrix: the model's own (DTMC, MDP) or its embedded
+  // DTMC (CTMC). Chains: one row per state, `groups` null. MDPs: `groups`
+  // (states + 1) gives each state's rows (choices) and `offsets` has
+  // rows + 1 entries.
+  const uint64_t* groups = nullptr;
+  uint64_t rows = 0;                  // == states for chains
+  const uint64_t* offsets = nullptr;  // rows + 1
   const uint32_t* columns = nullptr;
   const double* values = nullptr;
   const std::vector<uint64_t>* left = nullptr;   // φ: Bitset words, ceil(states/64)
   const std::vector<uint64_t>* right = nullptr;  // ψ
+  bool maximize = false;  // MDPs: Pmax (prob0A/prob1E), else Pmin (prob0E/prob1A)
+
+  bool is_mdp() const { return groups != nullptr; }
 };
 
 struct ReachabilitySolution {
@@ -128,6 +136,13 @@ struct ReachabilitySolution {
   std::vector<double> values, lower, upper;
   // Per state: k_reach_maybe, k_reach_one (prob1) or k_reach_zero (prob0).
   std::vector<uint8_t> status;
+  // MDPs: per state the chosen choice, as an index into the state's group
+  // (CheckResult::scheduler), -1 where any choice will do.
+  std::vector<int64_t> choice;
+  // False when only `status` was decided (Pmax with end components among
+  // the maybe states: their upper bound needs the host's quotient); the
+  // caller then solves the maybe states itself.
+  bool solved = true;
 };
 inline constexpr uint8_t k_reach_maybe = 0, k_reach_one = 1, k_reach_zero = 2;
 

@@ -22,7 +22,7 @@ std::string_view to_string(ProblemKind kind) {
     case ProblemKind::min_max: return "min/max fixed point (MDP)";
     case ProblemKind::min_max_steps: return "bounded min/max steps (MDP)";
     case ProblemKind::param_bounds: return "parametric bounds (pCTMC regions)";
-    case ProblemKind::reachability: return "reachability on the whole chain (DTMC/CTMC, precomputation included)";
+    case ProblemKind::reachability: return "reachability on the whole model (DTMC/CTMC/MDP, precomputation included)";
   }
   return "?";
 }
@@ -205,7 +205,7 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
     WorkEstimate work{.entries = entries,
                       .rows = rows,
                       .iterations = hint.iterations > 0 ? hint.iterations
-                                      : kind == ProblemKind::min_max ? k_expected_iterations_min_max
+                                      : kind == ProblemKind::min_max || hint.min_max ? k_expected_iterations_min_max
                                                                      : k_expected_iterations,
                       .iterations_known = hint.iterations > 0,
                       .multithreaded_cpu = cpu_choice_parallel(kind),

@@ -74,6 +74,7 @@ void validate_solver_choice(std::string_view requested);
 struct ChoiceHint {
   uint64_t iterations = 0;  // exactly this many (bounded steps); 0: unknown
   bool resident = false;    // the GPU already holds the matrix
+  bool min_max = false;     // a reachability problem of an MDP: the MDP prior applies
 };
 
 // The solver for one problem of `entries` non-zeros and `rows` rows.

@@ -1,5 +1,6 @@
-// The whole check on the GPU (issue 19): a chain resident on the device,
-// prob0/prob1 computed there, kept across properties, freed on release.
+// The whole check on the GPU (issue 19): a chain or MDP resident on the
+// device, prob0/prob1 (Prob0A/0E/1A/1E) computed there, kept across
+// properties, freed on release.
 // Exit 77 (skipped) without a usable GPU (gpu_test_main.cpp).
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 #include "cuda/gpu_solvers.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/dtmc_precomputation.hpp"
+#include "graph/mdp_precomputation.hpp"
 #include "graph/transpose.hpp"
 #include "solver/device/device_selection.hpp"
 #include "support/manifest.hpp"
@@ -39,6 +41,43 @@ ReachabilitySolution device_solve(const Model& model, const Bitset& left, const 
   ReachabilitySolution solution;
   gpu_resident_reachability(problem, solution, settings);
   return solution;
+}
+
+std::vector<ManifestRow> mdps() {
+  std::vector<ManifestRow> out;
+  for (const ManifestRow& row : testing::manifest_instances(testing::max_test_transitions())) {
+    if (row.type == "mdp") out.push_back(row);
+  }
+  return out;
+}
+
+ReachabilitySolution device_solve_mdp(const Model& model, const Bitset& left, const Bitset& right, bool maximize) {
+  const ReachabilityProblem problem{.model = &model, .states = model.num_states(),
+                                    .groups = model.row_groups().data(), .rows = model.num_rows(),
+                                    .offsets = model.row_offsets().data(), .columns = model.columns().data(),
+                                    .values = model.values().data(), .left = &left.words(),
+                                    .right = &right.words(), .maximize = maximize};
+  ReachabilitySolution solution;
+  gpu_resident_reachability(problem, solution, {});
+  return solution;
+}
+
+// The DTMC a scheduler induces (tests/integration/test_mdp_schedulers.cpp).
+ModelPtr induced_chain(const Model& mdp, const std::vector<int64_t>& scheduler) {
+  ModelParts p;
+  p.type = ModelType::dtmc;
+  p.num_states = mdp.num_states();
+  p.row_offsets.push_back(0);
+  for (uint64_t s = 0; s < mdp.num_states(); ++s) {
+    const uint64_t row = mdp.row_groups()[s] + static_cast<uint64_t>(std::max<int64_t>(scheduler[s], 0));
+    for (uint64_t k = mdp.row_offsets()[row]; k < mdp.row_offsets()[row + 1]; ++k) {
+      p.columns.push_back(mdp.columns()[k]);
+      p.values.push_back(mdp.values()[k]);
+    }
+    p.row_offsets.push_back(p.columns.size());
+  }
+  p.labels = mdp.labels();
+  return Model::create(std::move(p));
 }
 
 uint64_t free_device_bytes() {
@@ -76,6 +115,90 @@ TEST(GpuPrecomputation, EqualsTheCpusStateSets) {
     std::printf("  %s: %zu labels compared\n", row.name().c_str(), std::min<size_t>(labels.size(), 6));
   }
   EXPECT_GT(compared, 0);
+}
+
+// Bit for bit the CPU's Prob0A/Prob1E (max) and Prob0E/Prob1A (min) on
+// every carried MDP, for ψ = each label and φ = true or the complement of
+// another label.
+TEST(GpuPrecomputation, EqualsTheCpusMdpStateSets) {
+  if (testing::models_root().empty()) GTEST_SKIP() << testing::missing_models_message();
+  int compared = 0;
+  for (const ManifestRow& row : mdps()) {
+    const Model& model = testing::cached_model(row);
+    const graph::TransposedGraph t = graph::transpose(model);
+    const auto& labels = model.labels();
+    for (size_t i = 0; i < labels.size() && i < 6; ++i) {
+      const Bitset& right = labels[i].states;
+      for (int variant = 0; variant < 2; ++variant) {
+        const Bitset left = variant == 0 ? bits::full(model.num_states())
+                                         : bits::complement(labels[(i + 1) % labels.size()].states);
+        for (const bool maximize : {true, false}) {
+          const graph::Prob01 cpu = maximize ? graph::prob01_max(model, t, left, right)
+                                             : graph::prob01_min(model, t, left, right);
+          const ReachabilitySolution gpu = device_solve_mdp(model, left, right, maximize);
+          ASSERT_EQ(gpu.status.size(), model.num_states());
+          uint64_t mismatches = 0;
+          for (uint64_t s = 0; s < model.num_states(); ++s) {
+            const uint8_t expected =
+                cpu.prob0.test(s) ? k_reach_zero : (cpu.prob1.test(s) ? k_reach_one : k_reach_maybe);
+            mismatches += gpu.status[s] != expected;
+          }
+          EXPECT_EQ(mismatches, 0u) << row.name() << " ψ = " << labels[i].name << " variant " << variant
+                                    << (maximize ? " max" : " min");
+          ++compared;
+        }
+      }
+    }
+    std::printf("  %s: %zu labels compared\n", row.name().c_str(), std::min<size_t>(labels.size(), 6));
+  }
+  EXPECT_GT(compared, 0);
+}
+
+// The manifest's unbounded Pmax/Pmin properties with the GPU: PRISM's value
+// within the tolerance, inside certified bounds; where the device solved
+// the whole check, the scheduler it chose induces a chain that attains the
+// value.
+TEST(GpuResident, MdpAgreesWithPrism) {
+  if (testing::models_root().empty()) GTEST_SKIP() << testing::missing_models_message();
+  int checked = 0, on_device = 0;
+  for (const ManifestRow& row : testing::manifest()) {
+    if (row.type != "mdp" || row.transitions > testing::max_test_transitions()) continue;
+    const std::string& p = row.property;
+    if ((p.rfind("Pmax=?", 0) != 0 && p.rfind("Pmin=?", 0) != 0) || p.find("<=") != std::string::npos) continue;
+    CheckOptions options;
+    options.solver = "gpu";
+    const Model& model = testing::cached_model(row);
+    const CheckResult r = check(model, p, options);
+    EXPECT_EQ(r.solver_names(), "gpu.interval-vi") << row.name() << " " << p;
+    EXPECT_TRUE(r.sound && r.converged) << row.name() << " " << p;
+    const double ref = row.reference_value;
+    EXPECT_LE(std::fabs(r.initial_value - ref), 1e-6 * std::max(std::fabs(ref), 1e-9) + 1e-12)
+        << row.name() << " " << p << " " << r.initial_value << " vs " << ref;
+    EXPECT_LE(r.initial_lower, ref + 1e-12) << row.name() << " " << p;
+    EXPECT_GE(r.initial_upper, ref - 1e-12) << row.name() << " " << p;
+    // The device's kernel names the result only when it solved the whole
+    // check (the host quotient's solve records its own otherwise).
+    const bool whole = r.kernel.find("resident MDP") != std::string::npos;
+    if (whole) {
+      ++on_device;
+      ASSERT_EQ(r.scheduler.size(), model.num_states()) << row.name() << " " << p;
+      std::string chain_property = p;
+      chain_property.replace(1, 3, "");  // "Pmax=?" -> "P=?"
+      CheckOptions cpu;
+      cpu.solver = "cpu";
+      const CheckResult induced = check(*induced_chain(model, r.scheduler), chain_property, cpu);
+      EXPECT_NEAR(induced.initial_value, r.initial_value, 1e-5 * std::max(1.0, std::fabs(ref)))
+          << row.name() << " " << p << ": the device's scheduler";
+    }
+    std::printf("  %s %s: %.12g, %llu it, %s, kernel %s, timings: precompute %.4f build %.4f transfer %.4f solve "
+                "%.4f s\n",
+                row.name().c_str(), p.c_str(), r.initial_value, static_cast<unsigned long long>(r.iterations),
+                whole ? "whole check on the device" : "host quotient", r.kernel.c_str(), r.timings.precompute,
+                r.timings.build, r.timings.transfer, r.timings.solve);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+  EXPECT_GT(on_device, 0);
 }
 
 // The manifest's unbounded properties through the resident path: PRISM's

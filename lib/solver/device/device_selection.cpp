@@ -39,13 +39,22 @@ std::string device_chain_key(int index) { return fmt::format("{}chain:{}", k_dev
 
 // Row offsets of the matrix and of its transpose; columns, values and
 // predecessors.
-uint64_t resident_chain_bytes(uint64_t states, uint64_t entries) { return 16 * (states + 1) + 16 * entries; }
+// Row offsets and predecessor offsets (8 B each per state), columns,
+// values and predecessor rows (16 B per non-zero); an MDP adds its row
+// groups (8 B per state) and, per row, an offset and the row's state.
+uint64_t resident_chain_bytes(uint64_t states, uint64_t entries, uint64_t mdp_rows) {
+  const uint64_t chain = 16 * (states + 1) + 16 * entries;
+  return mdp_rows == 0 ? chain : chain + 8 * (states + 1) + 12 * mdp_rows;
+}
 
 // Two {lower, upper} pair vectors, the state status, two frontier queues,
 // two visited marks, the frontier's degrees and their scan, the two label
 // masks (and CUB's scratch, a few KB).
-uint64_t resident_solve_bytes(uint64_t states) {
-  return 32 * states + states + 8 * states + 8 * states + 16 * states + states / 4 + (1u << 20);
+// An MDP's searches add per state two more marks, the counters, the
+// chosen rows (twice) and two masks; per row a hit flag and a usable byte.
+uint64_t resident_solve_bytes(uint64_t states, uint64_t mdp_rows) {
+  const uint64_t chain = 32 * states + states + 8 * states + 8 * states + 16 * states + states / 4 + (1u << 20);
+  return mdp_rows == 0 ? chain : chain + 20 * states + states / 4 + 5 * mdp_rows;
 }
 
 uint64_t gpu_memory_budget(const SolverSettings& settings, int index) {

@@ -20,13 +20,14 @@ int primary_device(const SolverSettings& settings);
 // vectors.
 uint64_t gpu_bytes_needed(uint64_t entries, uint64_t rows);
 
-// A chain resident on a GPU (cuda/resident_reachability.cu): the model's
-// cache key for usable device `index`, the bytes it takes (matrix, 20 B per
-// non-zero with its transposed graph) and those of one solve's working
-// vectors on it.
+// A chain or MDP resident on a GPU (cuda/resident_reachability.cu,
+// cuda/resident_mdp.cu): the model's cache key for usable device `index`,
+// the bytes it takes (matrix, 16 B per non-zero with its transposed graph)
+// and those of one solve's working vectors on it. `mdp_rows`: the MDP's
+// rows (choices), 0 for a chain.
 std::string device_chain_key(int index);
-uint64_t resident_chain_bytes(uint64_t states, uint64_t entries);
-uint64_t resident_solve_bytes(uint64_t states);
+uint64_t resident_chain_bytes(uint64_t states, uint64_t entries, uint64_t mdp_rows = 0);
+uint64_t resident_solve_bytes(uint64_t states, uint64_t mdp_rows = 0);
 
 // Bytes pmc may use on usable device `index`: settings.gpu_memory_limit,
 // else 90% of its free memory now.

@@ -1,7 +1,7 @@
 // gpu_resident_reachability (cuda/gpu_solvers.hpp): the host half, which
-// keeps the chain on the model (Model::derived_shared under
-// device_chain_key) and minds the memory budget; the device half is
-// cuda/resident_reachability.cu.
+// keeps the chain or MDP on the model (Model::derived_shared under
+// device_chain_key) and minds the memory budget; the device halves are
+// cuda/resident_reachability.cu (chains) and cuda/resident_mdp.cu (MDPs).
 #include <chrono>
 
 #include "common/error.hpp"
@@ -39,10 +39,12 @@ SolveStats gpu_resident_reachability(const ReachabilityProblem& p, ReachabilityS
   // copy; the device's free memory already excludes it. Over the budget,
   // the model's copy is evicted and the caller solves another way.
   const std::string key = device_chain_key(index);
-  const uint64_t n = p.states, entries = p.offsets[n];
+  const uint64_t n = p.states;
+  const uint64_t rows = p.is_mdp() ? p.groups[n] : n, entries = p.offsets[rows];
+  const uint64_t mdp_rows = p.is_mdp() ? rows : 0;
   const bool resident = p.model->has_derived(key);
-  const uint64_t needed =
-      resident_solve_bytes(n) + (resident && settings.gpu_memory_limit == 0 ? 0 : resident_chain_bytes(n, entries));
+  const uint64_t needed = resident_solve_bytes(n, mdp_rows) +
+                          (resident && settings.gpu_memory_limit == 0 ? 0 : resident_chain_bytes(n, entries, mdp_rows));
   const uint64_t budget = gpu_memory_budget(settings, index);
   if (needed > budget) {
     p.model->release_derived(key);
@@ -54,7 +56,7 @@ SolveStats gpu_resident_reachability(const ReachabilityProblem& p, ReachabilityS
   // the device) falls to building, as the remainder of stats.seconds.
   double upload = 0;
   const std::shared_ptr<void> chain = p.model->derived_shared<void>(
-      key, [&] { return gpu_upload_chain(settings, n, p.offsets, p.columns, p.values, upload); });
+      key, [&] { return gpu_upload_chain(settings, n, p.groups, p.offsets, p.columns, p.values, upload); });
 
   SolveStats stats = gpu_reachability_on_chain(chain.get(), p, out, settings);
   stats.startup_seconds += startup;
