@@ -153,9 +153,7 @@ std::vector<uint64_t> sorted_keys(const StateSet& set) {
   return sorted;
 }
 
-}  // namespace
-
-ModelParts explore(const Program& program, const ExploreOptions& options) {
+ModelParts explore_program(const Program& program, const ExploreOptions& options) {
   if (program.type != ModelType::dtmc && program.type != ModelType::ctmc && program.type != ModelType::mdp) {
     fail(ErrorCode::unsupported, "{}: PRISM-language models are DTMCs, CTMCs or MDPs, not {}", program.file,
          to_string(program.type));
@@ -236,8 +234,8 @@ ModelParts explore(const Program& program, const ExploreOptions& options) {
       if (generators[t].num_alternatives() == 0) {
         parts.labels[1].states.set(s);
         if (options.model.strict) {
-          fail(ErrorCode::model, "state {} {} has no outgoing transitions (a deadlock); strict loading rejects "
-               "deadlocks", s, describe_state(program, values));
+          fail(ErrorCode::model, "{}: state {} {} has no outgoing transitions (a deadlock); strict loading rejects "
+               "deadlocks", program.file, s, describe_state(program, values));
         }
       }
       builders[t].add_state(s, values, generators[t], block);
@@ -309,6 +307,19 @@ ModelParts explore(const Program& program, const ExploreOptions& options) {
         describe_state(program, values)));
   }
   return parts;
+}
+
+}  // namespace
+
+ModelParts explore(const Program& program, const ExploreOptions& options) {
+  try {
+    return explore_program(program, options);
+  } catch (const std::bad_alloc&) {
+    fail(ErrorCode::out_of_memory,
+         "{}: out of memory while exploring the state space; --max-states (ExploreOptions::max_states) stops "
+         "exploration early with a clear message",
+         program.file);
+  }
 }
 
 }  // namespace pmc::prism_language

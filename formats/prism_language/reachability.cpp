@@ -28,16 +28,18 @@ namespace {
 // narrow levels still spread over the threads.
 constexpr size_t k_chunk_states = 256;
 
-[[noreturn]] void too_many_states(uint64_t limit, bool user_limit) {
+// Code model rather than out_of_memory: the limit is the user's (or the
+// model store's 32-bit indices), not an allocation that failed.
+[[noreturn]] void too_many_states(const std::string& file, uint64_t limit, bool user_limit) {
   if (user_limit) {
     fail(ErrorCode::model,
-         "exploration stopped: the model has more than {} reachable states, the limit set by --max-states "
+         "{}: exploration stopped: the model has more than {} reachable states, the limit set by --max-states "
          "(ExploreOptions::max_states); raise it, or give 0 for no limit",
-         limit);
+         file, limit);
   }
   fail(ErrorCode::model,
-       "exploration stopped: the model has more than {} reachable states, pmc's limit (32-bit state indices)",
-       limit);
+       "{}: exploration stopped: the model has more than {} reachable states, pmc's limit (32-bit state indices)",
+       file, limit);
 }
 
 class Pool {
@@ -136,7 +138,7 @@ void reach_states(const Program& program, const StateLayout& layout, const std::
     }
     if (!first.empty()) pool.push(std::move(first));
   }
-  if (set.size() > limit) too_many_states(limit, user_limit);
+  if (set.size() > limit) too_many_states(program.file, limit, user_limit);
 
   auto worker = [&]() {
     try {
@@ -168,7 +170,7 @@ void reach_states(const Program& program, const StateLayout& layout, const std::
             }
             if (result != StateSet::Insert::inserted) continue;
             found.insert(found.end(), generator.target(b), generator.target(b) + words);
-            if (set.size() > limit) too_many_states(limit, user_limit);
+            if (set.size() > limit) too_many_states(program.file, limit, user_limit);
             if (found.size() >= k_chunk_states * words) {
               pool.push(std::move(found));
               found.clear();

@@ -56,7 +56,7 @@ SuccessorGenerator::SuccessorGenerator(const Program& program, const StateLayout
 
 void SuccessorGenerator::fail_in_state(const SourceLocation& where, const std::string& what,
                                        std::span<const int32_t> values) const {
-  fail(ErrorCode::model, "{}: {} in state {}", where.to_string(), what, describe_state(program_, values));
+  fail(ErrorCode::model, "{}: in state {}, {}", where.to_string(), describe_state(program_, values), what);
 }
 
 bool SuccessorGenerator::enable(const Command& command, std::span<const int32_t> values) {

@@ -1,0 +1,326 @@
+// The PRISM-language explorer (issue 20) on small sources whose models are
+// known by hand: PRISM's semantics of synchronisation, DTMC nondeterminism,
+// CTMC rate sums and deadlocks, multi-word states, thread counts — and the
+// errors exploration reports (update out of range, probabilities not
+// summing to one, negative rates, --max-states, huge init...endinit).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "common/error.hpp"
+#include "formats/prism_language/program.hpp"
+
+namespace pmc::prism_language {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+ModelParts explore_source(const std::string& source, ExploreOptions options = {}) {
+  return explore(parse_program(source, "test.nm", {}), options);
+}
+
+ModelPtr build_source(const std::string& source, ExploreOptions options = {}) {
+  return Model::create(explore_source(source, options), options.model);
+}
+
+// The message of the pmc::Error that exploring `source` throws.
+std::string explore_error(const std::string& source, ExploreOptions options = {}) {
+  try {
+    explore_source(source, options);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::model) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "no error for:\n" << source;
+  return "";
+}
+
+std::vector<std::string> action_names_of_rows(const Model& m) {
+  std::vector<std::string> out;
+  for (uint64_t r = 0; r < m.num_rows(); ++r) {
+    out.push_back(m.entry_actions().empty() ? "" : m.action_names()[m.entry_actions()[m.row_offsets()[r]]]);
+  }
+  return out;
+}
+
+TEST(PrismLanguageExplore, SynchronisationIsTheProductInPrismsOrder) {
+  // Module a has two enabled [go] commands, b has two: four combinations,
+  // a's command varying fastest; the unlabelled command comes first.
+  const ModelPtr m = build_source(R"(mdp
+module a
+  x : [0..3];
+  [go] x=0 -> (x'=1);
+  [go] x=0 -> (x'=2);
+  [] x=0 -> (x'=3);
+endmodule
+module b
+  y : [0..3];
+  [go] y=0 -> (y'=1);
+  [go] y=0 -> (y'=2);
+endmodule
+)");
+  // States sorted by (x, y): (0,0)=0, (1,1)=1, (1,2)=2, (2,1)=3, (2,2)=4, (3,0)=5.
+  ASSERT_EQ(m->num_states(), 6u);
+  ASSERT_EQ(m->row_groups()[1], 5u);  // state 0: 1 local + 4 synchronised choices
+  std::vector<uint32_t> targets;
+  for (uint64_t r = 0; r < 5; ++r) targets.push_back(m->columns()[m->row_offsets()[r]]);
+  EXPECT_EQ(targets, (std::vector<uint32_t>{5, 1, 3, 2, 4}));
+  EXPECT_EQ(action_names_of_rows(*m)[0], "");
+  EXPECT_EQ(action_names_of_rows(*m)[1], "go");
+  // The other states are deadlocks with PRISM's self-loop and label.
+  const Label* deadlock = m->find_label("deadlock");
+  ASSERT_NE(deadlock, nullptr);
+  EXPECT_EQ(deadlock->states.count(), 5u);
+  EXPECT_FALSE(deadlock->states.test(0));
+}
+
+TEST(PrismLanguageExplore, ABlockedActionGivesNoTransition) {
+  const ModelPtr m = build_source(R"(mdp
+module a
+  x : [0..1];
+  [go] x=0 -> (x'=1);
+endmodule
+module b
+  y : [0..1];
+  [go] y=1 -> (y'=0);
+  [] y=0 -> (y'=1);
+endmodule
+)");
+  // (0,0) -> (0,1) by b alone; in (0,1) both take go -> (1,0); (1,0) -> (1,1); (1,1) deadlock.
+  EXPECT_EQ(m->num_states(), 4u);
+  EXPECT_EQ(m->num_rows(), 4u);
+  EXPECT_EQ(m->columns(), (std::vector<uint32_t>{1, 2, 3, 3}));
+}
+
+TEST(PrismLanguageExplore, UpdatesReadTheOldState) {
+  const ModelPtr m = build_source(R"(dtmc
+module swap
+  x : [0..2] init 1;
+  y : [0..2] init 2;
+  [] true -> (x'=y) & (y'=x);
+endmodule
+)");
+  ASSERT_EQ(m->num_states(), 2u);
+  // (1,2) -> (2,1) -> (1,2).
+  EXPECT_EQ(m->columns(), (std::vector<uint32_t>{1, 0}));
+  EXPECT_EQ(m->valuations().values, (std::vector<int32_t>{1, 2, 2, 1}));
+}
+
+TEST(PrismLanguageExplore, DtmcNondeterminismIsUniformAndMerged) {
+  const ModelParts parts = explore_source(R"(dtmc
+module m
+  x : [0..2];
+  [] x=0 -> 0.5 : (x'=1) + 0.5 : (x'=2);
+  [] x=0 -> (x'=1);
+  [] x>0 -> true;
+endmodule
+)");
+  // Two alternatives in state 0, each 1/2: to 1 with 1/4 + 1/2, to 2 with 1/4.
+  EXPECT_EQ(parts.columns, (std::vector<uint32_t>{1, 2, 1, 2}));
+  EXPECT_EQ(parts.values, (std::vector<double>{0.75, 0.25, 1, 1}));
+  ASSERT_FALSE(parts.warnings.empty());
+  EXPECT_THAT(parts.warnings.back(), HasSubstr("nondeterministic"));
+}
+
+TEST(PrismLanguageExplore, CtmcRatesAreSummedAndRewardsWeighted) {
+  const ModelParts parts = explore_source(R"(ctmc
+module m
+  x : [0..1];
+  [a] x=0 -> 2 : (x'=1);
+  [b] x=0 -> 3 : (x'=1);
+  [] x=1 -> 1 : (x'=0);
+endmodule
+rewards "r"
+  [a] true : 10;
+  [b] true : 20;
+endrewards
+)");
+  ASSERT_EQ(parts.columns, (std::vector<uint32_t>{1, 0}));
+  EXPECT_EQ(parts.values, (std::vector<double>{5, 1}));
+  // The merged entry earns each alternative's reward by its share of the rate.
+  ASSERT_EQ(parts.rewards.size(), 1u);
+  EXPECT_DOUBLE_EQ(parts.rewards[0].transition_rewards[0], (2 * 10.0 + 3 * 20.0) / 5);
+  EXPECT_EQ(parts.rewards[0].transition_rewards[1], 0.0);
+  EXPECT_EQ(parts.action_names[parts.entry_actions[0]], "a");  // the first alternative's
+}
+
+TEST(PrismLanguageExplore, MdpTransitionRewardsFollowTheChoiceAction) {
+  const ModelParts parts = explore_source(R"(mdp
+module m
+  x : [0..1];
+  [a] x=0 -> 0.5 : (x'=1) + 0.5 : true;
+  [] x=0 -> (x'=1);
+endmodule
+rewards
+  [a] x=0 : 4;
+  [] true : 1;
+  x=1 : 7;
+endrewards
+)");
+  // State 0: choice [] then choice [a] (independent commands come first).
+  EXPECT_EQ(parts.row_groups, (std::vector<uint64_t>{0, 2, 3}));
+  ASSERT_EQ(parts.rewards.size(), 1u);
+  EXPECT_EQ(parts.rewards[0].name, "");
+  EXPECT_EQ(parts.rewards[0].transition_rewards, (std::vector<double>{1, 4, 4, 0}));
+  EXPECT_EQ(parts.rewards[0].state_rewards, (std::vector<double>{0, 7}));
+}
+
+TEST(PrismLanguageExplore, StatesAreSortedAcrossSeveralWords) {
+  // 3 × 31 bits: three words; states must still come in PRISM's order.
+  const ModelPtr m = build_source(R"(dtmc
+module m
+  a : [0..2000000000] init 5;
+  b : [0..2000000000];
+  c : [0..2000000000] init 2000000000;
+  [] a=5 -> 0.5 : (a'=0) & (c'=1) + 0.5 : (a'=3) & (b'=7);
+  [] a=0 -> (a'=1999999999);
+endmodule
+)");
+  ASSERT_EQ(m->num_states(), 4u);
+  EXPECT_EQ(m->valuations().values,
+            (std::vector<int32_t>{0, 0, 1, 3, 7, 2000000000, 5, 0, 2000000000, 1999999999, 0, 1}));
+  const Bitset* init = m->initial_states();
+  ASSERT_NE(init, nullptr);
+  EXPECT_TRUE(init->test(2));
+  EXPECT_EQ(init->count(), 1u);
+}
+
+TEST(PrismLanguageExplore, ThreadCountDoesNotChangeTheModel) {
+  const std::string source = R"(mdp
+const int N = 40;
+module a
+  x : [0..N];
+  [] x<N -> 0.5 : (x'=x+1) + 0.5 : (x'=max(0, x-1));
+  [s] true -> true;
+endmodule
+module b
+  y : [0..N];
+  [] y<N -> 0.3 : (y'=y+1) + 0.7 : (y'=0);
+  [s] y=N -> (y'=0);
+endmodule
+)";
+  ExploreOptions one, many;
+  one.threads = 1;
+  many.threads = 4;
+  const ModelPtr a = build_source(source, one), b = build_source(source, many);
+  EXPECT_EQ(a->num_states(), 41u * 41u);
+  EXPECT_TRUE(a->same_as(*b));
+}
+
+TEST(PrismLanguageExplore, InitEndinitGivesSeveralInitialStates) {
+  const ModelPtr m = build_source(R"(dtmc
+module m
+  x : [0..9];
+  [] true -> true;
+endmodule
+init x>=7 endinit
+)");
+  EXPECT_EQ(m->num_states(), 3u);
+  EXPECT_EQ(m->initial_states()->count(), 3u);
+}
+
+TEST(PrismLanguageExplore, DeadlocksAreRejectedWhenStrict) {
+  ExploreOptions strict;
+  strict.model.strict = true;
+  const std::string message = explore_error(R"(dtmc
+module m
+  x : [0..1];
+  [] x=0 -> (x'=1);
+endmodule
+)", strict);
+  EXPECT_THAT(message, AllOf(HasSubstr("(x=1)"), HasSubstr("deadlock")));
+}
+
+TEST(PrismLanguageExplore, UpdateOutOfRangeNamesLocationVariableValueAndState) {
+  const std::string message = explore_error(R"(mdp
+module m
+  x : [0..3];
+  [] x<3 -> (x'=x+2);
+endmodule
+)");
+  EXPECT_THAT(message, AllOf(HasSubstr("test.nm:4:"), HasSubstr("x to 4"), HasSubstr("[0..3]"), HasSubstr("(x=2)")));
+}
+
+TEST(PrismLanguageExplore, BooleanStateIsNamedWithTrueAndFalse) {
+  const std::string message = explore_error(R"(dtmc
+module m
+  b : bool;
+  x : [0..1];
+  [] !b -> (b'=true) & (x'=x+1);
+  [] b -> (x'=x+1);
+endmodule
+)");
+  EXPECT_THAT(message, AllOf(HasSubstr("x to 2"), HasSubstr("(b=true,x=1)")));
+}
+
+TEST(PrismLanguageExplore, ProbabilitiesMustSumToOne) {
+  const std::string message = explore_error(R"(dtmc
+module m
+  x : [0..2];
+  [] x=0 -> 0.5 : (x'=1) + 0.4 : (x'=2);
+  [] x>0 -> true;
+endmodule
+)");
+  EXPECT_THAT(message, AllOf(HasSubstr("test.nm:4:"), HasSubstr("sum to 0.9"), HasSubstr("(x=0)")));
+}
+
+TEST(PrismLanguageExplore, ProbabilitiesDependingOnTheStateAreCheckedInEachState) {
+  const std::string message = explore_error(R"(mdp
+module m
+  x : [0..4];
+  [] x<4 -> 0.5 : (x'=x+1) + 0.5-x/10 : (x'=0);
+  [] x=4 -> true;
+endmodule
+)");
+  // Fine in x=0; in x=1 the probabilities sum to 0.9.
+  EXPECT_THAT(message, AllOf(HasSubstr("sum to"), HasSubstr("(x=1)")));
+}
+
+TEST(PrismLanguageExplore, NegativeRateIsAnError) {
+  const std::string message = explore_error(R"(ctmc
+module m
+  x : [0..2];
+  [] x<2 -> 1-2*x : (x'=x+1);
+endmodule
+)");
+  EXPECT_THAT(message, AllOf(HasSubstr("test.nm:4:"), HasSubstr("negative rate -1"), HasSubstr("(x=1)")));
+}
+
+TEST(PrismLanguageExplore, MaxStatesStopsExplorationWithAClearError) {
+  ExploreOptions options;
+  options.max_states = 1000;
+  const std::string message = explore_error(R"(dtmc
+module m
+  x : [0..1000000];
+  [] x<1000000 -> (x'=x+1);
+endmodule
+)", options);
+  EXPECT_THAT(message, AllOf(HasSubstr("more than 1000 reachable states"), HasSubstr("--max-states")));
+  options.max_states = 2000000;
+  EXPECT_EQ(explore_source(R"(dtmc
+module m
+  x : [0..1000];
+  [] x<1000 -> (x'=x+1);
+endmodule
+)", options).num_states, 1001u);
+}
+
+TEST(PrismLanguageExplore, HugeInitEndinitIsRefusedAtOnce) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string message = explore_error(R"(dtmc
+module m
+  a : [0..1048575];
+  b : [0..1048575];
+  [] true -> true;
+endmodule
+init a=b endinit
+)");
+  EXPECT_THAT(message, AllOf(HasSubstr("init ... endinit"), HasSubstr("2^40")));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+}
+
+}  // namespace
+}  // namespace pmc::prism_language
