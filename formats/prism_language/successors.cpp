@@ -87,7 +87,7 @@ void SuccessorGenerator::expand(std::span<const int32_t> values) {
     const Enabled enabled{command, weights_of_enabled_.size()};
     if (enable(*command, values)) add_alternative(0, {&enabled, 1}, values);
   }
-  std::vector<Enabled> chosen;
+  std::vector<Enabled>& chosen = chosen_;
   for (uint32_t action = 1; action < participants_.size(); ++action) {
     const std::vector<Participant>& participants = participants_[action];
     if (participants.empty()) continue;
