@@ -85,17 +85,11 @@ __global__ void count_reached_maybe(uint64_t n, const uint8_t* status, const uns
   if (s < n && status[s] == k_reach_maybe && reached[s] != 0) atomicAdd(count, 1u);
 }
 
-// bounds_midpoint (solver/convergence.hpp) on the device: the host's
-// result values, so the scheduler is chosen on the values the user sees.
-__device__ inline double midpoint(double lower, double upper) { return 0.5 * (lower + upper); }
-
+// Σ P(r, t)·l(t): a row's value on the lower bounds.
 __device__ inline double row_value(const uint64_t* offsets, const uint32_t* columns, const double* values, uint64_t r,
-                                   const double2* v, bool use_lower) {
+                                   const double2* v) {
   double sum = 0.0;
-  for (uint64_t k = offsets[r]; k < offsets[r + 1]; ++k) {
-    const double2 x = v[columns[k]];
-    sum += values[k] * (use_lower ? x.x : midpoint(x.x, x.y));
-  }
+  for (uint64_t k = offsets[r]; k < offsets[r + 1]; ++k) sum += values[k] * v[columns[k]].x;
   return sum;
 }
 
@@ -121,7 +115,7 @@ __global__ void choose_min_rows(ChoiceInputs in, const uint64_t* psi, uint32_t* 
   if (st == k_reach_maybe) {
     double best = INFINITY;
     for (uint64_t r = in.groups[s]; r < in.groups[s + 1]; ++r) {
-      const double value = row_value(in.offsets, in.columns, in.values, r, in.v, true);
+      const double value = row_value(in.offsets, in.columns, in.values, r, in.v);
       if (value < best) {
         best = value;
         pick = static_cast<uint32_t>(r);
@@ -137,18 +131,19 @@ __global__ void choose_min_rows(ChoiceInputs in, const uint64_t* psi, uint32_t* 
   chosen[s] = pick;
 }
 
-// Pmax's scheduler, first half: the rows whose value (on the bounds'
-// midpoints) is within tolerance of their state's; the search from ψ over
-// them (second half) then gives every state a row towards ψ.
+// Pmax's scheduler, first half: the rows whose value on the lower bounds
+// is within tolerance of their state's lower bound (the arg-max row always
+// is: a monotone lower iteration keeps B(l) >= l; the midpoints are no
+// fixpoint and left states without a row); the search from ψ over them
+// (second half) then gives every state a row towards ψ.
 __global__ void flag_optimal_rows(ChoiceInputs in, uint8_t* usable) {
   const uint64_t s = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   if (s >= in.n) return;
-  const double2 x = in.v[s];
-  const double value = midpoint(x.x, x.y);
+  const double value = in.v[s].x;
   const double slack = k_optimal_tolerance * fmax(1.0, value);
   const bool zero = in.status[s] == k_reach_zero;
   for (uint64_t r = in.groups[s]; r < in.groups[s + 1]; ++r) {
-    usable[r] = !zero && row_value(in.offsets, in.columns, in.values, r, in.v, false) >= value - slack;
+    usable[r] = !zero && row_value(in.offsets, in.columns, in.values, r, in.v) >= value - slack;
   }
 }
 

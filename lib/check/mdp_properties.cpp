@@ -153,7 +153,13 @@ std::vector<double> until_unbounded(CheckContext& ctx, bool maximize, const Bits
     scatter(mp, maybe, solution, values, extras, model);
   }
   if (maximize) {
-    progressing_max_choices(model, ctx.transposed(), right, zero, values, extras.scheduler, 1e-9);
+    // On the lower bounds where there are bounds: with a monotone lower
+    // iteration the arg-max row of every state satisfies B(l) >= l, while
+    // the midpoints are no fixpoint (on consensus N6_K2 a state's midpoint
+    // exceeded each of its rows' by more than the tolerance, and the
+    // search left it without a choice).
+    progressing_max_choices(model, ctx.transposed(), right, zero, extras.lower.empty() ? values : extras.lower,
+                            extras.scheduler, 1e-9);
   } else {
     // Where Pmin = 0, stay inside the zero set (some choice does).
     const auto& groups = model.row_groups();
