@@ -44,7 +44,7 @@ constexpr size_t k_chunk_states = 256;
 
 class Pool {
  public:
-  explicit Pool(StateSet& set) : set_(set) {}
+  Pool(StateSet& set, unsigned threads) : set_(set), threads_(threads) {}
 
   void push(std::vector<uint64_t> chunk) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -85,7 +85,7 @@ class Pool {
     while (growing_) changed_.wait(lock);
     growing_ = true;
     changed_.wait(lock, [&] { return active_ == 0 || done_; });
-    if (!done_ && !set_.has_room_for(more)) set_.grow(more);
+    if (!done_ && !set_.has_room_for(more)) set_.grow(more, threads_);
     growing_ = false;
     ++active_;
     changed_.notify_all();
@@ -107,6 +107,7 @@ class Pool {
   }
 
   StateSet& set_;
+  const unsigned threads_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<std::vector<uint64_t>> chunks_;
@@ -122,7 +123,7 @@ void reach_states(const Program& program, const StateLayout& layout, const std::
   const uint32_t words = layout.words();
   const bool user_limit = max_states != 0;
   const uint64_t limit = user_limit ? std::min(max_states, k_max_states) : k_max_states;
-  Pool pool(set);
+  Pool pool(set, threads);
   {
     std::vector<uint64_t> first;
     for (size_t i = 0; i < initial.size(); i += words) {

@@ -56,14 +56,22 @@ StateSet::Insert StateSet::insert(const uint64_t* key) {
   }
 }
 
-void StateSet::grow(uint64_t more) {
+void StateSet::grow(uint64_t more, unsigned threads) {
   const uint64_t wanted = capacity_for(size() + more);
   if (wanted <= capacity()) return;
-  std::vector<uint64_t> old = keys();
+  // Rehashed in parallel straight from the old arrays: with 16 threads a
+  // serial rehash of every doubling held up all of them.
+  const std::vector<uint64_t> old_keys = std::move(keys_);
+  const std::unique_ptr<std::atomic<uint8_t>[]> old_status = std::move(status_);
+  const auto old_capacity = static_cast<int64_t>(mask_ + 1);
   allocate(wanted);
-  const uint64_t n = old.size() / words_;
   count_.store(0);
-  for (uint64_t i = 0; i < n; ++i) insert(&old[i * words_]);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int64_t slot = 0; slot < old_capacity; ++slot) {
+    if (old_status[slot].load(std::memory_order_relaxed) == k_full) {
+      insert(&old_keys[static_cast<uint64_t>(slot) * words_]);
+    }
+  }
 }
 
 std::vector<uint64_t> StateSet::keys() const {

@@ -36,9 +36,10 @@ class StateSet {
   Insert insert(const uint64_t* key);
 
   // Whether the table can take `more` states without reaching its load
-  // limit; grow() doubles it until it can. Not thread-safe.
+  // limit; grow() doubles it until it can, rehashing on `threads` threads.
+  // Not thread-safe: no insert() may run meanwhile.
   bool has_room_for(uint64_t more) const { return size() + more <= limit_; }
-  void grow(uint64_t more);
+  void grow(uint64_t more, unsigned threads = 1);
 
   // Every stored key, `words()` per state, in table order. Not thread-safe.
   std::vector<uint64_t> keys() const;
