@@ -42,6 +42,10 @@ phase=${1:-test}
 
 build() {
   nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1; cat "$OUT/gpu.txt"
+  # A folder configured without CUDA (by another script) is started afresh.
+  if [ -f /tmp/b/build.ninja ] && ! meson configure /tmp/b 2>/dev/null | grep -qE "^ *cuda +enabled"; then
+    rm -rf /tmp/b
+  fi
   if [ ! -f /tmp/b/build.ninja ]; then
     meson setup /tmp/b -Dcuda=enabled -Dbuildtype=release > "$OUT/setup.log" 2>&1 || { tail -30 "$OUT/setup.log"; exit 1; }
   fi
