@@ -4,6 +4,7 @@
 #include "formats/drn.hpp"
 #include "formats/pmcb.hpp"
 #include "formats/prism_explicit.hpp"
+#include "formats/prism_language/program.hpp"
 
 namespace pmc {
 namespace {
@@ -21,8 +22,14 @@ FormatChoice parse_format_name(std::string_view name) {
   if (name == "prism-mdp") return {ModelFormat::prism, ModelType::mdp};
   if (name == "drn") return {ModelFormat::drn, std::nullopt};
   if (name == "pmcb") return {ModelFormat::pmcb, std::nullopt};
-  fail(ErrorCode::invalid_argument, "unknown model format {} (use prism, prism-dtmc, prism-ctmc, prism-mdp, drn or pmcb)",
+  if (name == "prism-language") return {ModelFormat::prism_language, std::nullopt};
+  fail(ErrorCode::invalid_argument,
+       "unknown model format {} (use prism, prism-dtmc, prism-ctmc, prism-mdp, drn, pmcb or prism-language)",
        quote_for_message(name));
+}
+
+bool is_prism_language_path(std::string_view path) {
+  return ends_with(path, ".pm") || ends_with(path, ".sm") || ends_with(path, ".nm") || ends_with(path, ".prism");
 }
 
 FormatChoice format_from_path(const std::string& path) {
@@ -33,17 +40,56 @@ FormatChoice format_from_path(const std::string& path) {
   if (ends_with(p, ".tra") || ends_with(p, ".lab") || ends_with(p, ".srew") || ends_with(p, ".trew") || ends_with(p, ".sta")) {
     return {ModelFormat::prism, std::nullopt};
   }
-  fail(ErrorCode::invalid_argument, "{}: cannot tell the model format from the name (expected .tra, .drn or .pmcb, optionally .gz)",
+  if (is_prism_language_path(path)) return {ModelFormat::prism_language, std::nullopt};
+  fail(ErrorCode::invalid_argument,
+       "{}: cannot tell the model format from the name (expected .tra, .drn or .pmcb, optionally .gz, or a "
+       "PRISM-language source .pm, .sm, .nm or .prism)",
        path);
 }
 
-ModelPtr load_model(const std::vector<std::string>& paths, std::string_view format, const ModelOptions& options) {
+namespace {
+
+const char* format_noun(ModelFormat f) {
+  switch (f) {
+    case ModelFormat::prism: return "PRISM explicit";
+    case ModelFormat::drn: return "DRN";
+    case ModelFormat::pmcb: return ".pmcb";
+    case ModelFormat::prism_language: return "PRISM-language";
+  }
+  return "?";
+}
+
+ModelPtr build_source(const std::string& path, const LoadOptions& options) {
+  prism_language::ExploreOptions explore;
+  explore.max_states = options.max_states;
+  explore.threads = options.threads;
+  explore.model = options.model;
+  return prism_language::build_model_from_source(path, prism_language::parse_constant_assignments(options.constants),
+                                                 explore);
+}
+
+}  // namespace
+
+ModelPtr load_model(const std::vector<std::string>& paths, std::string_view format, const LoadOptions& load_options) {
   if (paths.empty()) fail(ErrorCode::invalid_argument, "no model file given");
   const FormatChoice choice = format.empty() ? format_from_path(paths.front()) : parse_format_name(format);
   if (choice.format != ModelFormat::prism && paths.size() > 1) {
-    fail(ErrorCode::invalid_argument, "a {} model is one file, but {} files were given",
-         choice.format == ModelFormat::drn ? "DRN" : ".pmcb", paths.size());
+    fail(ErrorCode::invalid_argument, "a {} model is one file, but {} files were given", format_noun(choice.format),
+         paths.size());
   }
+  if (choice.format == ModelFormat::prism_language) return build_source(paths.front(), load_options);
+  if (!load_options.constants.empty()) {
+    fail(ErrorCode::invalid_argument,
+         "{}: --const sets constants of PRISM-language sources (.pm, .sm, .nm, .prism), but this is a {} model file",
+         paths.front(), format_noun(choice.format));
+  }
+  if (load_options.max_states != 0) {
+    fail(ErrorCode::invalid_argument,
+         "{}: --max-states limits the exploration of PRISM-language sources (.pm, .sm, .nm, .prism), but this is a {} "
+         "model file",
+         paths.front(), format_noun(choice.format));
+  }
+  const ModelOptions& options = load_options.model;
   ModelParts parts;
   std::string main_path = paths.front();
   switch (choice.format) {
@@ -58,6 +104,7 @@ ModelPtr load_model(const std::vector<std::string>& paths, std::string_view form
     }
     case ModelFormat::drn: parts = read_drn(paths.front(), options); break;
     case ModelFormat::pmcb: parts = read_pmcb(paths.front()); break;
+    case ModelFormat::prism_language: break;  // built above
   }
   try {
     return Model::create(std::move(parts), options);
@@ -72,6 +119,8 @@ void save_model(const Model& model, const std::string& path, std::string_view fo
     case ModelFormat::prism: write_prism_explicit(model, path); break;
     case ModelFormat::drn: write_drn(model, path); break;
     case ModelFormat::pmcb: write_pmcb(model, path); break;
+    case ModelFormat::prism_language:
+      fail(ErrorCode::unsupported, "{}: pmc does not write PRISM-language sources (write .pmcb, .drn or .tra)", path);
   }
 }
 

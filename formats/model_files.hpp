@@ -11,24 +11,54 @@
 
 namespace pmc {
 
-enum class ModelFormat { prism, drn, pmcb };
+// prism: PRISM's explicit files (.tra/.lab/...); prism_language: a PRISM
+// modelling-language source (.pm/.sm/.nm/.prism) built by exploration.
+enum class ModelFormat { prism, drn, pmcb, prism_language };
 
 struct FormatChoice {
   ModelFormat format;
   std::optional<ModelType> type;  // prism only: force dtmc/ctmc/mdp
 };
 
-// "prism", "prism-dtmc", "prism-ctmc", "prism-mdp", "drn" or "pmcb".
+// "prism", "prism-dtmc", "prism-ctmc", "prism-mdp", "drn", "pmcb" or
+// "prism-language" (a PRISM modelling-language source).
 FormatChoice parse_format_name(std::string_view name);
-// By extension: .tra (.tra.gz) → prism, .drn (.drn.gz) → drn, .pmcb → pmcb.
+// By extension: .tra (.tra.gz) → prism, .drn (.drn.gz) → drn, .pmcb → pmcb,
+// .pm/.sm/.nm/.prism → prism-language.
 FormatChoice format_from_path(const std::string& path);
+// True for the names format_from_path reads as a PRISM-language source.
+bool is_prism_language_path(std::string_view path);
+
+// What a loader needs beyond ModelOptions: the settings of PRISM-language
+// sources. Converts implicitly from ModelOptions, so that callers with only
+// those (and `{}`) keep compiling.
+struct LoadOptions {
+  LoadOptions() = default;
+  LoadOptions(const ModelOptions& model_options) : model(model_options) {}  // NOLINT: implicit on purpose
+
+  ModelOptions model;
+  // Sources only: "N=4,K=2" (parse_constant_assignments' syntax) for the
+  // constants the source leaves undefined. Given for any other format it is
+  // an error (invalid_argument): the user asked for something that cannot
+  // happen, and silence would hide it.
+  std::string constants;
+  // Sources only: exploration stops with an error (code model) above this
+  // many reachable states; 0 = no limit beyond pmc's 32-bit indices. Given
+  // (non-zero) for another format it is an error too.
+  uint64_t max_states = 0;
+  // Sources only: exploration threads, 0 = OpenMP's default. Ignored for
+  // other formats (it is a hint, not a request that can fail).
+  unsigned threads = 0;
+};
 
 // One path: a .tra (its .lab/.srew/.trew/.sta siblings found by stem), a
-// .drn or a .pmcb. Several paths: PRISM explicit files listed one by one.
+// .drn, a .pmcb or a .pm/.sm/.nm/.prism source (built by exploration with
+// options.constants). Several paths: PRISM explicit files listed one by one.
 // `format` empty: decided by extension. Errors name the file.
-ModelPtr load_model(const std::vector<std::string>& paths, std::string_view format, const ModelOptions& options);
+ModelPtr load_model(const std::vector<std::string>& paths, std::string_view format, const LoadOptions& options);
 
-// `format` empty: by the extension of `path` (.pmcb, .drn, .tra).
+// `format` empty: by the extension of `path` (.pmcb, .drn, .tra). A
+// PRISM-language source cannot be written (error unsupported).
 void save_model(const Model& model, const std::string& path, std::string_view format);
 
 }  // namespace pmc

@@ -135,7 +135,15 @@ PMC_API pmc_status pmc_options_set_sound(pmc_options* options, int sound);
  * pmc_check return PMC_ERROR_NOT_CONVERGED. */
 PMC_API pmc_status pmc_options_set_max_iterations(pmc_options* options, uint64_t max_iterations);
 
-/* CPU threads for the solvers; 0 (default) uses every core. */
+/* PRISM-language sources (pmc_model_build_prism, or pmc_model_load of a
+ * .pm/.sm/.nm/.prism file): exploration stops with PMC_ERROR_MODEL once the
+ * model has more than max_states reachable states; 0 (default) means no
+ * limit beyond pmc's 32-bit state indices. Loads of other formats ignore
+ * it. */
+PMC_API pmc_status pmc_options_set_max_states(pmc_options* options, uint64_t max_states);
+
+/* CPU threads for the solvers (and for exploring PRISM-language sources);
+ * 0 (default) uses every core. */
 PMC_API pmc_status pmc_options_set_threads(pmc_options* options, uint64_t threads);
 
 /* GPU solvers: the device to use, an index below pmc_device_count()
@@ -224,6 +232,11 @@ typedef enum pmc_model_kind {
  *   "prism-dtmc", "prism-ctmc", "prism-mdp"   the same, forcing the type.
  *   "drn"         Storm DRN, including parametric CTMCs with affine rates.
  *   "pmcb"        pmc's binary format (formats/pmc.proto).
+ *   "prism-language"  a PRISM modelling-language source (.pm, .sm, .nm,
+ *                 .prism by extension), built by exploring its reachable
+ *                 states; every constant must be defined in the source
+ *                 (else PMC_ERROR_PARSE naming them: use
+ *                 pmc_model_build_prism to give their values).
  * On success *out_model owns a new model; free it with pmc_model_free. */
 PMC_API pmc_status pmc_model_load(const char* path, const char* format, pmc_model** out_model);
 
@@ -232,6 +245,32 @@ PMC_API pmc_status pmc_model_load(const char* path, const char* format, pmc_mode
  * found by stem. A single .tra path finds its siblings as above. */
 PMC_API pmc_status pmc_model_load_files(const char* const* paths, uint64_t num_paths, const char* format,
                                         const pmc_options* options, pmc_model** out_model);
+
+/* Builds a model from a PRISM-language source (`dtmc`, `ctmc` or `mdp`;
+ * .pm, .sm, .nm or .prism, whatever the name) by exploring its reachable
+ * states, as PRISM's explicit engine does: same states in the same order,
+ * same transitions, with the source's labels (plus "init" and "deadlock")
+ * and reward structures.
+ *   path       the source file; read during the call only.
+ *   constants  values of the constants the source leaves undefined, as
+ *              "K=2,N=4,p=0.5,flag=true"; NULL or "" when it defines them
+ *              all. Read during the call only.
+ *   options    may be NULL (defaults). Used: strict (deadlocks are errors
+ *              instead of self-loops), row-sum tolerance, max_states
+ *              (pmc_options_set_max_states), threads (exploration threads).
+ * On success *out_model owns a new model; free it with pmc_model_free.
+ * Errors: PMC_ERROR_IO (unreadable file); PMC_ERROR_PARSE (syntax, type or
+ * undefined constants: pmc_last_error() gives file:line:column, or lists
+ * every undefined constant and how to set it); PMC_ERROR_INVALID_ARGUMENT
+ * (NULL path or out_model, malformed `constants`, a constant the source
+ * does not declare or already defines); PMC_ERROR_MODEL (probabilities not
+ * summing to one, negative rates, a value leaving a variable's range, more
+ * than max_states states); PMC_ERROR_OUT_OF_MEMORY.
+ * Thread safety: may run in several threads at once (each exploring its
+ * own source; `options` is only read). The exploration itself uses the
+ * threads set in `options` (0: every core). */
+PMC_API pmc_status pmc_model_build_prism(const char* path, const char* constants, const pmc_options* options,
+                                         pmc_model** out_model);
 
 /* Builds a model from CSR arrays, which are copied.
  *   row_offsets  num_rows+1 entries; row r holds entries

@@ -27,6 +27,7 @@ struct pmc_options {
   pmc::ModelOptions model;
   pmc::CheckOptions check;
   std::atomic<bool> cancel{false};
+  uint64_t max_states = 0;  // PRISM-language sources: exploration limit, 0 = none
 };
 
 struct pmc_result {

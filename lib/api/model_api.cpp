@@ -21,6 +21,17 @@ std::string text_arg(const char* text, const char* name) {
 
 std::string optional_format(const char* format) { return format ? std::string(format) : std::string(); }
 
+// The options' model settings and threads; the PRISM-language state
+// limit is added by the callers that build a source (it is ignored for
+// other formats, so one options handle serves every load).
+pmc::LoadOptions load_options_of(const pmc_options* options) {
+  pmc::LoadOptions load(pmc::api::options_of(options));
+  if (options != nullptr) {
+    load.threads = static_cast<unsigned>(std::max(options->check.settings.threads, 0));
+  }
+  return load;
+}
+
 void publish(pmc::ModelPtr model, pmc_model** out_model) {
   *out_model = new pmc_model{std::move(model)};
 }
@@ -74,7 +85,22 @@ pmc_status pmc_model_load_files(const char* const* paths, uint64_t num_paths, co
     if (num_paths == 0) fail(ErrorCode::invalid_argument, "no model file given");
     std::vector<std::string> files;
     for (uint64_t i = 0; i < num_paths; ++i) files.push_back(text_arg(paths[i], "path"));
-    publish(pmc::load_model(files, optional_format(format), pmc::api::options_of(options)), out_model);
+    pmc::LoadOptions load = load_options_of(options);
+    const pmc::ModelFormat chosen =
+        format ? pmc::parse_format_name(format).format : pmc::format_from_path(files.front()).format;
+    if (options != nullptr && chosen == pmc::ModelFormat::prism_language) load.max_states = options->max_states;
+    publish(pmc::load_model(files, optional_format(format), load), out_model);
+  });
+}
+
+pmc_status pmc_model_build_prism(const char* path, const char* constants, const pmc_options* options,
+                                 pmc_model** out_model) {
+  return guarded([&] {
+    require(out_model, "out_model");
+    pmc::LoadOptions load = load_options_of(options);
+    if (options != nullptr) load.max_states = options->max_states;
+    load.constants = constants ? std::string(constants) : std::string();
+    publish(pmc::load_model({text_arg(path, "path")}, "prism-language", load), out_model);
   });
 }
 

@@ -65,6 +65,10 @@ pmc_status pmc_options_set_max_iterations(pmc_options* options, uint64_t max_ite
   });
 }
 
+pmc_status pmc_options_set_max_states(pmc_options* options, uint64_t max_states) {
+  return guarded([&] { require(options, "options").max_states = max_states; });
+}
+
 pmc_status pmc_options_set_threads(pmc_options* options, uint64_t threads) {
   return guarded([&] {
     pmc_options& o = require(options, "options");

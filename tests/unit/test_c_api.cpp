@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -17,6 +18,8 @@
 namespace {
 
 const std::string k_die = std::string(PMC_TEST_DATA_DIR) + "/../../examples/die/die.tra";
+const std::string k_die_source = std::string(PMC_TEST_DATA_DIR) + "/../../examples/die/die.pm";
+const std::string k_consensus = std::string(PMC_TEST_DATA_DIR) + "/../../examples/consensus/consensus.nm";
 
 std::string last_error() { return pmc_last_error(); }
 
@@ -248,6 +251,99 @@ TEST(CApi, SavesAndReloads) {
   EXPECT_EQ(pmc_model_save(model, dir.path("x.unknown").c_str(), nullptr), PMC_ERROR_INVALID_ARGUMENT);
   EXPECT_FALSE(std::filesystem::exists(dir.path("x.unknown")));
   pmc_model_free(model);
+}
+
+// PRISM-language sources (issue 20): pmc_model_build_prism with constants,
+// pmc_model_load by extension, and the errors reaching pmc_last_error.
+TEST(CApiPrismLanguage, BuildsSourcesWithConstants) {
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K=2", nullptr, &model), PMC_OK) << last_error();
+  uint64_t states = 0, choices = 0, transitions = 0;
+  pmc_model_kind type = PMC_MODEL_DTMC;
+  EXPECT_EQ(pmc_model_type(model, &type), PMC_OK);
+  EXPECT_EQ(type, PMC_MODEL_MDP);
+  EXPECT_EQ(pmc_model_num_states(model, &states), PMC_OK);
+  EXPECT_EQ(pmc_model_num_choices(model, &choices), PMC_OK);
+  EXPECT_EQ(pmc_model_num_transitions(model, &transitions), PMC_OK);
+  EXPECT_EQ(states, 272u);  // manifest.tsv, consensus N2_K2
+  EXPECT_EQ(choices, 400u);
+  EXPECT_EQ(transitions, 492u);
+  pmc_model_free(model);
+
+  // A source defining every constant: NULL or "" constants, and pmc_model_load.
+  for (const char* constants : {static_cast<const char*>(nullptr), ""}) {
+    model = nullptr;
+    ASSERT_EQ(pmc_model_build_prism(k_die_source.c_str(), constants, nullptr, &model), PMC_OK) << last_error();
+    EXPECT_EQ(pmc_model_num_states(model, &states), PMC_OK);
+    EXPECT_EQ(states, 13u);
+    pmc_model_free(model);
+  }
+  model = nullptr;
+  ASSERT_EQ(pmc_model_load(k_die_source.c_str(), nullptr, &model), PMC_OK) << last_error();
+  pmc_model* from_tra = nullptr;
+  ASSERT_EQ(pmc_model_load(k_die.c_str(), nullptr, &from_tra), PMC_OK) << last_error();
+  EXPECT_EQ(pmc_model_num_states(model, &states), PMC_OK);
+  EXPECT_EQ(states, 13u);
+  EXPECT_EQ(pmc_model_num_transitions(model, &transitions), PMC_OK);
+  uint64_t tra_transitions = 0;
+  EXPECT_EQ(pmc_model_num_transitions(from_tra, &tra_transitions), PMC_OK);
+  EXPECT_EQ(transitions, tra_transitions);
+  pmc_model_free(model);
+  pmc_model_free(from_tra);
+  model = nullptr;
+  ASSERT_EQ(pmc_model_load(k_die_source.c_str(), "prism-language", &model), PMC_OK) << last_error();
+  pmc_model_free(model);
+}
+
+TEST(CApiPrismLanguage, ErrorsReachLastError) {
+  pmc_model* model = nullptr;
+  EXPECT_EQ(pmc_model_build_prism(nullptr, "K=2", nullptr, &model), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("path"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K=2", nullptr, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("out_model"), std::string::npos) << last_error();
+
+  // Undefined constant: listed with how to set it; also through pmc_model_load.
+  EXPECT_EQ(pmc_model_build_prism(k_consensus.c_str(), nullptr, nullptr, &model), PMC_ERROR_PARSE);
+  EXPECT_NE(last_error().find("consensus.nm"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("--const K="), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_model_load(k_consensus.c_str(), nullptr, &model), PMC_ERROR_PARSE);
+  EXPECT_NE(last_error().find("undefined constant"), std::string::npos) << last_error();
+  // Malformed, unknown or wrongly typed constants.
+  EXPECT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K", nullptr, &model), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K=2,Q=1", nullptr, &model), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("Q"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K=0.5", nullptr, &model), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_model_build_prism("/nonexistent/x.nm", nullptr, nullptr, &model), PMC_ERROR_IO);
+  EXPECT_NE(last_error().find("/nonexistent/x.nm"), std::string::npos) << last_error();
+
+  // A syntax error: file:line:column.
+  pmc::testing::TempDir dir;
+  const std::string bad = dir.path("bad.pm");
+  {
+    std::FILE* f = std::fopen(bad.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("dtmc\nmodule m\n  x : [0..1] init 0;\n  [] x=0 -> (x'=1) (x'=0);\nendmodule\n", f);
+    std::fclose(f);
+  }
+  EXPECT_EQ(pmc_model_build_prism(bad.c_str(), nullptr, nullptr, &model), PMC_ERROR_PARSE);
+  EXPECT_NE(last_error().find("bad.pm:4:"), std::string::npos) << last_error();
+
+  // The state limit, set through the options; ignored when loading other formats.
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  EXPECT_EQ(pmc_options_set_max_states(nullptr, 10), PMC_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(pmc_options_set_max_states(options, 100), PMC_OK);
+  EXPECT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K=2", options, &model), PMC_ERROR_MODEL);
+  EXPECT_NE(last_error().find("100"), std::string::npos) << last_error();
+  EXPECT_EQ(model, nullptr) << "out_model must stay untouched on failure";
+  const char* die_path = k_die.c_str();
+  ASSERT_EQ(pmc_model_load_files(&die_path, 1, nullptr, options, &model), PMC_OK) << last_error();
+  pmc_model_free(model);
+  model = nullptr;
+  ASSERT_EQ(pmc_options_set_max_states(options, 272), PMC_OK);
+  ASSERT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K=2", options, &model), PMC_OK) << last_error();
+  pmc_model_free(model);
+  pmc_options_free(options);
 }
 
 TEST(CApi, LastErrorIsPerThread) {
