@@ -18,6 +18,7 @@
 #include "common/error.hpp"
 #include "model_commands.hpp"
 #include "progress_line.hpp"
+#include "property_file.hpp"
 #include "settings.hpp"
 #include "solver/registry.hpp"
 
@@ -207,8 +208,16 @@ uint64_t model_file_bytes(const Arguments& args) {
 }  // namespace
 
 int run_check(const Arguments& args, std::ostream& out) {
-  const auto& properties = args.values("property");
-  if (properties.empty()) fail(ErrorCode::invalid_argument, "no property given (use --property 'P=? [ F \"goal\" ]')");
+  // --property texts first, then the file's (named ones keep their name).
+  std::vector<FileProperty> properties;
+  for (const std::string& text : args.values("property")) properties.push_back({"", text, 0});
+  if (args.has("property-file")) {
+    for (FileProperty& p : read_property_file(args.value("property-file"))) properties.push_back(std::move(p));
+  }
+  if (properties.empty()) {
+    fail(ErrorCode::invalid_argument,
+         "no property given (use --property 'P=? [ F \"goal\" ]' or --property-file FILE.props)");
+  }
   CheckOptions options = check_options(args);
   ProgressLine progress(std::cerr);
   if (isatty(STDERR_FILENO)) options.settings.progress = [&](const SolveProgress& p) { progress.show(p); };
@@ -225,7 +234,8 @@ int run_check(const Arguments& args, std::ostream& out) {
   const bool json = args.has("json");
   const bool stats = args.has("stats");
   int status = 0;
-  for (const std::string& text : properties) {
+  for (const FileProperty& property : properties) {
+    const std::string& text = property.text;
     try {
       CheckResult result = check(*model, text, options);
       result.timings.load = load_seconds;
@@ -233,8 +243,12 @@ int run_check(const Arguments& args, std::ostream& out) {
       progress.clear();
       if (args.has("scheduler")) write_scheduler(args.value("scheduler"), result, *model);
       if (json) {
-        out << result_json(result, *model).dump() << '\n';  // the timings are in it: --stats adds nothing
+        nlohmann::json j = result_json(result, *model);
+        if (!property.name.empty()) j["name"] = property.name;
+        out << j.dump() << '\n';  // the timings are in it: --stats adds nothing
       } else {
+        // A named property shows as PRISM writes it: "name": P=? [...]
+        if (!property.name.empty()) result.property = fmt::format("\"{}\": {}", property.name, result.property);
         print_result_text(result, out);
         if (stats) print_timings_text(result.timings, out);
       }
@@ -247,7 +261,8 @@ int run_check(const Arguments& args, std::ostream& out) {
     } catch (const Error& e) {
       progress.clear();
       // One bad property does not stop the others; the exit status reports it.
-      fmt::print(std::cerr, "pmc check: error: {}: {}\n", quote_for_message(text, 80), e.what());
+      fmt::print(std::cerr, "pmc check: error: {}: {}\n",
+                 property.name.empty() ? quote_for_message(text, 80) : fmt::format("\"{}\"", property.name), e.what());
       status = std::max(status, e.code() == ErrorCode::invalid_argument ? 2 : 1);
     }
   }

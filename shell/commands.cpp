@@ -16,7 +16,8 @@ namespace pmc::shell {
 namespace {
 
 const std::vector<OptionSpec> k_load_options = {
-    {"model", true, true}, {"format", true, false}, {"strict", false, false}};
+    {"model", true, true}, {"format", true, false}, {"strict", false, false}, {"const", true, false},
+    {"max-states", true, false}};
 
 std::vector<OptionSpec> with_load_options(std::vector<OptionSpec> more) {
   more.insert(more.end(), k_load_options.begin(), k_load_options.end());
@@ -28,13 +29,15 @@ std::vector<OptionSpec> with_load_options(std::vector<OptionSpec> more) {
 const std::vector<Command>& command_table() {
   static const std::vector<Command> table = {
       {"check",
-       "--model FILE... --property P [--property P...] [--solver NAME] [--epsilon E] [--relative|--absolute] "
+       "--model FILE... [--const N=V,...] [--max-states N] (--property P... | --property-file F) [--solver NAME] [--epsilon E] [--relative|--absolute] "
        "[--sound|--unsound] [--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--gpu-memory-limit BYTES] "
        "[--gpu-layout L] [--reorder bfs] "
        "[--scheduler FILE] [--json] [--stats]",
-       "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...); "
-       "--stats adds each result's seconds by phase",
+       "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...), given "
+       "with --property or read from a .props/.pctl file (one per line or ;-separated, // comments, const, "
+       "\"name\": P=? [...]); --stats adds each result's seconds by phase",
        with_load_options({{"property", true, true},
+                          {"property-file", true, false},
                           {"solver", true, false},
                           {"epsilon", true, false},
                           {"relative", false, false},
@@ -75,12 +78,18 @@ const std::vector<Command>& command_table() {
                           {"plot", true, false}}),
        run_synth},
       {"solvers", "[--json]", "list the solvers and the problems they solve", {{"json", false, false}}, run_solvers},
-      {"info", "--model FILE... [--format F] [--strict] [--json]",
+      {"info", "--model FILE... [--format F] [--const N=V,...] [--max-states N] [--strict] [--json]",
        "print a model's type, sizes, labels and reward structures", with_load_options({{"json", false, false}}),
        run_info},
-      {"convert", "IN... OUT [--from F] [--to F] [--strict]",
-       "convert a model between PRISM explicit (.tra), DRN (.drn) and pmc binary (.pmcb)",
-       {{"from", true, false}, {"to", true, false}, {"strict", false, false}}, run_convert},
+      {"convert", "IN... OUT [--from F] [--to F] [--const N=V,...] [--max-states N] [--strict]",
+       "convert a model between PRISM explicit (.tra), DRN (.drn) and pmc binary (.pmcb); a PRISM-language "
+       "source (.pm/.sm/.nm/.prism) is built and written in any of them",
+       {{"from", true, false},
+        {"to", true, false},
+        {"strict", false, false},
+        {"const", true, false},
+        {"max-states", true, false}},
+       run_convert},
       {"devices", "[--json]", "list the CUDA GPUs pmc can use", {{"json", false, false}}, run_devices},
       {"version", "", "print pmc's version", {},
        [](const Arguments&, std::ostream& out) {
@@ -102,8 +111,11 @@ void print_help(std::ostream& out) {
   fmt::print(out, "  pmc [-f SCRIPT] [--json] [-k|--continue]\n      the shell: interactive on a terminal "
                   "(`help` there lists its commands), else runs a script\n");
   fmt::print(out,
-             "\nFormats (--format/--from/--to): prism, prism-dtmc, prism-ctmc, prism-mdp, drn, pmcb;\n"
-             "by default chosen by extension. A .tra finds its .lab/.srew/.trew/.sta siblings.\n");
+             "\nFormats (--format/--from/--to): prism, prism-dtmc, prism-ctmc, prism-mdp, drn, pmcb, prism-language;\n"
+             "by default chosen by extension. A .tra finds its .lab/.srew/.trew/.sta siblings.\n"
+             "PRISM-language sources (.pm, .sm, .nm, .prism; read only) are built by exploring their\n"
+             "reachable states: --const N=4,K=2 sets the constants they leave undefined, --max-states N\n"
+             "stops the exploration with an error above N states (0: no limit).\n");
 }
 
 int run_command(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {

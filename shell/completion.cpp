@@ -2,8 +2,12 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <system_error>
 
+#include "formats/model_files.hpp"
 #include "repl_commands.hpp"
 #include "settings.hpp"
 #include "solver/registry.hpp"
@@ -85,6 +89,32 @@ bool complete_quoted_name(const Session& session, const std::string& args, Compl
   return true;
 }
 
+// After `load m.nm --const `: the constants the source leaves undefined
+// (`const int K;`), found by a plain scan of the file (no parse: the line
+// is still being typed), completed as "K=" after any "N=4," already typed.
+Completion complete_constants(const std::vector<std::string>& before, const std::string& word) {
+  Completion c{word, {}, ""};
+  std::string source;
+  for (const std::string& w : before) {
+    if (is_prism_language_path(w)) source = w;
+  }
+  if (source.empty()) return c;
+  std::ifstream in(source);
+  if (!in) return c;
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string content = std::regex_replace(text.str(), std::regex("//[^\n]*"), "");
+  static const std::regex declaration("\\bconst\\s+(?:int\\s+|double\\s+|bool\\s+)?([A-Za-z_][A-Za-z0-9_]*)\\s*;");
+  const size_t comma = word.rfind(',');
+  const std::string done = comma == std::string::npos ? "" : word.substr(0, comma + 1);
+  const std::string typed = word.substr(done.size());
+  for (std::sregex_iterator it(content.begin(), content.end(), declaration), end; it != end; ++it) {
+    const std::string name = (*it)[1];
+    if (starts_with(name, typed) && done.find(name + "=") == std::string::npos) c.candidates.push_back(done + name + "=");
+  }
+  return c;
+}
+
 }  // namespace
 
 Completion complete_line(const Session& session, const std::string& line) {
@@ -119,9 +149,10 @@ Completion complete_line(const Session& session, const std::string& line) {
   }
   if (previous == "--file" || previous == "--scheduler") return complete_file(c.word);
   if (previous == "--format") {
-    add_matching(c.candidates, c.word, {"prism", "prism-dtmc", "prism-ctmc", "prism-mdp", "drn", "pmcb"});
+    add_matching(c.candidates, c.word, {"prism", "prism-dtmc", "prism-ctmc", "prism-mdp", "drn", "pmcb", "prism-language"});
     return c;
   }
+  if (previous == "--const") return complete_constants(before, c.word);
   switch (command->arguments) {
     case ArgumentKind::files:
       return complete_file(c.word);

@@ -10,18 +10,21 @@
 #include "common/error.hpp"
 #include "cuda/devices.hpp"
 #include "formats/model_files.hpp"
+#include "settings.hpp"
 
 namespace pmc::shell {
 
-namespace {
-
-ModelOptions model_options(const Arguments& args) {
-  ModelOptions options;
-  options.strict = args.has("strict");
+LoadOptions load_options(const Arguments& args) {
+  LoadOptions options;
+  options.model.strict = args.has("strict");
+  options.constants = args.value("const");
+  if (args.has("const") && options.constants.empty()) fail(ErrorCode::invalid_argument, "--const needs NAME=VALUE[,NAME=VALUE...]");
+  if (args.has("max-states")) options.max_states = parse_max_states("--max-states", args.value("max-states"));
+  if (args.has("threads")) {
+    options.threads = static_cast<unsigned>(parse_max_states("--threads", args.value("threads")));  // checked again by the settings
+  }
   return options;
 }
-
-}  // namespace
 
 nlohmann::json info_json(const Model& model) {
   nlohmann::json labels = nlohmann::json::array(), label_sizes = nlohmann::json::object();
@@ -77,7 +80,7 @@ ModelPtr load_model_from_arguments(const Arguments& args) {
   std::vector<std::string> paths = args.values("model");
   for (const std::string& p : args.positional()) paths.push_back(p);
   if (paths.empty()) fail(ErrorCode::invalid_argument, "no model given (use --model FILE...)");
-  return load_model(paths, args.value("format"), model_options(args));
+  return load_model(paths, args.value("format"), load_options(args));
 }
 
 int run_info(const Arguments& args, std::ostream& out) {
@@ -93,7 +96,7 @@ int run_convert(const Arguments& args, std::ostream& out) {
   const auto& words = args.positional();
   if (words.size() < 2) fail(ErrorCode::invalid_argument, "convert needs input file(s) and an output file");
   std::vector<std::string> inputs(words.begin(), words.end() - 1);
-  ModelPtr model = load_model(inputs, args.value("from"), model_options(args));
+  ModelPtr model = load_model(inputs, args.value("from"), load_options(args));
   save_model(*model, words.back(), args.value("to"));
   fmt::print(out, "wrote {} ({} states, {} transitions)\n", words.back(), model->num_states(), model->num_entries());
   return 0;

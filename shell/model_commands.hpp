@@ -6,11 +6,16 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "arguments.hpp"
+#include "formats/model_files.hpp"
 #include "model/model.hpp"
 
 namespace pmc::shell {
 
-// Loads the model named by --model (or positional words) with --format and --strict.
+// --strict, --const, --max-states and (check) --threads as load_model's options.
+LoadOptions load_options(const Arguments& args);
+
+// Loads the model named by --model (or positional words) with --format,
+// --strict, and for PRISM-language sources --const and --max-states.
 ModelPtr load_model_from_arguments(const Arguments& args);
 
 // `info`: type, sizes, labels (with their sizes), rewards, parameters, warnings.

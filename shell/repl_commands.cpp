@@ -68,12 +68,12 @@ std::string default_name(const Session& session, const std::vector<std::string>&
 
 LineOutcome load(Session& session, const std::string& rest) {
   const Arguments args = parse(rest, {{"name", true, false}, {"format", true, false}, {"strict", false, false},
-                                      {"json", false, false}});
+                                      {"const", true, false}, {"max-states", true, false}, {"json", false, false}});
   const std::vector<std::string>& files = args.positional();
   if (files.empty()) fail(ErrorCode::invalid_argument, "load needs a model file (load examples/die/die.tra)");
-  ModelOptions model_options;
-  model_options.strict = args.has("strict");
-  ModelPtr model = load_model(files, args.value("format"), model_options);  // throws before the session changes
+  LoadOptions options = load_options(args);  // --strict, --const, --max-states
+  options.threads = static_cast<unsigned>(std::max(session.options.settings.threads, 0));
+  ModelPtr model = load_model(files, args.value("format"), options);  // throws before the session changes
   const std::string name = args.has("name") ? args.value("name") : default_name(session, files);
   if (name.empty()) fail(ErrorCode::invalid_argument, "--name must not be empty");
   LoadedModel* existing = session.find(name);
@@ -509,9 +509,10 @@ LineOutcome help(Session& session, const std::string& rest);
 
 const std::vector<ReplCommand>& repl_commands() {
   static const std::vector<ReplCommand> table = {
-      {"load", "FILE... [--name NAME] [--format F] [--strict]",
-       "load a model (.tra and its .lab/.srew/.trew, .drn, .pmcb) as the current one, named by its file",
-       {"--name", "--format", "--strict", "--json"}, ArgumentKind::files, load},
+      {"load", "FILE... [--name NAME] [--format F] [--const N=V,...] [--max-states N] [--strict]",
+       "load a model (.tra and its .lab/.srew/.trew, .drn, .pmcb, or a PRISM-language source .pm/.sm/.nm/.prism "
+       "built with --const's values) as the current one, named by its file",
+       {"--name", "--format", "--const", "--max-states", "--strict", "--json"}, ArgumentKind::files, load},
       {"models", "", "list the loaded models (* marks the current one)", {"--json"}, ArgumentKind::none, list_models},
       {"use", "NAME", "make a loaded model the current one", {"--json"}, ArgumentKind::models, use},
       {"unload", "NAME", "forget a loaded model and free its memory", {"--json"}, ArgumentKind::models, unload},

@@ -65,6 +65,10 @@ const std::vector<SettingSpec>& setting_specs() {
   return specs;
 }
 
+uint64_t parse_max_states(std::string_view what, std::string_view text) {
+  return parse_integer(what, text, 0, 1e12, "a whole number of states (0 = no limit)");
+}
+
 uint64_t parse_byte_size(std::string_view what, std::string_view text) {
   std::string digits(text);
   double scale = 1;

@@ -31,4 +31,7 @@ std::string setting_value(const CheckOptions& options, std::string_view name);
 // "4096", "64K", "512M", "2G" (powers of 1024) -> bytes; throws naming `what`.
 uint64_t parse_byte_size(std::string_view what, std::string_view text);
 
+// --max-states: a whole number in [0, 1e12] (0 = no limit); throws naming `what`.
+uint64_t parse_max_states(std::string_view what, std::string_view text);
+
 }  // namespace pmc::shell
