@@ -90,6 +90,7 @@ class PinnedBuffer {
     allocate(from.size());
     if (count_ > 0) PMC_CUDA_CHECK(cudaMemcpy(data_, from.data(), count_ * sizeof(T), cudaMemcpyDeviceToHost));
   }
+  T* data() { return data_; }
   const T* data() const { return data_; }
   size_t size() const { return count_; }
 

@@ -13,6 +13,7 @@
 
 #include "cuda/device_buffer.cuh"
 #include "cuda/launch.cuh"
+#include "cuda/staged_upload.cuh"
 
 namespace pmc::cuda {
 
@@ -61,27 +62,27 @@ struct ResidentChain {
   std::mutex workspace_mutex;
   std::shared_ptr<void> workspace;
 
-  // Uploads the matrix (synchronous copies from pageable memory) and
-  // transposes its pattern on the device: counts, an exclusive scan, a
-  // scatter. `host_groups` is null for a chain. `upload_seconds` gets the
-  // copies' share.
+  // Uploads the matrix through pinned staging buffers (cuda/staged_upload.cuh)
+  // and transposes its pattern on the device: counts, an exclusive scan, a
+  // scatter, which run while the values (the largest array) are still
+  // being copied. `host_groups` is null for a chain. `upload_seconds` gets
+  // the copies' share.
   ResidentChain(int device_ordinal, uint64_t n, const uint64_t* host_groups, const uint64_t* host_offsets,
                 const uint32_t* host_columns, const double* host_values, double& upload_seconds)
       : ordinal(device_ordinal), states(n), rows(host_groups ? host_groups[n] : n), entries(host_offsets[rows]) {
     const auto start = std::chrono::steady_clock::now();
+    StagedUpload upload;
     offsets.allocate(rows + 1);
     columns.allocate(entries);
     values.allocate(entries);
-    PMC_CUDA_CHECK(cudaMemcpy(offsets.data(), host_offsets, (rows + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
+    upload.copy(offsets.data(), host_offsets, (rows + 1) * sizeof(uint64_t));
     if (host_groups != nullptr) {
       groups.allocate(n + 1);
       state_of_row.allocate(rows);
-      PMC_CUDA_CHECK(cudaMemcpy(groups.data(), host_groups, (n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
+      upload.copy(groups.data(), host_groups, (n + 1) * sizeof(uint64_t));
     }
-    if (entries > 0) {
-      PMC_CUDA_CHECK(cudaMemcpy(columns.data(), host_columns, entries * sizeof(uint32_t), cudaMemcpyHostToDevice));
-      PMC_CUDA_CHECK(cudaMemcpy(values.data(), host_values, entries * sizeof(double), cudaMemcpyHostToDevice));
-    }
+    if (entries > 0) upload.copy(columns.data(), host_columns, entries * sizeof(uint32_t));
+    upload.finish();  // the transposition reads the offsets and columns
     upload_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     predecessor_offsets.allocate(n + 1);
@@ -112,6 +113,10 @@ struct ResidentChain {
                                                                           counts_ull, predecessors.data());
       PMC_CUDA_CHECK_LAUNCH("scatter_predecessors");
     }
+    const auto values_start = std::chrono::steady_clock::now();
+    if (entries > 0) upload.copy(values.data(), host_values, entries * sizeof(double));
+    upload.finish();
+    upload_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - values_start).count();
     PMC_CUDA_CHECK(cudaDeviceSynchronize());
   }
 

@@ -1,0 +1,86 @@
+// Host-to-device copies of large pageable arrays (a model's matrix) through
+// two pinned staging buffers (issue 19): while the copy engine moves one
+// chunk, the host's cores fill the other. A plain cudaMemcpy from pageable
+// memory stages through the driver's bounce buffer one chunk at a time on
+// one thread (measured ~7 GB/s for a 20M-state chain's 400 MB, bench/NOTES.md).
+// The copies run on their own stream: the caller's kernels on other streams
+// keep running meanwhile, and finish() waits for the last chunk.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "cuda/check.cuh"
+#include "cuda/device_buffer.cuh"
+
+namespace pmc::cuda {
+
+class StagedUpload {
+ public:
+  // 32 MB per chunk: large enough that a chunk's DMA (~1.5 ms) hides the
+  // threads' start, small enough that two stay cheap to pin.
+  static constexpr size_t k_chunk_bytes = size_t{32} << 20;
+  // Below this a single cudaMemcpy is as fast and needs no staging.
+  static constexpr size_t k_direct_bytes = size_t{4} << 20;
+
+  StagedUpload() {
+    PMC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    for (int i = 0; i < 2; ++i) {
+      staging_[i].allocate(k_chunk_bytes);
+      PMC_CUDA_CHECK(cudaEventCreateWithFlags(&drained_[i], cudaEventDisableTiming));
+    }
+  }
+  ~StagedUpload() {
+    cudaStreamSynchronize(stream_);  // nothing to report from a destructor; the buffers go after it
+    for (int i = 0; i < 2; ++i) cudaEventDestroy(drained_[i]);
+    cudaStreamDestroy(stream_);
+  }
+  StagedUpload(const StagedUpload&) = delete;
+  StagedUpload& operator=(const StagedUpload&) = delete;
+
+  // Queues the copy of `bytes` from `host` to `device`; returns once the
+  // last chunk is staged (its DMA may still run).
+  void copy(void* device, const void* host, size_t bytes) {
+    auto* to = static_cast<unsigned char*>(device);
+    const auto* from = static_cast<const unsigned char*>(host);
+    if (bytes <= k_direct_bytes) {
+      PMC_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyHostToDevice, stream_));
+      PMC_CUDA_CHECK(cudaStreamSynchronize(stream_));  // pageable: the source must outlive the copy
+      return;
+    }
+    for (size_t offset = 0; offset < bytes; offset += k_chunk_bytes) {
+      const int i = next_++ % 2;
+      const size_t n = std::min(k_chunk_bytes, bytes - offset);
+      PMC_CUDA_CHECK(cudaEventSynchronize(drained_[i]));  // the DMA out of this buffer is done
+      fill(staging_[i].data(), from + offset, n);
+      PMC_CUDA_CHECK(cudaMemcpyAsync(to + offset, staging_[i].data(), n, cudaMemcpyHostToDevice, stream_));
+      PMC_CUDA_CHECK(cudaEventRecord(drained_[i], stream_));
+    }
+  }
+
+  void finish() { PMC_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+ private:
+  // memcpy split over up to 8 threads: one core copies at ~8–10 GB/s, short
+  // of what the link takes.
+  static void fill(unsigned char* to, const unsigned char* from, size_t n) {
+    const size_t workers = std::clamp<size_t>(std::thread::hardware_concurrency() / 2, 1, 8);
+    const size_t part = (n + workers - 1) / workers;
+    std::vector<std::thread> threads;
+    for (size_t w = 1; w < workers && w * part < n; ++w) {
+      threads.emplace_back([=] { std::memcpy(to + w * part, from + w * part, std::min(part, n - w * part)); });
+    }
+    std::memcpy(to, from, std::min(part, n));
+    for (std::thread& t : threads) t.join();
+  }
+
+  cudaStream_t stream_ = nullptr;
+  PinnedBuffer<unsigned char> staging_[2];
+  cudaEvent_t drained_[2] = {nullptr, nullptr};
+  unsigned next_ = 0;
+};
+
+}  // namespace pmc::cuda
