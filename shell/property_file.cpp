@@ -51,7 +51,8 @@ std::vector<Statement> split_statements(std::string_view content, const std::str
       }
       current.append(content.substr(i, close - i + 1));
       i = close;
-    } else if (c == '/' && i + 1 < content.size() && content[i + 1] == '/') {
+    } else if ((c == '/' && i + 1 < content.size() && content[i + 1] == '/') || (c == '#' && trim(current).empty())) {
+      // `//` comments, and lines starting with '#' (pmc's older property files)
       while (i + 1 < content.size() && content[i + 1] != '\n') ++i;
     } else if (c == '/' && i + 1 < content.size() && content[i + 1] == '*') {
       const size_t close = content.find("*/", i + 2);

@@ -16,7 +16,7 @@ struct FileProperty {
 
 // One property per line or several separated by ';' (a line break inside
 // (), [] or {} continues the property); `//` comments to the end of the
-// line and `/* */` comments; `const int|double|bool NAME = VALUE;`
+// line, `/* */` comments and lines starting with '#'; `const int|double|bool NAME = VALUE;`
 // declarations whose literal value (or an earlier such constant) replaces
 // NAME in the properties after them; `"name": ...` names a property.
 // Throws pmc::Error naming file:line: io when unreadable, parse for an

@@ -17,6 +17,7 @@
 #include "formats/model_files.hpp"
 #include "model_commands.hpp"
 #include "progress_line.hpp"
+#include "property_file.hpp"
 #include "settings.hpp"
 #include "solver/registry.hpp"
 #include "synth_command.hpp"
@@ -249,24 +250,10 @@ LineOutcome save(Session& session, const std::string& rest) {
 // --- check ------------------------------------------------------------------
 
 struct CheckRequest {
-  std::vector<std::string> properties;
+  std::vector<FileProperty> properties;  // typed ones unnamed
   std::string scheduler_file;
   bool json = false;
 };
-
-std::vector<std::string> read_property_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail(ErrorCode::io, "{}: cannot open property file", path);
-  std::vector<std::string> properties;
-  std::string line;
-  while (std::getline(in, line)) {
-    const size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#' || line.compare(first, 2, "//") == 0) continue;
-    properties.push_back(line.substr(first));
-  }
-  if (properties.empty()) fail(ErrorCode::invalid_argument, "{}: no properties in the file", path);
-  return properties;
-}
 
 // The leading "--option [value]" words of a REPL command line; the rest of
 // the line, from the first word that is not an option, is the command's
@@ -328,7 +315,7 @@ CheckRequest parse_check(const std::string& rest) {
       std::string value = line.value();
       if (value.empty()) fail(ErrorCode::invalid_argument, "{} needs a file name", option);
       if (option == "--file") {
-        for (std::string& p : read_property_file(value)) request.properties.push_back(std::move(p));
+        for (FileProperty& p : read_property_file(value)) request.properties.push_back(std::move(p));
       } else {
         request.scheduler_file = value;
       }
@@ -343,7 +330,7 @@ CheckRequest parse_check(const std::string& rest) {
       size_t end = text->find(';', begin);
       if (end == std::string::npos) end = text->size();
       const std::string property = text->substr(begin, end - begin);
-      if (property.find_first_not_of(" \t") != std::string::npos) request.properties.push_back(property);
+      if (property.find_first_not_of(" \t") != std::string::npos) request.properties.push_back({"", property, 0});
       begin = end + 1;
     }
   }
@@ -362,14 +349,18 @@ LineOutcome check_properties(Session& session, const std::string& rest) {
   ProgressLine progress(session.err);
   if (session.progress && !json) options.settings.progress = [&](const SolveProgress& p) { progress.show(p); };
   LineOutcome outcome = LineOutcome::ok;
-  for (const std::string& text : request.properties) {
+  for (const FileProperty& property : request.properties) {
+    const std::string& text = property.text;
     try {
       CheckResult result = check(*loaded.model, text, options);
       progress.clear();
       if (!request.scheduler_file.empty()) write_scheduler(request.scheduler_file, result, *loaded.model);
       if (json) {
-        session.out << result_json(result, *loaded.model).dump() << '\n';  // with its "timings"
+        nlohmann::json j = result_json(result, *loaded.model);  // with its "timings"
+        if (!property.name.empty()) j["name"] = property.name;
+        session.out << j.dump() << '\n';
       } else {
+        if (!property.name.empty()) result.property = fmt::format("\"{}\": {}", property.name, result.property);
         print_result_text(result, session.out);
         if (session.time) print_timings_text(result.timings, session.out);
       }

@@ -15,6 +15,18 @@ PMC = None
 ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
 DIE = os.path.join(ROOT, "examples", "die", "die.tra")
 BAD = os.path.join(ROOT, "tests", "data", "bad")
+MODELS = os.environ.get("PMC_MODELS") or os.environ.get("PMC_DEFAULT_MODELS_DIR", "")
+CONSENSUS = os.path.join(ROOT, "examples", "consensus", "consensus.nm")
+CONSENSUS_PROPS = os.path.join(ROOT, "examples", "consensus", "consensus.props")
+
+
+def manifest_rows(model, instance):
+    """The manifest's rows (dicts by column name) of one instance."""
+    path = os.path.join(MODELS, "manifest.tsv")
+    with open(path) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        rows = [dict(zip(header, line.rstrip("\n").split("\t"))) for line in f]
+    return [r for r in rows if r["model"] == model and r["instance"] == instance]
 
 
 def pmc(*args, check=True):
@@ -263,6 +275,128 @@ class Check(unittest.TestCase):
         for name in ("cpu.jacobi", "cpu.gauss-seidel", "cpu.power", "cpu.bicgstab", "cpu.steps", "cpu.interval-vi",
                      "cpu.topo-interval-vi", "gpu.interval-vi"):
             self.assertIn(name, names)
+
+
+class PrismLanguage(unittest.TestCase):
+    """PRISM-language sources (issue 20) through check, info and convert."""
+
+    def write(self, tmp, name, text):
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    @unittest.skipUnless(os.path.exists(os.path.join(MODELS, "manifest.tsv")), "models not found; set PMC_MODELS")
+    def test_sources_reproduce_the_manifest(self):
+        for model, instance, source in [("brp", "N16_M2", "model.pm"), ("consensus", "N2_K2", "model.nm")]:
+            rows = manifest_rows(model, instance)
+            self.assertTrue(rows, (model, instance))
+            path = os.path.join(MODELS, model, instance, source)
+            args = ["--model", path] + (["--const", rows[0]["constants"]] if rows[0]["constants"] else [])
+            info = json.loads(pmc("info", "--json", *args).stdout)
+            self.assertEqual(info["states"], int(rows[0]["states"]), path)
+            self.assertEqual(info["transitions"], int(rows[0]["transitions"]), path)
+            if rows[0]["choices"]:
+                self.assertEqual(info["choices"], int(rows[0]["choices"]), path)
+            properties = sorted({r["property"] for r in rows})
+            run = pmc("check", "--json", *args, *sum((["--property", p] for p in properties), []))
+            results = [json.loads(line) for line in run.stdout.splitlines()]
+            self.assertEqual(len(results), len(properties))
+            for result in results:
+                reference = float(next(r for r in rows if r["property"] == result["property"])["reference_value"])
+                self.assertAlmostEqual(result["value"], reference, delta=1e-5 * max(abs(reference), 1e-3),
+                                       msg=(path, result["property"]))
+
+    def test_example_with_property_file(self):
+        run = pmc("check", "--model", CONSENSUS, "--const", "K=2", "--property-file", CONSENSUS_PROPS, "--json")
+        results = [json.loads(line) for line in run.stdout.splitlines()]
+        self.assertEqual([r.get("name") for r in results], ["disagree", "all_ones", "steps_max", "steps_min", None])
+        self.assertAlmostEqual(results[0]["value"], 0.10833333333274026, delta=1e-6)
+        self.assertAlmostEqual(results[2]["value"], 75.0, delta=1e-3)
+        self.assertEqual(results[4]["property"], 'Pmax=? [ F<=20 "finished" ]')  # const T = 20 substituted
+        text = pmc("check", "--model", CONSENSUS, "--const=K=2", "--property-file", CONSENSUS_PROPS).stdout
+        self.assertIn('"disagree": Pmax=? [ F "finished" & !"agree" ]: 0.1083', text)
+
+    def test_property_file_layouts_and_errors(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            props = self.write(tmp, "a.pctl", '/* block\ncomment */ P=? [ F "six" ]; "flips": R{"coin_flips"}=? [\n'
+                               '  F "done" ] // trailing\n\n// only a comment\nP=? [ F<=N "done" ]; const int N = 3;\n')
+            run = pmc("check", "--model", DIE, "--property-file", props, "--json", check=False)
+            self.assertEqual(run.returncode, 1)  # N is used before its declaration: the property fails, not the rest
+            results = [json.loads(line) for line in run.stdout.splitlines()]
+            self.assertEqual(len(results), 2)
+            self.assertAlmostEqual(results[0]["value"], 1 / 6, delta=1e-6)
+            self.assertEqual(results[1]["name"], "flips")
+            self.assertAlmostEqual(results[1]["value"], 11 / 3, delta=1e-5)
+            self.assertIn("P=? [ F<=N", run.stderr)
+            for text, message in [
+                ("const int T;\nP=? [ F<=T \"done\" ]\n", "p.props:1: constant 'T' has no value"),
+                ("const double x = 1/2;\n", "p.props:1: constant 'x'"),
+                ('label "a" = true;\n', "p.props:1: label definitions"),
+                ('"a": P=? [ F "done" ]\n"a": P=? [ F "six" ]\n', 'p.props:2: two properties are named "a"'),
+                ("// nothing\n", "p.props: no property"),
+                ('P=? [ F "done ]\n', "p.props:1: unterminated string"),
+            ]:
+                path = self.write(tmp, "p.props", text)
+                run = pmc("check", "--model", DIE, "--property-file", path, check=False)
+                self.assertNotEqual(run.returncode, 0, text)
+                self.assertIn(message, run.stderr, text)
+            run = pmc("check", "--model", DIE, "--property-file", os.path.join(tmp, "none.props"), check=False)
+            self.assertEqual(run.returncode, 1)
+            self.assertIn("none.props", run.stderr)
+
+    def test_errors_reach_the_user(self):
+        # Undefined constant: named, with how to set it.
+        run = pmc("info", "--model", CONSENSUS, check=False)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("undefined constant K", run.stderr)
+        self.assertIn("--const K=", run.stderr)
+        self.assertEqual(run.stdout, "")
+        # Unknown constant, malformed --const, --const on an explicit file.
+        for args, message in [
+            (["--const", "K=2,Q=3"], "Q"),
+            (["--const", "K"], "NAME=VALUE"),
+        ]:
+            run = pmc("info", "--model", CONSENSUS, *args, check=False)
+            self.assertEqual(run.returncode, 2, args)
+            self.assertIn(message, run.stderr, args)
+        for flag, value in [("--const", "K=2"), ("--max-states", "10")]:
+            run = pmc("info", "--model", DIE, flag, value, check=False)
+            self.assertEqual(run.returncode, 2, flag)
+            self.assertIn(f"{flag} ", run.stderr)
+            self.assertIn("PRISM-language sources", run.stderr)
+        # --max-states exceeded.
+        run = pmc("check", "--model", CONSENSUS, "--const", "K=2", "--max-states", "100", "--property",
+                  'Pmax=? [ F "finished" ]', check=False)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("more than 100 reachable states", run.stderr)
+        self.assertIn("--max-states", run.stderr)
+        self.assertEqual(pmc("info", "--model", CONSENSUS, "--const", "K=2", "--max-states", "272").returncode, 0)
+        run = pmc("info", "--model", CONSENSUS, "--const", "K=2", "--max-states", "lots", check=False)
+        self.assertEqual(run.returncode, 2)
+        # A syntax error: file:line:column, unchanged.
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = self.write(tmp, "bad.pm", "dtmc\nmodule m\n  x : [0..1] init 0;\n  [] x=0 -> (x'=1) (x'=0);\nendmodule\n")
+            run = pmc("check", "--model", bad, "--property", "P=? [ F x=1 ]", check=False)
+            self.assertEqual(run.returncode, 1)
+            self.assertRegex(run.stderr, re.escape(bad) + r":4:\d+: ")
+
+    def test_convert_source_to_pmcb(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            target = os.path.join(tmp, "consensus.pmcb")
+            self.assertIn("272 states", pmc("convert", CONSENSUS, "--const", "K=2", target).stdout)
+            built = json.loads(pmc("info", "--json", "--model", CONSENSUS, "--const", "K=2").stdout)
+            self.assertEqual(json.loads(pmc("info", "--json", target).stdout), built)
+            run = pmc("convert", DIE, os.path.join(tmp, "x.pm"), check=False)
+            self.assertNotEqual(run.returncode, 0)
+            self.assertIn("does not write PRISM-language", run.stderr)
+
+    def test_format_name_and_help(self):
+        info = json.loads(pmc("info", "--json", "--model", DIE[:-4] + ".pm", "--format", "prism-language").stdout)
+        self.assertEqual(info["states"], 13)
+        out = pmc("help").stdout
+        for flag in ("--const", "--max-states", "--property-file", "prism-language"):
+            self.assertIn(flag, out)
 
 
 class Misc(unittest.TestCase):

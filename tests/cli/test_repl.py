@@ -26,6 +26,8 @@ DIE = os.path.join(ROOT, "examples", "die", "die.tra")
 MODELS = os.environ.get("PMC_MODELS") or os.environ.get("PMC_DEFAULT_MODELS_DIR", "")
 AM = os.path.join(MODELS, "pctmc", "am_10_4.drn")
 BAD = os.path.join(ROOT, "tests", "data", "bad")
+CONSENSUS = os.path.join(ROOT, "examples", "consensus", "consensus.nm")
+CONSENSUS_PROPS = os.path.join(ROOT, "examples", "consensus", "consensus.props")
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1b[=>]|\r|\x07|\x08")
 
 
@@ -164,6 +166,12 @@ class Interactive(unittest.TestCase):
         t.send("\x15quit\r")  # Ctrl-U clears the line
         self.assertEqual(t.wait_exit(), 0)
         t.fd = None
+
+    def test_tab_completes_a_sources_constants(self):
+        t = self.term
+        t.line("load consensus/consensus.nm --const \t2")  # the only undefined constant: "K="
+        t.expect(r"loaded consensus: mdp, 272 states, 492 transitions")
+        self.leave()
 
     def test_history_survives_the_session(self):
         t = self.term
@@ -334,6 +342,23 @@ class Scripts(unittest.TestCase):
         self.assertIn({"command": "frobnicate", "error": "unknown command 'frobnicate' (try `help`)"}, objects)
         self.assertTrue(any(isinstance(o, dict) and "unknown label" in o.get("error", "") for o in objects))
         self.assertTrue(any(isinstance(o, dict) and "seconds" in o and o.get("command") == "check" for o in objects))
+
+    def test_load_a_prism_language_source(self):
+        run = script(f"load {CONSENSUS} --const K=2 --max-states 1000\ncheck --file {CONSENSUS_PROPS}\n"
+                     f"load {CONSENSUS} --const K=4 --name k4\nmodels\n", check_status=0)
+        self.assertIn("loaded consensus: mdp, 272 states, 492 transitions", run.stdout)
+        self.assertIn('"disagree": Pmax=? [ F "finished" & !"agree" ]: 0.1083', run.stdout)
+        self.assertIn("Pmax=? [ F<=20", run.stdout)
+        self.assertIn("loaded k4: mdp, 528 states", run.stdout)  # N=2 in the example
+        for line, message in [
+            (f"load {CONSENSUS}", "undefined constant K"),
+            (f"load {CONSENSUS} --const K=2 --max-states 10", "more than 10 reachable states"),
+            (f"load {DIE} --const K=2", "--const sets constants of PRISM-language sources"),
+            (f"load {CONSENSUS} --const K=2,Z=1", "Z"),
+        ]:
+            run = script(line + "\nmodels\n", check_status=1)
+            self.assertIn(message, run.stderr, line)
+            self.assertEqual(len(run.stderr.splitlines()), 2, run.stderr)  # the error, then "stopped at line 1"
 
     def test_garbage_lines_give_one_line_errors(self):
         garbage = [
