@@ -157,6 +157,14 @@ JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetThreads(JNIEnv* env, jclass
   ok(env, pmc_options_set_threads(options, (uint64_t)threads));
 }
 
+JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetMaxStates(JNIEnv* env, jclass cls, jlong handle,
+                                                               jlong max_states) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_options, options, handle, )
+  if (!non_negative(env, max_states, "maxStates")) return;
+  ok(env, pmc_options_set_max_states(options, (uint64_t)max_states));
+}
+
 JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetDevice(JNIEnv* env, jclass cls, jlong handle, jlong device) {
   (void)cls;
   REQUIRE_HANDLE(pmc_options, options, handle, )

@@ -43,6 +43,20 @@ JNIEXPORT jlong JNICALL Java_org_pmc_Native_modelLoad(JNIEnv* env, jclass cls, j
   return to_handle(model);
 }
 
+JNIEXPORT jlong JNICALL Java_org_pmc_Native_modelBuildPrism(JNIEnv* env, jclass cls, jbyteArray path,
+                                                            jbyteArray constants, jlong options_handle) {
+  (void)cls;
+  char* path_text = NULL;
+  char* constants_text = NULL;
+  pmc_model* model = NULL;
+  if (c_string(env, path, 1, "path", &path_text) && c_string(env, constants, 0, "constants", &constants_text)) {
+    ok(env, pmc_model_build_prism(path_text, constants_text, (const pmc_options*)(intptr_t)options_handle, &model));
+  }
+  free(path_text);
+  free(constants_text);
+  return to_handle(model);
+}
+
 JNIEXPORT jlong JNICALL Java_org_pmc_Native_modelBuildCsr(JNIEnv* env, jclass cls, jint type, jlong num_states,
                                                           jlongArray row_groups, jlongArray row_offsets,
                                                           jlongArray columns, jdoubleArray values,

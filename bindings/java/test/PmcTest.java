@@ -590,6 +590,31 @@ public final class PmcTest {
     throw new Skip("examples/die/die.tra not found from " + Path.of("").toAbsolutePath());
   }
 
+  /** PRISM-language sources (issue 20): examples/consensus/consensus.nm with K=2, errors, the state limit. */
+  private static void testPrismLanguage() {
+    Path consensus = dieExample().getParent().getParent().resolve("consensus").resolve("consensus.nm");
+    try (Model m = Model.buildPrism(consensus, "K=2")) {
+      checkEquals(ModelType.MDP, m.type(), "type");
+      checkEquals(272L, m.numStates(), "states");
+      checkEquals(400L, m.numChoices(), "choices");
+      checkEquals(492L, m.numTransitions(), "transitions");
+      try (Result r = m.check("Pmax=? [ F \"finished\" & !\"agree\" ]")) {
+        checkClose(0.10833333333274026, r.initialValue(), 1e-6, "Pmax disagree");
+      }
+    }
+    Path dieSource = dieExample().resolveSibling("die.pm");
+    try (Model m = Model.load(dieSource); Model b = Model.buildPrism(dieSource, null)) {
+      checkEquals(13L, m.numStates(), "die.pm by extension");
+      checkEquals(13L, b.numStates(), "die.pm built");
+    }
+    checkPmcError(Status.PARSE, "--const K=", () -> Model.buildPrism(consensus, null).close(), "undefined K");
+    checkPmcError(Status.INVALID_ARGUMENT, "Q", () -> Model.buildPrism(consensus, "K=2,Q=1").close(), "unknown Q");
+    try (Options o = new Options().maxStates(100)) {
+      checkPmcError(Status.MODEL, "100", () -> Model.buildPrism(consensus, "K=2", o).close(), "max states");
+    }
+    checkThrows(NullPointerException.class, () -> Model.buildPrism(null, "K=2"), "null path");
+  }
+
   private static void testSound() {
     String property = "P=? [ F \"six\" ]";
     try (Model m = Model.load(dieExample())) {
@@ -917,6 +942,7 @@ public final class PmcTest {
     test("close, use after close", PmcTest::testClose);
     test("not converged: the partial result", PmcTest::testNotConverged);
     test("formats: .tra, .pmcb, .drn, .gz round trips", PmcTest::testFormats);
+    test("PRISM-language sources", PmcTest::testPrismLanguage);
     test("DTMC leader_sync 3_2 (manifest)", () -> checkInstance("leader_sync", "3_2"));
     test("DTMC brp N16_M2 (manifest)", () -> checkInstance("brp", "N16_M2"));
     test("CTMC cluster N2 (manifest)", () -> checkInstance("cluster", "N2"));

@@ -31,14 +31,14 @@ from . import _native, errors
 from .errors import (CancelledError, ClosedError, DeviceError, Error, FileError, InternalError,
                      InvalidArgumentError, LibraryError, ModelError, NoDeviceError, NotConvergedError,
                      OutOfMemoryError, ParseError, PropertyError, Status, UnsupportedError, check, lib)
-from .model import Model, ModelType, load
+from .model import Model, ModelType, build_prism, load
 from .options import Options, Progress
 from .result import Result
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "load", "Model", "ModelType", "Options", "Progress", "Result", "Device",
+    "load", "build_prism", "Model", "ModelType", "Options", "Progress", "Result", "Device",
     "version", "solvers", "devices", "library_path",
     "Status", "Error", "ClosedError", "InvalidArgumentError", "FileError", "ParseError", "ModelError",
     "PropertyError", "UnsupportedError", "OutOfMemoryError", "NoDeviceError", "DeviceError",

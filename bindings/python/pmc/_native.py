@@ -58,6 +58,7 @@ _PROTOTYPES = {
     "pmc_options_set_sound": (c_status, [_handle_p, c_int]),
     "pmc_options_set_max_iterations": (c_status, [_handle_p, c_uint64]),
     "pmc_options_set_threads": (c_status, [_handle_p, c_uint64]),
+    "pmc_options_set_max_states": (c_status, [_handle_p, c_uint64]),
     "pmc_options_set_device": (c_status, [_handle_p, c_uint64]),
     "pmc_options_set_gpu_memory_limit": (c_status, [_handle_p, c_uint64]),
     "pmc_options_request_cancel": (c_status, [_handle_p]),
@@ -66,6 +67,7 @@ _PROTOTYPES = {
     # Models
     "pmc_model_load": (c_status, [c_char_p, c_char_p, _out_handle]),
     "pmc_model_load_files": (c_status, [POINTER(c_char_p), c_uint64, c_char_p, _handle_p, _out_handle]),
+    "pmc_model_build_prism": (c_status, [c_char_p, c_char_p, _handle_p, _out_handle]),
     "pmc_model_build_csr": (
         c_status,
         [c_model_kind, c_uint64, c_uint64, _u64_array, _u64_array, _u64_array, _f64_array, _handle_p, _out_handle],

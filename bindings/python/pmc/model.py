@@ -63,8 +63,9 @@ def load(path, format=None, *, strict=None, row_sum_tolerance=None):
     .tra plus any of its .lab, .srew, .trew, .sta files (a single .tra finds
     its siblings by stem; reward files of several structures are numbered,
     foo1.srew, foo2.srew...). `format` None picks by extension (.tra, .drn,
-    .pmcb, optionally .gz); else one of "prism", "prism-dtmc", "prism-ctmc",
-    "prism-mdp", "drn", "pmcb". `strict` rejects states without transitions
+    .pmcb, optionally .gz; .pm, .sm, .nm, .prism: a PRISM-language source
+    defining all its constants, see build_prism); else one of "prism",
+    "prism-dtmc", "prism-ctmc", "prism-mdp", "drn", "pmcb", "prism-language". `strict` rejects states without transitions
     instead of giving them a self-loop; `row_sum_tolerance` is the allowed
     |sum - 1| of each DTMC/MDP row (default 1e-9).
 
@@ -91,6 +92,47 @@ def load(path, format=None, *, strict=None, row_sum_tolerance=None):
             array = (ctypes.c_char_p * len(encoded))(*encoded)
             with (options._handle.borrow() if options else contextlib.nullcontext()) as optr:
                 check(native.pmc_model_load_files(array, len(encoded), fmt, optr, ctypes.byref(out)))
+    finally:
+        if options is not None:
+            options.close()
+    return Model._adopt(out.value)
+
+
+def build_prism(path, constants=None, *, max_states=None, threads=None, strict=None):
+    """Builds a pmc.Model from a PRISM-language source (.pm, .sm, .nm, .prism)
+    by exploring its reachable states, as PRISM's explicit engine does.
+
+    `constants` sets the constants the source leaves undefined: a str
+    "K=2,N=4" or a dict {"K": 2, "N": 4} (bools as true/false); None when
+    the source defines them all. `max_states` stops the exploration with
+    pmc.ModelError above that many states (None/0: no limit); `threads`
+    explores with that many threads (None/0: every core); `strict` rejects
+    deadlock states instead of giving them a self-loop.
+
+    Raises pmc.FileError for an unreadable file, pmc.ParseError for syntax,
+    type or undefined-constant errors (the message names file:line:column,
+    or lists the undefined constants and how to set them),
+    pmc.InvalidArgumentError for malformed or unknown constants and
+    pmc.ModelError for an invalid model or too many states.
+    """
+    native = lib()
+    if constants is None:
+        text = None
+    elif isinstance(constants, str):
+        text = constants.encode("utf-8")
+    elif isinstance(constants, dict):
+        def value(v):
+            return ("true" if v else "false") if isinstance(v, bool) else str(v)
+        text = ",".join(f"{k}={value(v)}" for k, v in constants.items()).encode("utf-8")
+    else:
+        raise TypeError(f"constants must be a str, a dict or None, not {type(constants).__name__}")
+    out = ctypes.c_void_p()
+    options = None
+    if max_states is not None or threads is not None or strict is not None:
+        options = Options(max_states=max_states, threads=threads, strict=strict)
+    try:
+        with (options._handle.borrow() if options else contextlib.nullcontext()) as optr:
+            check(native.pmc_model_build_prism(_fs_path(path), text, optr, ctypes.byref(out)))
     finally:
         if options is not None:
             options.close()

@@ -14,7 +14,7 @@ from .errors import check, lib
 Progress = collections.namedtuple("Progress", "solver iteration residual seconds")
 
 _SETTINGS = ("solver", "sound", "epsilon", "relative", "max_iterations", "threads", "device", "gpu_memory_limit",
-             "strict", "row_sum_tolerance", "progress")
+             "strict", "row_sum_tolerance", "max_states", "progress")
 
 
 class Options(_handle.OwnsHandle):
@@ -36,6 +36,8 @@ class Options(_handle.OwnsHandle):
     - ``device``: GPU index (default 0); ``gpu_memory_limit``: bytes, 0 = free memory
     - ``strict``: loading/building rejects states without transitions
       instead of adding a self-loop; ``row_sum_tolerance``: in [0, 0.1], default 1e-9
+    - ``max_states``: building a PRISM-language source (pmc.build_prism)
+      raises pmc.ModelError above this many reachable states; 0 (default) = no limit
     - ``progress``: a callable receiving a pmc.Progress at most every 0.2 s
       of a long solve, on the thread running the check (a helper thread
       for checks called from the main thread, see Model.check). It must return
@@ -53,7 +55,8 @@ class Options(_handle.OwnsHandle):
     """
 
     def __init__(self, *, solver=None, sound=None, epsilon=None, relative=None, max_iterations=None, threads=None,
-                 device=None, gpu_memory_limit=None, strict=None, row_sum_tolerance=None, progress=None):
+                 device=None, gpu_memory_limit=None, strict=None, row_sum_tolerance=None, max_states=None,
+                 progress=None):
         native = lib()
         self._settings = {}
         self._callback = None
@@ -87,6 +90,8 @@ class Options(_handle.OwnsHandle):
             if row_sum_tolerance is not None:
                 check(native.pmc_options_set_row_sum_tolerance(ptr, _real("row_sum_tolerance",
                                                                           row_sum_tolerance)))
+            if max_states is not None:
+                check(native.pmc_options_set_max_states(ptr, _handle.uint64("max_states", max_states)))
             if progress is not None:
                 if not callable(progress):
                     raise TypeError("progress must be callable")

@@ -162,5 +162,52 @@ class SaveAndReloadTest(unittest.TestCase):
         self.round_trip("model.drn")
 
 
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "examples")
+CONSENSUS = os.path.join(EXAMPLES, "consensus", "consensus.nm")
+
+
+class PrismLanguageTest(unittest.TestCase):
+    """PRISM-language sources (issue 20) through pmc_model_build_prism."""
+
+    def test_build_with_constants(self):
+        row = modelref.rows("consensus", "N2_K2")[0]
+        for constants in ("K=2", {"K": 2}):
+            with pmc.build_prism(CONSENSUS, constants) as model:
+                self.assertEqual(model.type, "mdp")
+                self.assertEqual((model.states, model.transitions, model.choices),
+                                 (row.states, row.transitions, row.choices))
+                self.assertIn("finished", model.labels)
+                self.assertEqual(model.rewards, ["steps"])
+        with pmc.build_prism(pathlib.Path(CONSENSUS), "K=2", threads=1, max_states=272) as model:
+            self.assertAlmostEqual(model.check('Pmax=? [ F "finished" & !"agree" ]').value, 0.1083333333, delta=1e-6)
+
+    def test_load_by_extension(self):
+        die = os.path.join(EXAMPLES, "die", "die.pm")
+        with pmc.load(die) as model, pmc.build_prism(die) as built:
+            self.assertEqual((model.states, model.transitions), (13, 20))
+            self.assertEqual(built.states, 13)
+
+    def test_errors_carry_the_parsers_message(self):
+        with self.assertRaises(pmc.ParseError) as caught:
+            pmc.build_prism(CONSENSUS)
+        self.assertIn("--const K=", str(caught.exception))
+        with self.assertRaises(pmc.InvalidArgumentError):
+            pmc.build_prism(CONSENSUS, "K=2,Q=1")
+        with self.assertRaises(pmc.ModelError) as caught:
+            pmc.build_prism(CONSENSUS, {"K": 2}, max_states=100)
+        self.assertIn("100", str(caught.exception))
+        with self.assertRaises(pmc.FileError):
+            pmc.build_prism("/nonexistent/model.nm")
+        with self.assertRaises(TypeError):
+            pmc.build_prism(CONSENSUS, 2)
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.pm")
+            with open(bad, "w") as f:
+                f.write("dtmc\nmodule m\n  x : [0..1] init 0;\n  [] x=0 -> (x'=1) (x'=0);\nendmodule\n")
+            with self.assertRaises(pmc.ParseError) as caught:
+                pmc.build_prism(bad)
+            self.assertIn("bad.pm:4:", str(caught.exception))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -122,6 +122,7 @@ extern "C" {
     pub fn pmc_options_set_sound(options: *mut pmc_options, sound: c_int) -> pmc_status;
     pub fn pmc_options_set_max_iterations(options: *mut pmc_options, max_iterations: u64) -> pmc_status;
     pub fn pmc_options_set_threads(options: *mut pmc_options, threads: u64) -> pmc_status;
+    pub fn pmc_options_set_max_states(options: *mut pmc_options, max_states: u64) -> pmc_status;
     pub fn pmc_options_set_device(options: *mut pmc_options, device: u64) -> pmc_status;
     pub fn pmc_options_set_devices(options: *mut pmc_options, devices: *const u64, count: u64) -> pmc_status;
     pub fn pmc_options_set_all_devices(options: *mut pmc_options, all: c_int) -> pmc_status;
@@ -141,6 +142,12 @@ extern "C" {
         paths: *const *const c_char,
         num_paths: u64,
         format: *const c_char,
+        options: *const pmc_options,
+        out_model: *mut *mut pmc_model,
+    ) -> pmc_status;
+    pub fn pmc_model_build_prism(
+        path: *const c_char,
+        constants: *const c_char,
         options: *const pmc_options,
         out_model: *mut *mut pmc_model,
     ) -> pmc_status;

@@ -133,7 +133,10 @@ impl Model {
 
     /// Loads a model file, its format chosen by extension: PRISM explicit
     /// `.tra` (with the `.lab`, `.srew`, `.trew`, `.sta` files of the same
-    /// stem), Storm `.drn`, pmc's `.pmcb`; text files may be `.gz`.
+    /// stem), Storm `.drn`, pmc's `.pmcb`; text files may be `.gz`. A
+    /// PRISM-language source (`.pm`, `.sm`, `.nm`, `.prism`) defining all
+    /// its constants is built; see [`build_prism`](Model::build_prism) to
+    /// give constants.
     pub fn load(path: impl AsRef<Path>) -> Result<Model> {
         let path = c_path(path.as_ref())?;
         let mut raw = ptr::null_mut();
@@ -142,12 +145,38 @@ impl Model {
     }
 
     /// Like [`load`](Model::load) with a format: "prism", "prism-dtmc",
-    /// "prism-ctmc", "prism-mdp", "drn" or "pmcb".
+    /// "prism-ctmc", "prism-mdp", "drn", "pmcb" or "prism-language".
     pub fn load_with_format(path: impl AsRef<Path>, format: &str) -> Result<Model> {
         let path = c_path(path.as_ref())?;
         let format = c_string(format, "format")?;
         let mut raw = ptr::null_mut();
         let status = ffi!(sys::pmc_model_load(path.as_ptr(), format.as_ptr(), &mut raw));
+        Model::from_out(status, raw)
+    }
+
+    /// Builds a model from a PRISM-language source (`.pm`, `.sm`, `.nm`,
+    /// `.prism`) by exploring its reachable states as PRISM does.
+    /// `constants` gives the values of the constants the source leaves
+    /// undefined, as `"K=2,N=4"` (`None` or `""` when it defines them all);
+    /// `options` (`&options` or `None`) may set strictness, threads and
+    /// [`set_max_states`](Options::set_max_states). Errors carry the
+    /// parser's message (file:line:column, or the undefined constants and
+    /// how to set them).
+    pub fn build_prism<'o>(
+        path: impl AsRef<Path>,
+        constants: Option<&str>,
+        options: impl Into<Option<&'o Options>>,
+    ) -> Result<Model> {
+        let options = options.into();
+        let path = c_path(path.as_ref())?;
+        let constants = constants.map(|c| c_string(c, "constants")).transpose()?;
+        let mut raw = ptr::null_mut();
+        let status = ffi!(sys::pmc_model_build_prism(
+            path.as_ptr(),
+            constants.as_ref().map_or(ptr::null(), |c| c.as_ptr()),
+            options.map_or(ptr::null(), Options::as_ptr),
+            &mut raw,
+        ));
         Model::from_out(status, raw)
     }
 

@@ -104,6 +104,14 @@ impl Options {
         self.set(status)
     }
 
+    /// PRISM-language sources ([`Model::build_prism`](crate::Model::build_prism)):
+    /// exploration fails with [`ErrorKind::Model`](crate::ErrorKind) above
+    /// this many reachable states; 0 (default) means no limit.
+    pub fn set_max_states(&mut self, max_states: u64) -> Result<&mut Options> {
+        let status = ffi!(sys::pmc_options_set_max_states(self.raw.as_ptr(), max_states));
+        self.set(status)
+    }
+
     /// CPU threads of the solvers; 0 (default) uses every core.
     pub fn set_threads(&mut self, threads: u64) -> Result<&mut Options> {
         let status = ffi!(sys::pmc_options_set_threads(self.raw.as_ptr(), threads));

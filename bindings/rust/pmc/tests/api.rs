@@ -429,3 +429,33 @@ fn threads_share_a_model_and_options() {
     let result = model.check("P=? [ F \"done\" ]", None).unwrap();
     assert_eq!(std::thread::spawn(move || result.initial_value()).join().unwrap(), 1.0);
 }
+
+/// examples/consensus/consensus.nm, a PRISM-language MDP with K undefined.
+const CONSENSUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../examples/consensus/consensus.nm");
+
+#[test]
+fn builds_prism_language_sources() {
+    let model = Model::build_prism(CONSENSUS, Some("K=2"), None).unwrap();
+    assert_eq!(model.kind(), ModelKind::Mdp);
+    assert_eq!((model.num_states(), model.num_choices(), model.num_transitions()), (272, 400, 492));
+    let result = model.check("Pmax=? [ F \"finished\" & !\"agree\" ]", None).unwrap();
+    assert!((result.initial_value() - 0.108333333333).abs() < 1e-6, "{}", result.initial_value());
+
+    // A source defining its constants also loads by extension.
+    let die = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../examples/die/die.pm");
+    assert_eq!(Model::load(die).unwrap().num_states(), 13);
+    assert_eq!(Model::build_prism(die, None, None).unwrap().num_states(), 13);
+
+    // The parser's messages come through unchanged.
+    let undefined = Model::build_prism(CONSENSUS, None, None).unwrap_err();
+    assert_eq!(undefined.kind(), ErrorKind::Parse);
+    assert!(undefined.message().contains("--const K="), "{}", undefined.message());
+    let unknown = Model::build_prism(CONSENSUS, Some("K=2,Q=1"), None).unwrap_err();
+    assert_eq!(unknown.kind(), ErrorKind::InvalidArgument);
+    let mut options = Options::new().unwrap();
+    options.set_max_states(100).unwrap();
+    let limited = Model::build_prism(CONSENSUS, Some("K=2"), &options).unwrap_err();
+    assert_eq!(limited.kind(), ErrorKind::Model);
+    assert!(limited.message().contains("100"), "{}", limited.message());
+    assert_eq!(Model::build_prism(CONSENSUS, Some("K=2\0"), None).unwrap_err().kind(), ErrorKind::InvalidArgument);
+}

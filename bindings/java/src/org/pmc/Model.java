@@ -64,6 +64,40 @@ public final class Model extends NativeHandle {
   }
 
   /**
+   * Builds a model from a PRISM-language source (.pm, .sm, .nm, .prism) by
+   * exploring its reachable states as PRISM does ({@code pmc_model_build_prism}).
+   *
+   * @param path the source file
+   * @param constants values of the constants the source leaves undefined,
+   *     "K=2,N=4"; null or "" when it defines them all
+   * @param options strictness, threads, {@link Options#maxStates}; null means defaults
+   * @throws PmcException PARSE with file:line:column or the undefined
+   *     constants and how to set them, INVALID_ARGUMENT for malformed or
+   *     unknown constants, MODEL for an invalid model or too many states, IO
+   */
+  public static Model buildPrism(Path path, String constants, Options options) {
+    byte[] file = Strings.encode(Objects.requireNonNull(path, "path").toString(), "path");
+    byte[] values = Strings.encodeOptional(constants, "constants");
+    Native.checkNotInListener();
+    if (options == null) {
+      return new Model(Native.modelBuildPrism(file, values, 0));
+    }
+    long o = options.acquireShared();
+    long model;
+    try {
+      model = Native.modelBuildPrism(file, values, o);
+    } finally {
+      options.releaseShared();
+    }
+    return new Model(model);
+  }
+
+  /** {@link #buildPrism(Path, String, Options)} with default options. */
+  public static Model buildPrism(Path path, String constants) {
+    return buildPrism(path, constants, null);
+  }
+
+  /**
    * Loads a model from several files: for PRISM explicit, the .tra plus any
    * of .lab, .srew, .trew, .sta (instead of the siblings found by stem).
    */

@@ -64,6 +64,7 @@ final class Native {
   static native void optionsSetSound(long options, boolean sound);
   static native void optionsSetMaxIterations(long options, long maxIterations);
   static native void optionsSetThreads(long options, long threads);
+  static native void optionsSetMaxStates(long options, long maxStates);
   static native void optionsSetDevice(long options, long device);
   static native void optionsSetGpuMemoryLimit(long options, long bytes);
   static native void optionsRequestCancel(long options);
@@ -73,6 +74,7 @@ final class Native {
 
   // ---- models ------------------------------------------------------------
   static native long modelLoad(byte[][] paths, byte[] format, long options);
+  static native long modelBuildPrism(byte[] path, byte[] constants, long options);
   static native long modelBuildCsr(int type, long numStates, long[] rowGroups, long[] rowOffsets, long[] columns,
                                    double[] values, long options);
   static native void modelAddLabel(long model, byte[] name, long[] states);

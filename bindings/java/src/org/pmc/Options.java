@@ -115,6 +115,21 @@ public final class Options extends NativeHandle {
     return this;
   }
 
+  /**
+   * PRISM-language sources ({@link Model#buildPrism}): exploration fails with
+   * {@link Status#MODEL} above this many reachable states; 0 (default) means no limit.
+   */
+  public Options maxStates(long maxStates) {
+    requireNonNegative(maxStates, "maxStates");
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetMaxStates(p, maxStates);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
   /** CPU threads for the solvers; 0 (default) uses every core. */
   public Options threads(int threads) {
     requireNonNegative(threads, "threads");
