@@ -10,7 +10,9 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "formats/model_files.hpp"
 #include "formats/prism_language/program.hpp"
+#include "support/temp_dir.hpp"
 
 namespace pmc::prism_language {
 namespace {
@@ -320,6 +322,32 @@ init a=b endinit
 )");
   EXPECT_THAT(message, AllOf(HasSubstr("init ... endinit"), HasSubstr("2^40")));
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+}
+
+// Round trip (issue 20): a source built through load_model (constants,
+// state limit), saved as .pmcb and loaded again, is the same model.
+TEST(PrismLanguageExplore, BuiltModelSurvivesPmcb) {
+  const std::string source = std::string(PMC_TEST_DATA_DIR) + "/../../examples/consensus/consensus.nm";
+  LoadOptions options;
+  options.constants = "K=2";
+  options.max_states = 272;
+  const ModelPtr built = load_model({source}, "", options);
+  EXPECT_EQ(built->num_states(), 272u);
+  testing::TempDir dir;
+  for (const char* name : {"c.pmcb", "c.drn", "c.tra"}) {
+    save_model(*built, dir.path(name), "");
+    const ModelPtr again = load_model({dir.path(name)}, "", {});
+    EXPECT_EQ(again->num_states(), built->num_states()) << name;
+    EXPECT_EQ(again->num_entries(), built->num_entries()) << name;
+    if (std::string(name) == "c.pmcb") {
+      EXPECT_TRUE(again->same_as(*built)) << name;
+    }
+  }
+  options.max_states = 271;
+  EXPECT_THROW(load_model({source}, "", options), Error);
+  options.max_states = 0;
+  options.constants.clear();
+  EXPECT_THROW(load_model({source}, "", options), Error);  // K undefined
 }
 
 }  // namespace
