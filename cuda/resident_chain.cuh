@@ -71,18 +71,18 @@ struct ResidentChain {
                 const uint32_t* host_columns, const double* host_values, double& upload_seconds)
       : ordinal(device_ordinal), states(n), rows(host_groups ? host_groups[n] : n), entries(host_offsets[rows]) {
     const auto start = std::chrono::steady_clock::now();
-    StagedUpload upload;
+    StagedUpload::Lease upload = StagedUpload::for_current_device();
     offsets.allocate(rows + 1);
     columns.allocate(entries);
     values.allocate(entries);
-    upload.copy(offsets.data(), host_offsets, (rows + 1) * sizeof(uint64_t));
+    upload->copy(offsets.data(), host_offsets, (rows + 1) * sizeof(uint64_t));
     if (host_groups != nullptr) {
       groups.allocate(n + 1);
       state_of_row.allocate(rows);
-      upload.copy(groups.data(), host_groups, (n + 1) * sizeof(uint64_t));
+      upload->copy(groups.data(), host_groups, (n + 1) * sizeof(uint64_t));
     }
-    if (entries > 0) upload.copy(columns.data(), host_columns, entries * sizeof(uint32_t));
-    upload.finish();  // the transposition reads the offsets and columns
+    if (entries > 0) upload->copy(columns.data(), host_columns, entries * sizeof(uint32_t));
+    upload->finish();  // the transposition reads the offsets and columns
     upload_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     predecessor_offsets.allocate(n + 1);
@@ -114,8 +114,8 @@ struct ResidentChain {
       PMC_CUDA_CHECK_LAUNCH("scatter_predecessors");
     }
     const auto values_start = std::chrono::steady_clock::now();
-    if (entries > 0) upload.copy(values.data(), host_values, entries * sizeof(double));
-    upload.finish();
+    if (entries > 0) upload->copy(values.data(), host_values, entries * sizeof(double));
+    upload->finish();
     upload_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - values_start).count();
     PMC_CUDA_CHECK(cudaDeviceSynchronize());
   }

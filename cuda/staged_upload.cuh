@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -62,6 +65,26 @@ class StagedUpload {
   }
 
   void finish() { PMC_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+  // The current device's uploader, made once per process and device:
+  // pinning its 64 MB costs ~10–20 ms, as much as it saves on one upload
+  // (measured: a fresh one per upload made a 20M chain's upload 10–35%
+  // slower, bench/NOTES.md). The lock keeps one upload per device at a time.
+  struct Lease {
+    std::unique_lock<std::mutex> lock;
+    StagedUpload* upload;
+    StagedUpload* operator->() { return upload; }
+  };
+  static Lease for_current_device() {
+    static std::mutex mutex;
+    static std::map<int, std::unique_ptr<StagedUpload>> uploads;  // destroyed at exit: errors ignored
+    int ordinal = 0;
+    PMC_CUDA_CHECK(cudaGetDevice(&ordinal));
+    std::unique_lock<std::mutex> lock(mutex);
+    std::unique_ptr<StagedUpload>& upload = uploads[ordinal];
+    if (!upload) upload = std::make_unique<StagedUpload>();
+    return {std::move(lock), upload.get()};
+  }
 
  private:
   // memcpy split over up to 8 threads: one core copies at ~8–10 GB/s, short
