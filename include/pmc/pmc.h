@@ -132,7 +132,14 @@ PMC_API pmc_status pmc_options_set_relative(pmc_options* options, int relative);
 PMC_API pmc_status pmc_options_set_sound(pmc_options* options, int sound);
 
 /* Iteration limit of each solve (default 1000000); reaching it makes
- * pmc_check return PMC_ERROR_NOT_CONVERGED. */
+ * pmc_check return PMC_ERROR_NOT_CONVERGED. It bounds step-bounded
+ * iteration too (U<=k, F<=k, C<=k, I=k, and CTMC uniformisation): a bound
+ * of more steps than the limit runs until the iterate is stationary (then
+ * the result is exact, as if every step had run) or until the limit, with
+ * PMC_ERROR_NOT_CONVERGED and the values after the steps done (not
+ * certified). A CTMC time bound whose Poisson weights start beyond the
+ * limit is refused with PMC_ERROR_UNSUPPORTED unless the iterate becomes
+ * stationary first. */
 PMC_API pmc_status pmc_options_set_max_iterations(pmc_options* options, uint64_t max_iterations);
 
 /* PRISM-language sources (pmc_model_build_prism, or pmc_model_load of a

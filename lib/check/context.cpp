@@ -67,6 +67,7 @@ void CheckContext::record(const SolveStats& stats) {
     bytes_per_iteration_ = stats.bytes_per_iteration;
     kernel_ = stats.kernel;
   }
+  notes_.insert(notes_.end(), stats.notes.begin(), stats.notes.end());
   if (!stats.converged) {
     converged_ = false;
     notes_.push_back(fmt::format("{} did not converge within {} iterations (epsilon {})", stats.solver,
@@ -138,19 +139,29 @@ void CheckContext::solve_stationary(const StationarySystem& system, std::vector<
 }
 
 void CheckContext::solve_steps(const StepProblem& problem, std::vector<double>& result) {
-  record(pick(ProblemKind::bounded_steps, problem.a.num_entries(), problem.a.num_rows(), {.iterations = problem.steps})
-             .steps(problem, result, options_.settings));
+  const SolveStats stats =
+      pick(ProblemKind::bounded_steps, problem.a.num_entries(), problem.a.num_rows(),
+           {.iterations = std::min(problem.steps, options_.settings.max_iterations)})
+          .steps(problem, result, options_.settings);
+  record(stats);
+  // Exact unless the iteration limit cut the steps short (issue 23).
+  if (!stats.converged) mark_unsound("the iteration limit cut a step-bounded iteration short");
 }
 
 void CheckContext::solve_min_max(const MinMaxProblem& problem, MinMaxSolution& solution) {
   if (problem.num_unknowns() == 0) return;
   const ProblemKind kind = problem.steps > 0 ? ProblemKind::min_max_steps : ProblemKind::min_max;
-  const SolverEntry& solver = pick(kind, problem.a.num_entries(), problem.a.num_rows(), {.iterations = problem.steps});
+  const SolverEntry& solver = pick(kind, problem.a.num_entries(), problem.a.num_rows(),
+                                   {.iterations = std::min(problem.steps, options_.settings.max_iterations)});
   const SolveStats stats =
       (kind == ProblemKind::min_max_steps ? solver.min_max_steps : solver.min_max)(problem, solution, options_.settings);
   record(stats);
-  // Bounded steps are exact; an unbounded solve is certified only by bounds.
+  // Bounded steps are exact (unless the iteration limit cut them short, issue
+  // 23); an unbounded solve is certified only by bounds.
   if (kind == ProblemKind::min_max && !stats.sound) mark_uncertified_solve(solver);
+  if (kind == ProblemKind::min_max_steps && !stats.converged) {
+    mark_unsound("the iteration limit cut a step-bounded iteration short");
+  }
 }
 
 void CheckContext::fill(CheckResult& result) const {

@@ -42,6 +42,8 @@ class CheckContext {
   void solve_min_max(const MinMaxProblem& problem, MinMaxSolution& solution);
 
   void add_note(std::string note) { notes_.push_back(std::move(note)); }
+  // False once a solve of this check stopped at the iteration limit.
+  bool converged() const { return converged_; }
 
   // Runs `work` and counts its time towards `phase` (PhaseTimings). Scopes
   // may nest (building the transposed graph inside prob0): only the

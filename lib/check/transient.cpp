@@ -25,13 +25,6 @@ double fox_glynn_epsilon(const CheckContext& ctx) {
   return std::clamp(ctx.options().settings.epsilon * 1e-6, 1e-300, 1e-8);
 }
 
-FoxGlynnWeights weights_for(CheckContext& ctx, double q, double t) {
-  FoxGlynnWeights w = fox_glynn(q * t, fox_glynn_epsilon(ctx));
-  ctx.add_note(fmt::format("uniformisation: q = {:.6g}, q*t = {:.6g}, Fox-Glynn window [{}, {}]", q, q * t, w.left,
-                           w.right));
-  return w;
-}
-
 // The weights are Fox–Glynn's, renormalised over their window [L, R]: each
 // differs from the exact Poisson probability by at most the truncated mass
 // δ in total, so a weighted sum of vectors bounded by m is off by at most
@@ -42,22 +35,93 @@ double max_magnitude(const std::vector<double>& v) {
   return m;
 }
 
+// What is summed: Σ_k Pr[N = k]·v_k (transient distributions, bounded
+// until) or (1/q)·Σ_k Pr[N > k]·v_k (cumulative rewards).
+enum class Weights { poisson, tail };
+
+// Fills problem.steps and its coefficients (problem.a, b, x0 set), solves
+// and returns Σ_k c_k·v_k; `magnitude` bounds |v_k| (the error bound's m).
+//
+// Issue 23: with q·t huge (F<=1e12 on a stiff chain), neither the steps (about
+// q·t) nor the Fox–Glynn window (about 10·sqrt(q·t) weights) may be
+// attempted blindly. When the window starts beyond what may be iterated
+// (max_iterations) or its weights beyond what may be stored
+// (k_fox_glynn_max_lambda), the steps run first without weights, up to
+// L = poisson_lower_bound(q·t) where P[N < L] <= ε/2: an iterate stationary
+// at j < L is the answer, up to the mass before j, which the error bound
+// counts; otherwise the property is refused with what it would need.
+std::vector<double> solve_uniformised(CheckContext& ctx, StepProblem& problem, double q, double t, Weights kind,
+                                      double magnitude) {
+  const double lambda = q * t;
+  const double epsilon = fox_glynn_epsilon(ctx);
+  const uint64_t limit = ctx.options().settings.max_iterations;
+  const uint64_t before_window = poisson_lower_bound(lambda, epsilon);
+  std::vector<double> result;
+  if (lambda > k_fox_glynn_max_lambda || before_window >= limit) {
+    ctx.add_note(fmt::format(
+        "uniformisation: q = {:.6g}, q*t = {:.6g}: the Poisson weights start after step {}, beyond the iteration "
+        "limit or storage; stepping until the iterate is stationary",
+        q, lambda, before_window));
+    problem.steps = before_window;
+    if (kind == Weights::tail) {
+      // c_k = Pr[N > k]/q is 1/q up to ε/2 before L; the last one stands for
+      // Σ_{k>=L} Pr[N > k] ≈ E[(N − L)⁺] = λ − L (+ at most L·ε/2).
+      problem.coefficient_before = 1.0 / q;
+      problem.coefficients_first = before_window;
+      problem.coefficients = {(lambda - static_cast<double>(before_window)) / q};
+      // (L + 1)·ε/2 per coefficient sum, twice (before L and the tail).
+      ctx.add_absolute_error(magnitude * epsilon * (static_cast<double>(before_window) + 1.0) / q);
+    } else {
+      // Unweighted: the result is v_j, standing for Σ_k Pr[N = k]·v_k with
+      // v_k = v_j for k >= j; off by at most P[N < j]·2m <= ε·m.
+      ctx.add_absolute_error(2.0 * epsilon * magnitude);
+    }
+    const bool converged = ctx.converged();
+    ctx.solve_steps(problem, result);
+    if (converged && !ctx.converged()) {
+      fail(ErrorCode::unsupported,
+           "uniformisation with q*t = {:.6g} (q = {:.6g}, t = {:.6g}) needs about {:.6g} steps and Poisson weights "
+           "from step {} on; the iterate was not stationary within the iteration limit ({} steps): raise "
+           "--max-iterations or use a smaller time bound",
+           lambda, q, t, lambda, before_window, limit);
+    }
+    return result;
+  }
+  const FoxGlynnWeights w = fox_glynn(lambda, epsilon);
+  ctx.add_note(fmt::format("uniformisation: q = {:.6g}, q*t = {:.6g}, Fox-Glynn window [{}, {}]", q, lambda, w.left,
+                           w.right));
+  problem.steps = w.right;
+  problem.coefficients_first = w.left;
+  if (kind == Weights::poisson) {
+    ctx.add_absolute_error(2.0 * w.truncation_error * magnitude);
+    problem.coefficients = w.weights;
+  } else {
+    // Each of the R + 1 coefficients is off by at most 2δ/q, and the terms
+    // past R add at most E[(N − R)⁺]/q ≤ (q·t + 1)·δ/q (N's tail beyond R
+    // holds at most δ of its mass): times max |r|.
+    ctx.add_absolute_error(magnitude * w.truncation_error * (2.0 * (w.right + 1) + lambda + 1) / q);
+    problem.coefficient_before = 1.0 / q;  // Pr[N > k] = 1 − 0 before the window
+    problem.coefficients.resize(w.right - w.left + 1);
+    double below = 0.0;  // Pr[N <= k]
+    for (uint64_t k = w.left; k <= w.right; ++k) {
+      below += w.weight(k);
+      problem.coefficients[k - w.left] = std::max(0.0, 1.0 - below) / q;
+    }
+  }
+  ctx.solve_steps(problem, result);
+  return result;
+}
+
 }  // namespace
 
 std::vector<double> ctmc_transient(CheckContext& ctx, const Bitset& active, std::vector<double> x0, double t) {
   if (t == 0) return x0;
   const double q = uniformisation_rate(ctx.model());
-  const FoxGlynnWeights w = weights_for(ctx, q, t);
-  ctx.add_absolute_error(2.0 * w.truncation_error * max_magnitude(x0));
+  const double magnitude = max_magnitude(x0);
   StepProblem problem;
   problem.a = ctx.timed(CheckContext::Phase::build, [&] { return uniformised_matrix(ctx.model(), q, active); });
   problem.x0 = std::move(x0);
-  problem.steps = w.right;
-  problem.coefficients.assign(w.right + 1, 0.0);
-  for (uint64_t k = w.left; k <= w.right; ++k) problem.coefficients[k] = w.weight(k);
-  std::vector<double> result;
-  ctx.solve_steps(problem, result);
-  return result;
+  return solve_uniformised(ctx, problem, q, t, Weights::poisson, magnitude);
 }
 
 std::vector<double> ctmc_bounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, double t) {
@@ -70,17 +134,11 @@ std::vector<double> ctmc_bounded_until(CheckContext& ctx, const Bitset& left, co
       ctx.timed(CheckContext::Phase::precompute, [&] { return graph::prob0(ctx.transposed(), left, right); });
   const Bitset active = bits::difference(bits::difference(left, right), no);
   const double q = uniformisation_rate(ctx.model());
-  const FoxGlynnWeights w = weights_for(ctx, q, t);
-  ctx.add_absolute_error(2.0 * w.truncation_error);  // probabilities: m = 1
   StepProblem problem;
   problem.a = ctx.timed(CheckContext::Phase::build, [&] { return uniformised_matrix(ctx.model(), q, active); });
   problem.b = target;
   problem.x0 = target;
-  problem.steps = w.right;
-  problem.coefficients.assign(w.right + 1, 0.0);
-  for (uint64_t k = w.left; k <= w.right; ++k) problem.coefficients[k] = w.weight(k);
-  std::vector<double> result;
-  ctx.solve_steps(problem, result);
+  std::vector<double> result = solve_uniformised(ctx, problem, q, t, Weights::poisson, 1.0);  // probabilities: m = 1
   // The weights sum to 1 over the window, but rounding can push a certain
   // event a hair above 1.
   for (double& v : result) v = std::min(v, 1.0);
@@ -91,25 +149,11 @@ std::vector<double> ctmc_cumulative_reward(CheckContext& ctx, const std::vector<
   if (t == 0) return std::vector<double>(rates.size(), 0.0);
   // E[∫_0^t r(X_u) du] = (1/q)·Σ_k Pr[N > k]·P^k·r.
   const double q = uniformisation_rate(ctx.model());
-  const FoxGlynnWeights w = weights_for(ctx, q, t);
-  // Each of the R + 1 coefficients is off by at most 2δ/q, and the terms
-  // past R add at most E[(N − R)⁺]/q ≤ (q·t + 1)·δ/q (N's tail beyond R
-  // holds at most δ of its mass): times max |r|.
-  ctx.add_absolute_error(max_magnitude(rates) * w.truncation_error * (2.0 * (w.right + 1) + q * t + 1) / q);
   StepProblem problem;
   problem.a = ctx.timed(CheckContext::Phase::build,
                         [&] { return uniformised_matrix(ctx.model(), q, bits::full(rates.size())); });
   problem.x0 = rates;
-  problem.steps = w.right;
-  problem.coefficients.resize(w.right + 1);
-  double below = 0.0;  // Pr[N <= k]
-  for (uint64_t k = 0; k <= w.right; ++k) {
-    below += w.weight(k);
-    problem.coefficients[k] = std::max(0.0, 1.0 - below) / q;
-  }
-  std::vector<double> result;
-  ctx.solve_steps(problem, result);
-  return result;
+  return solve_uniformised(ctx, problem, q, t, Weights::tail, max_magnitude(rates));
 }
 
 std::vector<double> ctmc_instantaneous_reward(CheckContext& ctx, const std::vector<double>& state_rewards, double t) {

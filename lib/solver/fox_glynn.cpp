@@ -124,4 +124,11 @@ FoxGlynnWeights fox_glynn(double lambda, double epsilon) {
   return result;
 }
 
+uint64_t poisson_lower_bound(double lambda, double epsilon) {
+  if (!(lambda > 0.0) || !(epsilon > 0.0 && epsilon < 1.0)) return 0;
+  const double x = std::sqrt(2.0 * lambda * std::log(2.0 / epsilon));
+  const double l = std::floor(lambda - x);
+  return l <= 0.0 ? 0 : static_cast<uint64_t>(std::min(l, 1.8e19));
+}
+
 }  // namespace pmc

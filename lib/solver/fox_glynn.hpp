@@ -40,4 +40,11 @@ struct FoxGlynnWeights {
 // k_fox_glynn_max_lambda, or ε outside (0,1). Thread-safe; no global state.
 FoxGlynnWeights fox_glynn(double lambda, double epsilon);
 
+// A step count L with P[N < L] <= ε/2 for N ~ Poisson(λ), without computing
+// any weight (issue 23): the Chernoff bound P[N <= λ − x] <= exp(−x²/(2λ))
+// with x = sqrt(2·λ·ln(2/ε)). Fox–Glynn's window starts near it (its left
+// end is at least about this far right), so uniformisation up to L needs no
+// weights: every c_k before it is below ε/2 in total. 0 when λ is small.
+uint64_t poisson_lower_bound(double lambda, double epsilon);
+
 }  // namespace pmc

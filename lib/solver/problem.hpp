@@ -2,6 +2,7 @@
 // know nothing about properties; the checker knows nothing about devices.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -104,6 +105,8 @@ struct SolveStats {
   double transfer_seconds = 0;    // host <-> device copies
   double precompute_seconds = 0;  // graph algorithms run by the solver (device precomputation)
   std::string kernel;              // GPU: the kernel variant used (e.g. "warp-per-row")
+  // For the result's notes (bounded steps: "stationary after 61 of 1000 steps").
+  std::vector<std::string> notes;
 };
 
 class Model;
@@ -167,17 +170,58 @@ struct StationarySystem {
   std::vector<double> outflow;
 };
 
-// v_0 = x0, v_{k+1} = A·v_k + b (b may be empty). The result is v_K, or, when
-// `coefficients` is non-empty (K+1 values), Σ_k coefficients[k]·v_k: bounded
-// until, cumulative and instantaneous rewards, and uniformisation with
-// Fox–Glynn weights.
+// v_0 = x0, v_{k+1} = A·v_k + b (b may be empty), K = `steps`. The result is
+// v_K, or, when weighted(), Σ_{k=0..K} c_k·v_k: bounded until, cumulative and
+// instantaneous rewards, and uniformisation with Fox–Glynn weights. The
+// weights are stored over their window only (issue 23: a huge q·t must not
+// allocate K + 1 of them): c_k = coefficient_before for k < coefficients_first,
+// coefficients[k − coefficients_first] inside the window, 0 after it.
+//
+// Solvers stop early once the iterate is stationary (v_j bit-for-bit equal to
+// v_{j−1}: every later step computes the same vector again), and add the
+// remaining weight, steps_weight_after(j), times v_j; they run at most
+// SolverSettings::max_iterations steps (SolveStats::converged false beyond).
 struct StepProblem {
   SparseMatrix a;
   std::vector<double> b;
   std::vector<double> x0;
   uint64_t steps = 0;
   std::vector<double> coefficients;
+  uint64_t coefficients_first = 0;
+  double coefficient_before = 0.0;
+
+  bool weighted() const { return !coefficients.empty() || coefficient_before != 0.0; }
+  double coefficient(uint64_t k) const {
+    if (k < coefficients_first) return coefficient_before;
+    return k - coefficients_first < coefficients.size() ? coefficients[k - coefficients_first] : 0.0;
+  }
 };
+
+// Σ_{k=j+1..steps} c_k of a weighted StepProblem: what a stationary v_j is
+// multiplied by in place of the remaining steps (window summed from its
+// small right end first).
+inline double steps_weight_after(const StepProblem& p, uint64_t j) {
+  if (j >= p.steps) return 0.0;
+  double sum = 0.0;
+  const uint64_t window_end = p.coefficients_first + p.coefficients.size();  // one past the window
+  const uint64_t last = std::min(p.steps, window_end == 0 ? 0 : window_end - 1);
+  for (uint64_t k = last; k > j && k >= p.coefficients_first && !p.coefficients.empty(); --k) {
+    sum += p.coefficients[k - p.coefficients_first];
+  }
+  const uint64_t before_end = std::min(p.coefficients_first, p.steps + 1);  // c_k = before for k in (j, before_end)
+  if (before_end > j + 1) sum += static_cast<double>(before_end - j - 1) * p.coefficient_before;
+  return sum;
+}
+
+// The note a bounded solver adds when it stopped at a stationary iterate.
+inline std::string stationary_note(uint64_t after, uint64_t of) {
+  return "stationary after " + std::to_string(after) + " of " + std::to_string(of) + " steps";
+}
+// And when the iteration limit cut the steps short.
+inline std::string step_limit_note(const char* solver, uint64_t done, uint64_t of) {
+  return std::string(solver) + " stopped at the iteration limit after " + std::to_string(done) + " of " +
+         std::to_string(of) + " steps; the values are those after " + std::to_string(done) + " steps";
+}
 
 // The Bellman equations of an MDP over its "maybe" states (the unknowns):
 //   x_s = opt_{r ∈ rows(s)} ( Σ_j a_rj·x_j + b_r ),  opt = max or min,

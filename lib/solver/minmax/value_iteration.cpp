@@ -1,5 +1,7 @@
 // cpu.vi: value iteration for MDPs (Berger 2014 §2.6, Algorithm 2), and its
 // step-bounded form for bounded properties.
+#include <algorithm>
+#include <bit>
 #include <chrono>
 
 #include "solver/minmax/bellman.hpp"
@@ -56,6 +58,8 @@ SolveStats value_iteration(const MinMaxProblem& p, MinMaxSolution& solution, con
   return solve_with_end_components_collapsed(p, solution, settings, vi_core);
 }
 
+// Issue 23: as cpu.steps, the loop ends once x_k is bit-for-bit x_{k−1}
+// (every later step would recompute it), and after max_iterations steps.
 SolveStats value_iteration_steps(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
   const int64_t n = static_cast<int64_t>(p.num_unknowns());
@@ -67,22 +71,37 @@ SolveStats value_iteration_steps(const MinMaxProblem& p, MinMaxSolution& solutio
   stats.kernel = "jacobi";  // step k must read exactly the values of step k − 1
   stats.bytes_per_iteration = bellman_bytes(p);
   const int threads = solver_threads(settings);
+  const uint64_t limit = std::min(p.steps, settings.max_iterations);
   const auto loop_start = std::chrono::steady_clock::now();
   ProgressReporter progress(settings, "cpu.vi", p.steps);
-  for (uint64_t k = 0; k < p.steps; ++k) {
+  bool stationary = false, recorded = false;
+  for (uint64_t k = 0; k < limit; ++k) {
     // Only the last step's choice matters: the first move with `steps` to go.
     uint32_t* record = k + 1 == p.steps ? choice.data() : nullptr;
-#pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024)
-    for (int64_t s = 0; s < n; ++s) next[s] = state_value(p, s, x.data(), record ? record + s : nullptr);
+    int changed = 0;
+#pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(| : changed)
+    for (int64_t s = 0; s < n; ++s) {
+      next[s] = state_value(p, s, x.data(), record ? record + s : nullptr);
+      changed |= std::bit_cast<uint64_t>(next[s]) != std::bit_cast<uint64_t>(x[s]) ? 1 : 0;
+    }
     x.swap(next);
     ++stats.iterations;
+    recorded = record != nullptr;
+    if (!changed && k + 1 < p.steps) {
+      stationary = true;
+      stats.notes.push_back(stationary_note(k + 1, p.steps));
+      break;
+    }
     progress.tick(stats.iterations);
   }
-  if (p.steps == 0) {
+  // The last step reads x_{K−1}, which is x when stationary (and, cut short
+  // by the limit, the choices are those of the values reached).
+  if (!recorded) {
     for (int64_t s = 0; s < n; ++s) state_value(p, s, x.data(), &choice[s]);
   }
   stats.loop_seconds = seconds_since(loop_start);
-  stats.converged = true;
+  stats.converged = stationary || limit == p.steps;
+  if (!stats.converged) stats.notes.push_back(step_limit_note("cpu.vi", limit, p.steps));
   solution.x = std::move(x);
   solution.choice = std::move(choice);
   stats.seconds = seconds_since(start);
