@@ -14,6 +14,7 @@
 // test is read back every k_check_interval iterations, as on one GPU.
 // No fmt here: the device machine's nvcc rejects fmt 9's compile-time
 // format strings.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -232,11 +233,17 @@ SolveStats gpu_value_iteration_partitioned(const MinMaxProblem& p, MinMaxSolutio
                     first,        part.slot_base};
     launch_bellman(u, warp, part.compute.get());
   };
-  const uint64_t limit = bounded ? p.steps : settings.max_iterations;
+  // Bounded: at most max_iterations of the steps (issue 23; the split solve
+  // does not test for a stationary iterate, the one-GPU gpu.vi does).
+  const uint64_t limit = bounded ? std::min(p.steps, settings.max_iterations) : settings.max_iterations;
   const int current = iterate(parts, *exchange, settings, "gpu.vi", limit, bounded, stats,
                               [&](DevicePart& part, uint64_t first, uint64_t end, int cur, bool check) {
                                 bellman(part, first, end, cur, check ? part.diff.data() : nullptr, nullptr);
                               });
+  if (bounded && limit < p.steps) {
+    stats.converged = false;
+    stats.notes.push_back(step_limit_note("gpu.vi", limit, p.steps));
+  }
   // One more update only to read off the optimal choices (values
   // unchanged); every part holds the whole last iterate after the final exchange.
   for (const auto& part : parts) {

@@ -1,16 +1,27 @@
 // gpu.steps: v_{k+1} = A·v_k + b and Σ_k c_k·v_k (uniformisation) on the
 // device; the weighted sum is accumulated in the same kernel as the product.
+// Every k_stationary_check steps the last two iterates are compared bit for
+// bit on the device (issue 23): a stationary iterate ends the loop with the
+// exact result of all steps, the rest of the weighted sum added at once.
+#include <algorithm>
 #include <chrono>
 
 #include "cuda/device_context.cuh"
 #include "cuda/device_csr.cuh"
 #include "cuda/gpu_solvers.hpp"
 #include "cuda/row_kernels.cuh"
+#include "cuda/steps_kernels.cuh"
 #include "solver/progress.hpp"
 
 namespace pmc {
 
 using namespace pmc::cuda;
+
+namespace {
+// As gpu.vi's convergence check: one flag read back per 8 steps keeps the
+// loop launch-bound rather than copy-bound, and overshoots by at most 7 steps.
+constexpr uint64_t k_stationary_check = 8;
+}  // namespace
 
 SolveStats gpu_steps(const StepProblem& p, std::vector<double>& result, const SolverSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
@@ -19,10 +30,11 @@ SolveStats gpu_steps(const StepProblem& p, std::vector<double>& result, const So
   DeviceCsr a(p.a);
   DeviceBuffer<double> b, v(p.x0), next(p.x0.size()), acc;
   if (!p.b.empty()) b.upload(p.b);
-  const bool accumulate = !p.coefficients.empty();
+  const bool accumulate = p.weighted();
   if (accumulate) {
     std::vector<double> first(p.x0.size());
-    for (uint64_t i = 0; i < n; ++i) first[i] = p.coefficients[0] * p.x0[i];
+    const double c0 = p.coefficient(0);
+    for (uint64_t i = 0; i < n; ++i) first[i] = c0 * p.x0[i];
     acc.upload(first);
   }
   const bool warp = use_warp_per_row(n, a.entries);
@@ -30,21 +42,31 @@ SolveStats gpu_steps(const StepProblem& p, std::vector<double>& result, const So
   stats.solver = "gpu.steps";
   stats.kernel = warp ? "warp-per-row" : "thread-per-row";
   stats.bytes_per_iteration = a.bytes() + n * 8.0 * (2 + (p.b.empty() ? 0 : 1) + (accumulate ? 2 : 0));
+  const uint64_t limit = std::min(p.steps, settings.max_iterations);
+  DeviceBuffer<unsigned> changed_flag(1);
+  bool stationary = false;
   EventTimer timer;
   timer.start();
   ProgressReporter progress(settings, "gpu.steps", p.steps);
-  for (uint64_t k = 1; k <= p.steps; ++k) {
+  for (uint64_t k = 1; k <= limit; ++k) {
     progress.tick(k - 1);
     RowUpdate u{n,       a.offsets.data(), a.columns.data(), a.values.data(), p.b.empty() ? nullptr : b.data(), nullptr,
                 v.data(), next.data(),     nullptr,          accumulate ? acc.data() : nullptr,
-                accumulate ? p.coefficients[k] : 0.0, 0, 0};
+                accumulate ? p.coefficient(k) : 0.0, 0, 0};
     launch_row_update(u, warp);
     std::swap(v, next);
     ++stats.iterations;
+    if (k % k_stationary_check == 0 && k < p.steps && device_identical(n, v.data(), next.data(), changed_flag)) {
+      stationary = true;
+      if (accumulate) device_axpy(n, steps_weight_after(p, k), v.data(), acc.data());
+      stats.notes.push_back(stationary_note(k, p.steps));
+      break;
+    }
   }
   stats.loop_seconds = timer.stop_seconds();
   (accumulate ? acc : v).download(result);
-  stats.converged = true;
+  stats.converged = stationary || limit == p.steps;
+  if (!stats.converged) stats.notes.push_back(step_limit_note("gpu.steps", limit, p.steps));
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
 }

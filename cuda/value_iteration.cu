@@ -1,5 +1,6 @@
 // gpu.vi: Jacobi-style value iteration for MDPs on the device (Berger 2014
 // §3.5), with the convergence test read back every few iterations.
+#include <algorithm>
 #include <chrono>
 #include <limits>
 
@@ -7,6 +8,7 @@
 #include "cuda/device_csr.cuh"
 #include "cuda/gpu_solvers.hpp"
 #include "cuda/scalar.cuh"
+#include "cuda/steps_kernels.cuh"
 #include "cuda/vi_kernels.cuh"
 #include "solver/minmax/problem_end_components.hpp"
 #include "solver/progress.hpp"
@@ -39,7 +41,12 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   stats.solver = "gpu.vi";
   stats.kernel = warp ? "warp-per-state" : "thread-per-state";
   stats.bytes_per_iteration = a.bytes() + p.b.size() * 8.0 + (n + 1) * 8.0 + n * 8.0 * 2;
-  const uint64_t limit = bounded ? p.steps : settings.max_iterations;
+  // Bounded (issue 23): at most max_iterations of the steps, and every
+  // k_check_interval steps a bit-for-bit comparison of the last two iterates:
+  // a stationary one is what every remaining step would give.
+  const uint64_t limit = bounded ? std::min(p.steps, settings.max_iterations) : settings.max_iterations;
+  DeviceBuffer<unsigned> changed_flag(bounded ? 1 : 0);
+  bool stationary = false;
   EventTimer timer;
   timer.start();
   ProgressReporter progress(settings, "gpu.vi", limit);
@@ -56,8 +63,17 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
       stats.converged = true;
       break;
     }
+    if (bounded && stats.iterations % k_check_interval == 0 && stats.iterations < p.steps &&
+        device_identical(n, x.data(), y.data(), changed_flag)) {
+      stationary = true;
+      stats.notes.push_back(stationary_note(stats.iterations, p.steps));
+      break;
+    }
   }
-  if (bounded) stats.converged = true;
+  if (bounded) {
+    stats.converged = stationary || limit == p.steps;
+    if (!stats.converged) stats.notes.push_back(step_limit_note("gpu.vi", limit, p.steps));
+  }
   stats.loop_seconds = timer.stop_seconds();
   // One more update only to read off the optimal choices (values unchanged).
   BellmanUpdate final_update{n, groups.data(), a.offsets.data(), a.columns.data(), a.values.data(), b.data(), x.data(),

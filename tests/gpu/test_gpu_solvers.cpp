@@ -408,6 +408,109 @@ TEST(GpuSteps, UniformisationSumMatchesTheCpu) {
   for (size_t i = 0; i < cpu.size(); ++i) EXPECT_NEAR(gpu[i], cpu[i], 1e-12 * std::max(1.0, std::fabs(cpu[i])));
 }
 
+// Issue 23: n copies of 0 → ½ stay, ½ to an absorbing 1 (b = ½): v_k(0) =
+// 1 − 2^−k reaches 1.0 exactly after 53 steps; the GPU stops within the
+// 8 steps of its check interval, with the CPU's bits.
+StepProblem halving_chains(uint32_t copies, uint64_t steps) {
+  StepProblem p;
+  for (uint32_t c = 0; c < copies; ++c) {
+    p.a.columns.push_back(2 * c);
+    p.a.values.push_back(0.5);
+    p.a.row_offsets.push_back(p.a.columns.size());
+    p.a.row_offsets.push_back(p.a.columns.size());
+    p.b.insert(p.b.end(), {0.5, 1.0});
+    p.x0.insert(p.x0.end(), {0.0, 1.0});
+  }
+  p.steps = steps;
+  return p;
+}
+
+TEST(GpuSteps, StationaryIterateStopsTheLoopWithTheCpuBits) {
+  const SolverEntry& solver = find_solver("gpu.steps");
+  StepProblem p = halving_chains(50000, 99999999999910ull);
+  std::vector<double> cpu, gpu;
+  const SolveStats cs = steps_cpu(p, cpu, SolverSettings{});
+  const auto start = std::chrono::steady_clock::now();
+  const SolveStats gs = solver.steps(p, gpu, SolverSettings{});
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+  EXPECT_TRUE(gs.converged);
+  EXPECT_LE(gs.iterations, cs.iterations + 8);
+  EXPECT_EQ(gpu, cpu);
+  ASSERT_FALSE(gs.notes.empty());
+  EXPECT_NE(gs.notes[0].find("of 99999999999910 steps"), std::string::npos) << gs.notes[0];
+  // Weighted, stationary long before the window: the rest added at once.
+  p.coefficient_before = 1e-3;
+  p.coefficients_first = 1000000;
+  p.coefficients = {0.25, 0.5};
+  p.steps = 1000001;
+  steps_cpu(p, cpu, SolverSettings{});
+  const SolveStats ws = solver.steps(p, gpu, SolverSettings{});
+  EXPECT_TRUE(ws.converged);
+  EXPECT_LT(ws.iterations, 100u);
+  ASSERT_EQ(gpu.size(), cpu.size());
+  for (size_t i = 0; i < cpu.size(); ++i) EXPECT_NEAR(gpu[i], cpu[i], 1e-12 * std::fabs(cpu[i])) << i;
+}
+
+TEST(GpuSteps, IterationLimitGivesThePartialResult) {
+  const SolverEntry& solver = find_solver("gpu.steps");
+  const StepProblem p = halving_chains(1000, 1000);
+  SolverSettings settings;
+  settings.max_iterations = 10;
+  std::vector<double> cpu, gpu;
+  steps_cpu(p, cpu, settings);
+  const SolveStats gs = solver.steps(p, gpu, settings);
+  EXPECT_FALSE(gs.converged);
+  EXPECT_EQ(gs.iterations, 10u);
+  EXPECT_EQ(gpu, cpu);
+}
+
+TEST(GpuMdpSolvers, BoundedStepsStopWhenStationaryAndHonourTheLimit) {
+  // Per copy: A reaches the goal w.p. ½ (else stays), B w.p. ¼: Pmax after
+  // k steps 1 − 2^−k, exactly 1 after 53; the first choice A.
+  MinMaxProblem p;
+  const uint32_t copies = 20000;
+  for (uint32_t c = 0; c < copies; ++c) {
+    p.a.columns.insert(p.a.columns.end(), {c, c});
+    p.a.values.insert(p.a.values.end(), {0.5, 0.75});
+    p.a.row_offsets.push_back(p.a.columns.size() - 1);
+    p.a.row_offsets.push_back(p.a.columns.size());
+    p.b.insert(p.b.end(), {0.5, 0.25});
+    p.row_groups.push_back(2 * (c + 1));
+  }
+  p.maximize = true;
+  p.steps = 99999999999910ull;
+  const SolverEntry& solver = find_solver("gpu.vi");
+  MinMaxSolution solution;
+  solution.x.assign(copies, 0.0);
+  SolveStats stats = solver.min_max_steps(p, solution, SolverSettings{});
+  EXPECT_TRUE(stats.converged);
+  EXPECT_LE(stats.iterations, 61u);
+  EXPECT_EQ(solution.x, std::vector<double>(copies, 1.0));
+  EXPECT_EQ(solution.choice, std::vector<uint32_t>(copies, 0));
+  SolverSettings settings;
+  settings.max_iterations = 3;
+  solution.x.assign(copies, 0.0);
+  stats = solver.min_max_steps(p, solution, settings);
+  EXPECT_FALSE(stats.converged);
+  EXPECT_EQ(stats.iterations, 3u);
+  EXPECT_EQ(solution.x, std::vector<double>(copies, 0.875));
+}
+
+// The issue's properties through the checker with --solver gpu.steps.
+TEST(GpuSteps, HugeBoundsOnTheDieAreFastAndExact) {
+  ModelPtr die = load_model({std::string(PMC_TEST_DATA_DIR) + "/../../examples/die/die.tra"}, "", {});
+  CheckOptions o;
+  o.solver = "gpu.steps";
+  const CheckResult r = check(*die, "P=? [ !\"one\" U<=99999999999910 (\"six\" | \"done\") ]", o);
+  EXPECT_TRUE(r.converged);
+  // nvcc contracts a·v + s into FMAs: the CPU's bits up to an ulp or two.
+  EXPECT_NEAR(r.initial_value, check(*die, "P=? [ !\"one\" U<=1000 (\"six\" | \"done\") ]").initial_value, 1e-15);
+  const CheckResult f = check(*die, "P=? [ F<=10000000 \"six\" ]", o);
+  EXPECT_TRUE(f.converged);
+  EXPECT_NEAR(f.initial_value, 1.0 / 6, 1e-15);
+  EXPECT_LT(f.iterations, 100u);
+}
+
 // A symmetric random walk between two absorbing ends (n states, the ends
 // known): iterative solvers need millions of sweeps to 1e-15 on it.
 SparseMatrix random_walk_matrix(uint32_t n, std::vector<double>& b) {
