@@ -35,7 +35,8 @@ CheckOptions check_options(const Arguments& args) {
   }
   CheckOptions options;
   for (const SettingSpec& spec : setting_specs()) {
-    if (args.has(spec.name)) apply_setting(options, spec.name, args.value(spec.name));
+    // --param is repeatable (--param ki=0.02 --param kr=0.05): every value counts.
+    for (const std::string& value : args.values(spec.name)) apply_setting(options, spec.name, value);
   }
   return options;
 }

@@ -61,6 +61,8 @@ const std::vector<SettingSpec>& setting_specs() {
        "GPU matrix layout: gpu.jacobi's (Wijs-Bosnacki 2013; auto picks thread or warp per row), "
        "gpu.param-bounds' thread (CSR) or ell (the other GPU solvers take ell as auto)"},
       {"reorder", "none|bfs", "gpu.jacobi: renumber the unknowns breadth-first before solving"},
+      {"param", "NAME=VALUE[,...]|none",
+       "check a parametric CTMC at this point (every parameter needs a value; none forgets them)"},
   };
   return specs;
 }
@@ -149,6 +151,12 @@ void apply_setting(CheckOptions& options, std::string_view name, std::string_vie
            quote_for_message(value));
     }
     s.gpu_layout = it->second;
+  } else if (name == "param") {
+    if (value == "none") {
+      options.parameters.clear();
+    } else {
+      parse_parameter_assignments(value, options.parameters);
+    }
   } else if (name == "reorder") {
     if (value != "none" && value != "bfs") {
       fail(ErrorCode::invalid_argument, "reorder: {} is not none or bfs", quote_for_message(value));
@@ -179,6 +187,7 @@ std::string setting_value(const CheckOptions& options, std::string_view name) {
     }
   }
   if (name == "reorder") return s.bfs_reorder ? "bfs" : "none";
+  if (name == "param") return options.parameters.empty() ? "none" : describe_point(options.parameters);
   if (name == "gpu-memory-limit") return s.gpu_memory_limit == 0 ? "0 (all free memory)" : fmt::format("{}", s.gpu_memory_limit);
   fail(ErrorCode::invalid_argument, "unknown setting {}", quote_for_message(name));
 }

@@ -18,10 +18,11 @@ struct SettingSpec {
   std::string summary;  // one line
 };
 
-// solver, epsilon, relative, absolute, max-iterations, threads, device, gpu-memory-limit.
+// solver, epsilon, relative, absolute, max-iterations, threads, device, gpu-memory-limit, ..., param.
 const std::vector<SettingSpec>& setting_specs();
 
-// Sets `name` to `value` (ignored for the flags `relative` and `absolute`).
+// Sets `name` to `value` (ignored for the flags `relative` and `absolute`);
+// `param` adds NAME=VALUE[,...] to the point (`none` clears it).
 // Throws Error(invalid_argument) naming the setting and the bad value.
 void apply_setting(CheckOptions& options, std::string_view name, std::string_view value);
 

@@ -183,6 +183,23 @@ PMC_API pmc_status pmc_options_set_all_devices(pmc_options* options, int all);
  * fit on the CPU; other GPU solvers fail with PMC_ERROR_OUT_OF_MEMORY. */
 PMC_API pmc_status pmc_options_set_gpu_memory_limit(pmc_options* options, uint64_t bytes);
 
+/* Parametric CTMCs at a point (PMC_MODEL_PCTMC): pmc_check with these
+ * options checks the CTMC whose rates are c + sum_k a_k * p_k at the values
+ * set here, like any CTMC (every property, every solver, certified bounds).
+ * pmc_options_set_parameter sets (or replaces) the value of the parameter
+ * called `name` (copied; pmc_model_parameter_name lists a model's names);
+ * `value` must be finite, else PMC_ERROR_INVALID_ARGUMENT here.
+ * The point is checked against the model in pmc_check, which fails with
+ * PMC_ERROR_INVALID_ARGUMENT, naming the parameter, when a parameter of the
+ * model has no value, a name is not one of the model's parameters, a value
+ * lies outside the parameter's declared range, or values are set but the
+ * model has no parameters. pmc_check on a pCTMC without any value set
+ * fails the same way. pmc_options_clear_parameters removes every value.
+ * Both need exclusive access to the options (not while a check runs with
+ * them); pmc_synthesize ignores the point. */
+PMC_API pmc_status pmc_options_set_parameter(pmc_options* options, const char* name, double value);
+PMC_API pmc_status pmc_options_clear_parameters(pmc_options* options);
+
 /* Cancellation. Each options handle carries a cancel flag, clear when
  * created. pmc_options_request_cancel sets it: every pmc_check running with
  * these options stops at its solver's next iteration (CPU and GPU solvers
@@ -231,12 +248,18 @@ typedef enum pmc_model_kind {
   PMC_MODEL_PCTMC = 3 /* CTMC with rates affine in parameters */
 } pmc_model_kind;
 
-/* Loads a model file. `format` NULL means: by extension. Formats:
+/* Loads a model file. `format` NULL means: by extension, and a .tra's
+ * dialect by its first line (Storm's names the model type). Formats:
  *   "prism"       PRISM explicit .tra (type from its "# Transitions (X)"
  *                 comment or header); .lab, .srew, .trew, .sta files with
  *                 the same stem are read too (foo1.srew, foo2.srew, ...
  *                 for several reward structures). Files may be .gz.
  *   "prism-dtmc", "prism-ctmc", "prism-mdp"   the same, forcing the type.
+ *   "storm-explicit"  Storm's explicit dialect: a .tra starting with dtmc,
+ *                 ctmc or mdp; foo.lab (#DECLARATION ... #END),
+ *                 foo.state.rew, foo.trans.rew (an unnamed structure) and
+ *                 foo.NAME.state.rew / foo.NAME.trans.rew (named) are read
+ *                 too. Files may be .gz.
  *   "drn"         Storm DRN, including parametric CTMCs with affine rates.
  *   "pmcb"        pmc's binary format (formats/pmc.proto).
  *   "prism-language"  a PRISM modelling-language source (.pm, .sm, .nm,
@@ -327,8 +350,9 @@ PMC_API pmc_status pmc_model_add_label(pmc_model* model, const char* name, const
 PMC_API pmc_status pmc_model_add_rewards(pmc_model* model, const char* name, const double* state_rewards,
                                          const double* choice_rewards, const double* transition_rewards);
 
-/* Writes the model. `format` NULL: by extension (.pmcb, .drn, .tra; a .gz
- * suffix compresses text formats). A failed save removes the file it was
+/* Writes the model. `format` NULL: by extension (.pmcb, .drn, .tra in
+ * PRISM's dialect; a .gz suffix compresses text formats); "storm-explicit"
+ * writes Storm's dialect (no actions, state valuations or parameters). A failed save removes the file it was
  * writing (PRISM files completed before it stay). Thread-safe. */
 PMC_API pmc_status pmc_model_save(const pmc_model* model, const char* path, const char* format);
 

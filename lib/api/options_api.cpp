@@ -111,6 +111,20 @@ pmc_status pmc_options_set_gpu_memory_limit(pmc_options* options, uint64_t bytes
   return guarded([&] { require(options, "options").check.settings.gpu_memory_limit = bytes; });
 }
 
+pmc_status pmc_options_set_parameter(pmc_options* options, const char* name, double value) {
+  return guarded([&] {
+    pmc_options& o = require(options, "options");
+    const std::string parameter = &require(name, "name");
+    if (parameter.empty()) pmc::fail(pmc::ErrorCode::invalid_argument, "the parameter name is empty");
+    if (!std::isfinite(value)) pmc::fail(pmc::ErrorCode::invalid_argument, "parameter {}: {} is not a finite number", parameter, value);
+    o.check.parameters[parameter] = value;
+  });
+}
+
+pmc_status pmc_options_clear_parameters(pmc_options* options) {
+  return guarded([&] { require(options, "options").check.parameters.clear(); });
+}
+
 // No guarded(): these may run in a signal handler, where neither an
 // exception nor the thread-local error message may be touched.
 pmc_status pmc_options_request_cancel(pmc_options* options) {

@@ -9,6 +9,7 @@
 
 #include "common/bitset.hpp"
 #include "model/model.hpp"
+#include "model/parameter_point.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {
@@ -16,6 +17,10 @@ namespace pmc {
 struct CheckOptions {
   std::string solver = "auto";  // "auto", "cpu", "gpu" or a registered name (cpu.jacobi, ...)
   SolverSettings settings;
+  // A parametric CTMC is checked as the CTMC at this point (issue 21):
+  // every parameter needs a value in its range; given for a model without
+  // parameters it is an error (instantiate_parameters says which).
+  ParameterPoint parameters;
 };
 
 // Where a check's time went (issue 19, DESIGN §4 "Results"), in seconds.
