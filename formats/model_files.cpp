@@ -5,6 +5,7 @@
 #include "formats/pmcb.hpp"
 #include "formats/prism_explicit.hpp"
 #include "formats/prism_language/program.hpp"
+#include "formats/storm_explicit.hpp"
 
 namespace pmc {
 namespace {
@@ -20,11 +21,13 @@ FormatChoice parse_format_name(std::string_view name) {
   if (name == "prism-dtmc") return {ModelFormat::prism, ModelType::dtmc};
   if (name == "prism-ctmc") return {ModelFormat::prism, ModelType::ctmc};
   if (name == "prism-mdp") return {ModelFormat::prism, ModelType::mdp};
+  if (name == "storm-explicit") return {ModelFormat::storm_explicit, std::nullopt};
   if (name == "drn") return {ModelFormat::drn, std::nullopt};
   if (name == "pmcb") return {ModelFormat::pmcb, std::nullopt};
   if (name == "prism-language") return {ModelFormat::prism_language, std::nullopt};
   fail(ErrorCode::invalid_argument,
-       "unknown model format {} (use prism, prism-dtmc, prism-ctmc, prism-mdp, drn, pmcb or prism-language)",
+       "unknown model format {} (use prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb or "
+       "prism-language)",
        quote_for_message(name));
 }
 
@@ -37,7 +40,8 @@ FormatChoice format_from_path(const std::string& path) {
   if (ends_with(p, ".gz")) p.remove_suffix(3);
   if (ends_with(p, ".pmcb")) return {ModelFormat::pmcb, std::nullopt};
   if (ends_with(p, ".drn")) return {ModelFormat::drn, std::nullopt};
-  if (ends_with(p, ".tra") || ends_with(p, ".lab") || ends_with(p, ".srew") || ends_with(p, ".trew") || ends_with(p, ".sta")) {
+  if (ends_with(p, ".tra") || ends_with(p, ".lab") || ends_with(p, ".srew") || ends_with(p, ".trew") || ends_with(p, ".sta") ||
+      ends_with(p, ".state.rew") || ends_with(p, ".trans.rew")) {
     return {ModelFormat::prism, std::nullopt};
   }
   if (is_prism_language_path(path)) return {ModelFormat::prism_language, std::nullopt};
@@ -52,6 +56,7 @@ namespace {
 const char* format_noun(ModelFormat f) {
   switch (f) {
     case ModelFormat::prism: return "PRISM explicit";
+    case ModelFormat::storm_explicit: return "Storm explicit";
     case ModelFormat::drn: return "DRN";
     case ModelFormat::pmcb: return ".pmcb";
     case ModelFormat::prism_language: return "PRISM-language";
@@ -68,12 +73,25 @@ ModelPtr build_source(const std::string& path, const LoadOptions& options) {
                                                  explore);
 }
 
+// The .tra among `paths` (the first path when there is none).
+std::string transitions_path(const std::vector<std::string>& paths) {
+  for (const std::string& p : paths) {
+    if (ends_with(p, ".tra") || ends_with(p, ".tra.gz")) return p;
+  }
+  return paths.front();
+}
+
 }  // namespace
 
 ModelPtr load_model(const std::vector<std::string>& paths, std::string_view format, const LoadOptions& load_options) {
   if (paths.empty()) fail(ErrorCode::invalid_argument, "no model file given");
-  const FormatChoice choice = format.empty() ? format_from_path(paths.front()) : parse_format_name(format);
-  if (choice.format != ModelFormat::prism && paths.size() > 1) {
+  FormatChoice choice = format.empty() ? format_from_path(paths.front()) : parse_format_name(format);
+  // A .tra tells its dialect by its first line (issue 21): Storm's names the
+  // model type, PRISM's holds counts or a comment.
+  if (format.empty() && choice.format == ModelFormat::prism && is_storm_explicit_transitions(transitions_path(paths))) {
+    choice.format = ModelFormat::storm_explicit;
+  }
+  if (choice.format != ModelFormat::prism && choice.format != ModelFormat::storm_explicit && paths.size() > 1) {
     fail(ErrorCode::invalid_argument, "a {} model is one file, but {} files were given", format_noun(choice.format),
          paths.size());
   }
@@ -102,6 +120,13 @@ ModelPtr load_model(const std::vector<std::string>& paths, std::string_view form
       parts = read_prism_explicit(files, choice.type, options);
       break;
     }
+    case ModelFormat::storm_explicit: {
+      const bool single_tra = paths.size() == 1 && (ends_with(paths.front(), ".tra") || ends_with(paths.front(), ".tra.gz"));
+      StormFiles files = single_tra ? find_storm_siblings(paths.front()) : classify_storm_files(paths);
+      main_path = files.transitions;
+      parts = read_storm_explicit(files, options);
+      break;
+    }
     case ModelFormat::drn: parts = read_drn(paths.front(), options); break;
     case ModelFormat::pmcb: parts = read_pmcb(paths.front()); break;
     case ModelFormat::prism_language: break;  // built above
@@ -117,6 +142,7 @@ void save_model(const Model& model, const std::string& path, std::string_view fo
   const ModelFormat f = format.empty() ? format_from_path(path).format : parse_format_name(format).format;
   switch (f) {
     case ModelFormat::prism: write_prism_explicit(model, path); break;
+    case ModelFormat::storm_explicit: write_storm_explicit(model, path); break;
     case ModelFormat::drn: write_drn(model, path); break;
     case ModelFormat::pmcb: write_pmcb(model, path); break;
     case ModelFormat::prism_language:

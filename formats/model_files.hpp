@@ -11,16 +11,18 @@
 
 namespace pmc {
 
-// prism: PRISM's explicit files (.tra/.lab/...); prism_language: a PRISM
+// prism: PRISM's explicit files (.tra/.lab/...); storm_explicit: Storm's
+// dialect of them (.tra starting with the model type, .lab with
+// #DECLARATION, .state.rew/.trans.rew); prism_language: a PRISM
 // modelling-language source (.pm/.sm/.nm/.prism) built by exploration.
-enum class ModelFormat { prism, drn, pmcb, prism_language };
+enum class ModelFormat { prism, drn, pmcb, prism_language, storm_explicit };
 
 struct FormatChoice {
   ModelFormat format;
   std::optional<ModelType> type;  // prism only: force dtmc/ctmc/mdp
 };
 
-// "prism", "prism-dtmc", "prism-ctmc", "prism-mdp", "drn", "pmcb" or
+// "prism", "prism-dtmc", "prism-ctmc", "prism-mdp", "storm-explicit", "drn", "pmcb" or
 // "prism-language" (a PRISM modelling-language source).
 FormatChoice parse_format_name(std::string_view name);
 // By extension: .tra (.tra.gz) → prism, .drn (.drn.gz) → drn, .pmcb → pmcb,
@@ -53,11 +55,13 @@ struct LoadOptions {
 
 // One path: a .tra (its .lab/.srew/.trew/.sta siblings found by stem), a
 // .drn, a .pmcb or a .pm/.sm/.nm/.prism source (built by exploration with
-// options.constants). Several paths: PRISM explicit files listed one by one.
-// `format` empty: decided by extension. Errors name the file.
+// options.constants). Several paths: PRISM or Storm explicit files listed one
+// by one. `format` empty: decided by extension, and a .tra's dialect by its
+// first line (Storm's names the model type). Errors name the file.
 ModelPtr load_model(const std::vector<std::string>& paths, std::string_view format, const LoadOptions& options);
 
-// `format` empty: by the extension of `path` (.pmcb, .drn, .tra). A
+// `format` empty: by the extension of `path` (.pmcb, .drn, .tra: PRISM's
+// dialect; "storm-explicit" writes Storm's). A
 // PRISM-language source cannot be written (error unsupported).
 void save_model(const Model& model, const std::string& path, std::string_view format);
 

@@ -1,0 +1,78 @@
+// Writes Storm's explicit dialect (storm_explicit.hpp); reading the files
+// back gives the same model (values in shortest round-trip form), except
+// for what the dialect cannot hold: actions and state valuations.
+#include "formats/storm_explicit.hpp"
+#include "formats/text_writer.hpp"
+
+namespace pmc {
+namespace {
+
+std::string strip_suffix(std::string s, std::string_view suffix) {
+  if (s.ends_with(suffix)) s.resize(s.size() - suffix.size());
+  return s;
+}
+
+void write_transitions(const Model& m, const std::string& path, const std::vector<double>* rewards) {
+  TextWriter out(path);
+  const bool mdp = m.type() == ModelType::mdp;
+  if (rewards == nullptr) out.print("{}\n", to_string(m.type()));
+  const auto& groups = m.row_groups();
+  const auto& offsets = m.row_offsets();
+  for (uint64_t s = 0; s < m.num_states(); ++s) {
+    for (uint64_t r = groups[s]; r < groups[s + 1]; ++r) {
+      for (uint64_t e = offsets[r]; e < offsets[r + 1]; ++e) {
+        const double value = rewards ? (*rewards)[e] : m.values()[e];
+        if (rewards && value == 0.0) continue;
+        if (mdp) out.print("{} {} {} {}\n", s, r - groups[s], m.columns()[e], value);
+        else out.print("{} {} {}\n", s, m.columns()[e], value);
+      }
+    }
+  }
+  out.close();
+}
+
+void write_labels(const Model& m, const std::string& path) {
+  TextWriter out(path);
+  out.print("#DECLARATION\n");
+  const auto& labels = m.labels();
+  for (size_t i = 0; i < labels.size(); ++i) out.print("{}{}", i ? " " : "", labels[i].name);
+  out.print("\n#END\n");
+  for (uint64_t s = 0; s < m.num_states(); ++s) {
+    bool any = false;
+    for (const Label& label : labels) {
+      if (!label.states.test(s)) continue;
+      if (!any) out.print("{}", s);
+      out.print(" {}", label.name);
+      any = true;
+    }
+    if (any) out.print("\n");
+  }
+  out.close();
+}
+
+}  // namespace
+
+void write_storm_explicit(const Model& m, const std::string& tra_path) {
+  if (m.type() == ModelType::pctmc) {
+    fail(ErrorCode::unsupported, "{}: Storm's explicit format has no parametric models (write .drn, or check at a point)",
+         tra_path);
+  }
+  const bool gz = tra_path.ends_with(".gz");
+  const std::string stem = strip_suffix(strip_suffix(tra_path, ".gz"), ".tra");
+  const std::string z = gz ? ".gz" : "";
+  write_transitions(m, tra_path, nullptr);
+  if (!m.labels().empty()) write_labels(m, stem + ".lab" + z);
+  for (const RewardStructure& r : m.rewards()) {
+    const std::string base = r.name.empty() ? stem : stem + "." + r.name;
+    if (!r.state_rewards.empty()) {
+      TextWriter out(base + ".state.rew" + z);
+      for (uint64_t s = 0; s < r.state_rewards.size(); ++s) {
+        if (r.state_rewards[s] != 0.0) out.print("{} {}\n", s, r.state_rewards[s]);
+      }
+      out.close();
+    }
+    if (!r.transition_rewards.empty()) write_transitions(m, base + ".trans.rew" + z, &r.transition_rewards);
+  }
+}
+
+}  // namespace pmc
