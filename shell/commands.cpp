@@ -10,6 +10,7 @@
 #include "check_commands.hpp"
 #include "synth_command.hpp"
 #include "model_commands.hpp"
+#include "settings.hpp"
 
 namespace pmc::shell {
 
@@ -31,7 +32,7 @@ const std::vector<Command>& command_table() {
       {"check",
        "--model FILE... [--const N=V,...] [--max-states N] (--property P... | --property-file F) [--solver NAME] [--epsilon E] [--relative|--absolute] "
        "[--sound|--unsound] [--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--gpu-memory-limit BYTES] "
-       "[--gpu-layout L] [--reorder bfs] "
+       "[--gpu-layout L] [--reorder bfs] [--param K=V...] [--format F] [--strict] "
        "[--scheduler FILE] [--json] [--stats]",
        "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...), given "
        "with --property or read from a .props/.pctl file (one per line or ;-separated, // comments, const, "
@@ -51,14 +52,15 @@ const std::vector<Command>& command_table() {
                           {"gpu-memory-limit", true, false},
                           {"gpu-layout", true, false},
                           {"reorder", true, false},
+                          {"param", true, true},
                           {"scheduler", true, false},
                           {"json", false, false},
                           {"stats", false, false}}),
-       run_check},
+       "pmc check --model examples/die/die.tra --property 'P=? [ F \"six\" ]'", run_check},
       {"synth",
        "--model FILE --property P --param K=LO:HI... (--threshold '>=0.9' | --max | --min) [--epsilon E] "
        "[--solver NAME] [--threads N] [--device I] [--gpu-memory-limit BYTES] [--gpu-layout auto|thread|ell] "
-       "[--max-regions N] [--batch N] [--json] [--plot FILE.svg]",
+       "[--max-regions N] [--batch N] [--format F] [--strict] [--const N=V,...] [--max-states N] [--json] [--plot FILE.svg]",
        "parameter synthesis on a parametric CTMC: regions where a time-bounded property meets a threshold, "
        "or that hold its min/max",
        with_load_options({{"property", true, false},
@@ -76,11 +78,11 @@ const std::vector<Command>& command_table() {
                           {"batch", true, false},
                           {"json", false, false},
                           {"plot", true, false}}),
-       run_synth},
-      {"solvers", "[--json]", "list the solvers and the problems they solve", {{"json", false, false}}, run_solvers},
+       "pmc synth --model sir_100.drn --param ki=0.005:0.3 --param kr=0.005:0.2 --max --property 'P=? [ \"infected\" U[100,120] \"extinct\" ]'", run_synth},
+      {"solvers", "[--json]", "list the solvers and the problems they solve", {{"json", false, false}}, "pmc solvers --json", run_solvers},
       {"info", "--model FILE... [--format F] [--const N=V,...] [--max-states N] [--strict] [--json]",
        "print a model's type, sizes, labels and reward structures", with_load_options({{"json", false, false}}),
-       run_info},
+       "pmc info --model examples/die/die.tra", run_info},
       {"convert", "IN... OUT [--from F] [--to F] [--const N=V,...] [--max-states N] [--strict]",
        "convert a model between PRISM explicit (.tra), DRN (.drn) and pmc binary (.pmcb); a PRISM-language "
        "source (.pm/.sm/.nm/.prism) is built and written in any of them",
@@ -89,16 +91,24 @@ const std::vector<Command>& command_table() {
         {"strict", false, false},
         {"const", true, false},
         {"max-states", true, false}},
-       run_convert},
-      {"devices", "[--json]", "list the CUDA GPUs pmc can use", {{"json", false, false}}, run_devices},
-      {"version", "", "print pmc's version", {},
+       "pmc convert examples/die/die.tra die.pmcb", run_convert},
+      {"devices", "[--json]", "list the CUDA GPUs pmc can use", {{"json", false, false}}, "pmc devices --json", run_devices},
+      {"version", "", "print pmc's version (also pmc --version)", {}, "pmc version",
        [](const Arguments&, std::ostream& out) {
          fmt::print(out, "pmc {}\n", PMC_PROJECT_VERSION);
          return 0;
        }},
-      {"help", "", "list the commands", {},
-       [](const Arguments&, std::ostream& out) {
-         print_help(out);
+      {"help", "[COMMAND]", "list the commands, or explain one (as pmc COMMAND --help)", {}, "pmc help check",
+       [](const Arguments& args, std::ostream& out) {
+         if (args.positional().empty()) {
+           print_help(out);
+           return 0;
+         }
+         const auto& all = command_table();
+         const std::string& name = args.positional().front();
+         auto c = std::find_if(all.begin(), all.end(), [&](const Command& x) { return x.name == name; });
+         if (c == all.end()) fail(ErrorCode::invalid_argument, "no command {} (try `pmc help`)", quote_for_message(name));
+         print_command_help(*c, out);
          return 0;
        }},
   };
@@ -106,16 +116,98 @@ const std::vector<Command>& command_table() {
 }
 
 void print_help(std::ostream& out) {
-  fmt::print(out, "pmc {}: probabilistic model checking on CPUs and NVIDIA GPUs\n\nCommands:\n", PMC_PROJECT_VERSION);
+  fmt::print(out, "pmc {}: probabilistic model checking on CPUs and NVIDIA GPUs\n\n"
+                  "usage: pmc COMMAND [OPTIONS]   (pmc COMMAND --help explains one)\n\nCommands:\n", PMC_PROJECT_VERSION);
   for (const Command& c : command_table()) fmt::print(out, "  pmc {} {}\n      {}\n", c.name, c.usage, c.summary);
   fmt::print(out, "  pmc [-f SCRIPT] [--json] [-k|--continue]\n      the shell: interactive on a terminal "
                   "(`help` there lists its commands), else runs a script\n");
+  fmt::print(out, "\n`pmc COMMAND --help` (or -h) explains a command's options; `pmc --version` prints the version.\n");
   fmt::print(out,
-             "\nFormats (--format/--from/--to): prism, prism-dtmc, prism-ctmc, prism-mdp, drn, pmcb, prism-language;\n"
-             "by default chosen by extension. A .tra finds its .lab/.srew/.trew/.sta siblings.\n"
+             "\nFormats (--format/--from/--to): prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb,\n"
+             "prism-language; by default chosen by extension, and a .tra by its first line (Storm's dialect starts\n"
+             "with dtmc, ctmc or mdp). A .tra finds its .lab/.srew/.trew/.sta siblings (Storm: .lab, .state.rew,\n"
+             ".trans.rew).\n"
              "PRISM-language sources (.pm, .sm, .nm, .prism; read only) are built by exploring their\n"
              "reachable states: --const N=4,K=2 sets the constants they leave undefined, --max-states N\n"
              "stops the exploration with an error above N states (0: no limit).\n");
+}
+
+namespace {
+
+struct OptionText {
+  const char* name;
+  const char* value;  // the value's placeholder; "" for a flag
+  const char* text;
+};
+
+// What each option does; "command:name" entries win over "name" ones. The
+// check settings (settings.cpp) describe themselves.
+const OptionText k_option_texts[] = {
+    {"model", "FILE...", "the model: a .tra (PRISM's or Storm's explicit dialect; .lab and reward siblings found by "
+                         "stem), a list of explicit files, a .drn, a .pmcb or a PRISM-language source (.pm/.sm/.nm/.prism)"},
+    {"format", "F", "the model's format: prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb, "
+                    "prism-language (default: by extension, and a .tra by its first line)"},
+    {"strict", "", "reject states without outgoing transitions instead of adding a self-loop"},
+    {"const", "N=V,...", "values of the constants a PRISM-language source leaves undefined"},
+    {"max-states", "N", "stop a PRISM-language source's exploration with an error above N states (0: no limit)"},
+    {"property", "P...", "PRISM-syntax properties, e.g. 'P=? [ F \"goal\" ]'"},
+    {"property-file", "F", "read properties from a PRISM .props/.pctl file"},
+    {"check:param", "K=V...", "check a parametric CTMC at this point: a value for every parameter (K=V, repeated or "
+                              "comma-separated), within the parameter's range"},
+    {"synth:param", "K=LO:HI...", "a parameter and its interval; the box to partition"},
+    {"synth:property", "P", "a time-bounded property: P[ a U[t1,t2] b ], P[ F<=t b ] or R[ C<=t ]"},
+    {"synth:epsilon", "E", "stop refining a region once its bounds are within E"},
+    {"scheduler", "FILE", "MDPs: write the optimal scheduler, one line per state"},
+    {"json", "", "print JSON (one object per result) instead of text"},
+    {"stats", "", "print each result's seconds by phase"},
+    {"threshold", "'>=P'", "threshold synthesis: the regions where the probability meets the bound"},
+    {"max", "", "synthesise the regions that may hold the maximum"},
+    {"min", "", "synthesise the regions that may hold the minimum"},
+    {"max-regions", "N", "stop refining after N regions"},
+    {"batch", "N", "regions bounded per solver call"},
+    {"plot", "FILE.svg", "draw the regions (two parameters)"},
+    {"from", "F", "the input's format (as --format)"},
+    {"to", "F", "the output's format: prism, storm-explicit, drn or pmcb (default: by the output's extension)"},
+};
+
+std::string option_value_placeholder(const std::string& command, const OptionSpec& option) {
+  for (const std::string& key : {command + ":" + option.name, option.name}) {
+    for (const OptionText& t : k_option_texts) {
+      if (key == t.name) return t.value;
+    }
+  }
+  for (const SettingSpec& spec : setting_specs()) {
+    if (spec.name == option.name) return spec.values;
+  }
+  return option.takes_value ? "VALUE" : "";
+}
+
+}  // namespace
+
+std::string option_help(const std::string& command, const OptionSpec& option) {
+  for (const std::string& key : {command + ":" + option.name, option.name}) {
+    for (const OptionText& t : k_option_texts) {
+      if (key == t.name) return t.text;
+    }
+  }
+  for (const SettingSpec& spec : setting_specs()) {
+    if (spec.name == option.name) return spec.summary;
+  }
+  return "";
+}
+
+void print_command_help(const Command& command, std::ostream& out) {
+  fmt::print(out, "usage: pmc {}{}{}\n\n{}\n", command.name, command.usage.empty() ? "" : " ", command.usage,
+             command.summary);
+  fmt::print(out, "\noptions:\n");
+  for (const OptionSpec& option : command.options) {
+    const std::string value = option_value_placeholder(command.name, option);
+    const std::string left = fmt::format("--{}{}{}", option.name, value.empty() ? "" : " ", value);
+    if (left.size() < 24) fmt::print(out, "  {:<24} {}\n", left, option_help(command.name, option));
+    else fmt::print(out, "  {}\n  {:<24} {}\n", left, "", option_help(command.name, option));
+  }
+  fmt::print(out, "  {:<24} {}\n", "-h, --help", "print this help and exit");
+  if (!command.example.empty()) fmt::print(out, "\nexample:\n  {}\n", command.example);
 }
 
 int run_command(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
@@ -128,6 +220,11 @@ int run_command(const std::vector<std::string>& words, std::ostream& out, std::o
   if (command == table.end()) {
     fmt::print(err, "pmc: error: unknown command {} (try `pmc help`)\n", quote_for_message(words[0]));
     return 2;
+  }
+  // --help anywhere among the arguments wins: usage, and nothing else runs.
+  if (std::any_of(words.begin() + 1, words.end(), [](const std::string& w) { return w == "--help" || w == "-h"; })) {
+    print_command_help(*command, out);
+    return 0;
   }
   try {
     Arguments args({words.begin() + 1, words.end()}, command->options);

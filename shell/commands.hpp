@@ -17,6 +17,7 @@ struct Command {
   std::string usage;    // arguments, for `help`
   std::string summary;  // one line, for `help`
   std::vector<OptionSpec> options;
+  std::string example;  // one command line, for `pmc COMMAND --help`
   // Returns the process exit status; throws pmc::Error on failure.
   std::function<int(const Arguments&, std::ostream& out)> run;
 };
@@ -28,5 +29,12 @@ const std::vector<Command>& command_table();
 int run_command(const std::vector<std::string>& words, std::ostream& out, std::ostream& err);
 
 void print_help(std::ostream& out);
+
+// `pmc COMMAND --help`: usage, summary, every option with what it does, and
+// an example.
+void print_command_help(const Command& command, std::ostream& out);
+
+// What `--NAME` does for `command` (for help; "" when no text is known).
+std::string option_help(const std::string& command, const OptionSpec& option);
 
 }  // namespace pmc::shell

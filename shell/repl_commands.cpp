@@ -13,6 +13,7 @@
 
 #include "arguments.hpp"
 #include "check_commands.hpp"
+#include "commands.hpp"
 #include "common/error.hpp"
 #include "formats/model_files.hpp"
 #include "model_commands.hpp"
@@ -54,10 +55,13 @@ std::string plural(uint64_t n, std::string_view word) { return fmt::format("{} {
 
 // --- models -----------------------------------------------------------------
 
-// The file stem ("die" for examples/die/die.tra), made unique among the
-// loaded models unless the same files are being reloaded.
+// The file stem ("die" for examples/die/die.tra, "consensus" for
+// consensus.tra.gz: a compressed file's stem drops both extensions), made
+// unique among the loaded models unless the same files are being reloaded.
 std::string default_name(const Session& session, const std::vector<std::string>& files) {
-  const std::string stem = std::filesystem::path(files.front()).stem().string();
+  std::filesystem::path path(files.front());
+  if (path.extension() == ".gz") path = path.stem();
+  const std::string stem = path.stem().string();
   std::string name = stem;
   for (int n = 2;; ++n) {
     auto same = std::find_if(session.models.begin(), session.models.end(),
@@ -548,6 +552,42 @@ const ReplCommand* find_repl_command(std::string_view name) {
 
 namespace {
 
+// Options of the shell's own commands that the command line's table
+// (commands.cpp) does not describe.
+std::string repl_option_help(std::string_view command, std::string_view option) {
+  if (option == "name") return "the model's name in the shell (default: the file's stem)";
+  if (option == "file") return "read the properties from a PRISM .props/.pctl file";
+  if (command == "save" && option == "format") return "prism, storm-explicit, drn or pmcb (default: by extension)";
+  return "";
+}
+
+const char* repl_example(std::string_view command) {
+  static const std::pair<std::string_view, const char*> examples[] = {
+      {"load", "load examples/die/die.tra"},
+      {"models", "models"},
+      {"use", "use die"},
+      {"unload", "unload die"},
+      {"release", "release"},
+      {"info", "info --json"},
+      {"labels", "labels"},
+      {"rewards", "rewards"},
+      {"check", "check P=? [ F \"six\" ]; R{\"coin_flips\"}=? [ F \"done\" ]"},
+      {"synth", "synth --param ki=0.005:0.3 --param kr=0.005:0.2 --max P=? [ \"infected\" U[100,120] \"extinct\" ]"},
+      {"solvers", "solvers"},
+      {"devices", "devices --json"},
+      {"set", "set param ki=0.02,kr=0.05"},
+      {"show", "show settings"},
+      {"save", "save die.pmcb"},
+      {"time", "time on"},
+      {"help", "help check"},
+      {"quit", "quit"},
+  };
+  for (const auto& [name, example] : examples) {
+    if (name == command) return example;
+  }
+  return nullptr;
+}
+
 LineOutcome help(Session& session, const std::string& rest) {
   const std::vector<std::string> words = split_words(rest);
   if (words.size() > 1) fail(ErrorCode::invalid_argument, "help takes at most one command name");
@@ -572,6 +612,16 @@ LineOutcome help(Session& session, const std::string& rest) {
     return LineOutcome::ok;
   }
   fmt::print(session.out, "{} {}\n  {}\n", command->name, command->usage, command->summary);
+  if (!command->options.empty()) fmt::print(session.out, "Options:\n");
+  for (const std::string& option : command->options) {
+    const std::string name = option.substr(2);
+    std::string text = option_help(command->name, {name, false, false});
+    if (text.empty()) text = repl_option_help(command->name, name);
+    fmt::print(session.out, "  {:<14} {}\n", option, text);
+  }
+  if (const char* example = repl_example(command->name); example != nullptr) {
+    fmt::print(session.out, "Example:\n  {}\n", example);
+  }
   if (command->name == "set") {
     std::vector<SettingSpec> all = setting_specs();
     all.insert(all.end(), k_shell_settings.begin(), k_shell_settings.end());

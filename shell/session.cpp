@@ -54,6 +54,11 @@ LineOutcome run_line(Session& session, const std::string& line) {
     return LineOutcome::error;
   }
   session.cancel.store(false);
+  // `check --help` (or -h) is `help check`, in the shell as on the command line.
+  if (const size_t word = rest.find_first_not_of(" \t"); word != std::string::npos) {
+    const std::string only = rest.substr(word, rest.find_last_not_of(" \t") + 1 - word);
+    if ((only == "--help" || only == "-h") && command->name != "help") return find_repl_command("help")->run(session, command->name);
+  }
   const auto began = std::chrono::steady_clock::now();
   LineOutcome outcome = LineOutcome::error;
   try {

@@ -416,6 +416,139 @@ class Misc(unittest.TestCase):
             self.assertTrue(info["problem"])
 
 
+COMMANDS = ("check", "synth", "info", "convert", "devices", "solvers", "version", "help")
+STORM = os.path.join(ROOT, "tests", "data", "storm")
+PCTMC = os.path.join(MODELS, "pctmc")
+
+
+class Help(unittest.TestCase):
+    """Issue 21: --help and -h on every command: usage, every option, an example, exit 0, nothing run."""
+
+    def option_names(self, command):
+        # The options pmc's own table declares, read from the usage line of `pmc help`.
+        out = pmc(command, "--help").stdout
+        return out, set(re.findall(r"^  (--[a-z-]+)", out, re.M))
+
+    def test_every_command_has_help(self):
+        for command in COMMANDS:
+            for flag in ("--help", "-h"):
+                with self.subTest(command=command, flag=flag):
+                    run = pmc(command, flag)
+                    self.assertEqual(run.returncode, 0)
+                    self.assertEqual(run.stderr, "")
+                    self.assertTrue(run.stdout.startswith(f"usage: pmc {command}"), run.stdout[:80])
+                    self.assertIn("example:\n  pmc ", run.stdout)
+                    self.assertIn("-h, --help", run.stdout)
+
+    def test_every_option_is_explained(self):
+        for command in COMMANDS:
+            out, listed = self.option_names(command)
+            usage = out.splitlines()[0]
+            with self.subTest(command=command):
+                # Each option of the usage line has its own line with a description.
+                for option in set(re.findall(r"--[a-z-]+", usage)):
+                    self.assertIn(option, listed, f"{command}: {option} has no line")
+                for line in out.splitlines():
+                    if re.match(r"^  --[a-z-]+", line) and len(line.split()) == 1:
+                        continue  # a long option name: its text is on the next line
+                    if re.match(r"^  --[a-z-]+", line):
+                        self.assertGreater(len(line.split()), 1, f"{command}: {line!r} says nothing")
+
+    def test_help_runs_nothing(self):
+        # With --help, a missing model or a bad option value is not looked at.
+        run = pmc("check", "--model", "no/such/file.tra", "--epsilon", "7", "--help")
+        self.assertTrue(run.stdout.startswith("usage: pmc check"))
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "x.pmcb")
+            pmc("convert", DIE, out, "-h")
+            self.assertFalse(os.path.exists(out))
+        self.assertIn("usage: pmc devices", pmc("devices", "-h").stdout)  # not the device list
+
+    def test_top_level(self):
+        self.assertRegex(pmc("--version").stdout, r"^pmc \d+\.\d+\.\d+")
+        out = pmc("--help").stdout
+        self.assertIn("usage: pmc COMMAND", out)
+        self.assertIn("pmc check", out)
+        self.assertIn("usage: pmc synth", pmc("help", "synth").stdout)
+
+
+@unittest.skipUnless(os.path.exists(os.path.join(PCTMC, "reference.tsv")), "pctmc models not found; set PMC_MODELS")
+class ParameterPoint(unittest.TestCase):
+    """Issue 21: pmc check --param on the pCTMCs, reference.tsv's rows within 1e-7 of PRISM."""
+
+    def test_every_reference_row(self):
+        with open(os.path.join(PCTMC, "reference.tsv")) as f:
+            rows = [line.rstrip("\n").split("\t") for line in f if line.strip()][1:]
+        self.assertGreaterEqual(len(rows), 19)
+        by_point = {}
+        for model, params, prop, value in rows:
+            if model == "sir_200.drn":
+                continue  # minutes at some points: test_parameter_point_all (suite full) covers it
+            by_point.setdefault((model, params), []).append((prop, float(value)))
+        for (model, params), props in by_point.items():
+            args = ["check", "--model", os.path.join(PCTMC, model), "--json", "--param"]
+            args += params.split(",")  # repeated values after one --param
+            args += ["--property"] + [p for p, _ in props]
+            results = [json.loads(line) for line in pmc(*args).stdout.splitlines()]
+            for (prop, reference), r in zip(props, results, strict=True):
+                with self.subTest(model=model, params=params):
+                    self.assertLessEqual(abs(r["value"] - reference), 1e-7, f"{r['value']} vs {reference}")
+                    self.assertTrue(r["sound"])
+                    self.assertIn(f"parameters {params}", r["notes"])
+
+    def test_errors(self):
+        am = os.path.join(PCTMC, "am_10_4.drn")
+        prop = 'P=? [ F[100,100] "correct" ]'
+        run = pmc("check", "--model", am, "--property", prop, check=False)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("--param", run.stderr)
+        self.assertIn("pmc synth", run.stderr)
+        self.assertNotIn("not implemented", run.stderr)
+        run = pmc("check", "--model", am, "--param", "k1=1,k2=2", "--property", prop, check=False)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("no value for k3", run.stderr)
+        run = pmc("check", "--model", am, "--param", "k1=1,k2=2,k3=-0.5", "--property", prop, check=False)
+        self.assertIn("parameter k3 = -0.5 is outside its range [0, inf)", run.stderr)
+        run = pmc("check", "--model", am, "--param", "k1=1,k2=2,k3=3,k9=1", "--property", prop, check=False)
+        self.assertIn("unknown parameter 'k9'", run.stderr)
+        run = pmc("check", "--model", am, "--param", "k1", "--property", prop, check=False)
+        self.assertIn("is not NAME=VALUE", run.stderr)
+        run = pmc("check", "--model", DIE, "--param", "k1=1", "--property", 'P=? [ F "six" ]', check=False)
+        self.assertIn("the model is a dtmc without parameters", run.stderr)
+
+
+class StormExplicit(unittest.TestCase):
+    """Issue 21: Storm's explicit dialect, read by content and written by pmc convert."""
+
+    def test_die_and_two_dice(self):
+        die = pmc("check", "--json", "--model", os.path.join(STORM, "die.tra"),
+                  "--property", 'P=? [ F "six" ]', 'R=? [ F "done" ]').stdout.splitlines()
+        self.assertAlmostEqual(json.loads(die[0])["value"], 1 / 6, delta=1e-6)
+        self.assertAlmostEqual(json.loads(die[1])["value"], 11 / 3, delta=1e-5)
+        dice = pmc("check", "--json", "--model", os.path.join(STORM, "two_dice.tra"),
+                   "--property", 'Pmin=? [ F "two" ]', 'Pmax=? [ F "seven" ]', 'Rmax=? [ F "done" ]').stdout.splitlines()
+        self.assertAlmostEqual(json.loads(dice[0])["value"], 1 / 36, delta=1e-6)
+        self.assertAlmostEqual(json.loads(dice[1])["value"], 1 / 6, delta=1e-6)
+        self.assertAlmostEqual(json.loads(dice[2])["value"], 22 / 3, delta=1e-5)
+
+    def test_convert_round_trip(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "die.tra")
+            pmc("convert", DIE, out, "--to", "storm-explicit")
+            with open(out) as f:
+                self.assertEqual(f.readline(), "dtmc\n")
+            with open(os.path.join(tmp, "die.lab")) as f:
+                self.assertEqual(f.readline(), "#DECLARATION\n")
+            self.assertTrue(os.path.exists(os.path.join(tmp, "die.coin_flips.state.rew")))
+            back = json.loads(pmc("info", "--json", "--model", out).stdout)
+            orig = json.loads(pmc("info", "--json", "--model", DIE).stdout)
+            for key in ("type", "states", "transitions", "labels", "label_states", "rewards"):
+                self.assertEqual(back[key], orig[key], key)
+            # Forced: the PRISM reader says what it found.
+            run = pmc("info", "--model", out, "--format", "prism", check=False)
+            self.assertIn("expected the number of states, found 'dtmc'", run.stderr)
+
+
 if __name__ == "__main__":
     PMC = sys.argv.pop(1)
     unittest.main(verbosity=2)

@@ -283,6 +283,24 @@ class Scripts(unittest.TestCase):
             self.assertIn("model:       die\n", run.stdout)
 
     @unittest.skipUnless(os.path.exists(AM), f"models not found ({AM}); set PMC_MODELS")
+    def test_check_at_a_parameter_point(self):
+        # Issue 21: `set param` makes the current pCTMC a CTMC at that point.
+        lines = [f"load {AM}",
+                 'check P=? [ F[100,100] "correct" ]',
+                 "set param k1=3,k2=30",
+                 "set param k3=60",
+                 "show settings",
+                 'check P=? [ F[100,100] "correct" ]',
+                 "set param none",
+                 "show settings"]
+        run = script("\n".join(lines) + "\n", "-k", check_status=1)
+        self.assertIn("pmc synth", run.stderr)  # the first check: no point yet
+        self.assertIn("param = k1=3,k2=30\n", run.stdout)
+        self.assertIn("param = k1=3,k2=30,k3=60\n", run.stdout)
+        self.assertIn('P=? [ F[100,100] "correct" ]: 0.82816064563768', run.stdout)
+        self.assertRegex(run.stdout, r"param\s+none")
+
+    @unittest.skipUnless(os.path.exists(AM), f"models not found ({AM}); set PMC_MODELS")
     def test_synth_on_the_current_model(self):
         with tempfile.TemporaryDirectory() as d:
             plot = os.path.join(d, "regions.svg")
@@ -385,6 +403,25 @@ class Scripts(unittest.TestCase):
         self.assertIn("/nonexistent/script: cannot open script", run.stderr)
         self.assertIn("usage: pmc", script("", "--help", check_status=0).stdout)
         self.assertEqual(script("", check_status=0).stdout, "")  # an empty script
+
+
+class Issue21(unittest.TestCase):
+    def test_help_flag_on_a_command(self):
+        run = script("check --help\nload -h\nset -h\n", check_status=0)
+        self.assertIn("check PROPERTY", run.stdout)
+        self.assertIn("Example:\n  check P=?", run.stdout)
+        self.assertIn("--scheduler", run.stdout)
+        self.assertIn("load FILE...", run.stdout)
+        self.assertIn("param", run.stdout)  # set's settings list the parameter point
+
+    def test_gz_stem_drops_both_extensions(self):
+        with tempfile.TemporaryDirectory() as d:
+            import gzip
+            for ext in (".tra", ".lab"):
+                with open(DIE[:-4] + ext, "rb") as src, gzip.open(os.path.join(d, "consensus" + ext + ".gz"), "wb") as dst:
+                    dst.write(src.read())
+            run = script(f"load {os.path.join(d, 'consensus.tra.gz')}\nmodels\n", check_status=0)
+            self.assertIn("loaded consensus: dtmc", run.stdout)
 
 
 if __name__ == "__main__":
