@@ -180,6 +180,49 @@ JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetGpuMemoryLimit(JNIEnv* env,
   ok(env, pmc_options_set_gpu_memory_limit(options, (uint64_t)bytes));
 }
 
+JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetDevices(JNIEnv* env, jclass cls, jlong handle, jlongArray devices) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_options, options, handle, )
+  if (devices == NULL) {
+    throw_new(env, g_null_pointer, "devices is null");
+    return;
+  }
+  jsize count = 0;
+  uint64_t* list = copy_longs(env, devices, &count, "devices");
+  if (list == NULL) return;
+  for (jsize i = 0; i < count; ++i) {
+    if ((jlong)list[i] < 0) {
+      free(list);
+      throw_new(env, g_illegal_argument, "devices: a device index is negative");
+      return;
+    }
+  }
+  ok(env, pmc_options_set_devices(options, list, (uint64_t)count));
+  free(list);
+}
+
+JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetAllDevices(JNIEnv* env, jclass cls, jlong handle, jboolean all) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_options, options, handle, )
+  ok(env, pmc_options_set_all_devices(options, all ? 1 : 0));
+}
+
+JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetParameter(JNIEnv* env, jclass cls, jlong handle, jbyteArray name,
+                                                               jdouble value) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_options, options, handle, )
+  char* parameter = NULL;
+  if (!c_string(env, name, 1, "parameter name", &parameter)) return;
+  ok(env, pmc_options_set_parameter(options, parameter, value));
+  free(parameter);
+}
+
+JNIEXPORT void JNICALL Java_org_pmc_Native_optionsClearParameters(JNIEnv* env, jclass cls, jlong handle) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_options, options, handle, )
+  ok(env, pmc_options_clear_parameters(options));
+}
+
 /* pmc_options_request_cancel/reset_cancel fail only for NULL (excluded
  * above) and report nothing through pmc_last_error, hence no throw_status. */
 JNIEXPORT void JNICALL Java_org_pmc_Native_optionsRequestCancel(JNIEnv* env, jclass cls, jlong handle) {

@@ -423,6 +423,19 @@ public final class PmcTest {
           checkEquals(ModelType.PCTMC, m.type(), "am_10_4.drn type");
           checkEquals(List.of("k1", "k2", "k3"), m.parameters(), "am_10_4.drn parameters");
           checkEquals(120L, m.numStates(), "am_10_4.drn states");
+          // Checked at a parameter point (issue 21), against PRISM's value.
+          try (Options o = new Options().parameter("k1", 3).parameter("k2", 30).parameter("k3", 60);
+               Result r = m.check("P=? [ F[100,100] \"correct\" ]", o)) {
+            checkClose(0.8281606456376895, r.initialValue(), 1e-7 / 0.8281606456376895, "am_10_4 at k1=3,k2=30,k3=60");
+          }
+          try (Options o = new Options().parameter("k1", 3)) {
+            checkPmcError(Status.INVALID_ARGUMENT, "no value for k2, k3",
+                          () -> m.check("P=? [ F[100,100] \"correct\" ]", o).close(), "a missing parameter");
+          }
+          // The device-list options of the C ABI: checked when set.
+          try (Options o = new Options().devices(0, 1).allDevices(true).devices()) {
+            checkPmcError(Status.INVALID_ARGUMENT, "listed twice", () -> o.devices(0, 0), "a device listed twice");
+          }
         }
       } else {
         System.out.println("     (no " + drn + ": .drn read only from pmc's own output)");

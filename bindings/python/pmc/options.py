@@ -13,8 +13,8 @@ from .errors import check, lib
 #: solvers without one) and the seconds since the solve began.
 Progress = collections.namedtuple("Progress", "solver iteration residual seconds")
 
-_SETTINGS = ("solver", "sound", "epsilon", "relative", "max_iterations", "threads", "device", "gpu_memory_limit",
-             "strict", "row_sum_tolerance", "max_states", "progress")
+_SETTINGS = ("solver", "sound", "epsilon", "relative", "max_iterations", "threads", "device", "devices",
+             "all_devices", "gpu_memory_limit", "strict", "row_sum_tolerance", "max_states", "parameters", "progress")
 
 
 class Options(_handle.OwnsHandle):
@@ -34,6 +34,13 @@ class Options(_handle.OwnsHandle):
       reaching it raises pmc.NotConvergedError
     - ``threads``: CPU threads for the solvers, 0 (default) = every core
     - ``device``: GPU index (default 0); ``gpu_memory_limit``: bytes, 0 = free memory
+    - ``devices``: GPU indices (distinct) that gpu.jacobi and gpu.vi split the
+      rows over; empty (default): automatic, every GPU only when one is too
+      small. ``all_devices``: True splits over every usable GPU whatever the
+      size (``devices`` still wins)
+    - ``parameters``: a dict {name: value}: a parametric CTMC is checked as
+      the CTMC at this point (every parameter needs a value within its range,
+      else Model.check raises pmc.InvalidArgumentError naming it)
     - ``strict``: loading/building rejects states without transitions
       instead of adding a self-loop; ``row_sum_tolerance``: in [0, 0.1], default 1e-9
     - ``max_states``: building a PRISM-language source (pmc.build_prism)
@@ -55,8 +62,8 @@ class Options(_handle.OwnsHandle):
     """
 
     def __init__(self, *, solver=None, sound=None, epsilon=None, relative=None, max_iterations=None, threads=None,
-                 device=None, gpu_memory_limit=None, strict=None, row_sum_tolerance=None, max_states=None,
-                 progress=None):
+                 device=None, devices=None, all_devices=None, gpu_memory_limit=None, strict=None,
+                 row_sum_tolerance=None, max_states=None, parameters=None, progress=None):
         native = lib()
         self._settings = {}
         self._callback = None
@@ -82,6 +89,19 @@ class Options(_handle.OwnsHandle):
                 check(native.pmc_options_set_threads(ptr, _handle.uint64("threads", threads)))
             if device is not None:
                 check(native.pmc_options_set_device(ptr, _handle.uint64("device", device)))
+            if devices is not None:
+                indices = [_handle.uint64("devices", d) for d in devices]
+                array = (ctypes.c_uint64 * len(indices))(*indices)
+                check(native.pmc_options_set_devices(ptr, array, len(indices)))
+            if all_devices is not None:
+                check(native.pmc_options_set_all_devices(ptr, 1 if all_devices else 0))
+            if parameters is not None:
+                if not isinstance(parameters, dict):
+                    raise TypeError(f"parameters must be a dict {{name: value}}, not {type(parameters).__name__}")
+                for name, value in parameters.items():
+                    if not isinstance(name, str):
+                        raise TypeError(f"parameter names must be str, not {type(name).__name__}")
+                    check(native.pmc_options_set_parameter(ptr, name.encode("utf-8"), _real(name, value)))
             if gpu_memory_limit is not None:
                 check(native.pmc_options_set_gpu_memory_limit(ptr, _handle.uint64("gpu_memory_limit",
                                                                                   gpu_memory_limit)))

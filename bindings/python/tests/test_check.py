@@ -339,3 +339,43 @@ class OptionsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ParameterPointTest(unittest.TestCase):
+    """A parametric CTMC checked at a point (issue 21), against PRISM's value."""
+
+    def test_point_matches_prism(self):
+        path = modelref.instance_file("pctmc", "", "am_10_4.drn")
+        prop = 'P=? [ F[100,100] "correct" ]'
+        with pmc.load(path) as model:
+            with model.check(prop, parameters={"k1": 3, "k2": 30, "k3": 60}) as result:
+                self.assertAlmostEqual(result.value, 0.8281606456376895, delta=1e-7)
+            with self.assertRaises(pmc.InvalidArgumentError) as missing:
+                model.check(prop, parameters={"k1": 3, "k2": 30})
+            self.assertIn("no value for k3", str(missing.exception))
+            with self.assertRaises(pmc.InvalidArgumentError) as outside:
+                model.check(prop, parameters={"k1": -1, "k2": 30, "k3": 1})
+            self.assertIn("outside its range", str(outside.exception))
+            with self.assertRaises(pmc.InvalidArgumentError):
+                model.check(prop)  # no point: use pmc synth or parameters
+        with self.assertRaises(TypeError):
+            pmc.Options(parameters=[("k1", 1)])
+
+
+class DeviceListOptionsTest(unittest.TestCase):
+    """The device-list options of the C ABI (pmc_options_set_devices, _all_devices)."""
+
+    def test_devices_are_checked_when_set(self):
+        with pmc.Options(devices=[0, 1], all_devices=True) as options:
+            self.assertEqual(options.settings["devices"], [0, 1])
+        with pmc.Options(devices=[]):
+            pass
+        with self.assertRaises(pmc.InvalidArgumentError):
+            pmc.Options(devices=[0, 0])  # listed twice
+        with self.assertRaises(pmc.InvalidArgumentError):
+            pmc.Options(devices=[5000])
+
+    def test_cpu_check_ignores_them(self):
+        with pmc.load(os.path.join(_SOURCE_ROOT, "examples", "die", "die.tra")) as model:
+            with model.check('P=? [ F "six" ]', solver="cpu", devices=[0], all_devices=False) as result:
+                self.assertAlmostEqual(result.value, 1 / 6, delta=1e-6)

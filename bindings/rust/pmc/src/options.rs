@@ -138,6 +138,24 @@ impl Options {
         self.set(status)
     }
 
+    /// Parametric CTMCs: checks run on the CTMC at this point; sets (or
+    /// replaces) the value of the parameter `name` (see
+    /// [`Model::parameter_names`](crate::Model::parameter_names)). Every
+    /// parameter needs a value within its range, else the check fails with
+    /// [`ErrorKind::InvalidArgument`](crate::ErrorKind) naming it; a
+    /// non-finite value fails here.
+    pub fn set_parameter(&mut self, name: &str, value: f64) -> Result<&mut Options> {
+        let name = crate::c_string(name, "parameter name")?;
+        let status = ffi!(sys::pmc_options_set_parameter(self.raw.as_ptr(), name.as_ptr(), value));
+        self.set(status)
+    }
+
+    /// Forgets every value set with [`set_parameter`](Options::set_parameter).
+    pub fn clear_parameters(&mut self) -> Result<&mut Options> {
+        let status = ffi!(sys::pmc_options_clear_parameters(self.raw.as_ptr()));
+        self.set(status)
+    }
+
     /// Device memory pmc may use, in bytes; 0 (default) = all free memory.
     pub fn set_gpu_memory_limit(&mut self, bytes: u64) -> Result<&mut Options> {
         let status = ffi!(sys::pmc_options_set_gpu_memory_limit(self.raw.as_ptr(), bytes));

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use common::{cases, precise, scratch_dir, Case};
-use pmc::{Csr, ErrorKind, Model, ModelKind};
+use pmc::{Csr, ErrorKind, Model, ModelKind, Options};
 
 /// Checks every manifest property of the instance on `model`.
 fn assert_all_agree(model: &Model, cases: &[Case]) {
@@ -138,6 +138,19 @@ fn parametric_drn_loads() {
     assert_eq!(model.num_states(), 120);
     assert_eq!(model.num_transitions(), 273);
     assert_eq!(model.parameter_names(), ["k1", "k2", "k3"]);
+    // Checked at a parameter point (issue 21), against PRISM's value.
+    let mut options = Options::new().unwrap();
+    options.set_parameter("k1", 3.0).unwrap().set_parameter("k2", 30.0).unwrap();
+    let property = "P=? [ F[100,100] \"correct\" ]";
+    let missing = model.check(property, Some(&options)).unwrap_err();
+    assert_eq!(missing.kind(), ErrorKind::InvalidArgument);
+    assert!(missing.message().contains("no value for k3"), "{}", missing.message());
+    options.set_parameter("k3", 60.0).unwrap();
+    let result = model.check(property, Some(&options)).unwrap();
+    assert!((result.initial_value() - 0.8281606456376895).abs() <= 1e-7, "{}", result.initial_value());
+    assert!(options.set_parameter("k3", f64::NAN).is_err());
+    options.clear_parameters().unwrap();
+    assert!(model.check(property, Some(&options)).is_err());
 }
 
 #[test]

@@ -154,6 +154,62 @@ public final class Options extends NativeHandle {
     return this;
   }
 
+  /**
+   * gpu.jacobi and gpu.vi: the GPUs to split the rows over (distinct indices
+   * of {@link Pmc#devices()}); empty (default): automatic, every GPU only when
+   * the problem does not fit one. Repeated or absurd (&gt; 1024) indices throw
+   * {@link PmcException}; an index with no device fails in check().
+   */
+  public Options devices(long... devices) {
+    java.util.Objects.requireNonNull(devices, "devices");
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetDevices(p, devices.clone());
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /** true: gpu.jacobi and gpu.vi split the rows over every usable GPU whatever the size (default false). */
+  public Options allDevices(boolean all) {
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetAllDevices(p, all);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /**
+   * Parametric CTMCs: check the CTMC at this point, the value of the parameter
+   * {@code name} (see {@link Model#parameters()}); every parameter needs one,
+   * within its range, else check() throws {@link PmcException} naming it. A
+   * non-finite value throws here.
+   */
+  public Options parameter(String name, double value) {
+    byte[] bytes = Strings.encode(name, "name");
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetParameter(p, bytes, value);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /** Forgets every value set with {@link #parameter(String, double)}. */
+  public Options clearParameters() {
+    long p = acquireExclusive();
+    try {
+      Native.optionsClearParameters(p);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
   /** GPU solvers: device memory pmc may use, in bytes; 0 (default) means the device's free memory. */
   public Options gpuMemoryLimit(long bytes) {
     requireNonNegative(bytes, "bytes");
