@@ -20,6 +20,9 @@
 #                                 and bench/sound_defaults.py with cpu/gpu/auto modes (every carried property)
 #   WHOLE_PARTS         which of "unit resident reference synthetic manifest" the whole phase runs (default: all)
 #   WHOLE_BENCH_ARGS    arguments of bench/whole_check_benchmark (default: --sizes 20 --repeat 3)
+#   bash bench/gpu_run.sh prism   bounded-steps GPU tests (issue 23), bench/build_benchmark on 16 and 2 threads
+#                                 and leader_async N7 built from its source, cpu/gpu/auto (issue 20)
+#   PMC_SOURCES         the sources' folder for the prism phase (default .dev-src/models)
 #   bash bench/gpu_run.sh multi   row_partition unit test, test_gpu_multi_gpu (every carried model;
 #                                 slices on one GPU, NCCL and 2+ GPUs where there are), memcheck,
 #                                 multi_gpu_benchmark, then test_gpu_solvers (the shared kernels)
@@ -166,6 +169,28 @@ elif [ "$phase" = whole ]; then
     --json "$OUT/manifest_bench.json" > "$OUT/manifest_bench.txt" 2>&1
   echo "exit $?"; cat "$OUT/manifest_bench.txt"
   fi
+elif [ "$phase" = prism ]; then
+  # Issue 20's build rate and issue 23's GPU bounded steps. Sources in
+  # ${PMC_SOURCES:-.dev-src/models} (model.{pm,sm,nm} and manifest.tsv only).
+  src=${PMC_SOURCES:-$PWD/.dev-src/models}
+  echo "== test_gpu_solvers: bounded steps"
+  timeout 200 /tmp/b/tests/test_gpu_solvers --gtest_filter='GpuSteps.*:GpuMdpSolvers.BoundedSteps*:GpuCancellation.*' \
+    > "$OUT/steps_tests.log" 2>&1
+  echo "exit $?"; grep -E "^\[  PASSED|^\[  FAILED|^\[       OK|Failure|Expected|Which|  Actual" "$OUT/steps_tests.log" | head -30
+  echo "== build_benchmark, 16 and 2 threads"
+  timeout 150 /tmp/b/bench/build_benchmark --threads 16 --repeat 3 --models-dir "$src" > "$OUT/build16.txt" 2>&1
+  echo "exit $?"; cat "$OUT/build16.txt"
+  timeout 120 /tmp/b/bench/build_benchmark --threads 2 --repeat 1 --models-dir "$src" > "$OUT/build2.txt" 2>&1
+  echo "exit $?"; cat "$OUT/build2.txt"
+  echo "== leader_async N7 from its source: cpu / gpu / auto, whole checks"
+  for mode in cpu gpu auto; do
+    for rep in 1 2 3; do
+      timeout 120 /tmp/b/shell/pmc check --model "$src/leader_async/N7/model.nm" --property 'Rmin=? [ F "elected" ]' \
+        --solver $mode --json > "$OUT/leader7_${mode}_$rep.json" 2>&1
+      python3 -c "import json,sys; r=json.loads(open(sys.argv[1]).read().splitlines()[-1]); t=r.get('timings',{}); print(sys.argv[2], r.get('solver'), r.get('value'), r.get('iterations'), 'seconds', r.get('seconds'), 'load', t.get('load'), t)" \
+        "$OUT/leader7_${mode}_$rep.json" $mode || tail -3 "$OUT/leader7_${mode}_$rep.json"
+    done
+  done
 elif [ "$phase" = multi ]; then
   nvidia-smi topo -m > "$OUT/topo.txt" 2>&1; head -8 "$OUT/topo.txt"
   /tmp/b/tests/test_row_partition > "$OUT/row_partition.log" 2>&1; echo "row_partition exit $?"
