@@ -62,7 +62,8 @@ ModelPtr instantiate_parameters(const Model& model, const ParameterPoint& point)
          describe_point(point), to_string(model.type()));
   }
   const std::vector<Parameter>& parameters = model.parameters();
-  for (const auto& [name, value] : point) {
+  for (const auto& entry : point) {
+    const std::string& name = entry.first;  // a named copy: clang 14 cannot capture structured bindings
     const bool known = std::any_of(parameters.begin(), parameters.end(), [&](const Parameter& p) { return p.name == name; });
     if (!known) {
       fail(ErrorCode::invalid_argument, "unknown parameter {} (the model's parameters are {})", quote_for_message(name),
