@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "formats/drn.hpp"
+#include "formats/input_stream.hpp"
 #include "formats/pmcb.hpp"
 #include "formats/prism_explicit.hpp"
 #include "formats/prism_language/program.hpp"
@@ -13,6 +14,9 @@ namespace {
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
+
+// m.tra, m.tra.gz, m.tra.xz
+bool is_transitions_name(std::string_view path) { return ends_with(strip_compression_suffix(path), ".tra"); }
 
 }  // namespace
 
@@ -35,19 +39,44 @@ bool is_prism_language_path(std::string_view path) {
   return ends_with(path, ".pm") || ends_with(path, ".sm") || ends_with(path, ".nm") || ends_with(path, ".prism");
 }
 
+namespace {
+
+// A tar archive named as one (.tar, .tar.gz, .tgz, .tar.xz, .txz): the name
+// of the file inside tells the format.
+bool is_tar_name(std::string_view path) {
+  return ends_with(strip_compression_suffix(path), ".tar") || ends_with(path, ".tgz") || ends_with(path, ".txz");
+}
+
+}  // namespace
+
 FormatChoice format_from_path(const std::string& path) {
-  std::string_view p = path;
-  if (ends_with(p, ".gz")) p.remove_suffix(3);
+  if (is_tar_name(path)) {
+    const std::string member = InputStream(path).archive_member();
+    if (member.empty()) fail(ErrorCode::invalid_argument, "{}: named as a tar archive, but it is none", path);
+    const FormatChoice choice = format_from_path_name(member, path);
+    if (choice.format != ModelFormat::drn) {
+      fail(ErrorCode::invalid_argument,
+           "{}: the archive holds {}; pmc reads DRN models from tar archives (the explicit formats come in several files): "
+           "unpack it",
+           path, quote_for_message(member, 200));
+    }
+    return choice;
+  }
+  return format_from_path_name(path, path);
+}
+
+FormatChoice format_from_path_name(std::string_view name, std::string_view path) {
+  std::string_view p = strip_compression_suffix(name);
   if (ends_with(p, ".pmcb")) return {ModelFormat::pmcb, std::nullopt};
   if (ends_with(p, ".drn")) return {ModelFormat::drn, std::nullopt};
   if (ends_with(p, ".tra") || ends_with(p, ".lab") || ends_with(p, ".srew") || ends_with(p, ".trew") || ends_with(p, ".sta") ||
       ends_with(p, ".state.rew") || ends_with(p, ".trans.rew")) {
     return {ModelFormat::prism, std::nullopt};
   }
-  if (is_prism_language_path(path)) return {ModelFormat::prism_language, std::nullopt};
+  if (is_prism_language_path(name)) return {ModelFormat::prism_language, std::nullopt};
   fail(ErrorCode::invalid_argument,
-       "{}: cannot tell the model format from the name (expected .tra, .drn or .pmcb, optionally .gz, or a "
-       "PRISM-language source .pm, .sm, .nm or .prism)",
+       "{}: cannot tell the model format from the name (expected .tra, .drn or .pmcb, optionally .gz or .xz, a tar "
+       "archive of a .drn, or a PRISM-language source .pm, .sm, .nm or .prism)",
        path);
 }
 
@@ -76,7 +105,7 @@ ModelPtr build_source(const std::string& path, const LoadOptions& options) {
 // The .tra among `paths` (the first path when there is none).
 std::string transitions_path(const std::vector<std::string>& paths) {
   for (const std::string& p : paths) {
-    if (ends_with(p, ".tra") || ends_with(p, ".tra.gz")) return p;
+    if (is_transitions_name(p)) return p;
   }
   return paths.front();
 }
@@ -112,8 +141,7 @@ ModelPtr load_model(const std::vector<std::string>& paths, std::string_view form
   std::string main_path = paths.front();
   switch (choice.format) {
     case ModelFormat::prism: {
-      PrismFiles files = paths.size() == 1 && format_from_path(paths.front()).format == ModelFormat::prism &&
-                                 (ends_with(paths.front(), ".tra") || ends_with(paths.front(), ".tra.gz"))
+      PrismFiles files = paths.size() == 1 && is_transitions_name(paths.front())
                              ? find_prism_siblings(paths.front())
                              : classify_prism_files(paths);
       main_path = files.transitions;
@@ -121,7 +149,7 @@ ModelPtr load_model(const std::vector<std::string>& paths, std::string_view form
       break;
     }
     case ModelFormat::storm_explicit: {
-      const bool single_tra = paths.size() == 1 && (ends_with(paths.front(), ".tra") || ends_with(paths.front(), ".tra.gz"));
+      const bool single_tra = paths.size() == 1 && is_transitions_name(paths.front());
       StormFiles files = single_tra ? find_storm_siblings(paths.front()) : classify_storm_files(paths);
       main_path = files.transitions;
       parts = read_storm_explicit(files, options);
@@ -139,6 +167,9 @@ ModelPtr load_model(const std::vector<std::string>& paths, std::string_view form
 }
 
 void save_model(const Model& model, const std::string& path, std::string_view format) {
+  if (ends_with(path, ".xz") || is_tar_name(path)) {
+    fail(ErrorCode::unsupported, "{}: pmc reads .xz files and tar archives but writes plain or .gz files only", path);
+  }
   const ModelFormat f = format.empty() ? format_from_path(path).format : parse_format_name(format).format;
   switch (f) {
     case ModelFormat::prism: write_prism_explicit(model, path); break;

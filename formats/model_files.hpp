@@ -25,9 +25,13 @@ struct FormatChoice {
 // "prism", "prism-dtmc", "prism-ctmc", "prism-mdp", "storm-explicit", "drn", "pmcb" or
 // "prism-language" (a PRISM modelling-language source).
 FormatChoice parse_format_name(std::string_view name);
-// By extension: .tra (.tra.gz) → prism, .drn (.drn.gz) → drn, .pmcb → pmcb,
-// .pm/.sm/.nm/.prism → prism-language.
+// By extension: .tra → prism, .drn → drn, .pmcb → pmcb (each optionally
+// .gz or .xz), .pm/.sm/.nm/.prism → prism-language; a tar archive named as
+// one (.tar, .tar.gz, .tgz, .tar.xz, .txz) by the name of its one file,
+// which must be a .drn.
 FormatChoice format_from_path(const std::string& path);
+// By the name `name` alone (for a file inside an archive); errors name `path`.
+FormatChoice format_from_path_name(std::string_view name, std::string_view path);
 // True for the names format_from_path reads as a PRISM-language source.
 bool is_prism_language_path(std::string_view path);
 
@@ -54,7 +58,7 @@ struct LoadOptions {
 };
 
 // One path: a .tra (its .lab/.srew/.trew/.sta siblings found by stem), a
-// .drn, a .pmcb or a .pm/.sm/.nm/.prism source (built by exploration with
+// .drn (or a tar archive of one), a .pmcb or a .pm/.sm/.nm/.prism source (built by exploration with
 // options.constants). Several paths: PRISM or Storm explicit files listed one
 // by one. `format` empty: decided by extension, and a .tra's dialect by its
 // first line (Storm's names the model type). Errors name the file.

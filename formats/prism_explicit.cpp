@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "common/error.hpp"
+#include "formats/input_stream.hpp"
 #include "formats/prism_readers.hpp"
 
 namespace pmc {
@@ -10,17 +11,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool exists(const std::string& path) {
-  std::error_code ec;
-  return fs::is_regular_file(path, ec);
-}
-
-// `stem + ext` or `stem + ext + ".gz"`, whichever exists, else "".
-std::string existing(const std::string& stem, const std::string& ext) {
-  if (exists(stem + ext)) return stem + ext;
-  if (exists(stem + ext + ".gz")) return stem + ext + ".gz";
-  return {};
-}
+// `stem + ext`, or compressed (.gz, .xz), whichever exists, else "".
+std::string existing(const std::string& stem, const std::string& ext) { return find_plain_or_compressed(stem + ext); }
 
 std::string strip_suffix(std::string s, std::string_view suffix) {
   if (s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0) {
@@ -31,7 +23,7 @@ std::string strip_suffix(std::string s, std::string_view suffix) {
 
 // "foo.srew.gz" → ".srew"
 std::string extension_of(const std::string& path) {
-  return fs::path(strip_suffix(path, ".gz")).extension().string();
+  return fs::path(strip_compression_suffix(path)).extension().string();
 }
 
 }  // namespace
@@ -39,7 +31,7 @@ std::string extension_of(const std::string& path) {
 PrismFiles find_prism_siblings(const std::string& tra_path) {
   PrismFiles files;
   files.transitions = tra_path;
-  const std::string stem = strip_suffix(strip_suffix(tra_path, ".gz"), ".tra");
+  const std::string stem = strip_suffix(std::string(strip_compression_suffix(tra_path)), ".tra");
   files.labels = existing(stem, ".lab");
   files.valuations = existing(stem, ".sta");
   PrismRewardFiles single{existing(stem, ".srew"), existing(stem, ".trew")};
@@ -58,7 +50,7 @@ PrismFiles classify_prism_files(const std::vector<std::string>& paths) {
   // A .srew and a .trew with the same stem belong to one structure.
   std::vector<std::pair<std::string, PrismRewardFiles>> by_stem;
   auto rewards_for = [&](const std::string& path) -> PrismRewardFiles& {
-    std::string stem = fs::path(strip_suffix(path, ".gz")).replace_extension().string();
+    std::string stem = fs::path(strip_compression_suffix(path)).replace_extension().string();
     for (auto& [s, r] : by_stem) {
       if (s == stem) return r;
     }

@@ -1,6 +1,7 @@
 // PRISM's explicit export format (DESIGN §2): .tra transitions, .lab labels,
 // .srew/.trew state and transition rewards (numbered model1.srew, ... for
-// several structures), .sta state valuations. Files may be gzip-compressed.
+// several structures), .sta state valuations. Files may be gzip- or
+// xz-compressed.
 #pragma once
 
 #include <optional>
@@ -24,7 +25,7 @@ struct PrismFiles {
 };
 
 // The files next to `tra_path` that share its stem (foo.tra → foo.lab,
-// foo.srew, foo1.srew, ...; each plain or .gz).
+// foo.srew, foo1.srew, ...; each plain, .gz or .xz).
 PrismFiles find_prism_siblings(const std::string& tra_path);
 // Sorts explicitly listed files by their extension.
 PrismFiles classify_prism_files(const std::vector<std::string>& paths);

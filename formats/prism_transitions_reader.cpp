@@ -82,9 +82,8 @@ class TransitionsReader {
 
     // Reserve what the file on disk can hold at most, never what the header claims.
     std::error_code ec;
-    const uint64_t disk = std::filesystem::file_size(in_.path(), ec);
-    const bool gz = in_.path().size() > 3 && in_.path().ends_with(".gz");
-    const uint64_t room = ec ? 0 : (gz ? disk : disk / 6);
+    const uint64_t disk = std::filesystem::file_size(in_.file_path(), ec);
+    const uint64_t room = ec ? 0 : (in_.compressed() ? disk : disk / 6);
     const uint64_t reserve = std::min(declared_transitions_, room);
     reserve_with_huge_pages(parts_.columns, reserve);
     reserve_with_huge_pages(parts_.values, reserve);
@@ -114,10 +113,8 @@ class TransitionsReader {
 
     move_to_row(source, choice);
     row_last_line_ = in_.line_number();
-    if (value == 0.0) {
-      ++zeros_;
-      return;
-    }
+    // A transition written with value 0 stays until Model::create drops it
+    // with its rewards: a .trew may name it (issue 24).
     const uint64_t row_begin = parts_.row_offsets.back();
     if (parts_.columns.size() > row_begin) {
       const uint32_t last = parts_.columns.back();
@@ -250,7 +247,6 @@ class TransitionsReader {
       fail(ErrorCode::parse, "{}: the header declares {} choices but the file has {}", in_.path(), declared_choices_,
            parts_.num_rows());
     }
-    if (zeros_ > 0) parts_.warnings.push_back(fmt::format("{}: ignored {} transition(s) with value 0", in_.path(), zeros_));
   }
 
   LineReader in_;
@@ -258,7 +254,7 @@ class TransitionsReader {
   ModelOptions options_;
   ModelParts parts_;
   uint64_t states_ = 0, declared_choices_ = 0, declared_transitions_ = 0;
-  uint64_t lines_ = 0, zeros_ = 0;
+  uint64_t lines_ = 0;
   bool started_ = false, row_sorted_ = true;
   uint64_t state_ = 0, choice_ = 0;
   double row_sum_ = 0.0;

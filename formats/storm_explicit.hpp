@@ -4,8 +4,8 @@
 // with `#DECLARATION` / label names / `#END`, then `state label label ...`
 // lines; state rewards in .state.rew (`state value`) and transition rewards
 // in .trans.rew (the .tra's lines with rewards for values). Files may be
-// gzip-compressed. Where Storm's parsers and PRISM's differ, Storm's rules
-// hold here; docs/decisions.md lists the differences.
+// gzip- or xz-compressed. Where Storm's parsers and PRISM's differ, Storm's
+// rules hold here; docs/decisions.md lists the differences.
 #pragma once
 
 #include <string>
@@ -33,7 +33,7 @@ struct StormFiles {
 bool is_storm_explicit_transitions(const std::string& tra_path);
 
 // foo.tra → foo.lab, foo.state.rew, foo.trans.rew and foo.NAME.state.rew /
-// foo.NAME.trans.rew (each plain or .gz; named structures sorted by name).
+// foo.NAME.trans.rew (each plain, .gz or .xz; named structures sorted by name).
 StormFiles find_storm_siblings(const std::string& tra_path);
 // Sorts explicitly listed files by their suffix (.tra, .lab, .state.rew,
 // .trans.rew); a reward file named TRASTEM.NAME.state.rew gets the name NAME.

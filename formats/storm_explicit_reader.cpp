@@ -13,6 +13,7 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "formats/input_stream.hpp"
 #include "formats/storm_explicit.hpp"
 #include "formats/text_fields.hpp"
 #include "model/validation.hpp"
@@ -90,10 +91,8 @@ class StormTransitionsReader {
     highest_ = std::max({highest_, source, target});
     any_ = true;
     move_to_row(source, choice);
-    if (value == 0.0) {
-      ++zeros_;
-      return;
-    }
+    // A transition written with value 0 stays until Model::create drops it
+    // with its rewards: Storm keeps it, and its .trans.rew may name it (issue 24).
     parts_.columns.push_back(static_cast<uint32_t>(target));
     parts_.values.push_back(value);
   }
@@ -174,13 +173,12 @@ class StormTransitionsReader {
     parts_.row_groups.push_back(rows());
     parts_.num_states = states;
     if (parts_.type != ModelType::mdp) parts_.row_groups.clear();
-    if (zeros_ > 0) parts_.warnings.push_back(fmt::format("{}: ignored {} transition(s) with value 0", in_.path(), zeros_));
   }
 
   LineReader in_;
   ModelOptions options_;
   ModelParts parts_;
-  uint64_t highest_ = 0, zeros_ = 0, state_ = 0, choice_ = 0, row_first_line_ = 0;
+  uint64_t highest_ = 0, state_ = 0, choice_ = 0, row_first_line_ = 0;
   bool any_ = false, started_ = false;
 };
 
@@ -324,25 +322,14 @@ std::vector<double> read_storm_transition_rewards(const std::string& path, const
   return rewards;
 }
 
-bool exists(const std::string& path) {
-  std::error_code ec;
-  return fs::is_regular_file(path, ec);
-}
-
-std::string existing(const std::string& base) {
-  if (exists(base)) return base;
-  if (exists(base + ".gz")) return base + ".gz";
-  return {};
-}
-
 std::string strip_suffix(std::string s, std::string_view suffix) {
   if (s.ends_with(suffix)) s.resize(s.size() - suffix.size());
   return s;
 }
 
-// "dir/foo.NAME.state.rew(.gz)" with suffix ".state.rew" → "dir/foo.NAME"; "" when it does not end so.
+// "dir/foo.NAME.state.rew(.gz|.xz)" with suffix ".state.rew" → "dir/foo.NAME"; "" when it does not end so.
 std::string reward_prefix(const std::string& path, std::string_view suffix) {
-  const std::string p = strip_suffix(path, ".gz");
+  const std::string p(strip_compression_suffix(path));
   return p.ends_with(suffix) ? p.substr(0, p.size() - suffix.size()) : std::string();
 }
 
@@ -366,9 +353,9 @@ bool is_storm_explicit_transitions(const std::string& tra_path) {
 StormFiles find_storm_siblings(const std::string& tra_path) {
   StormFiles files;
   files.transitions = tra_path;
-  const std::string stem = strip_suffix(strip_suffix(tra_path, ".gz"), ".tra");
-  files.labels = existing(stem + ".lab");
-  StormRewardFiles unnamed{"", existing(stem + ".state.rew"), existing(stem + ".trans.rew")};
+  const std::string stem = strip_suffix(std::string(strip_compression_suffix(tra_path)), ".tra");
+  files.labels = find_plain_or_compressed(stem + ".lab");
+  StormRewardFiles unnamed{"", find_plain_or_compressed(stem + ".state.rew"), find_plain_or_compressed(stem + ".trans.rew")};
   if (!unnamed.state_file.empty() || !unnamed.transition_file.empty()) files.rewards.push_back(unnamed);
   // pmc's extension for several structures: stem.NAME.state.rew / .trans.rew.
   std::map<std::string, StormRewardFiles> named;
@@ -386,7 +373,8 @@ StormFiles find_storm_siblings(const std::string& tra_path) {
       StormRewardFiles& r = named[name];
       r.name = name;
       std::string& slot = std::string_view(suffix) == ".state.rew" ? r.state_file : r.transition_file;
-      if (slot.empty() || !path.ends_with(".gz")) slot = path;  // plain wins over .gz, as for the others
+      // Plain wins over compressed, and .gz over .xz, as find_plain_or_compressed.
+      if (slot.empty() || !has_compression_suffix(path) || (slot.ends_with(".xz") && path.ends_with(".gz"))) slot = path;
     }
   }
   for (auto& [name, r] : named) files.rewards.push_back(r);
@@ -396,18 +384,18 @@ StormFiles find_storm_siblings(const std::string& tra_path) {
 StormFiles classify_storm_files(const std::vector<std::string>& paths) {
   StormFiles files;
   for (const std::string& path : paths) {
-    const std::string p = strip_suffix(path, ".gz");
+    const std::string p(strip_compression_suffix(path));
     if (p.ends_with(".tra")) {
       if (!files.transitions.empty()) fail(ErrorCode::invalid_argument, "two .tra files given: {} and {}", files.transitions, path);
       files.transitions = path;
     }
   }
   if (files.transitions.empty()) fail(ErrorCode::invalid_argument, "no .tra file among the Storm explicit files given");
-  const std::string tra_stem = fs::path(strip_suffix(strip_suffix(files.transitions, ".gz"), ".tra")).filename().string();
+  const std::string tra_stem = fs::path(strip_suffix(std::string(strip_compression_suffix(files.transitions)), ".tra")).filename().string();
   std::map<std::string, StormRewardFiles> rewards;
   for (const std::string& path : paths) {
     if (path == files.transitions) continue;
-    const std::string p = strip_suffix(path, ".gz");
+    const std::string p(strip_compression_suffix(path));
     if (p.ends_with(".lab")) {
       if (!files.labels.empty()) fail(ErrorCode::invalid_argument, "two .lab files given: {} and {}", files.labels, path);
       files.labels = path;

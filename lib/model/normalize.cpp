@@ -181,7 +181,12 @@ void normalize_model_parts(ModelParts& p, const ModelOptions& options) {
   source.reserve(nnz + deadlocks);
   groups.reserve(n + 1);
   std::vector<uint64_t> order;
-  uint64_t dropped = 0;
+  uint64_t dropped = 0, dropped_rewards = 0;
+  auto carries_reward = [&](uint64_t e) {
+    return std::any_of(p.rewards.begin(), p.rewards.end(), [&](const RewardStructure& r) {
+      return !r.transition_rewards.empty() && r.transition_rewards[e] != 0.0;
+    });
+  };
   for (uint64_t s = 0; s < n; ++s) {
     groups.push_back(offsets.size() - 1);
     if (is_deadlock(s)) {
@@ -205,6 +210,7 @@ void normalize_model_parts(ModelParts& p, const ModelOptions& options) {
         }
         if (is_zero(e)) {
           ++dropped;
+          if (carries_reward(e)) ++dropped_rewards;
           continue;
         }
         columns.push_back(p.columns[e]);
@@ -232,7 +238,17 @@ void normalize_model_parts(ModelParts& p, const ModelOptions& options) {
         "load strictly to reject them",
         deadlocks, first_deadlock));
   }
-  if (dropped > 0) p.warnings.push_back(fmt::format("dropped {} transition(s) whose value is 0", dropped));
+  // Issue 24: Storm keeps such a transition and its reward; dropping both
+  // gives the same values (a transition never taken earns nothing) and keeps
+  // the graph algorithms from seeing an edge that is not there.
+  if (dropped > 0) {
+    p.warnings.push_back(
+        dropped_rewards == 0
+            ? fmt::format("dropped {} transition(s) whose value is 0", dropped)
+            : fmt::format("dropped {} transition(s) whose value is 0, with the transition rewards of {} of them (a "
+                          "transition that is never taken earns nothing)",
+                          dropped, dropped_rewards));
+  }
 }
 
 void validate_labels(const ModelParts& p) {

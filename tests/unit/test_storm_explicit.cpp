@@ -2,6 +2,8 @@
 // their known values (each face 1/6; two dice: a sum of two 1/36, of seven
 // 1/6 whatever the scheduler; 11/3 expected flips per die), the dialect told
 // apart from PRISM's by the first line, and round trips through pmc's writer.
+// Issue 24: Storm's files with 0-probability transitions that carry rewards,
+// and Storm's DRN exit rates rounded to 6 digits.
 // The malformed cases are in tests/data/bad/ (test_bad_inputs.cpp).
 #include <gtest/gtest.h>
 
@@ -141,6 +143,70 @@ TEST(StormExplicit, ParametricModelsAreNotWritten) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::unsupported);
   }
+}
+
+// Issue 24, Storm's dtmc_general test model (storm/resources/examples/
+// testfiles: tra/dtmc_general.tra, rew/dtmc_general.{state,trans}.rew,
+// copied; the .lab is pmc's own) writes `6 5 0`, a transition with
+// probability 0, and gives it a reward. pmc drops both (docs/decisions.md):
+// a transition never taken earns nothing. By hand (x_3 = 0, x_4 = 5,
+// x_6 = 103.1/0.9 + x_0, x_5 = (116.26 + 0.7 x_6)/0.9, x_0 = 23.53 + 0.1 x_5):
+// R=? [F "target"] = 367397/7470 from state 0, with or without that reward.
+TEST(StormExplicit, ZeroProbabilityTransitionWithARewardLoads) {
+  const double expected = 367397.0 / 7470;
+  CheckOptions precise;  // the default 1e-6 relative convergence leaves 3e-5 here
+  precise.settings.epsilon = 1e-12;
+  auto reward = [&](const Model& model) { return check(model, "R=? [ F \"target\" ]", precise).initial_value; };
+  ModelPtr m = load_model({k_data + "dtmc_general.tra"}, "", {});
+  EXPECT_EQ(m->num_states(), 8u);
+  EXPECT_EQ(m->num_entries(), 16u);  // Storm's 17 entries less the zero one
+  ASSERT_EQ(m->rewards().size(), 1u);
+  EXPECT_NEAR(reward(*m), expected, 1e-9);
+  ASSERT_EQ(m->warnings().size(), 1u);
+  EXPECT_EQ(m->warnings()[0], "dropped 1 transition(s) whose value is 0");
+
+  // The same with reward 1000 on the zero transition: the value stays, and
+  // the warning says the reward went with the transition.
+  ModelPtr rewarded = load_model({k_data + "dtmc_general.tra", k_data + "dtmc_general.lab",
+                                  k_data + "dtmc_general.state.rew", k_data + "dtmc_general_zero_rewarded.trans.rew"},
+                                 "", {});
+  EXPECT_NEAR(reward(*rewarded), expected, 1e-9);
+  ASSERT_EQ(rewarded->warnings().size(), 1u);
+  EXPECT_NE(rewarded->warnings()[0].find("with the transition rewards of 1 of them"), std::string::npos)
+      << rewarded->warnings()[0];
+}
+
+// The same in PRISM's dialect, whose .trew reader rejected the reward with
+// "state 0 has no transition to state 0" before (issue 24): from state 0,
+// 1/2 to each target with rewards 2 and 4, R = 3; the reward 7 on the
+// written 0-probability self-loop counts for nothing.
+TEST(StormExplicit, PrismTransitionRewardOnAZeroProbabilityTransition) {
+  testing::TempDir dir;
+  auto write = [&](const std::string& name, const std::string& text) { std::ofstream(dir.path(name)) << text; };
+  write("z.tra", "3 5\n0 0 0\n0 1 0.5\n0 2 0.5\n1 1 1\n2 2 1\n");
+  write("z.lab", "0=\"init\" 1=\"target\"\n0: 0\n1: 1\n2: 1\n");
+  write("z.trew", "3 3\n0 0 7\n0 1 2\n0 2 4\n");
+  ModelPtr m = load_model({dir.path("z.tra")}, "", {});
+  EXPECT_EQ(m->num_entries(), 4u);
+  EXPECT_NEAR(value(*m, "R=? [ F \"target\" ]"), 3.0, 1e-12);
+}
+
+// Issue 24: Storm writes a CTMC's exit rates with 6 significant digits; the
+// file's sums (1.0000049, 123456.4, 0.0012345649) written as 1, 123456 and
+// 0.00123456 are right, so no warning, while an exit rate 1% off is.
+TEST(StormDrn, ExitRatesRoundedToSixDigitsDoNotWarn) {
+  ModelPtr rounded = load_model({k_data + "ctmc_rounded_exit_rates.drn"}, "", {});
+  EXPECT_TRUE(rounded->warnings().empty()) << rounded->warnings().front();
+  // Out of state 0: rate 0.5000049 to "done" of 1.0000049 in all.
+  EXPECT_NEAR(value(*rounded, "P=? [ X \"done\" ]"), 0.5000049 / 1.0000049, 1e-12);
+
+  ModelPtr wrong = load_model({k_data + "ctmc_wrong_exit_rate.drn"}, "", {});
+  ASSERT_EQ(wrong->warnings().size(), 1u);
+  EXPECT_NE(wrong->warnings()[0].find("ctmc_wrong_exit_rate.drn: state 1: exit rate 124691 differs from the sum of its "
+                                      "rates (123456.4)"),
+            std::string::npos)
+      << wrong->warnings()[0];
+  EXPECT_TRUE(wrong->same_as(*rounded));  // pmc uses the rates either way
 }
 
 }  // namespace
