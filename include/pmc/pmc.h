@@ -22,10 +22,12 @@
  * Thread safety
  * -------------
  * Unless a function says otherwise: different handles may be used from
- * different threads at once; one pmc_model may be read (queried, saved) by
- * many threads at once, because models are immutable; functions that change
- * or free a handle need exclusive access to that handle. pmc_last_error()
- * is per thread.
+ * different threads at once; one pmc_model may be read (queried, saved,
+ * checked) by many threads at once, because models are immutable, and so
+ * may one pmc_result (its getters) and one pmc_options (pmc_check only
+ * reads it); functions that change or free a handle need exclusive access
+ * to that handle. Handles are not tied to the thread that made them: any
+ * thread may use or free them. pmc_last_error() is per thread.
  */
 #ifndef PMC_PMC_H
 #define PMC_PMC_H
