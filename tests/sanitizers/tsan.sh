@@ -28,6 +28,7 @@ fail() {
   exit 1
 }
 
+command -v clang++ >/dev/null || fail "clang++ not found (install clang and libomp-dev)"
 if [ ! -f "$build/build.ninja" ]; then
   CC=clang CXX=clang++ meson setup "$build" -Db_sanitize=thread -Db_lundef=false -Dcuda=disabled -Dbench=false \
     -Dbuildtype=plain -Dcpp_args='-O1 -gline-tables-only' || fail "meson setup of $build"
@@ -42,10 +43,10 @@ libomp=$(ldd "$program" | awk '/libomp/ { print $3; exit }')
 archer="$(dirname "$(readlink -f "$libomp")")/libarcher.so"
 [ -f "$archer" ] || fail "no $archer (LLVM's OpenMP package, e.g. libomp-14-dev, ships it)"
 
-# ignore_noninstrumented_modules: accesses inside libomp itself (its own
-# lock-free queues, which Archer's annotations do not describe) are not
-# reported; pmc's code, the test's and the STL templates they instantiate are
-# instrumented and fully checked.
+# ignore_noninstrumented_modules, as Archer asks: calls that uninstrumented
+# libomp makes internally are not checked (they would give false reports
+# from the runtime's own bookkeeping); pmc's code, the test's and the STL
+# templates they instantiate are instrumented and fully checked.
 log="$build/tsan.log"
 status=0
 OMP_TOOL_LIBRARIES="$archer" ARCHER_OPTIONS="verbose=1" \
