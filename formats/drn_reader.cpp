@@ -6,6 +6,7 @@
 #include "formats/affine_expression.hpp"
 #include "formats/drn.hpp"
 #include "formats/line_reader.hpp"
+#include "model/model_memory.hpp"
 #include "model/validation.hpp"
 
 namespace pmc {
@@ -130,6 +131,10 @@ class DrnReader {
       for (const auto& name : parameters_) parts_.parameters.push_back(Parameter{name});
     }
     rewards_.resize(reward_names_.size());
+    // Issue 22: the declared model must fit the memory limit (reading
+    // follows the data, but would fail only once memory is full).
+    require_model_memory(parts_.type, declared_states_, declared_choices_, 0, parts_.parameters.size(),
+                         options_.memory_limit, fmt::format("{}:{}: the header's model", in_.path(), in_.line_number()));
   }
 
   uint64_t header_number(std::string_view text, std::string_view what) {

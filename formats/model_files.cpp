@@ -156,7 +156,7 @@ ModelPtr load_model(const std::vector<std::string>& paths, std::string_view form
       break;
     }
     case ModelFormat::drn: parts = read_drn(paths.front(), options); break;
-    case ModelFormat::pmcb: parts = read_pmcb(paths.front()); break;
+    case ModelFormat::pmcb: parts = read_pmcb(paths.front(), options); break;
     case ModelFormat::prism_language: break;  // built above
   }
   try {

@@ -37,7 +37,9 @@ bool is_prism_language_path(std::string_view path);
 
 // What a loader needs beyond ModelOptions: the settings of PRISM-language
 // sources. Converts implicitly from ModelOptions, so that callers with only
-// those (and `{}`) keep compiling.
+// those (and `{}`) keep compiling. The memory limit (issue 22) is
+// model.memory_limit (0: the machine's memory), which every reader and the
+// PRISM-language explorer receive with the other ModelOptions.
 struct LoadOptions {
   LoadOptions() = default;
   LoadOptions(const ModelOptions& model_options) : model(model_options) {}  // NOLINT: implicit on purpose

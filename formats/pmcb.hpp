@@ -7,7 +7,9 @@
 
 namespace pmc {
 
-ModelParts read_pmcb(const std::string& path);
+// options.memory_limit (issue 22): the header's sizes must fit it (and the
+// file) before the arrays are reserved; the other options are Model::create's.
+ModelParts read_pmcb(const std::string& path, const ModelOptions& options = {});
 
 struct PmcbWriteOptions {
   // Entries (and rows) per matrix chunk; small values are for tests that

@@ -17,6 +17,7 @@
 #include "common/huge_pages.hpp"
 #include "formats/pmc.pb.h"
 #include "formats/pmcb.hpp"
+#include "model/model_memory.hpp"
 
 namespace pmc {
 namespace {
@@ -35,7 +36,7 @@ std::optional<ModelType> from_proto(v1::ModelType type) {
 
 class PmcbReader {
  public:
-  explicit PmcbReader(std::string path) : path_(std::move(path)) {
+  PmcbReader(std::string path, uint64_t memory_limit) : path_(std::move(path)), memory_limit_(memory_limit) {
     fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) fail(ErrorCode::io, "{}: cannot open: {}", path_, std::strerror(errno));
     struct stat st {};
@@ -142,6 +143,8 @@ class PmcbReader {
     if (rows_ > file_size_) {
       error("the header declares {} rows for {} states in a file of {} bytes", rows_, parts_.num_states, file_size_);
     }
+    require_model_memory(parts_.type, parts_.num_states, rows_, entries_, parts_.parameters.size(), memory_limit_,
+                         path_ + ": the header's model");
     reserve_with_huge_pages(parts_.row_offsets, rows_ + 1);
     reserve_with_huge_pages(parts_.columns, entries_);
     reserve_with_huge_pages(parts_.values, entries_);
@@ -248,12 +251,13 @@ class PmcbReader {
   bool has_entry_actions_ = false;
   std::vector<std::vector<uint64_t>> label_words_;
   std::vector<std::pair<bool, bool>> reward_kinds_;
+  uint64_t memory_limit_ = 0;
 };
 
 }  // namespace
 
-ModelParts read_pmcb(const std::string& path) {
-  return PmcbReader(path).read();
+ModelParts read_pmcb(const std::string& path, const ModelOptions& options) {
+  return PmcbReader(path, options.memory_limit).read();
 }
 
 }  // namespace pmc

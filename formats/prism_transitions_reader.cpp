@@ -9,6 +9,8 @@
 #include "formats/prism_explicit.hpp"
 #include "formats/prism_readers.hpp"
 #include "formats/text_fields.hpp"
+#include "common/memory_limit.hpp"
+#include "model/model_memory.hpp"
 #include "model/validation.hpp"
 
 namespace pmc {
@@ -84,6 +86,19 @@ class TransitionsReader {
     std::error_code ec;
     const uint64_t disk = std::filesystem::file_size(in_.file_path(), ec);
     const uint64_t room = ec ? 0 : (in_.compressed() ? disk : disk / 6);
+    // Issue 22: before anything is reserved, the header's model must fit
+    // the memory limit — its state count as claimed (states without lines
+    // get rows all the same), once plausible for the file's size, and its
+    // rows and transitions as far as an uncompressed file can hold them (a
+    // line takes 6 bytes at least): a lie about those is reported by
+    // finish() with the counts found.
+    const std::string where = fmt::format("{}:{}", in_.path(), in_.line_number());
+    const bool plain = !ec && !in_.compressed();
+    const uint64_t lines_room = plain ? disk / 6 : UINT64_MAX;
+    if (plain) check_declared_count(states_, disk, "states", where);
+    require_model_memory(type, states_, std::min(third ? declared_choices_ : states_, lines_room),
+                         std::min(declared_transitions_, lines_room), 0, options_.memory_limit,
+                         where + ": the header's model");
     const uint64_t reserve = std::min(declared_transitions_, room);
     reserve_with_huge_pages(parts_.columns, reserve);
     reserve_with_huge_pages(parts_.values, reserve);

@@ -16,6 +16,7 @@
 #include "formats/input_stream.hpp"
 #include "formats/storm_explicit.hpp"
 #include "formats/text_fields.hpp"
+#include "model/model_memory.hpp"
 #include "model/validation.hpp"
 
 namespace pmc {
@@ -107,7 +108,14 @@ class StormTransitionsReader {
   // self-loop, as Model::create does).
   void begin_states_until(uint64_t state) {
     const uint64_t next = started_ ? state_ + 1 : 0;
-    if (state > next) check_declared_count(state, in_.bytes_read(), "states", fmt::format("{}:{}", in_.path(), in_.line_number()));
+    if (state > next) {
+      const std::string where = fmt::format("{}:{}", in_.path(), in_.line_number());
+      check_declared_count(state, in_.bytes_read(), "states", where);
+      // Issue 22: the states up to this index (each gets a row) must fit
+      // the memory limit before their rows are added.
+      require_model_memory(parts_.type, state, rows() + (state - next), parts_.columns.size(), 0,
+                           options_.memory_limit, where + ": state index " + std::to_string(state));
+    }
     for (uint64_t s = next; s < state; ++s) {
       parts_.row_groups.push_back(rows());
       if (parts_.type != ModelType::mdp) parts_.row_offsets.push_back(parts_.columns.size());

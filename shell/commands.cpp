@@ -18,7 +18,7 @@ namespace {
 
 const std::vector<OptionSpec> k_load_options = {
     {"model", true, true}, {"format", true, false}, {"strict", false, false}, {"const", true, false},
-    {"max-states", true, false}};
+    {"max-states", true, false}, {"memory-limit", true, false}};
 
 std::vector<OptionSpec> with_load_options(std::vector<OptionSpec> more) {
   more.insert(more.end(), k_load_options.begin(), k_load_options.end());
@@ -31,7 +31,7 @@ const std::vector<Command>& command_table() {
   static const std::vector<Command> table = {
       {"check",
        "--model FILE... [--const N=V,...] [--max-states N] (--property P... | --property-file F) [--solver NAME] [--epsilon E] [--relative|--absolute] "
-       "[--sound|--unsound] [--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--gpu-memory-limit BYTES] "
+       "[--sound|--unsound] [--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--memory-limit BYTES] [--gpu-memory-limit BYTES] "
        "[--gpu-layout L] [--reorder bfs] [--param K=V...] [--format F] [--strict] "
        "[--scheduler FILE] [--json] [--stats]",
        "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...), given "
@@ -59,7 +59,7 @@ const std::vector<Command>& command_table() {
        "pmc check --model examples/die/die.tra --property 'P=? [ F \"six\" ]'", run_check},
       {"synth",
        "--model FILE --property P --param K=LO:HI... (--threshold '>=0.9' | --max | --min) [--epsilon E] "
-       "[--solver NAME] [--threads N] [--device I] [--gpu-memory-limit BYTES] [--gpu-layout auto|thread|ell] "
+       "[--solver NAME] [--threads N] [--device I] [--memory-limit BYTES] [--gpu-memory-limit BYTES] [--gpu-layout auto|thread|ell] "
        "[--max-regions N] [--batch N] [--format F] [--strict] [--const N=V,...] [--max-states N] [--json] [--plot FILE.svg]",
        "parameter synthesis on a parametric CTMC: regions where a time-bounded property meets a threshold, "
        "or that hold its min/max",
@@ -80,17 +80,18 @@ const std::vector<Command>& command_table() {
                           {"plot", true, false}}),
        "pmc synth --model sir_100.drn --param ki=0.005:0.3 --param kr=0.005:0.2 --max --property 'P=? [ \"infected\" U[100,120] \"extinct\" ]'", run_synth},
       {"solvers", "[--json]", "list the solvers and the problems they solve", {{"json", false, false}}, "pmc solvers --json", run_solvers},
-      {"info", "--model FILE... [--format F] [--const N=V,...] [--max-states N] [--strict] [--json]",
+      {"info", "--model FILE... [--format F] [--const N=V,...] [--max-states N] [--memory-limit BYTES] [--strict] [--json]",
        "print a model's type, sizes, labels and reward structures", with_load_options({{"json", false, false}}),
        "pmc info --model examples/die/die.tra", run_info},
-      {"convert", "IN... OUT [--from F] [--to F] [--const N=V,...] [--max-states N] [--strict]",
+      {"convert", "IN... OUT [--from F] [--to F] [--const N=V,...] [--max-states N] [--memory-limit BYTES] [--strict]",
        "convert a model between PRISM explicit (.tra), DRN (.drn) and pmc binary (.pmcb); a PRISM-language "
        "source (.pm/.sm/.nm/.prism) is built and written in any of them",
        {{"from", true, false},
         {"to", true, false},
         {"strict", false, false},
         {"const", true, false},
-        {"max-states", true, false}},
+        {"max-states", true, false},
+        {"memory-limit", true, false}},
        "pmc convert examples/die/die.tra die.pmcb", run_convert},
       {"devices", "[--json]", "list the CUDA GPUs pmc can use", {{"json", false, false}}, "pmc devices --json", run_devices},
       {"version", "", "print pmc's version (also pmc --version)", {}, "pmc version",

@@ -11,7 +11,8 @@
 
 namespace pmc::shell {
 
-// --strict, --const, --max-states and (check) --threads as load_model's options.
+// --strict, --const, --max-states, --memory-limit and (check) --threads as
+// load_model's options.
 LoadOptions load_options(const Arguments& args);
 
 // Loads the model named by --model (or positional words) with --format,

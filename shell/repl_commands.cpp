@@ -78,6 +78,7 @@ LineOutcome load(Session& session, const std::string& rest) {
   if (files.empty()) fail(ErrorCode::invalid_argument, "load needs a model file (load examples/die/die.tra)");
   LoadOptions options = load_options(args);  // --strict, --const, --max-states
   options.threads = static_cast<unsigned>(std::max(session.options.settings.threads, 0));
+  options.model.memory_limit = session.options.settings.memory_limit;  // `set memory-limit`
   ModelPtr model = load_model(files, args.value("format"), options);  // throws before the session changes
   const std::string name = args.has("name") ? args.value("name") : default_name(session, files);
   if (name.empty()) fail(ErrorCode::invalid_argument, "--name must not be empty");

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "common/error.hpp"
+#include "common/memory_limit.hpp"
 #include "solver/registry.hpp"
 
 namespace pmc::shell {
@@ -57,6 +58,9 @@ const std::vector<SettingSpec>& setting_specs() {
       {"device", "I", "GPU index (see `pmc devices`)"},
       {"devices", "auto|all|I,J,...", "GPUs that gpu.jacobi and gpu.vi split the rows over (auto: all only when one is too small)"},
       {"gpu-memory-limit", "BYTES", "device memory pmc may use (4096, 64K, 512M, 2G); 0 = all free memory"},
+      {"memory-limit", "BYTES",
+       "host memory pmc may use to load, build and check (4096, 64K, 512M, 1.5G); 0 = the machine's (its physical "
+       "memory, or the cgroup's limit); more fails with a clear error before allocating"},
       {"gpu-layout", "auto|thread|warp|warp-segments|half-warp-segments|ell",
        "GPU matrix layout: gpu.jacobi's (Wijs-Bosnacki 2013; auto picks thread or warp per row), "
        "gpu.param-bounds' thread (CSR) or ell (the other GPU solvers take ell as auto)"},
@@ -87,7 +91,7 @@ uint64_t parse_byte_size(std::string_view what, std::string_view text) {
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || !(value >= 0) ||
       value * scale > 1e18) {
-    fail(ErrorCode::invalid_argument, "{}: {} is not a size in bytes (e.g. 4096, 64K, 512M, 2G)", what,
+    fail(ErrorCode::invalid_argument, "{}: {} is not a size in bytes (e.g. 4096, 64K, 512M, 1.5G)", what,
          quote_for_message(text));
   }
   return static_cast<uint64_t>(value * scale);
@@ -144,6 +148,8 @@ void apply_setting(CheckOptions& options, std::string_view name, std::string_vie
     if (value != "auto" && value != "all") s.devices = parse_device_list(value);
   } else if (name == "gpu-memory-limit") {
     s.gpu_memory_limit = parse_byte_size(name, value);
+  } else if (name == "memory-limit") {
+    s.memory_limit = parse_byte_size(name, value);
   } else if (name == "gpu-layout") {
     const auto it = std::find_if(k_layouts.begin(), k_layouts.end(), [&](const auto& l) { return l.first == value; });
     if (it == k_layouts.end()) {
@@ -189,6 +195,10 @@ std::string setting_value(const CheckOptions& options, std::string_view name) {
   if (name == "reorder") return s.bfs_reorder ? "bfs" : "none";
   if (name == "param") return options.parameters.empty() ? "none" : describe_point(options.parameters);
   if (name == "gpu-memory-limit") return s.gpu_memory_limit == 0 ? "0 (all free memory)" : fmt::format("{}", s.gpu_memory_limit);
+  if (name == "memory-limit") {
+    return s.memory_limit == 0 ? fmt::format("0 (the machine's: {})", format_bytes(machine_memory_bytes()))
+                               : fmt::format("{} ({})", s.memory_limit, format_bytes(s.memory_limit));
+  }
   fail(ErrorCode::invalid_argument, "unknown setting {}", quote_for_message(name));
 }
 

@@ -18,7 +18,8 @@ struct SettingSpec {
   std::string summary;  // one line
 };
 
-// solver, epsilon, relative, absolute, max-iterations, threads, device, gpu-memory-limit, ..., param.
+// solver, epsilon, relative, absolute, max-iterations, threads, device, gpu-memory-limit, memory-limit, ...,
+// param.
 const std::vector<SettingSpec>& setting_specs();
 
 // Sets `name` to `value` (ignored for the flags `relative` and `absolute`);
@@ -29,7 +30,7 @@ void apply_setting(CheckOptions& options, std::string_view name, std::string_vie
 // The current value of a setting, as `show settings` prints it.
 std::string setting_value(const CheckOptions& options, std::string_view name);
 
-// "4096", "64K", "512M", "2G" (powers of 1024) -> bytes; throws naming `what`.
+// "4096", "64K", "512M", "1.5G" (powers of 1024) -> bytes; throws naming `what`.
 uint64_t parse_byte_size(std::string_view what, std::string_view text);
 
 // --max-states: a whole number in [0, 1e12] (0 = no limit); throws naming `what`.

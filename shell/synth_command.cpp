@@ -222,10 +222,11 @@ int run_synth(const Arguments& args, std::ostream& out) {
   if (args.has("device")) options.settings.device = static_cast<int>(number(args.value("device"), "--device"));
   // The GPU settings parse as the shell's `set` does.
   CheckOptions gpu;
-  for (const char* setting : {"gpu-memory-limit", "gpu-layout"}) {
+  for (const char* setting : {"gpu-memory-limit", "gpu-layout", "memory-limit"}) {
     if (args.has(setting)) apply_setting(gpu, setting, args.value(setting));
   }
   options.settings.gpu_memory_limit = gpu.settings.gpu_memory_limit;
+  options.settings.memory_limit = gpu.settings.memory_limit;
   options.settings.gpu_layout = gpu.settings.gpu_layout;
   ModelPtr model = load_model_from_arguments(args);
   std::atomic<bool> cancel{false};

@@ -24,12 +24,14 @@
 #include <parallel/algorithm>
 
 #include "common/error.hpp"
+#include "common/memory_limit.hpp"
 #include "formats/prism_language/program.hpp"
 #include "formats/prism_language/reachability.hpp"
 #include "formats/prism_language/rows.hpp"
 #include "formats/prism_language/state_packing.hpp"
 #include "formats/prism_language/state_set.hpp"
 #include "formats/prism_language/successors.hpp"
+#include "model/model_memory.hpp"
 
 namespace pmc::prism_language {
 namespace {
@@ -170,6 +172,22 @@ std::vector<uint64_t> sorted_keys(const StateSet& set, unsigned threads) {
   return sorted;
 }
 
+// Issue 22: passes 2 and 3 beside the state store — the sorted keys (and
+// the sort's copy), the indices, the valuations, and the rows twice (the
+// blocks, then the model's arrays), about one entry per branch of pass 1 —
+// must fit the memory limit before they start.
+void require_build_memory(const Program& program, const StateSet& set, uint64_t branches, uint64_t memory_limit) {
+  const uint64_t n = set.size();
+  const uint64_t keys = 2 * n * set.words() * sizeof(uint64_t) + set.capacity() * sizeof(uint32_t);
+  const uint64_t valuations = n * program.variables.size() * sizeof(int32_t);
+  const uint64_t rows = 2 * model_bytes_for(program.type, n, n, branches) +
+                        (program.labels.size() + 2) * (n / 8 + 8) + program.rewards.size() * 8 * n;
+  require_memory(set.bytes() + keys + valuations + rows, memory_limit,
+                 fmt::format("{}: building the model of {} states and ~{} transitions", program.file, n, branches),
+                 fmt::format("state store {}, numbering {}, valuations {}, rows {}", format_bytes(set.bytes()),
+                             format_bytes(keys), format_bytes(valuations), format_bytes(rows)));
+}
+
 ModelParts explore_program(const Program& program, const ExploreOptions& options) {
   if (program.type != ModelType::dtmc && program.type != ModelType::ctmc && program.type != ModelType::mdp) {
     fail(ErrorCode::unsupported, "{}: PRISM-language models are DTMCs, CTMCs or MDPs, not {}", program.file,
@@ -182,8 +200,13 @@ ModelParts explore_program(const Program& program, const ExploreOptions& options
   const size_t num_vars = program.variables.size();
 
   const std::vector<uint64_t> initial = initial_states(program, layout, threads);
-  StateSet set(words, 1 << 16);
-  reach_states(program, layout, initial, set, options.max_states, threads);
+  constexpr uint64_t k_initial_states = 1 << 16;
+  require_memory(StateSet::bytes_for(words, k_initial_states), options.model.memory_limit,
+                 fmt::format("{}: exploration's first state store", program.file));
+  StateSet set(words, k_initial_states);
+  const uint64_t branches =
+      reach_states(program, layout, initial, set, options.max_states, threads, options.model.memory_limit);
+  require_build_memory(program, set, branches, options.model.memory_limit);
   const std::vector<uint64_t> keys = sorted_keys(set, threads);
   const uint64_t n = keys.size() / words;
   set.number(keys, threads);
@@ -333,8 +356,8 @@ ModelParts explore(const Program& program, const ExploreOptions& options) {
     return explore_program(program, options);
   } catch (const std::bad_alloc&) {
     fail(ErrorCode::out_of_memory,
-         "{}: out of memory while exploring the state space; --max-states (ExploreOptions::max_states) stops "
-         "exploration early with a clear message",
+         "{}: out of memory while exploring the state space; --memory-limit (pmc_options_set_memory_limit) or "
+         "--max-states (ExploreOptions::max_states) stops exploration early with a clear message",
          program.file);
   }
 }

@@ -13,12 +13,14 @@
 #include "formats/prism_language/reachability.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <thread>
 
 #include "common/error.hpp"
+#include "common/memory_limit.hpp"
 #include "formats/prism_language/successors.hpp"
 
 namespace pmc::prism_language {
@@ -42,9 +44,17 @@ constexpr size_t k_chunk_states = 256;
        file, limit);
 }
 
+// Issue 22: before the set grows, the old and the new table together must
+// fit the memory limit.
+void require_room(const StateSet& set, uint64_t more, uint64_t memory_limit, const std::string& file) {
+  require_memory(set.bytes_while_growing(more), memory_limit,
+                 fmt::format("{}: exploration stopped after {} states: growing the state store", file, set.size()));
+}
+
 class Pool {
  public:
-  Pool(StateSet& set, unsigned threads) : set_(set), threads_(threads) {}
+  Pool(StateSet& set, unsigned threads, uint64_t memory_limit, const std::string& file)
+      : set_(set), threads_(threads), memory_limit_(memory_limit), file_(file) {}
 
   void push(std::vector<uint64_t> chunk) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -66,7 +76,7 @@ class Pool {
         ++active_;
         return chunk;
       }
-      if (chunks_.empty() && active_ == 0 && !growing_) {
+      if (chunks_.empty() && active_ == 0 && !growing_ && waiting_to_grow_ == 0) {
         // Nobody holds work and nothing is queued: exploration is over.
         done_ = true;
         changed_.notify_all();
@@ -79,13 +89,31 @@ class Pool {
   // Called by an active thread: waits until no other thread is inside a
   // chunk, then grows the table for `more` states (unless another thread
   // already did).
+  // A caller waiting for its turn still holds work (the states it found and
+  // the rest of its chunk): `waiting_to_grow_` keeps pop() from ending the
+  // exploration meanwhile. Once the pool has failed (done_ set while work
+  // was pending) there is nothing to grow for: the caller is stopped with
+  // an exception that fail() ignores, since the first error is kept.
   void grow(uint64_t more) {
     std::unique_lock<std::mutex> lock(mutex_);
     leave_locked();
+    ++waiting_to_grow_;
     while (growing_) changed_.wait(lock);
+    --waiting_to_grow_;
     growing_ = true;
     changed_.wait(lock, [&] { return active_ == 0 || done_; });
-    if (!done_ && !set_.has_room_for(more)) set_.grow(more, threads_);
+    try {
+      if (done_) throw Error(ErrorCode::internal, "exploration stopped by another thread's error");
+      if (!set_.has_room_for(more)) {
+        require_room(set_, more, memory_limit_, file_);
+        set_.grow(more, threads_);
+      }
+    } catch (...) {
+      // The caller fails the pool; the others must not wait for this growth.
+      growing_ = false;
+      changed_.notify_all();
+      throw;
+    }
     growing_ = false;
     ++active_;
     changed_.notify_all();
@@ -108,26 +136,32 @@ class Pool {
 
   StateSet& set_;
   const unsigned threads_;
+  const uint64_t memory_limit_;
+  const std::string& file_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<std::vector<uint64_t>> chunks_;
-  unsigned active_ = 0;
+  unsigned active_ = 0, waiting_to_grow_ = 0;
   bool growing_ = false, done_ = false;
   std::exception_ptr error_;
 };
 
 }  // namespace
 
-void reach_states(const Program& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
-                  StateSet& set, uint64_t max_states, unsigned threads) {
+uint64_t reach_states(const Program& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
+                      StateSet& set, uint64_t max_states, unsigned threads, uint64_t memory_limit) {
   const uint32_t words = layout.words();
   const bool user_limit = max_states != 0;
   const uint64_t limit = user_limit ? std::min(max_states, k_max_states) : k_max_states;
-  Pool pool(set, threads);
+  Pool pool(set, threads, memory_limit, program.file);
+  std::atomic<uint64_t> total_branches{0};
   {
     std::vector<uint64_t> first;
     for (size_t i = 0; i < initial.size(); i += words) {
-      if (!set.has_room_for(1)) set.grow(1);
+      if (!set.has_room_for(1)) {
+        require_room(set, 1, memory_limit, program.file);
+        set.grow(1);
+      }
       if (set.insert(&initial[i]) == StateSet::Insert::inserted) {
         first.insert(first.end(), initial.begin() + static_cast<int64_t>(i),
                      initial.begin() + static_cast<int64_t>(i + words));
@@ -179,6 +213,7 @@ void reach_states(const Program& program, const StateLayout& layout, const std::
           }
         }
         branches_per_state = std::max(1.0, static_cast<double>(branches) / static_cast<double>(states));
+        total_branches.fetch_add(branches, std::memory_order_relaxed);
         if (!found.empty()) {
           pool.push(std::move(found));
           found.clear();
@@ -194,6 +229,7 @@ void reach_states(const Program& program, const StateLayout& layout, const std::
   worker();
   for (std::thread& w : workers) w.join();
   pool.rethrow();
+  return total_branches.load();
 }
 
 }  // namespace pmc::prism_language

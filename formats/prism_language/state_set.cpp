@@ -36,6 +36,16 @@ uint64_t StateSet::bytes() const {
   return slots * (words_ * sizeof(uint64_t) + 1) + indices_.size() * sizeof(uint32_t);
 }
 
+uint64_t StateSet::bytes_for(uint32_t words, uint64_t expected_states) {
+  return capacity_for(expected_states) * (words * sizeof(uint64_t) + 1);
+}
+
+uint64_t StateSet::bytes_while_growing(uint64_t more) const {
+  const uint64_t wanted = capacity_for(size() + more);
+  if (wanted <= capacity()) return bytes();
+  return bytes() + wanted * (words_ * sizeof(uint64_t) + 1);
+}
+
 StateSet::Insert StateSet::insert(const uint64_t* key) {
   uint64_t slot = hash(key) & mask_;
   while (true) {

@@ -31,6 +31,12 @@ class StateSet {
   uint64_t capacity() const { return mask_ + 1; }
   // Bytes held by the table (for the memory-per-state figures).
   uint64_t bytes() const;
+  // Bytes held while grow(more) rehashes: the old table and the new one
+  // (bytes() when it would not grow). The memory limit is checked against
+  // it before growing (issue 22).
+  uint64_t bytes_while_growing(uint64_t more) const;
+  // Bytes of a new set for `expected_states` (the constructor's table).
+  static uint64_t bytes_for(uint32_t words, uint64_t expected_states);
 
   // Thread-safe against other insert() calls.
   Insert insert(const uint64_t* key);

@@ -185,6 +185,30 @@ PMC_API pmc_status pmc_options_set_all_devices(pmc_options* options, int all);
  * fit on the CPU; other GPU solvers fail with PMC_ERROR_OUT_OF_MEMORY. */
 PMC_API pmc_status pmc_options_set_gpu_memory_limit(pmc_options* options, uint64_t bytes);
 
+/* Host memory pmc may use, in bytes, for loading, building and checking
+ * with these options. 0 (default) = what the machine has: its physical
+ * memory (sysconf), or the process's cgroup memory limit when lower.
+ * Before allocating, pmc compares its estimate of what is about to be
+ * allocated with the limit, and fails with PMC_ERROR_OUT_OF_MEMORY, the
+ * message (pmc_last_error) giving the bytes needed, the limit and how to
+ * raise it, instead of being killed or running out midway:
+ * - pmc_model_load_files and pmc_model_build_prism: a file's header counts
+ *   (states, choices, transitions: what they claim must fit), the state
+ *   store of a PRISM-language exploration as it grows (the message says
+ *   how many states were explored); pmc_model_build_csr: the copy.
+ *   pmc_model_load takes no options and uses the default limit.
+ * - pmc_check: each computation of the property (the model, derived
+ *   matrices such as the transposed graph or a CTMC's embedded DTMC, the
+ *   equation system or iteration matrix, the solver's vectors, the
+ *   uniformisation weights, the result), estimated before it is built,
+ *   and each solve's working vectors before it starts; GPU solvers count
+ *   their host-side buffers (the limit on device memory is
+ *   pmc_options_set_gpu_memory_limit's).
+ * The estimates are upper-ish (within about 2x of the peak; README
+ * "Memory limit" lists them), not exact: a limit close to a check's real
+ * need may refuse it. Same thread-safety as the other setters. */
+PMC_API pmc_status pmc_options_set_memory_limit(pmc_options* options, uint64_t bytes);
+
 /* Parametric CTMCs at a point (PMC_MODEL_PCTMC): pmc_check with these
  * options checks the CTMC whose rates are c + sum_k a_k * p_k at the values
  * set here, like any CTMC (every property, every solver, certified bounds).
@@ -269,6 +293,10 @@ typedef enum pmc_model_kind {
  *                 states; every constant must be defined in the source
  *                 (else PMC_ERROR_PARSE naming them: use
  *                 pmc_model_build_prism to give their values).
+ * Loading takes the default options, memory limit included (the machine's
+ * memory, see pmc_options_set_memory_limit; a header or exploration that
+ * needs more fails with PMC_ERROR_OUT_OF_MEMORY): pmc_model_load_files
+ * takes options.
  * On success *out_model owns a new model; free it with pmc_model_free. */
 PMC_API pmc_status pmc_model_load(const char* path, const char* format, pmc_model** out_model);
 
@@ -289,7 +317,8 @@ PMC_API pmc_status pmc_model_load_files(const char* const* paths, uint64_t num_p
  *              all. Read during the call only.
  *   options    may be NULL (defaults). Used: strict (deadlocks are errors
  *              instead of self-loops), row-sum tolerance, max_states
- *              (pmc_options_set_max_states), threads (exploration threads).
+ *              (pmc_options_set_max_states), threads (exploration threads),
+ *              memory limit (pmc_options_set_memory_limit).
  * On success *out_model owns a new model; free it with pmc_model_free.
  * Errors: PMC_ERROR_IO (unreadable file); PMC_ERROR_PARSE (syntax, type or
  * undefined constants: pmc_last_error() gives file:line:column, or lists
@@ -297,7 +326,9 @@ PMC_API pmc_status pmc_model_load_files(const char* const* paths, uint64_t num_p
  * (NULL path or out_model, malformed `constants`, a constant the source
  * does not declare or already defines); PMC_ERROR_MODEL (probabilities not
  * summing to one, negative rates, a value leaving a variable's range, more
- * than max_states states); PMC_ERROR_OUT_OF_MEMORY.
+ * than max_states states); PMC_ERROR_OUT_OF_MEMORY (the state store or the
+ * model would exceed the memory limit: the message gives the states
+ * explored so far).
  * Thread safety: may run in several threads at once (each exploring its
  * own source; `options` is only read). The exploration itself uses the
  * threads set in `options` (0: every core). */

@@ -5,6 +5,7 @@
 
 #include "api/guard.hpp"
 #include "formats/model_files.hpp"
+#include "model/model_memory.hpp"
 
 using pmc::ErrorCode;
 using pmc::fail;
@@ -134,6 +135,8 @@ pmc_status pmc_model_build_csr(pmc_model_kind type, uint64_t num_states, uint64_
     const uint64_t entries = checked_entry_count(row_offsets, num_rows);
     require_array(columns, entries, "columns");
     require_array(values, entries, "values");
+    pmc::require_model_memory(parts.type, num_states, num_rows, entries, 0,
+                              pmc::api::options_of(options).memory_limit, "pmc_model_build_csr");
     parts.num_states = num_states;
     parts.row_offsets.assign(row_offsets, row_offsets + num_rows + 1);
     parts.columns = narrow_columns(columns, entries, num_states);
@@ -157,6 +160,8 @@ pmc_status pmc_model_build_parametric_csr(uint64_t num_states, const uint64_t* r
     require_array(columns, entries, "columns");
     require_array(constants, entries, "constants");
     require_array(coefficients, entries * num_parameters, "coefficients");
+    pmc::require_model_memory(pmc::ModelType::pctmc, num_states, num_states, entries, num_parameters,
+                              pmc::api::options_of(options).memory_limit, "pmc_model_build_parametric_csr");
     pmc::ModelParts parts;
     parts.type = pmc::ModelType::pctmc;
     parts.num_states = num_states;

@@ -111,6 +111,15 @@ pmc_status pmc_options_set_gpu_memory_limit(pmc_options* options, uint64_t bytes
   return guarded([&] { require(options, "options").check.settings.gpu_memory_limit = bytes; });
 }
 
+pmc_status pmc_options_set_memory_limit(pmc_options* options, uint64_t bytes) {
+  return guarded([&] {
+    pmc_options& o = require(options, "options");
+    // One limit for loading and checking: both halves of the options see it.
+    o.model.memory_limit = bytes;
+    o.check.settings.memory_limit = bytes;
+  });
+}
+
 pmc_status pmc_options_set_parameter(pmc_options* options, const char* name, double value) {
   return guarded([&] {
     pmc_options& o = require(options, "options");

@@ -68,9 +68,17 @@ LinearSystem restrict_linear(const CsrView& p, const Bitset& unknowns, const std
   LinearSystem system;
   index.assign(p.rows, 0);
   uint32_t next = 0;
-  for (uint64_t s = unknowns.find_next(0); s < p.rows; s = unknowns.find_next(s + 1)) index[s] = next++;
+  uint64_t entries = 0;  // of the unknowns' rows: at least the system's
+  for (uint64_t s = unknowns.find_next(0); s < p.rows; s = unknowns.find_next(s + 1)) {
+    index[s] = next++;
+    entries += p.offsets[s + 1] - p.offsets[s];
+  }
   system.b.reserve(next);
   system.a.row_offsets.reserve(next + 1);
+  // Reserved once (issue 22): growing by doubling held up to twice the
+  // matrix while copying, beyond what the memory estimate counts.
+  system.a.columns.reserve(entries);
+  system.a.values.reserve(entries);
   for (uint64_t s = unknowns.find_next(0); s < p.rows; s = unknowns.find_next(s + 1)) {
     double b = extra.empty() ? 0.0 : extra[s];
     for (uint64_t k = p.offsets[s]; k < p.offsets[s + 1]; ++k) {
@@ -91,6 +99,11 @@ LinearSystem restrict_linear(const CsrView& p, const Bitset& unknowns, const std
 SparseMatrix masked_matrix(const CsrView& p, const Bitset& active) {
   SparseMatrix a;
   a.row_offsets.reserve(p.rows + 1);
+  uint64_t entries = 0;
+  const uint64_t rows = std::min<uint64_t>(p.rows, active.size());
+  for (uint64_t s = active.find_next(0); s < rows; s = active.find_next(s + 1)) entries += p.offsets[s + 1] - p.offsets[s];
+  a.columns.reserve(entries);
+  a.values.reserve(entries);
   for (uint64_t s = 0; s < p.rows; ++s) {
     if (active.test(s)) {
       a.columns.insert(a.columns.end(), p.columns + p.offsets[s], p.columns + p.offsets[s + 1]);
@@ -113,6 +126,11 @@ SparseMatrix uniformised_matrix(const Model& ctmc, double q, const Bitset& activ
   const auto& off = ctmc.row_offsets();
   const auto& rates = exit_rates(ctmc);
   a.row_offsets.reserve(n + 1);
+  uint64_t entries = 0;  // the active rows' entries and a diagonal each
+  const uint64_t rows = std::min<uint64_t>(n, active.size());
+  for (uint64_t s = active.find_next(0); s < rows; s = active.find_next(s + 1)) entries += off[s + 1] - off[s] + 1;
+  a.columns.reserve(entries);
+  a.values.reserve(entries);
   for (uint64_t s = 0; s < n; ++s) {
     if (active.test(s)) {
       bool diagonal_done = false;

@@ -7,7 +7,10 @@
 
 #include "check/check.hpp"
 #include "check/computations.hpp"
+#include "check/memory_budget.hpp"
 #include "common/error.hpp"
+#include "common/memory_limit.hpp"
+#include "model/model_memory.hpp"
 #include "graph/bitset_ops.hpp"
 #include "property/parser.hpp"
 #include "solver/cancellation.hpp"
@@ -134,6 +137,11 @@ class Checker {
   std::vector<double> operator_values(const Operator& op, ResultExtras* extras) {
     const Model& model = ctx_.model();
     const bool mdp = model.type() == ModelType::mdp;
+    // Issue 22: what this operator's computation will hold, before any of
+    // it is built (its nested operators were estimated as they ran).
+    const CheckOptions& options = ctx_.options();
+    require_estimate(estimate_operator(model, op, options.solver, options.settings), options.settings,
+                     fmt::format("checking {}", property::to_string(op)));
     ResultExtras ignored;
     if (extras == nullptr) extras = &ignored;
     switch (op.kind) {
@@ -227,6 +235,9 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   if (!options.parameters.empty()) {
     // A pCTMC at a point is a CTMC (issue 21); instantiating costs one pass
     // over the entries, small beside any solve, so it is not cached.
+    // The instance is a copy of the model's matrix (issue 22: counted first).
+    require_memory(2 * model_bytes(model), options.settings.memory_limit,
+                   fmt::format("instantiating the parametric CTMC at {}", describe_point(options.parameters)));
     const ModelPtr instance = instantiate_parameters(model, options.parameters);
     CheckOptions at_point = options;
     at_point.parameters.clear();

@@ -40,6 +40,26 @@ const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64
   return solver;
 }
 
+void CheckContext::require_problem_memory(Computation kind, const Bitset& unknowns, double lambda) const {
+  require_problem_memory(kind, shape_of(model_, unknowns), lambda);
+}
+
+void CheckContext::require_problem_memory(Computation kind, const ProblemShape& shape, double lambda) const {
+  const SolverSettings& settings = options_.settings;
+  require_estimate(estimate_computation(kind, model_, shape, options_.solver, settings, lambda), settings,
+                   fmt::format("building {} over {} unknowns ({} non-zeros)", problem_name(kind), shape.unknowns,
+                               shape.entries));
+}
+
+void CheckContext::require_solve_memory(const SolverEntry& solver, ProblemKind kind, uint64_t unknowns, uint64_t rows,
+                                        uint64_t entries, uint64_t problem_bytes) const {
+  const SolverSettings& settings = options_.settings;
+  require_estimate(estimate_solve(model_, solver, kind, unknowns, rows, entries, problem_bytes, settings), settings,
+                   fmt::format("{} on a {} ({} unknowns, {} non-zeros)", solver.name, to_string(kind), unknowns,
+                               entries));
+  if (solver.device == DeviceKind::gpu) require_device_memory(solver.name, entries, rows, settings);
+}
+
 void CheckContext::mark_uncertified_solve(const SolverEntry& solver) {
   mark_unsound(solver.sound ? fmt::format("{} found no upper bound within the iteration limit", solver.name)
                             : fmt::format("{} stops when successive iterates are close, which bounds no error",
@@ -79,6 +99,8 @@ void CheckContext::solve_linear(const LinearSystem& system, std::vector<double>&
                                 std::vector<double>* upper) {
   if (system.a.num_rows() == 0) return;
   const SolverEntry& solver = pick(ProblemKind::linear_system, system.a.num_entries(), system.a.num_rows());
+  require_solve_memory(solver, ProblemKind::linear_system, system.a.num_rows(), system.a.num_rows(),
+                       system.a.num_entries(), problem_bytes(system));
   const SolveStats stats = run_linear(solver, system, x, options_.settings, lower, upper);
   record(stats);
   if (!stats.sound) mark_uncertified_solve(solver);
@@ -116,6 +138,10 @@ bool CheckContext::solve_reachability(const Bitset& left, const Bitset& right, R
                                     .left = &left.words(),
                                     .right = &right.words(),
                                     .maximize = maximize};
+  // Host side: the solution's values, bounds, status and choices (the
+  // device copy has its own budget, checked by the solver).
+  require_estimate(estimate_solve(model_, solver, ProblemKind::reachability, n, rows, p.offsets[rows], 0, settings),
+                   settings, fmt::format("{} on the whole model ({} states, {} non-zeros)", solver.name, n, p.offsets[rows]));
   SolveStats stats;
   try {
     stats = solver.reachability(problem, solution, settings);
@@ -133,16 +159,19 @@ bool CheckContext::solve_reachability(const Bitset& left, const Bitset& right, R
 
 void CheckContext::solve_stationary(const StationarySystem& system, std::vector<double>& x) {
   if (system.incoming.num_rows() == 0) return;
-  record(pick(ProblemKind::stationary, system.incoming.num_entries(), system.incoming.num_rows())
-             .stationary(system, x, options_.settings));
+  const SolverEntry& solver = pick(ProblemKind::stationary, system.incoming.num_entries(), system.incoming.num_rows());
+  require_solve_memory(solver, ProblemKind::stationary, system.incoming.num_rows(), system.incoming.num_rows(),
+                       system.incoming.num_entries(), problem_bytes(system));
+  record(solver.stationary(system, x, options_.settings));
   mark_unsound("stationary distributions are solved without error bounds");
 }
 
 void CheckContext::solve_steps(const StepProblem& problem, std::vector<double>& result) {
-  const SolveStats stats =
-      pick(ProblemKind::bounded_steps, problem.a.num_entries(), problem.a.num_rows(),
-           {.iterations = std::min(problem.steps, options_.settings.max_iterations)})
-          .steps(problem, result, options_.settings);
+  const SolverEntry& solver = pick(ProblemKind::bounded_steps, problem.a.num_entries(), problem.a.num_rows(),
+                                   {.iterations = std::min(problem.steps, options_.settings.max_iterations)});
+  require_solve_memory(solver, ProblemKind::bounded_steps, problem.a.num_rows(), problem.a.num_rows(),
+                       problem.a.num_entries(), problem_bytes(problem));
+  const SolveStats stats = solver.steps(problem, result, options_.settings);
   record(stats);
   // Exact unless the iteration limit cut the steps short (issue 23).
   if (!stats.converged) mark_unsound("the iteration limit cut a step-bounded iteration short");
@@ -153,6 +182,8 @@ void CheckContext::solve_min_max(const MinMaxProblem& problem, MinMaxSolution& s
   const ProblemKind kind = problem.steps > 0 ? ProblemKind::min_max_steps : ProblemKind::min_max;
   const SolverEntry& solver = pick(kind, problem.a.num_entries(), problem.a.num_rows(),
                                    {.iterations = std::min(problem.steps, options_.settings.max_iterations)});
+  require_solve_memory(solver, kind, problem.num_unknowns(), problem.a.num_rows(), problem.a.num_entries(),
+                       problem_bytes(problem));
   const SolveStats stats =
       (kind == ProblemKind::min_max_steps ? solver.min_max_steps : solver.min_max)(problem, solution, options_.settings);
   record(stats);

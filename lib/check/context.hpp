@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check/check.hpp"
+#include "check/memory_budget.hpp"
 #include "graph/transpose.hpp"
 #include "solver/registry.hpp"
 
@@ -40,6 +41,15 @@ class CheckContext {
   void solve_steps(const StepProblem& problem, std::vector<double>& result);
   // MDPs. `bounds` is set when the solver produced sound lower/upper bounds.
   void solve_min_max(const MinMaxProblem& problem, MinMaxSolution& solution);
+
+  // Issue 22: before a problem over `unknowns` (or of `shape`) is built —
+  // the equation system, iteration matrix or restricted MDP of a
+  // computation of `kind`, with its vectors and the requested solver's —
+  // the check's memory (check/memory_budget.hpp) against the memory limit.
+  // `lambda`: q·t of uniformisation (the weights). Throws
+  // Error(out_of_memory) naming the need and the limit.
+  void require_problem_memory(Computation kind, const Bitset& unknowns, double lambda = 0) const;
+  void require_problem_memory(Computation kind, const ProblemShape& shape, double lambda = 0) const;
 
   void add_note(std::string note) { notes_.push_back(std::move(note)); }
   // False once a solve of this check stopped at the iteration limit.
@@ -89,6 +99,12 @@ class CheckContext {
   };
 
   const SolverEntry& pick(ProblemKind kind, uint64_t entries, uint64_t rows, const ChoiceHint& hint = {});
+  // Issue 22, before `solver` allocates anything: the host memory of the
+  // solve (check/memory_budget.hpp) against the memory limit, and a GPU
+  // solver's device memory against its budget. `problem_bytes`: what the
+  // built problem holds.
+  void require_solve_memory(const SolverEntry& solver, ProblemKind kind, uint64_t unknowns, uint64_t rows,
+                            uint64_t entries, uint64_t problem_bytes) const;
   void record(const SolveStats& stats);
   // An unbounded solve that certified nothing: why, in the notes.
   void mark_uncertified_solve(const SolverEntry& solver);

@@ -54,6 +54,13 @@ StationarySystem bscc_system(const Model& model, std::span<const uint32_t> state
   return system;
 }
 
+// A BSCC's stationary system: its states and their entries (issue 22).
+ProblemShape bscc_shape(const Model& model, std::span<const uint32_t> states) {
+  ProblemShape shape{states.size(), states.size(), 0};
+  for (uint32_t s : states) shape.entries += model.row_offsets()[s + 1] - model.row_offsets()[s];
+  return shape;
+}
+
 }  // namespace
 
 std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>& state_values) {
@@ -71,6 +78,7 @@ std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>
     if (states.size() == 1) {
       value = state_values[states[0]];
     } else {
+      ctx.require_problem_memory(Computation::long_run, bscc_shape(model, states));
       StationarySystem system = bscc_system(model, states, local);
       std::vector<double> pi(states.size(), 1.0 / static_cast<double>(states.size()));
       ctx.solve_stationary(system, pi);
@@ -80,6 +88,7 @@ std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>
   }
   const Bitset transient = bits::complement(bsccs.recurrent_states());
   if (transient.count() == 0) return values;
+  ctx.require_problem_memory(Computation::long_run, transient);
   std::vector<uint32_t> index;
   LinearSystem system = ctx.timed(CheckContext::Phase::build, [&] {
     return restrict_linear(probability_matrix(model), transient, values, {}, index);

@@ -144,6 +144,7 @@ std::vector<double> until_unbounded(CheckContext& ctx, bool maximize, const Bits
   std::vector<double> values = indicator(one);
   extras.scheduler.assign(model.num_states(), -1);
   if (maybe.count() > 0) {
+    ctx.require_problem_memory(Computation::mdp_reachability, maybe);
     MdpProblem mp =
         ctx.timed(Phase::build, [&] { return restrict_mdp(model, maybe, values, {}, {}, maximize, threads(ctx)); });
     mp.problem.upper_bound = 1.0;
@@ -188,6 +189,7 @@ std::vector<double> until_bounded(CheckContext& ctx, bool maximize, const Bitset
   const Bitset active = bits::difference(bits::difference(left, right), zero);
   std::vector<double> values = indicator(right);
   if (k == 0 || active.count() == 0) return values;
+  ctx.require_problem_memory(Computation::mdp_bounded_steps, active);
   MdpProblem mp =
       ctx.timed(Phase::build, [&] { return restrict_mdp(model, active, values, {}, {}, maximize, threads(ctx)); });
   mp.problem.steps = k;
@@ -241,6 +243,7 @@ std::vector<double> reachability_reward(CheckContext& ctx, bool maximize, const 
   bits::for_each_set(target, [&](uint64_t s) { values[s] = 0.0; });
   extras.scheduler.assign(n, -1);
   if (maybe.count() == 0) return values;
+  ctx.require_problem_memory(Computation::mdp_reachability, maybe);
   // Rmin: a choice that may leave the finite region has infinite reward.
   std::vector<bool> excluded;
   if (!maximize) {
@@ -288,6 +291,7 @@ std::vector<double> bounded_reward(CheckContext& ctx, const RewardFormula& formu
   std::vector<double> values(n, 0.0);
   if (!cumulative && !rewards.state_rewards.empty()) values = rewards.state_rewards;
   if (k == 0) return values;
+  ctx.require_problem_memory(Computation::mdp_bounded_steps, whole_model(model));
   MdpProblem mp = ctx.timed(Phase::build, [&] {
     return restrict_mdp(model, bits::full(n), {}, cumulative ? choice_rewards(model, rewards) : std::vector<double>{},
                         {}, maximize, threads(ctx));

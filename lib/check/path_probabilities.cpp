@@ -41,6 +41,7 @@ std::vector<double> next_probabilities(const Model& model, const Bitset& target)
 std::vector<double> dtmc_bounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, uint64_t k) {
   const Bitset no = ctx.timed(Phase::precompute, [&] { return graph::prob0(ctx.transposed(), left, right); });
   const Bitset active = bits::difference(bits::difference(left, right), no);
+  ctx.require_problem_memory(Computation::bounded_steps, active);
   StepProblem problem;
   problem.a = ctx.timed(Phase::build, [&] { return masked_matrix(probability_matrix(ctx.model()), active); });
   problem.b = indicator(right);
@@ -57,6 +58,7 @@ std::vector<double> dtmc_stay_in(CheckContext& ctx, const Bitset& left, std::vec
   for (uint64_t s = 0; s < x0.size(); ++s) {
     if (!left.test(s)) x0[s] = 0;
   }
+  ctx.require_problem_memory(Computation::bounded_steps, left);
   StepProblem problem;
   problem.a = ctx.timed(Phase::build, [&] { return masked_matrix(probability_matrix(ctx.model()), left); });
   problem.x0 = std::move(x0);
@@ -140,6 +142,7 @@ std::vector<double> unbounded_until(CheckContext& ctx, const Bitset& left, const
   const Bitset maybe = bits::complement(bits::set_union(p01.prob0, p01.prob1));
   std::vector<double> values = indicator(p01.prob1);
   if (maybe.count() == 0) return values;
+  ctx.require_problem_memory(Computation::reachability, maybe);
   std::vector<uint32_t> index;
   LinearSystem system = ctx.timed(
       Phase::build, [&] { return restrict_linear(probability_matrix(ctx.model()), maybe, values, {}, index); });

@@ -26,6 +26,7 @@ std::vector<double> reachability_reward(CheckContext& ctx, const RewardStructure
   std::vector<double> values(n, k_infinity);
   bits::for_each_set(target, [&](uint64_t s) { values[s] = 0.0; });
   if (maybe.count() == 0) return values;
+  ctx.require_problem_memory(Computation::reachability, maybe);
   std::vector<uint32_t> index;
   LinearSystem system = ctx.timed(Phase::build, [&] {
     const std::vector<double> per_step =
@@ -64,6 +65,7 @@ std::vector<double> reward_values(CheckContext& ctx, const RewardFormula& formul
     case RewardKind::cumulative: {
       if (ctmc) return ctmc_cumulative_reward(ctx, reward_rates(model, rewards), formula.bound.value);
       // v_0 = 0, v_{j+1} = r + P·v_j: the reward of the first k steps.
+      ctx.require_problem_memory(Computation::bounded_steps, whole_model(model));
       StepProblem problem;
       problem.a = ctx.timed(Phase::build,
                             [&] { return masked_matrix(probability_matrix(model), bits::full(model.num_states())); });
@@ -76,6 +78,7 @@ std::vector<double> reward_values(CheckContext& ctx, const RewardFormula& formul
     }
     case RewardKind::instantaneous: {
       if (ctmc) return ctmc_instantaneous_reward(ctx, state_rewards_of(model, rewards), formula.bound.value);
+      ctx.require_problem_memory(Computation::bounded_steps, whole_model(model));
       StepProblem problem;
       problem.a = ctx.timed(Phase::build,
                             [&] { return masked_matrix(probability_matrix(model), bits::full(model.num_states())); });

@@ -68,7 +68,9 @@ std::vector<double> solve_uniformised(CheckContext& ctx, StepProblem& problem, d
       // Σ_{k>=L} Pr[N > k] ≈ E[(N − L)⁺] = λ − L (+ at most L·ε/2).
       problem.coefficient_before = 1.0 / q;
       problem.coefficients_first = before_window;
-      problem.coefficients = {(lambda - static_cast<double>(before_window)) / q};
+      // (λ − L)/q, written so that q·t = ∞ (t near DBL_MAX) stays finite
+      // (found by fuzzing: ∞·0 made the cumulative reward NaN).
+      problem.coefficients = {t - static_cast<double>(before_window) / q};
       // (L + 1)·ε/2 per coefficient sum, twice (before L and the tail).
       ctx.add_absolute_error(magnitude * epsilon * (static_cast<double>(before_window) + 1.0) / q);
     } else {
@@ -118,6 +120,7 @@ std::vector<double> ctmc_transient(CheckContext& ctx, const Bitset& active, std:
   if (t == 0) return x0;
   const double q = uniformisation_rate(ctx.model());
   const double magnitude = max_magnitude(x0);
+  ctx.require_problem_memory(Computation::uniformisation, active, q * t);
   StepProblem problem;
   problem.a = ctx.timed(CheckContext::Phase::build, [&] { return uniformised_matrix(ctx.model(), q, active); });
   problem.x0 = std::move(x0);
@@ -134,6 +137,7 @@ std::vector<double> ctmc_bounded_until(CheckContext& ctx, const Bitset& left, co
       ctx.timed(CheckContext::Phase::precompute, [&] { return graph::prob0(ctx.transposed(), left, right); });
   const Bitset active = bits::difference(bits::difference(left, right), no);
   const double q = uniformisation_rate(ctx.model());
+  ctx.require_problem_memory(Computation::uniformisation, active, q * t);
   StepProblem problem;
   problem.a = ctx.timed(CheckContext::Phase::build, [&] { return uniformised_matrix(ctx.model(), q, active); });
   problem.b = target;
@@ -149,6 +153,7 @@ std::vector<double> ctmc_cumulative_reward(CheckContext& ctx, const std::vector<
   if (t == 0) return std::vector<double>(rates.size(), 0.0);
   // E[∫_0^t r(X_u) du] = (1/q)·Σ_k Pr[N > k]·P^k·r.
   const double q = uniformisation_rate(ctx.model());
+  ctx.require_problem_memory(Computation::uniformisation, whole_model(ctx.model()), q * t);
   StepProblem problem;
   problem.a = ctx.timed(CheckContext::Phase::build,
                         [&] { return uniformised_matrix(ctx.model(), q, bits::full(rates.size())); });

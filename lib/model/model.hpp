@@ -92,6 +92,11 @@ struct ModelOptions {
   bool strict = false;
   // |Σ row − 1| allowed for DTMC/MDP rows.
   double row_sum_tolerance = 1e-9;
+  // Host memory the load may use, in bytes (issue 22; 0 = the machine's,
+  // common/memory_limit.hpp): readers check what a header claims, and the
+  // PRISM-language explorer its growing state store, against it before
+  // allocating.
+  uint64_t memory_limit = 0;
 };
 
 class Model {

@@ -65,6 +65,11 @@ struct SolverSettings {
   // memory. A limit below the model's size forces gpu.topo-vi (and auto)
   // onto the SCC-blocked path, with a CPU fallback for a block too large.
   uint64_t gpu_memory_limit = 0;
+  // Host memory a check may use, in bytes; 0 = the machine's physical
+  // memory (common/memory_limit.hpp). The checker compares its estimate of
+  // each computation (check/memory_budget.hpp) with it before building,
+  // and every solve its working vectors (GPU solvers: their host staging).
+  uint64_t memory_limit = 0;
   // gpu.jacobi's matrix layout, to measure the seeds' ideas (Wijs–Bošnački
   // 2013 §4): automatic = CSR, thread- or warp-per-row by row length;
   // warp_segments = rows in segments of 32 whose entries are interleaved so

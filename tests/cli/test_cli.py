@@ -399,6 +399,74 @@ class PrismLanguage(unittest.TestCase):
             self.assertIn(flag, out)
 
 
+class MemoryLimit(unittest.TestCase):
+    """Issue 22: --memory-limit on check, info and convert, and the shell's `set memory-limit`."""
+
+    PROPERTY = 'P=? [ F "six" ]'
+
+    def test_a_tiny_limit_refuses_the_check_with_need_and_limit(self):
+        run = pmc("check", "--model", DIE, "--property", self.PROPERTY, "--memory-limit", "1K", check=False)
+        self.assertEqual(run.returncode, 1)
+        self.assertEqual(run.stdout, "")
+        self.assertIn("checking P=? [ F \"six\" ] needs ~", run.stderr)
+        self.assertIn("more than the memory limit of 1.0 KiB", run.stderr)
+        self.assertIn("--memory-limit", run.stderr)
+        self.assertNotIn("internal error", run.stderr)
+
+    def test_enough_memory_checks_as_usual(self):
+        for limit in ("1.5G", "512M", "1048576", "0"):
+            r = json.loads(pmc("check", "--model", DIE, "--json", "--property", self.PROPERTY,
+                               "--memory-limit", limit).stdout)
+            self.assertAlmostEqual(r["value"], 1 / 6, delta=1e-6, msg=limit)
+
+    def test_bad_values_name_the_option(self):
+        for value in ("abc", "-1", "4GB", "", "1.5X", "1e30"):
+            for command in (["check", "--model", DIE, "--property", self.PROPERTY], ["info", "--model", DIE]):
+                run = pmc(*command, "--memory-limit", value, check=False)
+                self.assertEqual(run.returncode, 2, (command[0], value))
+                self.assertIn("memory-limit", run.stderr, value)
+                self.assertIn("not a size in bytes", run.stderr, value)
+
+    def test_loading_respects_the_limit(self):
+        # A PRISM-language source stops exploring; a header's claim is refused before reserving.
+        run = pmc("info", "--model", CONSENSUS, "--const", "K=2", "--memory-limit", "4K", check=False)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("consensus.nm", run.stderr)
+        self.assertIn("memory limit of 4.0 KiB", run.stderr)
+        with tempfile.TemporaryDirectory() as tmp:
+            claim = os.path.join(tmp, "claim.tra")
+            with open(claim, "w") as f:
+                f.write("1000000 1\n0 0 1\n")
+            for command in (["info", "--model", claim], ["convert", claim, os.path.join(tmp, "out.pmcb")]):
+                run = pmc(*command, "--memory-limit", "1M", check=False)
+                self.assertEqual(run.returncode, 1, command)
+                self.assertIn("claim.tra:1: the header's model", run.stderr)
+                self.assertIn("1000000 states", run.stderr)
+                self.assertIn("memory limit of 1.0 MiB", run.stderr)
+            self.assertEqual(json.loads(pmc("info", "--json", "--model", claim, "--memory-limit", "1G").stdout)["states"],
+                             1000000)
+
+    def test_help_documents_it(self):
+        for command in ("check", "info", "convert"):
+            out = pmc(command, "--help").stdout
+            self.assertIn("--memory-limit", out, command)
+        self.assertIn("the machine's", pmc("check", "--help").stdout)
+
+    def test_the_shell_sets_it(self):
+        script = f"load {DIE}\nset memory-limit 1K\ncheck {self.PROPERTY}\n"
+        run = subprocess.run([PMC], input=script, capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("memory-limit = 1024 (1.0 KiB)", run.stdout)
+        self.assertIn("memory limit of 1.0 KiB", run.stderr)
+        script = f"set memory-limit 0\nshow settings\nload {DIE}\ncheck {self.PROPERTY}\n"
+        run = subprocess.run([PMC], input=script, capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("0 (the machine's: ", run.stdout)
+        run = subprocess.run([PMC], input="set memory-limit lots\n", capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("memory-limit: 'lots' is not a size in bytes", run.stderr)
+
+
 class Misc(unittest.TestCase):
     def test_help_lists_commands(self):
         out = pmc("help").stdout

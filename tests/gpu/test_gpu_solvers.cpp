@@ -511,6 +511,38 @@ TEST(GpuSteps, HugeBoundsOnTheDieAreFastAndExact) {
   EXPECT_LT(f.iterations, 100u);
 }
 
+// Issue 22: a named GPU solver whose problem exceeds the device budget fails
+// with Error(out_of_memory) before any cudaMalloc, naming the need and
+// --gpu-memory-limit (the resident chain of gpu.interval-vi, the explicit
+// systems of the others); the device stays usable; the host limit
+// (--memory-limit) refuses a GPU check as it does a CPU one.
+TEST(GpuMemoryLimit, ProblemsBeyondTheBudgetFailBeforeAllocating) {
+  ModelPtr die = load_model({std::string(PMC_TEST_DATA_DIR) + "/../../examples/die/die.tra"}, "", {});
+  const std::string unbounded = "P=? [ F \"six\" ]", bounded = "P=? [ F<=10 \"six\" ]";
+  for (const char* solver : {"gpu.jacobi", "gpu.bicgstab", "gpu.interval-vi", "gpu.steps"}) {
+    CheckOptions o;
+    o.solver = solver;
+    o.settings.devices = {0};  // one GPU: gpu.jacobi would otherwise split a problem that does not fit
+    o.settings.gpu_memory_limit = 64;
+    const std::string& property = std::string(solver) == "gpu.steps" ? bounded : unbounded;
+    const std::string message =
+        testing::expect_error(solver, ErrorCode::out_of_memory, [&] { check(*die, property, o); });
+    EXPECT_NE(message.find("--gpu-memory-limit"), std::string::npos) << message;
+    EXPECT_NE(message.find("64 bytes"), std::string::npos) << message;
+    o.settings.gpu_memory_limit = 0;
+    const CheckResult r = check(*die, property, o);
+    EXPECT_EQ(r.solver_names(), solver);
+    if (property == unbounded) {
+      EXPECT_NEAR(r.initial_value, 1.0 / 6, 1e-6) << solver;
+    }
+    o.settings.memory_limit = 1024;
+    const std::string host =
+        testing::expect_error(solver, ErrorCode::out_of_memory, [&] { check(*die, property, o); });
+    EXPECT_NE(host.find("more than the memory limit of 1.0 KiB"), std::string::npos) << host;
+    EXPECT_NE(host.find("--memory-limit"), std::string::npos) << host;
+  }
+}
+
 // A symmetric random walk between two absorbing ends (n states, the ends
 // known): iterative solvers need millions of sweeps to 1e-15 on it.
 SparseMatrix random_walk_matrix(uint32_t n, std::vector<double>& b) {

@@ -180,6 +180,13 @@ JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetGpuMemoryLimit(JNIEnv* env,
   ok(env, pmc_options_set_gpu_memory_limit(options, (uint64_t)bytes));
 }
 
+JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetMemoryLimit(JNIEnv* env, jclass cls, jlong handle, jlong bytes) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_options, options, handle, )
+  if (!non_negative(env, bytes, "memoryLimit")) return;
+  ok(env, pmc_options_set_memory_limit(options, (uint64_t)bytes));
+}
+
 JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetDevices(JNIEnv* env, jclass cls, jlong handle, jlongArray devices) {
   (void)cls;
   REQUIRE_HANDLE(pmc_options, options, handle, )

@@ -625,6 +625,14 @@ public final class PmcTest {
     try (Options o = new Options().maxStates(100)) {
       checkPmcError(Status.MODEL, "100", () -> Model.buildPrism(consensus, "K=2", o).close(), "max states");
     }
+    try (Options o = new Options().memoryLimit(4096)) {
+      checkPmcError(Status.OUT_OF_MEMORY, "memory limit of 4.0 KiB", () -> Model.buildPrism(consensus, "K=2", o).close(),
+                    "memory limit of an exploration");
+    }
+    try (Model m = Model.buildPrism(consensus, "K=2"); Options o = new Options().memoryLimit(1024)) {
+      checkPmcError(Status.OUT_OF_MEMORY, "--memory-limit",
+                    () -> m.check("Pmax=? [ F \"finished\" & !\"agree\" ]", o).close(), "memory limit of a check");
+    }
     checkThrows(NullPointerException.class, () -> Model.buildPrism(null, "K=2"), "null path");
   }
 
@@ -719,7 +727,8 @@ public final class PmcTest {
       checkPmcError(Status.INVALID_ARGUMENT, null, () -> o.rowSumTolerance(0.5), "row-sum tolerance 0.5");
       checkThrows(IllegalArgumentException.class, () -> o.maxIterations(-1), "negative iterations");
       checkThrows(NullPointerException.class, () -> o.solver(null), "null solver");
-      o.strict(true).rowSumTolerance(1e-6).device(0).gpuMemoryLimit(0).threads(0);
+      checkThrows(IllegalArgumentException.class, () -> o.memoryLimit(-1), "negative memory limit");
+      o.strict(true).rowSumTolerance(1e-6).device(0).gpuMemoryLimit(0).memoryLimit(0).threads(0);
       // A deadlock state: a self-loop and a warning by default, an error when strict.
       long[] offsets = {0, 1, 1};
       try (Model lenient = Model.fromCsr(ModelType.DTMC, 2, null, offsets, new long[] {1}, new double[] {1})) {

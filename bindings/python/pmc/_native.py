@@ -61,6 +61,7 @@ _PROTOTYPES = {
     "pmc_options_set_max_states": (c_status, [_handle_p, c_uint64]),
     "pmc_options_set_device": (c_status, [_handle_p, c_uint64]),
     "pmc_options_set_gpu_memory_limit": (c_status, [_handle_p, c_uint64]),
+    "pmc_options_set_memory_limit": (c_status, [_handle_p, c_uint64]),
     "pmc_options_set_devices": (c_status, [_handle_p, ctypes.POINTER(c_uint64), c_uint64]),
     "pmc_options_set_all_devices": (c_status, [_handle_p, c_int]),
     "pmc_options_set_parameter": (c_status, [_handle_p, c_char_p, c_double]),

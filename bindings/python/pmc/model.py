@@ -50,13 +50,13 @@ def _format_arg(format):
     return format.encode("utf-8")
 
 
-def _loading_options(strict, row_sum_tolerance):
-    if strict is None and row_sum_tolerance is None:
+def _loading_options(strict, row_sum_tolerance, memory_limit):
+    if strict is None and row_sum_tolerance is None and memory_limit is None:
         return None
-    return Options(strict=strict, row_sum_tolerance=row_sum_tolerance)
+    return Options(strict=strict, row_sum_tolerance=row_sum_tolerance, memory_limit=memory_limit)
 
 
-def load(path, format=None, *, strict=None, row_sum_tolerance=None):
+def load(path, format=None, *, strict=None, row_sum_tolerance=None, memory_limit=None):
     """Loads a model file and returns a pmc.Model.
 
     `path` is a str or path-like object, or a list of them: a PRISM explicit
@@ -67,10 +67,13 @@ def load(path, format=None, *, strict=None, row_sum_tolerance=None):
     defining all its constants, see build_prism); else one of "prism",
     "prism-dtmc", "prism-ctmc", "prism-mdp", "drn", "pmcb", "prism-language". `strict` rejects states without transitions
     instead of giving them a self-loop; `row_sum_tolerance` is the allowed
-    |sum - 1| of each DTMC/MDP row (default 1e-9).
+    |sum - 1| of each DTMC/MDP row (default 1e-9); `memory_limit` the host
+    memory in bytes the model may need (None/0: the machine's).
 
     Raises pmc.FileError (an OSError) for a file that cannot be read,
-    pmc.ParseError or pmc.ModelError (ValueErrors) for bad contents.
+    pmc.ParseError or pmc.ModelError (ValueErrors) for bad contents,
+    pmc.OutOfMemoryError (a MemoryError) when the file's header or the
+    exploration of a source needs more than the memory limit.
     """
     native = lib()
     fmt = _format_arg(format)
@@ -84,7 +87,7 @@ def load(path, format=None, *, strict=None, row_sum_tolerance=None):
             raise invalid_argument("no model file given")
     encoded = [_fs_path(p) for p in paths]
     out = ctypes.c_void_p()
-    options = _loading_options(strict, row_sum_tolerance)
+    options = _loading_options(strict, row_sum_tolerance, memory_limit)
     try:
         if single and options is None:
             check(native.pmc_model_load(encoded[0], fmt, ctypes.byref(out)))
@@ -98,7 +101,7 @@ def load(path, format=None, *, strict=None, row_sum_tolerance=None):
     return Model._adopt(out.value)
 
 
-def build_prism(path, constants=None, *, max_states=None, threads=None, strict=None):
+def build_prism(path, constants=None, *, max_states=None, threads=None, strict=None, memory_limit=None):
     """Builds a pmc.Model from a PRISM-language source (.pm, .sm, .nm, .prism)
     by exploring its reachable states, as PRISM's explicit engine does.
 
@@ -107,7 +110,10 @@ def build_prism(path, constants=None, *, max_states=None, threads=None, strict=N
     the source defines them all. `max_states` stops the exploration with
     pmc.ModelError above that many states (None/0: no limit); `threads`
     explores with that many threads (None/0: every core); `strict` rejects
-    deadlock states instead of giving them a self-loop.
+    deadlock states instead of giving them a self-loop; `memory_limit`
+    (bytes, None/0: the machine's memory) stops the exploration with
+    pmc.OutOfMemoryError, naming the states explored so far, before the
+    state store or the model would outgrow it.
 
     Raises pmc.FileError for an unreadable file, pmc.ParseError for syntax,
     type or undefined-constant errors (the message names file:line:column,
@@ -128,8 +134,8 @@ def build_prism(path, constants=None, *, max_states=None, threads=None, strict=N
         raise TypeError(f"constants must be a str, a dict or None, not {type(constants).__name__}")
     out = ctypes.c_void_p()
     options = None
-    if max_states is not None or threads is not None or strict is not None:
-        options = Options(max_states=max_states, threads=threads, strict=strict)
+    if max_states is not None or threads is not None or strict is not None or memory_limit is not None:
+        options = Options(max_states=max_states, threads=threads, strict=strict, memory_limit=memory_limit)
     try:
         with (options._handle.borrow() if options else contextlib.nullcontext()) as optr:
             check(native.pmc_model_build_prism(_fs_path(path), text, optr, ctypes.byref(out)))
@@ -168,7 +174,7 @@ class Model(_handle.OwnsHandle):
 
     @classmethod
     def from_csr(cls, type, row_offsets, columns, values, row_groups=None, *, labels=None, strict=None,
-                 row_sum_tolerance=None):
+                 row_sum_tolerance=None, memory_limit=None):
         """Builds a model from CSR arrays (copied; lists, arrays or NumPy arrays).
 
         - `type`: "dtmc", "ctmc" or "mdp" (or a pmc.ModelType)
@@ -178,7 +184,9 @@ class Model(_handle.OwnsHandle):
         - `labels`: optional {name: [state, ...]}; "init" marks the initial states
 
         Entries with value 0 are dropped; duplicate (row, column) entries are
-        rejected with pmc.ModelError. Rows need not be sorted.
+        rejected with pmc.ModelError. Rows need not be sorted. `memory_limit`
+        (bytes, None/0: the machine's) refuses a model that would need more
+        with pmc.OutOfMemoryError before copying.
         """
         model_type = _model_type(type)
         if model_type == ModelType.PCTMC:
@@ -205,7 +213,7 @@ class Model(_handle.OwnsHandle):
             groups_ptr = None
         native = lib()
         out = ctypes.c_void_p()
-        options = _loading_options(strict, row_sum_tolerance)
+        options = _loading_options(strict, row_sum_tolerance, memory_limit)
         try:
             with (options._handle.borrow() if options else contextlib.nullcontext()) as optr:
                 check(native.pmc_model_build_csr(_TYPE_TO_KIND[model_type], num_states, num_rows, groups_ptr,
@@ -224,13 +232,14 @@ class Model(_handle.OwnsHandle):
 
     @classmethod
     def from_parametric_csr(cls, row_offsets, columns, constants, parameters, coefficients, lower=None,
-                            upper=None, *, labels=None, strict=None, row_sum_tolerance=None):
+                            upper=None, *, labels=None, strict=None, row_sum_tolerance=None, memory_limit=None):
         """Builds a parametric CTMC: the rate of entry e is
         constants[e] + sum_k coefficients[e * len(parameters) + k] * p_k.
 
         `parameters` are the names; `coefficients` is flat (entries x
         parameters, row-major); `lower`/`upper` give each parameter's range
         (None: [0, +inf)). Every rate must be >= 0 over the whole range.
+        `memory_limit` as for from_csr.
         """
         offsets = _handle.u64_array("row_offsets", row_offsets)
         cols = _handle.u64_array("columns", columns)
@@ -256,7 +265,7 @@ class Model(_handle.OwnsHandle):
         names_array = (ctypes.c_char_p * max(num_parameters, 1))(*names)
         native = lib()
         out = ctypes.c_void_p()
-        options = _loading_options(strict, row_sum_tolerance)
+        options = _loading_options(strict, row_sum_tolerance, memory_limit)
         try:
             with (options._handle.borrow() if options else contextlib.nullcontext()) as optr:
                 check(native.pmc_model_build_parametric_csr(

@@ -14,7 +14,8 @@ from .errors import check, lib
 Progress = collections.namedtuple("Progress", "solver iteration residual seconds")
 
 _SETTINGS = ("solver", "sound", "epsilon", "relative", "max_iterations", "threads", "device", "devices",
-             "all_devices", "gpu_memory_limit", "strict", "row_sum_tolerance", "max_states", "parameters", "progress")
+             "all_devices", "gpu_memory_limit", "memory_limit", "strict", "row_sum_tolerance", "max_states", "parameters",
+             "progress")
 
 
 class Options(_handle.OwnsHandle):
@@ -34,6 +35,10 @@ class Options(_handle.OwnsHandle):
       reaching it raises pmc.NotConvergedError
     - ``threads``: CPU threads for the solvers, 0 (default) = every core
     - ``device``: GPU index (default 0); ``gpu_memory_limit``: bytes, 0 = free memory
+    - ``memory_limit``: host memory (bytes) loading, building and checking
+      may use; 0 (default) = the machine's (physical memory, or the cgroup's
+      limit). What would need more raises pmc.OutOfMemoryError (a
+      MemoryError) before allocating, saying what it needed
     - ``devices``: GPU indices (distinct) that gpu.jacobi and gpu.vi split the
       rows over; empty (default): automatic, every GPU only when one is too
       small. ``all_devices``: True splits over every usable GPU whatever the
@@ -62,7 +67,7 @@ class Options(_handle.OwnsHandle):
     """
 
     def __init__(self, *, solver=None, sound=None, epsilon=None, relative=None, max_iterations=None, threads=None,
-                 device=None, devices=None, all_devices=None, gpu_memory_limit=None, strict=None,
+                 device=None, devices=None, all_devices=None, gpu_memory_limit=None, memory_limit=None, strict=None,
                  row_sum_tolerance=None, max_states=None, parameters=None, progress=None):
         native = lib()
         self._settings = {}
@@ -105,6 +110,8 @@ class Options(_handle.OwnsHandle):
             if gpu_memory_limit is not None:
                 check(native.pmc_options_set_gpu_memory_limit(ptr, _handle.uint64("gpu_memory_limit",
                                                                                   gpu_memory_limit)))
+            if memory_limit is not None:
+                check(native.pmc_options_set_memory_limit(ptr, _handle.uint64("memory_limit", memory_limit)))
             if strict is not None:
                 check(native.pmc_options_set_strict(ptr, 1 if strict else 0))
             if row_sum_tolerance is not None:

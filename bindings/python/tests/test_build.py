@@ -20,6 +20,13 @@ def chain():
 
 
 class DtmcTest(unittest.TestCase):
+    def test_memory_limit_refuses_the_copy(self):
+        with self.assertRaises(pmc.OutOfMemoryError) as caught:
+            pmc.Model.from_csr("dtmc", [0, 1, 2], [1, 0], [1.0, 1.0], memory_limit=64)
+        self.assertIn("pmc_model_build_csr", str(caught.exception))
+        with pmc.Model.from_csr("dtmc", [0, 1, 2], [1, 0], [1.0, 1.0], memory_limit=1 << 20) as model:
+            self.assertEqual(model.states, 2)
+
     def test_reachability_and_counts(self):
         with chain() as model:
             self.assertEqual(model.type, pmc.ModelType.DTMC)

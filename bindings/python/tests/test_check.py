@@ -321,6 +321,17 @@ class OptionsTest(unittest.TestCase):
         self.assertEqual(len(error.result.values), self.model.states)
         error.result.close()
 
+    def test_memory_limit_refuses_a_check_before_allocating(self):
+        with self.assertRaises(pmc.OutOfMemoryError) as caught:
+            self.model.check(self.row.property, memory_limit=1024)
+        self.assertIsInstance(caught.exception, MemoryError)
+        message = str(caught.exception)
+        self.assertIn("memory limit of 1.0 KiB", message)
+        self.assertIn("memory_limit", message.replace("memory-limit", "memory_limit"))
+        # The default (the machine's memory) and a generous limit check it.
+        self.assertTrue(self.row.agrees(self.model.check(self.row.property, memory_limit=1 << 30).value))
+        self.assertTrue(self.row.agrees(self.model.check(self.row.property).value))
+
     def test_gpu_solver_without_a_gpu(self):
         if pmc.devices():
             self.skipTest("this machine has a GPU")

@@ -140,7 +140,7 @@ class OptionErrorsTest(unittest.TestCase):
 
     def test_negative_counts_are_refused_before_reaching_c(self):
         # ctypes would silently wrap -1 to 2^64 - 1.
-        for keyword in ("max_iterations", "threads", "device", "gpu_memory_limit"):
+        for keyword in ("max_iterations", "threads", "device", "gpu_memory_limit", "memory_limit"):
             with self.subTest(keyword=keyword), self.assertRaises(pmc.InvalidArgumentError) as caught:
                 pmc.Options(**{keyword: -1})
             self.assertIn(keyword, str(caught.exception))

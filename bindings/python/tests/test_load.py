@@ -196,6 +196,9 @@ class PrismLanguageTest(unittest.TestCase):
         with self.assertRaises(pmc.ModelError) as caught:
             pmc.build_prism(CONSENSUS, {"K": 2}, max_states=100)
         self.assertIn("100", str(caught.exception))
+        with self.assertRaises(pmc.OutOfMemoryError) as caught:
+            pmc.build_prism(CONSENSUS, {"K": 2}, memory_limit=4096)
+        self.assertIn("more than the memory limit of 4.0 KiB", str(caught.exception))
         with self.assertRaises(pmc.FileError):
             pmc.build_prism("/nonexistent/model.nm")
         with self.assertRaises(TypeError):

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "common/memory_limit.hpp"
 #include "cuda/devices.hpp"
 #include "model/model.hpp"
 
@@ -62,6 +63,22 @@ uint64_t gpu_memory_budget(const SolverSettings& settings, int index) {
   uint64_t free_bytes = 0, total_bytes = 0;
   device_memory(static_cast<uint64_t>(index), free_bytes, total_bytes);
   return free_bytes / 10 * 9;
+}
+
+void require_device_memory(std::string_view solver, uint64_t entries, uint64_t rows, const SolverSettings& settings) {
+  if (!solver.starts_with("gpu.") || solver == "gpu.topo-vi" || solver == "gpu.param-bounds") return;
+  const DeviceList& list = discover_devices();
+  const int device = primary_device(settings);
+  if (list.devices.empty() || device < 0 || static_cast<size_t>(device) >= list.devices.size()) return;
+  if ((solver == "gpu.jacobi" || solver == "gpu.vi") && plan_devices(settings, entries, rows).devices.size() > 1) return;
+  const uint64_t needed = gpu_bytes_needed(entries, rows);
+  const uint64_t budget = gpu_memory_budget(settings, device);
+  if (needed <= budget) return;
+  fail(ErrorCode::out_of_memory,
+       "{}: the problem ({} rows, {} non-zeros) needs ~{} of GPU memory, more than GPU {}'s budget of {} ({}); "
+       "raise it with --gpu-memory-limit BYTES (pmc_options_set_gpu_memory_limit), or choose a CPU solver",
+       solver, rows, entries, format_bytes(needed), device, format_bytes(budget),
+       settings.gpu_memory_limit > 0 ? "the GPU memory limit" : "90% of its free memory");
 }
 
 DevicePlan plan_devices(const SolverSettings& settings, uint64_t entries, uint64_t rows) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "solver/problem.hpp"
@@ -32,6 +33,16 @@ uint64_t resident_solve_bytes(uint64_t states, uint64_t mdp_rows = 0);
 // Bytes pmc may use on usable device `index`: settings.gpu_memory_limit,
 // else 90% of its free memory now.
 uint64_t gpu_memory_budget(const SolverSettings& settings, int index);
+
+// Before a GPU solver allocates anything for a problem of `entries`
+// non-zeros and `rows` rows (issue 22): Error(out_of_memory), naming the
+// need, the budget (gpu_memory_budget) and --gpu-memory-limit, when the
+// problem does not fit the primary device — the status the resident path
+// and gpu.param-bounds give too. Nothing is checked for solvers that fit
+// by construction (gpu.topo-vi's SCC blocks, gpu.param-bounds' batches,
+// gpu.jacobi / gpu.vi split over several GPUs), nor without a usable GPU
+// (the solver then says why it cannot run).
+void require_device_memory(std::string_view solver, uint64_t entries, uint64_t rows, const SolverSettings& settings);
 
 // "123 MB", for the reasons the registry and the plan give.
 std::string megabytes(uint64_t bytes);

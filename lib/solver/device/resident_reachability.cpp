@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "common/error.hpp"
+#include "common/memory_limit.hpp"
 #include "cuda/devices.hpp"
 #include "cuda/gpu_solvers.hpp"
 #include "model/model.hpp"
@@ -48,8 +49,11 @@ SolveStats gpu_resident_reachability(const ReachabilityProblem& p, ReachabilityS
   const uint64_t budget = gpu_memory_budget(settings, index);
   if (needed > budget) {
     p.model->release_derived(key);
-    fail(ErrorCode::out_of_memory, "the chain resident on GPU {} would need ~{}, more than its {}", index,
-         megabytes(needed), megabytes(budget));
+    fail(ErrorCode::out_of_memory,
+         "the chain resident on GPU {} would need ~{}, more than its {} ({}); raise it with --gpu-memory-limit BYTES "
+         "(pmc_options_set_gpu_memory_limit), or choose a CPU solver",
+         index, format_bytes(needed), format_bytes(budget),
+         settings.gpu_memory_limit > 0 ? "the GPU memory limit" : "90% of its free memory");
   }
 
   // The copies' share of the upload is transfer; the rest (transposing on

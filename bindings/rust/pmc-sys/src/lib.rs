@@ -127,6 +127,7 @@ extern "C" {
     pub fn pmc_options_set_devices(options: *mut pmc_options, devices: *const u64, count: u64) -> pmc_status;
     pub fn pmc_options_set_all_devices(options: *mut pmc_options, all: c_int) -> pmc_status;
     pub fn pmc_options_set_gpu_memory_limit(options: *mut pmc_options, bytes: u64) -> pmc_status;
+    pub fn pmc_options_set_memory_limit(options: *mut pmc_options, bytes: u64) -> pmc_status;
     pub fn pmc_options_set_parameter(options: *mut pmc_options, name: *const c_char, value: c_double) -> pmc_status;
     pub fn pmc_options_clear_parameters(options: *mut pmc_options) -> pmc_status;
     // Async-signal-safe and callable while checks run with the same options.

@@ -162,6 +162,17 @@ impl Options {
         self.set(status)
     }
 
+    /// Host memory loading, building and checking with these options may
+    /// use, in bytes; 0 (default) = the machine's (its physical memory, or
+    /// the cgroup's limit when lower). A model or property that would need
+    /// more fails with [`ErrorKind::OutOfMemory`](crate::ErrorKind) before
+    /// allocating, the message giving the need and the limit.
+    /// [`Model::load`](crate::Model::load) takes no options: the default.
+    pub fn set_memory_limit(&mut self, bytes: u64) -> Result<&mut Options> {
+        let status = ffi!(sys::pmc_options_set_memory_limit(self.raw.as_ptr(), bytes));
+        self.set(status)
+    }
+
     /// Calls `callback` during checks with these options, at most every
     /// 0.2 s of a solve (never for shorter solves). It runs on the thread
     /// that checks (several at once if several threads check), must return

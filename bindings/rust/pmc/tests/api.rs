@@ -458,4 +458,16 @@ fn builds_prism_language_sources() {
     assert_eq!(limited.kind(), ErrorKind::Model);
     assert!(limited.message().contains("100"), "{}", limited.message());
     assert_eq!(Model::build_prism(CONSENSUS, Some("K=2\0"), None).unwrap_err().kind(), ErrorKind::InvalidArgument);
+
+    // Issue 22: a memory limit too small for the exploration, then for a check.
+    let mut small = Options::new().unwrap();
+    small.set_memory_limit(4096).unwrap();
+    let refused = Model::build_prism(CONSENSUS, Some("K=2"), &small).unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::OutOfMemory);
+    assert!(refused.message().contains("memory limit of 4.0 KiB"), "{}", refused.message());
+    let mut tiny = Options::new().unwrap();
+    tiny.set_memory_limit(1024).unwrap();
+    let refused = model.check("Pmax=? [ F \"finished\" & !\"agree\" ]", &tiny).unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::OutOfMemory);
+    assert!(refused.message().contains("--memory-limit"), "{}", refused.message());
 }

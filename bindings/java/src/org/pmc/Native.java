@@ -67,6 +67,7 @@ final class Native {
   static native void optionsSetMaxStates(long options, long maxStates);
   static native void optionsSetDevice(long options, long device);
   static native void optionsSetGpuMemoryLimit(long options, long bytes);
+  static native void optionsSetMemoryLimit(long options, long bytes);
   static native void optionsSetDevices(long options, long[] devices);
   static native void optionsSetAllDevices(long options, boolean all);
   static native void optionsSetParameter(long options, byte[] name, double value);

@@ -210,6 +210,23 @@ public final class Options extends NativeHandle {
     return this;
   }
 
+  /**
+   * Host memory loading, building and checking with these options may use, in bytes; 0 (default) means the
+   * machine's (its physical memory, or the cgroup's limit when lower). A model or property that would need more
+   * fails with {@link Status#OUT_OF_MEMORY} before allocating, the message giving the need and the limit.
+   * {@link Model#load(java.nio.file.Path)} takes no options and uses the default.
+   */
+  public Options memoryLimit(long bytes) {
+    requireNonNegative(bytes, "bytes");
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetMemoryLimit(p, bytes);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
   /** GPU solvers: device memory pmc may use, in bytes; 0 (default) means the device's free memory. */
   public Options gpuMemoryLimit(long bytes) {
     requireNonNegative(bytes, "bytes");
