@@ -143,6 +143,11 @@ class PmcbReader {
     if (rows_ > file_size_) {
       error("the header declares {} rows for {} states in a file of {} bytes", rows_, parts_.num_states, file_size_);
     }
+    // An MDP's row groups take a byte per state at least (found by fuzzing:
+    // a 30-byte header made pmc reserve gigabytes for them).
+    if (parts_.type == ModelType::mdp && parts_.num_states > file_size_) {
+      error("the header declares {} states, more than a file of {} bytes can hold", parts_.num_states, file_size_);
+    }
     require_model_memory(parts_.type, parts_.num_states, rows_, entries_, parts_.parameters.size(), memory_limit_,
                          path_ + ": the header's model");
     reserve_with_huge_pages(parts_.row_offsets, rows_ + 1);

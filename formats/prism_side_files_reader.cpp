@@ -215,7 +215,11 @@ void read_prism_valuations(const std::string& path, ModelParts& parts) {
   }
   const size_t width = v.variables.size();
   v.is_bool.assign(width, 0);
-  v.values.assign(parts.num_states * width, 0);
+  // Values grow with the lines read, in file order, and are put in state
+  // order at the end: sizing them as states x variables up front let a
+  // header of many variables beside a .tra of many states allocate
+  // gigabytes before the missing lines were noticed (found by fuzzing).
+  std::vector<uint32_t> line_states;
   Bitset seen(parts.num_states);
   uint64_t count = 0;
   while (in.next_content(line)) {
@@ -225,6 +229,7 @@ void read_prism_valuations(const std::string& path, ModelParts& parts) {
     if (state >= parts.num_states) in.fail_at("state {} out of range (the model has {} states)", state, parts.num_states);
     if (seen.test(state)) in.fail_at("state {} is listed twice", state);
     seen.set(state);
+    line_states.push_back(static_cast<uint32_t>(state));
     f.expect_char('(', "'(' starting the values");
     for (size_t k = 0; k < width; ++k) {
       if (k > 0) f.expect_char(',', "',' between values");
@@ -244,7 +249,7 @@ void read_prism_valuations(const std::string& path, ModelParts& parts) {
       } else if (v.is_bool[k] != (is_bool ? 1 : 0)) {
         f.fail_here(column - 1, "variable {} is {} in earlier states", v.variables[k], v.is_bool[k] ? "boolean" : "an integer");
       }
-      v.values[state * width + k] = value;
+      v.values.push_back(value);
     }
     f.expect_char(')', "')' closing the values");
     f.expect_end();
@@ -253,6 +258,15 @@ void read_prism_valuations(const std::string& path, ModelParts& parts) {
   if (count != parts.num_states) {
     fail(ErrorCode::parse, "{}: valuations for {} of {} states (state {} is missing)", path, count, parts.num_states,
          [&] { uint64_t s = 0; while (s < parts.num_states && seen.test(s)) ++s; return s; }());
+  }
+  // PRISM writes states in order; any other order is permuted here.
+  if (!std::is_sorted(line_states.begin(), line_states.end())) {
+    std::vector<int32_t> ordered(v.values.size());
+    for (size_t i = 0; i < line_states.size(); ++i) {
+      std::copy_n(v.values.begin() + static_cast<int64_t>(i * width), width,
+                  ordered.begin() + static_cast<int64_t>(uint64_t{line_states[i]} * width));
+    }
+    v.values = std::move(ordered);
   }
   parts.valuations = std::move(v);
 }

@@ -126,6 +126,9 @@ FoxGlynnWeights fox_glynn(double lambda, double epsilon) {
 
 uint64_t poisson_lower_bound(double lambda, double epsilon) {
   if (!(lambda > 0.0) || !(epsilon > 0.0 && epsilon < 1.0)) return 0;
+  // An infinite lambda (q·t overflowed: a time bound near DBL_MAX) makes
+  // lambda - x NaN; no step count reaches the window then (found by fuzzing).
+  if (std::isinf(lambda)) return static_cast<uint64_t>(1.8e19);
   const double x = std::sqrt(2.0 * lambda * std::log(2.0 / epsilon));
   const double l = std::floor(lambda - x);
   return l <= 0.0 ? 0 : static_cast<uint64_t>(std::min(l, 1.8e19));

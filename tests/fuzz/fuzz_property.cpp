@@ -81,9 +81,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     pmc::fuzz::clean_or_finding(fmt::format("check on the tiny {}", pmc::to_string(model->type())), [&] {
       const pmc::CheckResult result = pmc::check(*model, text, options);
       if (result.values.size() != model->num_states()) pmc::fuzz::finding("a result without one value per state");
-      if (!probability || !result.converged) return;
+      if (!result.converged) return;
       for (double v : result.values) {
-        if (!(v >= -1e-6 && v <= 1 + 1e-6)) {
+        if (std::isnan(v)) {
+          pmc::fuzz::finding(fmt::format("{} on the tiny {} gives NaN", canonical, pmc::to_string(model->type())));
+        }
+        if (probability && !(v >= -1e-6 && v <= 1 + 1e-6)) {
           pmc::fuzz::finding(fmt::format("{} on the tiny {} gives the probability {}", canonical,
                                          pmc::to_string(model->type()), v));
         }

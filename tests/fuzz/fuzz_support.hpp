@@ -4,8 +4,8 @@
 //
 // The contract: an input either gives a model that passes validation —
 // then saving it as .pmcb and reading that back gives the same model — or
-// fails with a clean pmc::Error (a message, a code other than internal or
-// out_of_memory). Anything else — another exception, a crash, a leak,
+// fails with a clean pmc::Error (a message, a code other than internal).
+// Anything else — another exception, a crash, a leak,
 // undefined behaviour, an allocation beyond run.sh's bound, a hang — is a
 // finding: the harness aborts (or the sanitizers and libFuzzer do) and
 // libFuzzer saves the input.

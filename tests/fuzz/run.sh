@@ -44,7 +44,7 @@ harnesses=${FUZZ_HARNESSES:-$all_harnesses}
 # that follows from it: readers may hold 8 items per input byte plus 2^20
 # (model/validation.hpp, check_declared_count) at up to 16 bytes each, which
 # is 25 MiB at 64 KiB; 64 MiB leaves room for a vector's growth. PRISM-language
-# sources are bounded by their state limit (10000 states, fuzz_prism_language.cpp)
+# sources are bounded by their state limit (2000 states, fuzz_prism_language.cpp)
 # rather than by their size, and state valuations take states x variables.
 max_len=65536
 malloc_limit_mb() { case "$1" in prism_language) echo 256 ;; *) echo 64 ;; esac; }

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "formats/pmcb.hpp"
 #include "model/model.hpp"
+#include "support/temp_dir.hpp"
 
 namespace pmc {
 namespace {
@@ -148,6 +150,35 @@ TEST(ModelBuild, CopiesWithLabelsAndRewardsLeaveTheOriginalAlone) {
   EXPECT_EQ(rewarded->find_rewards("time"), rewarded->find_rewards(""));
   EXPECT_EQ(rewarded->find_rewards("other"), nullptr);
   EXPECT_THROW(rewarded->with_rewards(RewardStructure{"time", {1, 2}, {}}), Error);
+}
+
+// Names are bytes as the model files held them, not necessarily UTF-8 (a
+// PRISM .tra with a Latin-1 action): .pmcb must keep them (issue 22's
+// fuzzing found that it did not, proto3 refusing non-UTF-8 strings).
+TEST(ModelBuild, NamesThatAreNotUtf8SurviveThePmcbRoundTrip) {
+  testing::TempDir dir;
+  ModelParts p = small_mdp();
+  p.action_names = {"", "st\xd0p"};
+  p.entry_actions = {1, 0, 0, 1};
+  Bitset states(2);
+  states.set(1);
+  p.labels.push_back(Label{"caf\xe9", states});
+  p.rewards.push_back(RewardStructure{"r\xff", {1, 2}, {}});
+  p.valuations = StateValuations{{"v\x80"}, {0}, {3, 4}};
+  ModelParts pctmc;
+  pctmc.type = ModelType::pctmc;
+  pctmc.num_states = 1;
+  pctmc.row_offsets = {0, 1};
+  pctmc.columns = {0};
+  pctmc.values = {1};
+  pctmc.parameters = {Parameter{"k\xc3", 0, 1}};
+  pctmc.coefficients = {2};
+  for (const ModelParts* parts : {&p, &pctmc}) {
+    ModelPtr m = Model::create(*parts);
+    const std::string path = dir.path("names.pmcb");
+    write_pmcb(*m, path);
+    EXPECT_TRUE(Model::create(read_pmcb(path))->same_as(*m)) << to_string(m->type());
+  }
 }
 
 }  // namespace
