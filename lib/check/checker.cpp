@@ -7,6 +7,7 @@
 
 #include "check/check.hpp"
 #include "check/computations.hpp"
+#include "check/conditional.hpp"
 #include "check/memory_budget.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
@@ -147,6 +148,12 @@ class Checker {
     switch (op.kind) {
       case OperatorKind::probability: {
         const PathFormula& path = *op.path;
+        if (op.condition) {  // Storm's P[ F φ || F ψ ] (issue 24)
+          require_conditional_shape(op);
+          const bool maximize = mdp && maximizes(op);
+          return conditional_probabilities(ctx_, op, maximize, states(*path.right), states(*op.condition->right),
+                                           *extras);
+        }
         check_time_bound(model, path.bound, path.column);
         const Bitset right = states(*path.right);
         const Bitset left = path.left ? states(*path.left) : bits::full(model.num_states());
@@ -154,7 +161,12 @@ class Checker {
         return path_probabilities(ctx_, path, left, right, *extras);
       }
       case OperatorKind::steady_state: {
-        if (mdp) fail(ErrorCode::unsupported, "column {}: steady-state probabilities (S) of MDPs are not supported", op.column);
+        if (mdp) {
+          fail(ErrorCode::unsupported,
+               "column {}: steady-state probabilities and long-run averages ({}) of MDPs are not supported; pmc "
+               "computes S, LRA and R[S] of DTMCs and CTMCs",
+               op.column, op.written_lra ? "LRA" : "S");
+        }
         const Bitset set = states(*op.state);
         std::vector<double> indicator(model.num_states(), 0.0);
         bits::for_each_set(set, [&](uint64_t s) { indicator[s] = 1.0; });

@@ -195,6 +195,32 @@ void CheckContext::solve_min_max(const MinMaxProblem& problem, MinMaxSolution& s
   }
 }
 
+void CheckContext::absorb(const CheckContext& inner) {
+  auto add_new = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
+    for (const std::string& s : from) {
+      if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
+    }
+  };
+  add_new(solvers_, inner.solvers_);
+  add_new(reasons_, inner.reasons_);
+  add_new(named_unsolved_, inner.named_unsolved_);
+  named_used_ = named_used_ || inner.named_used_;
+  notes_.insert(notes_.end(), inner.notes_.begin(), inner.notes_.end());
+  iterations_ += inner.iterations_;
+  timings_.gpu_startup += inner.timings_.gpu_startup;
+  timings_.precompute += inner.timings_.precompute;
+  timings_.build += inner.timings_.build;
+  timings_.transfer += inner.timings_.transfer;
+  timings_.solve += inner.timings_.solve;
+  if (inner.bytes_per_iteration_ > bytes_per_iteration_) {
+    bytes_per_iteration_ = inner.bytes_per_iteration_;
+    kernel_ = inner.kernel_;
+  }
+  converged_ = converged_ && inner.converged_;
+  sound_ = sound_ && inner.sound_;  // inner's notes say why
+  absolute_error_ += inner.absolute_error_;
+}
+
 void CheckContext::fill(CheckResult& result) const {
   if (!named_used_ && !named_unsolved_.empty()) {
     std::string kinds;

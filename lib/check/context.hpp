@@ -77,6 +77,13 @@ class CheckContext {
 
   void fill(CheckResult& result) const;
 
+  // Adds what `inner` recorded (solvers, reasons, iterations, phases,
+  // notes, convergence, soundness) to this context: a computation that
+  // solves under options of its own — a conditional probability tightens ε
+  // for the two values it divides (conditional.cpp) — reports its solves
+  // in the check's result. Both must check the same model.
+  void absorb(const CheckContext& inner);
+
  private:
   class PhaseScope {
    public:

@@ -338,7 +338,10 @@ std::vector<double> mdp_reward_values(CheckContext& ctx, const RewardFormula& fo
     case RewardKind::instantaneous:
       return bounded_reward(ctx, formula, maximize, rewards);
     case RewardKind::long_run:
-      fail(ErrorCode::unsupported, "column {}: long-run rewards (R[S]) of MDPs are not supported", formula.column);
+      fail(ErrorCode::unsupported,
+           "column {}: long-run average rewards (R[{}]) of MDPs are not supported; pmc computes them for DTMCs and "
+           "CTMCs",
+           formula.column, formula.written_lra ? "LRA" : "S");
   }
   fail(ErrorCode::internal, "unknown reward formula");
 }

@@ -149,7 +149,7 @@ std::string to_string(const RewardFormula& formula) {
     case RewardKind::reachability: return "F " + to_string(*formula.target);
     case RewardKind::cumulative: return "C<=" + to_string(formula.bound);
     case RewardKind::instantaneous: return "I=" + to_string(formula.bound);
-    case RewardKind::long_run: return "S";
+    case RewardKind::long_run: return formula.written_lra ? "LRA" : "S";
   }
   return "";
 }
@@ -158,7 +158,7 @@ std::string to_string(const Operator& op) {
   std::string out;
   switch (op.kind) {
     case OperatorKind::probability: out = "P"; break;
-    case OperatorKind::steady_state: out = "S"; break;
+    case OperatorKind::steady_state: out = op.written_lra ? "LRA" : "S"; break;
     case OperatorKind::reward:
       out = "R";
       if (!op.reward_name.empty()) out += "{\"" + op.reward_name + "\"}";
@@ -169,7 +169,10 @@ std::string to_string(const Operator& op) {
   if (!op.is_query()) out += fmt::format("{}", op.threshold);
   out += " [ ";
   switch (op.kind) {
-    case OperatorKind::probability: out += to_string(*op.path); break;
+    case OperatorKind::probability:
+      out += to_string(*op.path);
+      if (op.condition) out += " || " + to_string(*op.condition);
+      break;
     case OperatorKind::steady_state: out += to_string(*op.state); break;
     case OperatorKind::reward: out += to_string(op.reward); break;
   }
@@ -195,9 +198,11 @@ void collect(const StateFormula& f, std::vector<std::string>& out, std::unordere
   visit(f.right);
   if (f.kind != StateKind::op) return;
   const Operator& op = *f.op;
-  if (op.path) {
-    visit(op.path->left);
-    visit(op.path->right);
+  for (const PathPtr& path : {op.path, op.condition}) {
+    if (path) {
+      visit(path->left);
+      visit(path->right);
+    }
   }
   visit(op.reward.target);
   visit(op.state);

@@ -71,7 +71,7 @@ enum class RewardKind : uint8_t {
   reachability,   // F ψ: reward until ψ is reached
   cumulative,     // C<=k: reward up to step/time k
   instantaneous,  // I=k: reward at step/time k
-  long_run,       // S: long-run average reward
+  long_run,       // S (PRISM) or LRA (Storm): long-run average reward
 };
 
 struct RewardFormula {
@@ -79,6 +79,7 @@ struct RewardFormula {
   Number bound;     // cumulative and instantaneous only
   StatePtr target;  // reachability only
   size_t column = 0;
+  bool written_lra = false;  // long_run only: spelled LRA (Storm) rather than S; printed as written
 };
 
 enum class OperatorKind : uint8_t { probability, reward, steady_state };
@@ -94,9 +95,17 @@ struct Operator {
   Comparison comparison = Comparison::query;
   double threshold = 0.0;   // unused for a query; in [0,1] for P and S
   PathPtr path;             // probability: the path formula
+  // probability only: ψ of Storm's conditional P[ path || condition ], the
+  // probability of `path` given that `condition` holds; null otherwise.
+  // The parser allows it only in the outermost operator.
+  PathPtr condition;
   RewardFormula reward;     // reward: what is accumulated
   StatePtr state;           // steady_state: the state formula inside S[...]
-  size_t column = 0;        // column of the 'P', 'R' or 'S'
+  // steady_state: spelled LRA/LRAmin/LRAmax (Storm's long-run average, the
+  // same value as S) rather than S; printed as written. Only that spelling
+  // takes min/max.
+  bool written_lra = false;
+  size_t column = 0;        // column of the 'P', 'R', 'S' or 'LRA'
 
   bool is_query() const { return comparison == Comparison::query; }
   // Whether `value` satisfies the bound; false for a query.
@@ -137,7 +146,9 @@ struct Property {
   bool is_query() const;
 };
 
-// Canonical PRISM syntax, e.g. `Pmax=? [ "a" U<=5 "b" ]`, `R{"time"}min=? [ F "done" ]`.
+// Canonical PRISM syntax, e.g. `Pmax=? [ "a" U<=5 "b" ]`, `R{"time"}min=? [ F "done" ]`;
+// Storm's additions as Storm writes them: `P=? [ F "a" || F "b" ]`, `LRA=? [ "a" ]`,
+// `R=? [ LRA ]`.
 // Parentheses are added exactly where the tree differs from the default
 // precedence and associativity, so parse_property(to_string(p)) rebuilds
 // the same tree.

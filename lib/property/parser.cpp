@@ -18,7 +18,7 @@ namespace {
 enum class Tok : uint8_t {
   end, identifier, string, number,
   lbracket, rbracket, lparen, rparen, lbrace, rbrace,
-  bang, amp, bar, implies, equals, question, comma, minus,
+  bang, amp, bar, given, implies, equals, question, comma, minus,
   less, less_equal, greater, greater_equal,
 };
 
@@ -37,6 +37,17 @@ bool is_identifier_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' &&
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_identifier_char(char c) { return is_identifier_start(c) || is_digit(c); }
 bool is_path_keyword(std::string_view s) { return s == "X" || s == "F" || s == "G" || s == "U"; }
+// Operator names: each starts an operator where a state formula may stand.
+bool is_operator_name(std::string_view s) {
+  return s == "P" || s == "Pmin" || s == "Pmax" || s == "R" || s == "Rmin" || s == "Rmax" || s == "S" ||
+         s == "LRA" || s == "LRAmin" || s == "LRAmax";
+}
+// Words of the property language that are never labels (PRISM's and
+// Storm's): a misplaced one gets no hint to quote it.
+bool is_reserved_word(std::string_view s) {
+  return is_path_keyword(s) || is_operator_name(s) || s == "W" || s == "C" || s == "I" ||
+         s == "min" || s == "max" || s == "true" || s == "false" || s == "Smin" || s == "Smax";
+}
 
 class Parser {
  public:
@@ -46,6 +57,10 @@ class Parser {
     Property property;
     property.text = std::string(text_);
     property.root = parse_state();
+    if (tok_.kind == Tok::given) {
+      error_at(tok_.offset, "'||' separates a path formula from its condition inside P[...], as in "
+                            "P=? [ F \"a\" || F \"b\" ]; the disjunction of state formulas is '|'");
+    }
     if (tok_.kind != Tok::end) expected("'&', '|', '=>' or end of input");
     // PRISM allows `=?` only on the outermost operator: a nested one has
     // no boolean value to combine with.
@@ -56,6 +71,11 @@ class Parser {
                          "such as '>=0.5'");
       }
     }
+    // A conditional probability is undefined in states where its condition
+    // has probability 0, which no state formula could combine with.
+    for (const auto& [op, offset] : conditions_) {
+      if (op != top) error_at(offset, "a conditional probability ('||') is only allowed in the outermost operator");
+    }
     return property;
   }
 
@@ -65,6 +85,7 @@ class Parser {
   Token tok_;
   int depth_ = 0;
   std::vector<std::pair<const Operator*, size_t>> queries_;  // every `=?`, with the offset of its '='
+  std::vector<std::pair<const Operator*, size_t>> conditions_;  // every `||`, with its offset
 
   // ---- errors ----
 
@@ -145,7 +166,7 @@ class Parser {
         case '}': single(Tok::rbrace); break;
         case '!': single(Tok::bang); break;
         case '&': single(Tok::amp); break;
-        case '|': single(Tok::bar); break;
+        case '|': next_is('|') ? single(Tok::given, 2) : single(Tok::bar); break;
         case '?': single(Tok::question); break;
         case ',': single(Tok::comma); break;
         case '-': single(Tok::minus); break;
@@ -225,7 +246,8 @@ class Parser {
       // The path or reward formula in between counts as one more level.
       const Operator& op = *node.op;
       for (const StatePtr& child : {op.path ? op.path->left : nullptr, op.path ? op.path->right : nullptr,
-                                    op.reward.target, op.state}) {
+                                    op.condition ? op.condition->left : nullptr,
+                                    op.condition ? op.condition->right : nullptr, op.reward.target, op.state}) {
         if (child) below = std::max(below, child->height + 1);
       }
     }
@@ -333,13 +355,20 @@ class Parser {
       advance();
       return make(std::move(node), offset);
     }
-    if (word == "P" || word == "Pmin" || word == "Pmax" || word == "R" || word == "Rmin" || word == "Rmax" ||
-        word == "S") {
+    if (is_operator_name(word)) {
       node.kind = StateKind::op;
       node.op = parse_operator();
       return make(std::move(node), offset);
     }
     if (is_path_keyword(word)) expected("a state formula");
+    if (word == "Smin" || word == "Smax") {
+      error_at(tok_.offset, fmt::format("expected a state formula but found '{}': S takes no min or max (Storm's "
+                                        "LRAmin/LRAmax are the long-run averages of MDPs)",
+                                        word));
+    }
+    if (is_reserved_word(word)) {
+      error_at(tok_.offset, fmt::format("expected a state formula but found keyword '{}'", word));
+    }
     error_at(tok_.offset, fmt::format("expected a state formula but found {} (labels are written in double "
                                       "quotes, as \"{}\")",
                                       describe(tok_), word));
@@ -354,7 +383,10 @@ class Parser {
     op->kind = word[0] == 'P' ? OperatorKind::probability
                : word[0] == 'R' ? OperatorKind::reward
                                 : OperatorKind::steady_state;
-    if (word.size() > 1) op->optimisation = word.substr(1) == "min" ? Optimisation::min : Optimisation::max;
+    // Storm's LRA is PRISM's S (the long-run average of a state formula).
+    op->written_lra = word.substr(0, 3) == "LRA";
+    const std::string_view suffix = word.substr(op->written_lra ? 3 : 1);
+    if (!suffix.empty()) op->optimisation = suffix == "min" ? Optimisation::min : Optimisation::max;
     advance();
     if (word == "R") {
       // PRISM's order: R{"name"}min=? — the name comes before min/max.
@@ -373,9 +405,25 @@ class Parser {
     parse_comparison(*op);
     expect(Tok::lbracket, "'['");
     switch (op->kind) {
-      case OperatorKind::probability: op->path = parse_path(); break;
+      case OperatorKind::probability:
+        op->path = parse_path();
+        if (tok_.kind == Tok::given) {
+          // Storm's conditional probability: P[ path || condition ].
+          conditions_.emplace_back(op.get(), tok_.offset);
+          advance();
+          if (tok_.kind == Tok::rbracket || tok_.kind == Tok::end) {
+            expected("a condition (a path formula such as F \"b\") after '||'");
+          }
+          op->condition = parse_path();
+        }
+        break;
       case OperatorKind::reward: op->reward = parse_reward(); break;
       case OperatorKind::steady_state: op->state = parse_state(); break;
+    }
+    if (tok_.kind == Tok::given) {
+      error_at(tok_.offset, op->kind == OperatorKind::probability
+                                ? "a P operator takes one condition ('||')"
+                                : "only a P operator takes a condition ('||'), as in P=? [ F \"a\" || F \"b\" ]");
     }
     expect(Tok::rbracket, "']'");
     return op;
@@ -497,11 +545,12 @@ class Parser {
       advance();
       expect(Tok::equals, "'=' after 'I'");
       reward.bound = parse_time("a non-negative time");
-    } else if (at_identifier("S")) {
+    } else if (at_identifier("S") || at_identifier("LRA")) {
       reward.kind = RewardKind::long_run;
+      reward.written_lra = tok_.text == "LRA";
       advance();
     } else {
-      expected("a reward formula (F a, C<=k, I=k or S)");
+      expected("a reward formula (F a, C<=k, I=k, S or LRA)");
     }
     return reward;
   }

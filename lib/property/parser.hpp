@@ -5,13 +5,19 @@
 //   or        := and ( '|' and )*
 //   and       := unary ( '&' unary )*
 //   unary     := '!' unary | 'true' | 'false' | "label" | '(' state ')' | operator
-//   operator  := ( 'P' | 'Pmin' | 'Pmax' ) cmp '[' path ']'
+//   operator  := ( 'P' | 'Pmin' | 'Pmax' ) cmp '[' path ( '||' path )? ']'
 //              | ( 'R' ( '{' "name" '}' )? ( 'min' | 'max' )? | 'Rmin' | 'Rmax' ) cmp '[' reward ']'
-//              | 'S' cmp '[' state ']'
+//              | ( 'S' | 'LRA' | 'LRAmin' | 'LRAmax' ) cmp '[' state ']'
 //   cmp       := '=?' | ( '<' | '<=' | '>' | '>=' ) number
 //   path      := 'X' state | 'F' bound? state | 'G' bound? state | state 'U' bound? state
 //   bound     := '<=' number | '>=' number | '[' number ',' number ']'
-//   reward    := 'F' state | 'C' '<=' number | 'I' '=' number | 'S'
+//   reward    := 'F' state | 'C' '<=' number | 'I' '=' number | 'S' | 'LRA'
+//
+// Storm's additions: `P=? [ F "a" || F "b" ]`, the probability of F "a"
+// given F "b" (only in the outermost operator), and LRA for S (`LRA=? [ "a" ]`,
+// `R=? [ LRA ]`; LRAmin/LRAmax for MDPs). A reserved word where a state
+// formula belongs (`F`, `C`, `true`, ...) is reported as a keyword, any
+// other bare word with the hint to quote it as a label.
 //
 // As in PRISM, the operand of X/F/G and both operands of U are whole state
 // formulas: `F "a" & !"b"` is `F ("a" & !"b")`, and `"a" U "b" | "c"` is

@@ -190,6 +190,82 @@ TEST(PropertyParser, SteadyState) {
   EXPECT_EQ(shape(*top(p).state), "and(a,not(b))");
 }
 
+// Storm's conditional probability: P[ path || condition ].
+TEST(PropertyParser, ConditionalProbability) {
+  Property p = parse_property("P=? [ F \"a\" || F \"b\" ]");
+  const Operator& op = top(p);
+  EXPECT_EQ(op.kind, OperatorKind::probability);
+  ASSERT_NE(op.path, nullptr);
+  ASSERT_NE(op.condition, nullptr);
+  EXPECT_EQ(op.path->kind, PathKind::eventually);
+  EXPECT_EQ(op.path->right->label, "a");
+  EXPECT_EQ(op.condition->kind, PathKind::eventually);
+  EXPECT_EQ(op.condition->right->label, "b");
+  EXPECT_EQ(op.condition->column, 16u);
+  EXPECT_TRUE(op.condition->bound.unbounded());
+
+  // The goal's state formula ends at '||', as a path formula ends at ']'.
+  p = parse_property("Pmax>=0.5 [ F \"a\" | \"b\" || \"c\" U<=3 \"d\" ]");
+  EXPECT_EQ(shape(*top(p).path->right), "or(a,b)");
+  EXPECT_EQ(top(p).condition->kind, PathKind::until);
+  EXPECT_EQ(top(p).condition->left->label, "c");
+  EXPECT_EQ(top(p).condition->bound.upper->value, 3.0);
+  EXPECT_EQ(top(p).optimisation, Optimisation::max);
+  EXPECT_EQ(collect_labels(*p.root), (std::vector<std::string>{"a", "b", "c", "d"}));
+
+  EXPECT_EQ(parse_property("P=? [ F \"a\" ]").top_operator()->condition, nullptr);
+}
+
+// Storm's LRA is PRISM's S; only its spelling takes min/max.
+TEST(PropertyParser, LongRunAverage) {
+  Property p = parse_property("LRA=? [ \"minimum\" ]");
+  EXPECT_EQ(top(p).kind, OperatorKind::steady_state);
+  EXPECT_TRUE(top(p).written_lra);
+  EXPECT_EQ(top(p).optimisation, Optimisation::none);
+  EXPECT_EQ(top(p).state->label, "minimum");
+
+  p = parse_property("LRAmax>0.5 [ \"a\" ]");
+  EXPECT_EQ(top(p).optimisation, Optimisation::max);
+  EXPECT_EQ(top(p).comparison, Comparison::greater);
+  EXPECT_EQ(top(p).kind, OperatorKind::steady_state);
+  EXPECT_EQ(top(parse_property("LRAmin=? [ \"a\" ]")).optimisation, Optimisation::min);
+
+  EXPECT_FALSE(top(parse_property("S=? [ \"a\" ]")).written_lra);
+
+  p = parse_property("R{\"r\"}=? [ LRA ]");
+  EXPECT_EQ(top(p).reward.kind, RewardKind::long_run);
+  EXPECT_TRUE(top(p).reward.written_lra);
+  EXPECT_FALSE(top(parse_property("R{\"r\"}=? [ S ]")).reward.written_lra);
+
+  // Nested, as S may be.
+  p = parse_property("P=? [ F LRA>0.5 [ \"a\" ] ]");
+  EXPECT_TRUE(top(p).path->right->op->written_lra);
+}
+
+// A reserved word where a state formula belongs is not a label to quote.
+TEST(PropertyParser, ReservedWordsGetNoQuotingHint) {
+  for (const char* word : {"X", "F", "G", "U", "W", "C", "I", "S", "P", "R", "Pmin", "Rmax", "LRA", "LRAmin",
+                           "LRAmax", "min", "max", "Smin", "Smax"}) {
+    for (const std::string& text : {fmt::format("P=? [ F {} ]", word), fmt::format("{}", word),
+                                    fmt::format("LRA=? [ {} ]", word)}) {
+      try {
+        parse_property(text);
+        ADD_FAILURE() << text << " parsed";
+      } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()).find("double quotes"), std::string::npos) << text << ": " << e.what();
+      }
+    }
+  }
+  for (const char* word : {"true", "false"}) EXPECT_NO_THROW(parse_property(fmt::format("P=? [ F {} ]", word)));
+  // An ordinary word still gets the hint.
+  try {
+    parse_property("LRA=? [ minimum ]");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("labels are written in double quotes, as \"minimum\""), std::string::npos);
+  }
+}
+
 TEST(PropertyParser, NestedOperators) {
   Property p = parse_property("P=? [ F P>0.5 [ G \"a\" ] ]");
   const StateFormula& inner = *top(p).path->right;
@@ -289,6 +365,15 @@ TEST(PropertyParser, ToStringIsCanonicalAndRoundTrips) {
       {"P=? [ true U \"init\" ]", "P=? [ true U \"init\" ]"},
       {"P>0.5 [ F \"a\" ] & S<0.5 [ \"b\" ]", "P>0.5 [ F \"a\" ] & S<0.5 [ \"b\" ]"},
       {"P=? [ F \"my label-1\" ]", "P=? [ F \"my label-1\" ]"},
+      {"P=?[F\"a\"||F\"b\"]", "P=? [ F \"a\" || F \"b\" ]"},
+      {"Pmin=? [ F \"a\" | \"b\" || G \"c\" ]", "Pmin=? [ F \"a\" | \"b\" || G \"c\" ]"},
+      {"P>=0.5 [ \"a\" U<=3 \"b\" || F[1,2] \"c\" => \"d\" ]", "P>=0.5 [ \"a\" U<=3 \"b\" || F[1,2] \"c\" => \"d\" ]"},
+      {"P=? [ F P>0.5 [ F \"a\" ] || F \"b\" ]", "P=? [ F P>0.5 [ F \"a\" ] || F \"b\" ]"},
+      {"LRA=?[\"a\"]", "LRA=? [ \"a\" ]"},
+      {"LRAmax=? [ \"a\" & \"b\" ]", "LRAmax=? [ \"a\" & \"b\" ]"},
+      {"LRAmin<=0.5 [ \"a\" ]", "LRAmin<=0.5 [ \"a\" ]"},
+      {"R{\"r\"}=? [ LRA ]", "R{\"r\"}=? [ LRA ]"},
+      {"Rmax=?[LRA]", "Rmax=? [ LRA ]"},
   };
   for (const auto& [input, canonical] : cases) {
     Property p = parse_property(input);
@@ -440,6 +525,27 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"\"a\" <=> \"b\"", 5, "but found '<='"},
         BadCase{"Smin=? [ \"a\" ]", 1, "found 'Smin'"},
         BadCase{"p=? [ F \"a\" ]", 1, "found 'p'"},
+        // Storm's additions (issue 24).
+        BadCase{"LRA", 4, "expected '=?' or a bound"},
+        BadCase{"LRA=?", 6, "expected '[' but found end of input"},
+        BadCase{"LRA=? \"a\"", 7, "expected '[' but found \"a\""},
+        BadCase{"LRA=? [ ]", 9, "expected a state formula but found ']'"},
+        BadCase{"R=? [ LRA \"a\" ]", 11, "expected ']' but found \"a\""},
+        BadCase{"P=? [ F \"a\" || ]", 16,
+                "expected a condition (a path formula such as F \"b\") after '||' but found ']'"},
+        BadCase{"P=? [ F \"a\" ||", 15, "expected a condition"},
+        BadCase{"P=? [ F \"a\" || F ]", 18, "expected a state formula but found ']'"},
+        BadCase{"P=? [ F \"a\" || \"b\" ]", 20, "expected 'U'"},
+        BadCase{"P=? [ F \"a\" || F \"b\" || F \"c\" ]", 22, "a P operator takes one condition ('||')"},
+        BadCase{"P=? [ F P>0.5 [ F \"a\" || F \"b\" ] ]", 23,
+                "a conditional probability ('||') is only allowed in the outermost operator"},
+        BadCase{"\"c\" & P>0.5 [ F \"a\" || F \"b\" ]", 21, "only allowed in the outermost operator"},
+        BadCase{"R=? [ F \"a\" || F \"b\" ]", 13, "only a P operator takes a condition ('||')"},
+        BadCase{"S=? [ \"a\" || \"b\" ]", 11, "only a P operator takes a condition"},
+        BadCase{"\"a\" || \"b\"", 5, "'||' separates a path formula from its condition inside P[...]"},
+        BadCase{"P=? [ F \"a\" | | \"b\" ]", 15, "expected a state formula but found '|'"},
+        BadCase{"P=? [ F C ]", 9, "expected a state formula but found keyword 'C'"},
+        BadCase{"Smin=? [ \"a\" ]", 1, "S takes no min or max"},
         BadCase{std::string(100000, '('), k_max_depth + 1, "nested too deeply"},
         BadCase{std::string(100000, '!') + "\"a\"", k_max_depth + 1, "nested too deeply"},
         BadCase{std::string(k_max_depth, '!') + "\"a\"", k_max_depth + 1, "nested too deeply"},
