@@ -60,7 +60,7 @@ std::string plural(uint64_t n, std::string_view word) { return fmt::format("{} {
 // unique among the loaded models unless the same files are being reloaded.
 std::string default_name(const Session& session, const std::vector<std::string>& files) {
   std::filesystem::path path(files.front());
-  if (path.extension() == ".gz") path = path.stem();
+  if (path.extension() == ".gz" || path.extension() == ".xz") path = path.stem();
   const std::string stem = path.stem().string();
   std::string name = stem;
   for (int n = 2;; ++n) {

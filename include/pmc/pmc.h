@@ -279,13 +279,15 @@ typedef enum pmc_model_kind {
  *   "prism"       PRISM explicit .tra (type from its "# Transitions (X)"
  *                 comment or header); .lab, .srew, .trew, .sta files with
  *                 the same stem are read too (foo1.srew, foo2.srew, ...
- *                 for several reward structures). Files may be .gz.
+ *                 for several reward structures). Files may be gzip- or
+ *                 xz-compressed, or a tar of one file.
  *   "prism-dtmc", "prism-ctmc", "prism-mdp"   the same, forcing the type.
  *   "storm-explicit"  Storm's explicit dialect: a .tra starting with dtmc,
  *                 ctmc or mdp; foo.lab (#DECLARATION ... #END),
  *                 foo.state.rew, foo.trans.rew (an unnamed structure) and
  *                 foo.NAME.state.rew / foo.NAME.trans.rew (named) are read
- *                 too. Files may be .gz.
+ *                 too. Files may be gzip- or xz-compressed, or a tar of
+ *                 one file.
  *   "drn"         Storm DRN, including parametric CTMCs with affine rates.
  *   "pmcb"        pmc's binary format (formats/pmc.proto).
  *   "prism-language"  a PRISM modelling-language source (.pm, .sm, .nm,
