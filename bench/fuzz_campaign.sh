@@ -4,7 +4,7 @@
 # as .dev-fuzz/bundle.tar.xz (folder fb/), the corpora of the campaign so far
 # as .dev-fuzz/corpus.tar.gz (folder corpus/). LANES copies of tests/fuzz/run.sh
 # fuzz every harness at once for SECONDS, sharing one corpus per harness.
-# Back under $OUT: each lane's table and logs, the grown corpora, and each
+# Back under $OUT: each lane's table, its logs and findings (lanes.tar.gz), the grown corpora, and each
 # harness's coverage over its whole corpus (union_coverage.txt).
 #
 #   LANES=2 NICE=0 bash bench/fuzz_campaign.sh SECONDS
@@ -20,7 +20,7 @@ if [ ! -d "$work/corpus" ] && [ -f .dev-fuzz/corpus.tar.gz ]; then tar xzf .dev-
 export FUZZ_BUILD=$work/fb FUZZ_CORPUS=$work/corpus PMC_MODELS=/nonexistent
 harnesses=$(ls "$FUZZ_BUILD/tests/fuzz" | sed -n 's/^fuzz_//p')
 for lane in $(seq 1 "${LANES:-1}"); do
-  FUZZ_OUT=$OUT/lane$lane nice -n "${NICE:-0}" bash tests/fuzz/run.sh "$seconds" 64 >"$OUT/lane$lane.txt" 2>&1 &
+  FUZZ_OUT=$work/out/lane$lane nice -n "${NICE:-0}" bash tests/fuzz/run.sh "$seconds" 64 >"$OUT/lane$lane.txt" 2>&1 &
 done
 wait
 cat "$OUT"/lane*.txt
@@ -29,3 +29,5 @@ for h in $harnesses; do
   printf '%-16s %s\n' "$h" "$("$FUZZ_BUILD/tests/fuzz/fuzz_$h" -runs=0 -max_len=65536 "$FUZZ_CORPUS/$h" 2>&1 | grep -m1 -oE 'INITED cov: [0-9]+ ft: [0-9]+ corp: [0-9/a-zA-Z]+')"
 done | tee "$OUT/union_coverage.txt"
 tar czf "$OUT/corpus.tar.gz" -C "$work" corpus
+# The device run returns few files: the lanes' logs and findings go in one archive.
+tar czf "$OUT/lanes.tar.gz" -C "$work" out
