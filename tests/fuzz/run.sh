@@ -121,7 +121,9 @@ summarise() {
     }
     /^stat::number_of_executed_units:/ { execs = $2 }
     /^stat::average_exec_per_sec:/ { speed = $2 }
-    /Test unit written to/ { findings++ }
+    # A slow unit (libFuzzer keeps inputs over 10 s) is no finding: under
+    # load, a 1M-state header (tests/data/bad) takes that long sanitized.
+    /Test unit written to/ && !/slow-unit-/ { findings++ }
     END { printf "%s %s %s %s %s %d\n", execs + 0, cov + 0, ft + 0, corp + 0, speed + 0, findings + 0 }
   ' "$1"
 }
@@ -153,7 +155,7 @@ run_one() {
   local corpus=$corpora/$h artifacts=$out/$h
   mkdir -p "$artifacts"
   assemble_corpus "$h" "$corpus"
-  args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb="$(malloc_limit_mb "$h")"
+  args=(-max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -malloc_limit_mb="$(malloc_limit_mb "$h")"
         -max_len=$max_len -print_final_stats=1 -artifact_prefix="$artifacts/")
   dict=$(dict_for "$h")
   [ -n "$dict" ] && args+=(-dict="$fuzz_dir/dict/$dict.dict")
@@ -186,7 +188,7 @@ for h in $harnesses; do
     echo "  $h failed (exit $rc); log: $out/$h.log"
     grep -E 'pmc fuzz finding|^SUMMARY|ERROR: libFuzzer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error' "$out/$h.log" |
       head -5 | sed 's/^/    /'
-    grep -o 'Test unit written to .*' "$out/$h.log" | sed 's/^Test unit written to /  input: /'
+    grep -o 'Test unit written to .*' "$out/$h.log" | grep -v slow-unit- | sed 's/^Test unit written to /  input: /'
   fi
 done
 if [ "$failed" -ne 0 ]; then
