@@ -73,7 +73,7 @@ class DrnReader {
 
   void read_header() {
     std::string_view line;
-    bool saw_type = false, saw_states = false;
+    bool saw_type = false, saw_states = false, saw_parameters = false, saw_placeholders = false;
     std::string held;  // keeps a read-ahead line alive for this iteration
     while (true) {
       if (!pending_.empty()) {
@@ -98,12 +98,19 @@ class DrnReader {
         else if (vt == "parametric") parametric_ = true;
         else error("value type {} is not supported (double, rational or parametric)", quote_for_message(vt));
       } else if (line == "@parameters") {
+        // Placeholders are parsed against the parameters declared before
+        // them: declared again or later, the placeholders' coefficients
+        // would not match them (found by fuzzing: an access out of bounds).
+        if (saw_parameters) error("@parameters is given twice");
+        if (saw_placeholders) error("@parameters after @placeholders (placeholders are written in the parameters)");
+        saw_parameters = true;
         parameters_ = split_words(next_header_line());
         for (const auto& p : parameters_) {
           if (auto problem = name_problem(p, "parameter", false); !problem.empty()) error("{}", problem);
           if (std::count(parameters_.begin(), parameters_.end(), p) > 1) error("parameter {} is declared twice", p);
         }
       } else if (line == "@placeholders") {
+        saw_placeholders = true;
         read_placeholders();
       } else if (line == "@reward_models") {
         reward_names_ = split_words(next_header_line());

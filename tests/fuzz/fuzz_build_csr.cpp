@@ -184,7 +184,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (extras & 8) {
       pmc_result* result = nullptr;
       const pmc_status status = pmc_check(model, in.pick(k_properties), options, &result);
-      if (status != PMC_ERROR_NOT_CONVERGED) ok("pmc_check", status);
+      if (status != PMC_ERROR_NOT_CONVERGED && !ok("pmc_check", status) && result != nullptr) {
+        pmc::fuzz::finding("a failed pmc_check wrote its out-parameter");
+      }
       pmc_result_free(result);
     }
     pmc_model_free(model);
