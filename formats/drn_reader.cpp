@@ -101,8 +101,8 @@ class DrnReader {
         // Placeholders are parsed against the parameters declared before
         // them: declared again or later, the placeholders' coefficients
         // would not match them (found by fuzzing: an access out of bounds).
-        if (saw_parameters) error("@parameters is given twice");
         if (saw_placeholders) error("@parameters after @placeholders (placeholders are written in the parameters)");
+        if (saw_parameters) error("@parameters is given twice");
         saw_parameters = true;
         parameters_ = split_words(next_header_line());
         for (const auto& p : parameters_) {
