@@ -9,6 +9,7 @@
 #include "check/computations.hpp"
 #include "check/conditional.hpp"
 #include "check/memory_budget.hpp"
+#include "check/state_expressions.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
 #include "model/model_memory.hpp"
@@ -101,6 +102,14 @@ class Checker {
                label_list(ctx_.model()));
         }
         return label->states;
+      }
+      case StateKind::expression: {
+        const std::vector<uint8_t> holds = expression_states(ctx_.model(), *f.expression, ctx_.options().settings.threads);
+        Bitset set(n);
+        for (uint64_t s = 0; s < n; ++s) {
+          if (holds[s]) set.set(s);
+        }
+        return set;
       }
       case StateKind::negation:
         return bits::complement(states(*f.left));

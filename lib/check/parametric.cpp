@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "check/state_expressions.hpp"
 #include "common/error.hpp"
 #include "property/parser.hpp"
 
@@ -14,7 +15,7 @@ using namespace property;
 [[noreturn]] void unsupported(size_t column, std::string_view what) {
   fail(ErrorCode::unsupported,
        "column {}: {}; parameter synthesis supports P[ φ U I ψ ], P[ F I ψ ] with I = <=t or [t1,t2], and "
-       "R[ C<=t ], φ and ψ made of labels, true, false, !, &, |, =>",
+       "R[ C<=t ], φ and ψ made of labels, expressions over state variables, true, false, !, &, |, =>",
        column, what);
 }
 
@@ -35,6 +36,8 @@ std::vector<uint8_t> states(const Model& model, const StateFormula& f) {
       for (uint64_t s = 0; s < n; ++s) set[s] = label->states.test(s) ? 1 : 0;
       return set;
     }
+    case StateKind::expression:
+      return expression_states(model, *f.expression, 0);
     case StateKind::negation: {
       std::vector<uint8_t> set = states(model, *f.left);
       for (uint8_t& b : set) b = !b;

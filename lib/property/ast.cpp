@@ -18,12 +18,94 @@ int precedence(const StateFormula& f) {
     case StateKind::negation: return 4;
     case StateKind::constant:
     case StateKind::label:
+    case StateKind::expression:  // comparisons bind tighter than '!' (PRISM's precedence)
     case StateKind::op: return 5;
   }
   return 5;
 }
 
 void append_state(std::string& out, const StateFormula& f);
+
+// Binding strength of expressions: comparisons < + - < * / < unary - < operands.
+int precedence(const Expression& e) {
+  switch (e.kind) {
+    case ExprKind::equal:
+    case ExprKind::not_equal:
+    case ExprKind::less:
+    case ExprKind::less_equal:
+    case ExprKind::greater:
+    case ExprKind::greater_equal: return 1;
+    case ExprKind::add:
+    case ExprKind::subtract: return 2;
+    case ExprKind::multiply:
+    case ExprKind::divide: return 3;
+    case ExprKind::negate: return 4;
+    case ExprKind::number:
+    case ExprKind::boolean:
+    case ExprKind::variable:
+    case ExprKind::call: return 5;
+  }
+  return 5;
+}
+
+std::string_view symbol(ExprKind kind) {
+  switch (kind) {
+    case ExprKind::add: return " + ";
+    case ExprKind::subtract: return " - ";
+    case ExprKind::multiply: return "*";
+    case ExprKind::divide: return "/";
+    case ExprKind::equal: return "=";
+    case ExprKind::not_equal: return "!=";
+    case ExprKind::less: return "<";
+    case ExprKind::less_equal: return "<=";
+    case ExprKind::greater: return ">";
+    case ExprKind::greater_equal: return ">=";
+    default: return "";
+  }
+}
+
+void append_expression(std::string& out, const Expression& e);
+
+void append_expression_child(std::string& out, const Expression& child, int min_precedence) {
+  if (precedence(child) < min_precedence) {
+    out += '(';
+    append_expression(out, child);
+    out += ')';
+  } else {
+    append_expression(out, child);
+  }
+}
+
+void append_expression(std::string& out, const Expression& e) {
+  switch (e.kind) {
+    case ExprKind::number: out += to_string(e.number); return;
+    case ExprKind::boolean: out += e.value ? "true" : "false"; return;
+    case ExprKind::variable: out += e.name; return;
+    case ExprKind::negate:
+      out += '-';
+      append_expression_child(out, *e.args[0], 4);
+      return;
+    case ExprKind::call:
+      out += e.name;
+      out += '(';
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        if (i > 0) out += ',';
+        append_expression(out, *e.args[i]);
+      }
+      out += ')';
+      return;
+    default: {
+      // Arithmetic associates to the left, so a right operand of the same
+      // strength keeps its parentheses; comparisons do not chain, so a
+      // comparison inside one is always parenthesised.
+      const int p = precedence(e);
+      append_expression_child(out, *e.args[0], p == 1 ? 2 : p);
+      out += symbol(e.kind);
+      append_expression_child(out, *e.args[1], p + 1);
+      return;
+    }
+  }
+}
 
 void append_child(std::string& out, const StateFormula& child, int min_precedence) {
   if (precedence(child) < min_precedence) {
@@ -60,6 +142,7 @@ void append_state(std::string& out, const StateFormula& f) {
     case StateKind::disjunction: append_binary(out, f, " | ", 2, 3); return;
     case StateKind::implication: append_binary(out, f, " => ", 2, 1); return;
     case StateKind::op: out += to_string(*f.op); return;
+    case StateKind::expression: append_expression(out, *f.expression); return;
   }
 }
 
@@ -119,6 +202,19 @@ std::string_view to_string(Comparison comparison) {
     case Comparison::greater_equal: return ">=";
   }
   return "?";
+}
+
+std::string to_string(const Expression& expression) {
+  std::string out;
+  append_expression(out, expression);
+  return out;
+}
+
+int function_arity(std::string_view name) {
+  if (name == "min" || name == "max") return 0;
+  if (name == "floor" || name == "ceil" || name == "round") return 1;
+  if (name == "pow" || name == "mod" || name == "log") return 2;
+  return -1;
 }
 
 std::string to_string(const StateFormula& formula) {

@@ -112,9 +112,37 @@ struct Operator {
   bool holds(double value) const;
 };
 
+// An expression over the model's state variables, PRISM's atomic
+// propositions: `s=7`, `x1+x2>=2`, `min(a,b)<N`... (PRISM manual, "Expressions").
+// Types (bool, int, double) are known only against a model's variables, so
+// the checker types and evaluates it (check/state_expressions.hpp).
+enum class ExprKind : uint8_t {
+  number,    // a literal (is_integer: written with digits only)
+  boolean,   // true / false
+  variable,  // a state variable, by name
+  negate,    // -e
+  add, subtract, multiply, divide,
+  equal, not_equal, less, less_equal, greater, greater_equal,
+  call,      // min, max, floor, ceil, round, pow, mod, log (PRISM's functions)
+};
+
+struct Expression;
+using ExprPtr = std::shared_ptr<const Expression>;
+
+struct Expression {
+  ExprKind kind = ExprKind::number;
+  Number number;              // number only
+  bool value = false;         // boolean only
+  std::string name;           // variable: its name; call: the function's
+  std::vector<ExprPtr> args;  // negate: 1; binary: 2 (left, right); call: its arguments
+  int height = 1;             // 1 for a leaf; bounded by k_max_depth like state formulas
+  size_t column = 0;          // 1-based column where the expression starts
+};
+
 enum class StateKind : uint8_t {
   constant,     // true / false
   label,        // "name"
+  expression,   // a boolean expression over state variables (in expression), e.g. s=7 or a bool variable
   negation,     // !φ            (operand in left)
   conjunction,  // φ & ψ
   disjunction,  // φ | ψ
@@ -129,6 +157,7 @@ struct StateFormula {
   StatePtr left;        // negation operand, or left operand of a binary node
   StatePtr right;       // right operand of a binary node
   OperatorPtr op;       // op only
+  ExprPtr expression;   // expression only
   int height = 1;       // 1 for a leaf; bounded by k_max_depth
   size_t column = 0;    // 1-based column where the formula starts
 };
@@ -153,6 +182,7 @@ struct Property {
 // precedence and associativity, so parse_property(to_string(p)) rebuilds
 // the same tree.
 std::string to_string(const StateFormula& formula);
+std::string to_string(const Expression& expression);  // PRISM's spelling: `s=7`, `x + 1`, `min(a,b)`
 std::string to_string(const PathFormula& formula);
 std::string to_string(const RewardFormula& formula);
 std::string to_string(const Operator& op);
@@ -164,5 +194,9 @@ std::string_view to_string(Comparison comparison);  // "=?", "<", "<=", ">", ">=
 // Every distinct label the formula mentions, in order of first appearance
 // (nested operators included), so the checker can report unknown ones.
 std::vector<std::string> collect_labels(const StateFormula& formula);
+
+// PRISM's functions an expression may call: the number of arguments `name`
+// takes (0: two or more, as min and max), or -1 when it is no function.
+int function_arity(std::string_view name);
 
 }  // namespace pmc::property

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -20,6 +22,7 @@ enum class Tok : uint8_t {
   lbracket, rbracket, lparen, rparen, lbrace, rbrace,
   bang, amp, bar, given, implies, equals, question, comma, minus,
   less, less_equal, greater, greater_equal,
+  plus, star, slash, not_equals,  // in expressions over state variables only
 };
 
 struct Token {
@@ -86,6 +89,9 @@ class Parser {
   int depth_ = 0;
   std::vector<std::pair<const Operator*, size_t>> queries_;  // every `=?`, with the offset of its '='
   std::vector<std::pair<const Operator*, size_t>> conditions_;  // every `||`, with its offset
+  // Offset of a '(' where a state formula may start -> whether an
+  // expression operator follows its ')' (parenthesis_starts_expression).
+  std::unordered_map<size_t, bool> parenthesis_kind_;
 
   // ---- errors ----
 
@@ -164,12 +170,15 @@ class Parser {
         case ')': single(Tok::rparen); break;
         case '{': single(Tok::lbrace); break;
         case '}': single(Tok::rbrace); break;
-        case '!': single(Tok::bang); break;
+        case '!': next_is('=') ? single(Tok::not_equals, 2) : single(Tok::bang); break;
         case '&': single(Tok::amp); break;
         case '|': next_is('|') ? single(Tok::given, 2) : single(Tok::bar); break;
         case '?': single(Tok::question); break;
         case ',': single(Tok::comma); break;
         case '-': single(Tok::minus); break;
+        case '+': single(Tok::plus); break;
+        case '*': single(Tok::star); break;
+        case '/': single(Tok::slash); break;
         case '=': next_is('>') ? single(Tok::implies, 2) : single(Tok::equals); break;
         case '<': next_is('=') ? single(Tok::less_equal, 2) : single(Tok::less); break;
         case '>': next_is('=') ? single(Tok::greater_equal, 2) : single(Tok::greater); break;
@@ -251,6 +260,7 @@ class Parser {
         if (child) below = std::max(below, child->height + 1);
       }
     }
+    if (node.expression) below = std::max(below, node.expression->height);
     node.height = below + 1;
     if (node.height > k_max_depth) too_deep(error_offset);
     return std::make_shared<const StateFormula>(std::move(node));
@@ -340,16 +350,20 @@ class Parser {
         advance();
         return make(std::move(node), offset);
       case Tok::lparen: {
+        if (parenthesis_starts_expression()) return parse_expression_atom();
         advance();
         StatePtr inner = parse_state();
         expect(Tok::rparen, "')'");
         return inner;
       }
+      case Tok::number:
+      case Tok::minus: return parse_expression_atom();
       case Tok::identifier: break;
       default: expected("a state formula");
     }
     std::string_view word = tok_.text;
     if (word == "true" || word == "false") {
+      if (continues_expression(peek().kind)) return parse_expression_atom();  // true=b
       node.kind = StateKind::constant;
       node.value = word == "true";
       advance();
@@ -366,12 +380,233 @@ class Parser {
                                         "LRAmin/LRAmax are the long-run averages of MDPs)",
                                         word));
     }
+    if (function_arity(word) >= 0 && peek().kind == Tok::lparen) return parse_expression_atom();  // min(a,b)<2
     if (is_reserved_word(word)) {
       error_at(tok_.offset, fmt::format("expected a state formula but found keyword '{}'", word));
     }
-    error_at(tok_.offset, fmt::format("expected a state formula but found {} (labels are written in double "
-                                      "quotes, as \"{}\")",
-                                      describe(tok_), word));
+    // A word before '=?', '[' or '{' is a misspelt operator, not a variable.
+    const Token next = peek();
+    if (next.kind == Tok::lbracket || next.kind == Tok::lbrace ||
+        (next.kind == Tok::equals && peek(2).kind == Tok::question)) {
+      error_at(tok_.offset, fmt::format("expected a state formula but found {} (the operators are P, Pmin, Pmax, "
+                                        "R, Rmin, Rmax, S, LRA, LRAmin and LRAmax)",
+                                        describe(tok_)));
+    }
+    // Any other word is a state variable: whether the model has it, and
+    // of which type, the checker decides (labels are in double quotes).
+    return parse_expression_atom();
+  }
+
+  // ---- expressions over state variables ----
+  //
+  //   atom     := sum ( relop sum )?      relop: = != < <= > >=
+  //   sum      := product ( ( '+' | '-' ) product )*
+  //   product  := factor ( ( '*' | '/' ) factor )*
+  //   factor   := '-' factor | number | 'true' | 'false' | variable
+  //             | function '(' atom ( ',' atom )* ')' | '(' atom ')'
+  //
+  // PRISM's precedence: arithmetic binds tighter than comparisons, which
+  // bind tighter than '!', '&', '|' and '=>' (the state formula's).
+
+  // The token `n` places ahead (1: the next one), consuming nothing.
+  Token peek(int n = 1) {
+    const size_t saved_pos = pos_;
+    const Token saved = tok_;
+    for (int i = 0; i < n; ++i) advance();
+    const Token ahead = tok_;
+    pos_ = saved_pos;
+    tok_ = saved;
+    return ahead;
+  }
+
+  // Tokens that continue an expression after an operand: what tells
+  // `(x+1)=2` (an expression) from `("a" | "b")` (a state formula in
+  // parentheses), and `true=b` from `true`.
+  static bool continues_expression(Tok kind) {
+    switch (kind) {
+      case Tok::plus: case Tok::minus: case Tok::star: case Tok::slash:
+      case Tok::equals: case Tok::not_equals: case Tok::less: case Tok::less_equal:
+      case Tok::greater: case Tok::greater_equal: return true;
+      default: return false;
+    }
+  }
+
+  // At a '(' where a state formula may start: whether an expression
+  // operator follows its ')'. One scan to the matching ')' decides every
+  // '(' inside too (kept in parenthesis_kind_), so deep nesting costs
+  // linear time, not quadratic.
+  bool parenthesis_starts_expression() {
+    const size_t start = tok_.offset;
+    if (auto it = parenthesis_kind_.find(start); it != parenthesis_kind_.end()) return it->second;
+    const size_t saved_pos = pos_;
+    const Token saved = tok_;
+    std::vector<size_t> open;
+    try {
+      while (tok_.kind != Tok::end) {
+        if (tok_.kind == Tok::lparen) {
+          open.push_back(tok_.offset);
+        } else if (tok_.kind == Tok::rparen && !open.empty()) {
+          const size_t opened = open.back();
+          open.pop_back();
+          advance();
+          parenthesis_kind_[opened] = continues_expression(tok_.kind);
+          if (open.empty()) break;
+          continue;  // the token after ')' may itself be '(' or ')'
+        }
+        advance();
+      }
+    } catch (const Error&) {
+      // A character that starts no token: the parse proper reports it where it stands.
+    }
+    for (size_t opened : open) parenthesis_kind_[opened] = false;  // unclosed: the group's parse says so
+    pos_ = saved_pos;
+    tok_ = saved;
+    return parenthesis_kind_[start];
+  }
+
+  StatePtr parse_expression_atom() {
+    const size_t offset = tok_.offset;
+    StateFormula node;
+    node.kind = StateKind::expression;
+    node.column = offset + 1;
+    node.expression = parse_relation();
+    return make(std::move(node), offset);
+  }
+
+  ExprPtr make_expression(Expression node, size_t error_offset) const {
+    int below = 0;
+    for (const ExprPtr& arg : node.args) below = std::max(below, arg->height);
+    node.height = below + 1;
+    if (node.height > k_max_depth) too_deep(error_offset);
+    return std::make_shared<const Expression>(std::move(node));
+  }
+
+  ExprPtr make_expression_binary(ExprKind kind, ExprPtr left, ExprPtr right, size_t operator_offset) const {
+    Expression node;
+    node.kind = kind;
+    node.column = left->column;
+    node.args = {std::move(left), std::move(right)};
+    return make_expression(std::move(node), operator_offset);
+  }
+
+  static std::optional<ExprKind> relation_of(Tok kind) {
+    switch (kind) {
+      case Tok::equals: return ExprKind::equal;
+      case Tok::not_equals: return ExprKind::not_equal;
+      case Tok::less: return ExprKind::less;
+      case Tok::less_equal: return ExprKind::less_equal;
+      case Tok::greater: return ExprKind::greater;
+      case Tok::greater_equal: return ExprKind::greater_equal;
+      default: return std::nullopt;
+    }
+  }
+
+  ExprPtr parse_relation() {
+    ExprPtr left = parse_sum();
+    const std::optional<ExprKind> relation = relation_of(tok_.kind);
+    if (!relation) return left;
+    const size_t offset = tok_.offset;
+    advance();
+    ExprPtr result = make_expression_binary(*relation, std::move(left), parse_sum(), offset);
+    if (relation_of(tok_.kind)) {
+      error_at(tok_.offset, fmt::format("comparisons do not chain: '{}' follows a comparison (write a=b & b=c, or "
+                                        "parenthesise one side)",
+                                        tok_.text));
+    }
+    return result;
+  }
+
+  ExprPtr parse_sum() {
+    ExprPtr result = parse_product();
+    while (tok_.kind == Tok::plus || tok_.kind == Tok::minus) {
+      const ExprKind kind = tok_.kind == Tok::plus ? ExprKind::add : ExprKind::subtract;
+      const size_t offset = tok_.offset;
+      advance();
+      result = make_expression_binary(kind, std::move(result), parse_product(), offset);
+    }
+    return result;
+  }
+
+  ExprPtr parse_product() {
+    ExprPtr result = parse_factor();
+    while (tok_.kind == Tok::star || tok_.kind == Tok::slash) {
+      const ExprKind kind = tok_.kind == Tok::star ? ExprKind::multiply : ExprKind::divide;
+      const size_t offset = tok_.offset;
+      advance();
+      result = make_expression_binary(kind, std::move(result), parse_factor(), offset);
+    }
+    return result;
+  }
+
+  ExprPtr parse_factor() {
+    DepthGuard guard(*this);
+    const size_t offset = tok_.offset;
+    Expression node;
+    node.column = offset + 1;
+    switch (tok_.kind) {
+      case Tok::minus:
+        advance();
+        node.kind = ExprKind::negate;
+        node.args = {parse_factor()};
+        return make_expression(std::move(node), offset);
+      case Tok::number:
+        node.kind = ExprKind::number;
+        node.number = tok_.number;
+        advance();
+        return make_expression(std::move(node), offset);
+      case Tok::lparen: {
+        advance();
+        ExprPtr inner = parse_relation();
+        expect(Tok::rparen, "')'");
+        return inner;
+      }
+      case Tok::identifier: break;
+      default: expected("an expression (a number, a variable or '(')");
+    }
+    const std::string_view word = tok_.text;
+    if (word == "true" || word == "false") {
+      node.kind = ExprKind::boolean;
+      node.value = word == "true";
+      advance();
+      return make_expression(std::move(node), offset);
+    }
+    const int arity = function_arity(word);
+    if (arity >= 0 && peek().kind == Tok::lparen) return parse_call(word, arity);
+    if (is_reserved_word(word)) {
+      error_at(offset, fmt::format("expected an expression but found keyword '{}' (operators such as P, R and S "
+                                   "cannot stand inside an expression)",
+                                   word));
+    }
+    node.kind = ExprKind::variable;
+    node.name = std::string(word);
+    advance();
+    return make_expression(std::move(node), offset);
+  }
+
+  ExprPtr parse_call(std::string_view name, int arity) {
+    const size_t offset = tok_.offset;
+    Expression node;
+    node.kind = ExprKind::call;
+    node.column = offset + 1;
+    node.name = std::string(name);
+    advance();  // the name
+    advance();  // '('
+    node.args.push_back(parse_relation());
+    while (tok_.kind == Tok::comma) {
+      if (static_cast<int>(node.args.size()) >= k_max_depth) too_deep(tok_.offset);
+      advance();
+      node.args.push_back(parse_relation());
+    }
+    expect(Tok::rparen, "',' or ')'");
+    const int given = static_cast<int>(node.args.size());
+    if (arity == 0 && given < 2) {
+      error_at(offset, fmt::format("{} takes two or more arguments but is given {}", name, given));
+    }
+    if (arity > 0 && given != arity) {
+      error_at(offset, fmt::format("{} takes {} argument{} but is given {}", name, arity, arity == 1 ? "" : "s",
+                                   given));
+    }
+    return make_expression(std::move(node), offset);
   }
 
   // ---- operators ----

@@ -4,7 +4,10 @@
 //   state     := or ( '=>' state )?                  -- right-associative
 //   or        := and ( '|' and )*
 //   and       := unary ( '&' unary )*
-//   unary     := '!' unary | 'true' | 'false' | "label" | '(' state ')' | operator
+//   unary     := '!' unary | 'true' | 'false' | "label" | '(' state ')' | operator | atom
+//   atom      := an expression over the model's state variables, e.g. s=7,
+//                x1+x2>=2, b, min(a,b)<3 (grammar in parser.cpp; PRISM's
+//                arithmetic, comparisons and min max floor ceil round pow mod log)
 //   operator  := ( 'P' | 'Pmin' | 'Pmax' ) cmp '[' path ( '||' path )? ']'
 //              | ( 'R' ( '{' "name" '}' )? ( 'min' | 'max' )? | 'Rmin' | 'Rmax' ) cmp '[' reward ']'
 //              | ( 'S' | 'LRA' | 'LRAmin' | 'LRAmax' ) cmp '[' state ']'
@@ -23,6 +26,8 @@
 // formulas: `F "a" & !"b"` is `F ("a" & !"b")`, and `"a" U "b" | "c"` is
 // `"a" U ("b" | "c")`. Only the outermost operator may be a query (`=?`).
 // "init" and "deadlock" are ordinary labels here; the model supplies them.
+// A bare word is a state variable (`P=? [ F s=7 & d=6 ]`): the checker
+// looks it up in the model's state valuations and types the expression.
 #pragma once
 
 #include <string_view>

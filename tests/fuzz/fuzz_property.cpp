@@ -16,7 +16,8 @@ using pmc::ModelType;
 
 // Four states over the labels "a", "b", "init" and reward structures "r"
 // and "cost", so that most label and reward names the dictionary suggests
-// exist; the matrix has a cycle and two absorbing states.
+// exist; the matrix has a cycle and two absorbing states. State variables
+// x (int, the state's index) and b (bool, odd states) for expressions.
 ModelParts tiny_parts(ModelType type) {
   ModelParts p;
   p.type = type;
@@ -45,6 +46,7 @@ ModelParts tiny_parts(ModelType type) {
   p.rewards.push_back({"r", {1.0, 2.0, 0.0, 0.5}, {}});
   std::vector<double> per_entry(p.columns.size(), 1.0);
   p.rewards.push_back({"cost", {}, per_entry});
+  p.valuations = pmc::StateValuations{{"x", "b"}, {0, 1}, {0, 0, 1, 1, 2, 0, 3, 1}};
   return p;
 }
 

@@ -16,6 +16,33 @@ const Operator& top(const Property& p) {
   return *op;
 }
 
+// Expressions over state variables, as prefix terms: add(x,1), eq(s,7).
+std::string shape(const Expression& e) {
+  auto args = [&] {
+    std::string out;
+    for (size_t i = 0; i < e.args.size(); ++i) out += (i ? "," : "") + shape(*e.args[i]);
+    return out;
+  };
+  switch (e.kind) {
+    case ExprKind::number: return to_string(e.number);
+    case ExprKind::boolean: return e.value ? "T" : "F";
+    case ExprKind::variable: return e.name;
+    case ExprKind::negate: return "neg(" + args() + ")";
+    case ExprKind::add: return "add(" + args() + ")";
+    case ExprKind::subtract: return "sub(" + args() + ")";
+    case ExprKind::multiply: return "mul(" + args() + ")";
+    case ExprKind::divide: return "div(" + args() + ")";
+    case ExprKind::equal: return "eq(" + args() + ")";
+    case ExprKind::not_equal: return "ne(" + args() + ")";
+    case ExprKind::less: return "lt(" + args() + ")";
+    case ExprKind::less_equal: return "le(" + args() + ")";
+    case ExprKind::greater: return "gt(" + args() + ")";
+    case ExprKind::greater_equal: return "ge(" + args() + ")";
+    case ExprKind::call: return e.name + "(" + args() + ")";
+  }
+  return "?";
+}
+
 // A compact structural rendering that makes the tree shape explicit, so
 // precedence tests do not depend on to_string's parenthesisation.
 std::string shape(const StateFormula& f) {
@@ -27,6 +54,7 @@ std::string shape(const StateFormula& f) {
     case StateKind::disjunction: return "or(" + shape(*f.left) + "," + shape(*f.right) + ")";
     case StateKind::implication: return "imp(" + shape(*f.left) + "," + shape(*f.right) + ")";
     case StateKind::op: return "op";
+    case StateKind::expression: return "e(" + shape(*f.expression) + ")";
   }
   return "?";
 }
@@ -257,13 +285,54 @@ TEST(PropertyParser, ReservedWordsGetNoQuotingHint) {
     }
   }
   for (const char* word : {"true", "false"}) EXPECT_NO_THROW(parse_property(fmt::format("P=? [ F {} ]", word)));
-  // An ordinary word still gets the hint.
-  try {
-    parse_property("LRA=? [ minimum ]");
-    ADD_FAILURE();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("labels are written in double quotes, as \"minimum\""), std::string::npos);
-  }
+  // An ordinary word is a state variable: the checker looks it up (and
+  // gives the quoting hint when the model has no such variable).
+  EXPECT_EQ(shape("LRA=? [ minimum ]"), "op");
+  EXPECT_EQ(shape(*top(parse_property("LRA=? [ minimum ]")).state), "e(minimum)");
+}
+
+// PRISM's atomic propositions: expressions over state variables, with
+// PRISM's precedence (arithmetic, then comparisons, then ! & | =>).
+TEST(PropertyParser, ExpressionsOverStateVariables) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"s=7 & d=6", "and(e(eq(s,7)),e(eq(d,6)))"},
+      {"!x=1", "not(e(eq(x,1)))"},
+      {"b", "e(b)"},
+      {"!b | c", "or(not(e(b)),e(c))"},
+      {"x+1>=y*2", "e(ge(add(x,1),mul(y,2)))"},
+      {"x-y-z=0", "e(eq(sub(sub(x,y),z),0))"},
+      {"x-(y-z)=0", "e(eq(sub(x,sub(y,z)),0))"},
+      {"x/2/3<1", "e(lt(div(div(x,2),3),1))"},
+      {"-x<=-1.5", "e(le(neg(x),neg(1.5)))"},
+      {"--x>0", "e(gt(neg(neg(x)),0))"},
+      {"(x+1)*2!=4", "e(ne(mul(add(x,1),2),4))"},
+      {"((x+1))=2", "e(eq(add(x,1),2))"},
+      {"(x=1)=(y=1)", "e(eq(eq(x,1),eq(y,1)))"},
+      {"(x=1)", "e(eq(x,1))"},
+      {"(\"a\" | x>2) & b", "and(or(a,e(gt(x,2))),e(b))"},
+      {"true=b", "e(eq(T,b))"},
+      {"min(x,y,3)<2", "e(lt(min(x,y,3),2))"},
+      {"max(x,1)>floor(y/2)", "e(gt(max(x,1),floor(div(y,2))))"},
+      {"mod(x,2)=0 => pow(2,x)>log(8,2)", "imp(e(eq(mod(x,2),0)),e(gt(pow(2,x),log(8,2))))"},
+      {"round(x)=ceil(x)", "e(eq(round(x),ceil(x)))"},
+      {"3<x", "e(lt(3,x))"},
+  };
+  for (const auto& [input, expected] : cases) EXPECT_EQ(shape(input), expected) << input;
+  // Inside operators, and as the operands of U, F and S.
+  Property p = parse_property("P=? [ x<3 U<=5 s=7 & d=6 ]");
+  EXPECT_EQ(shape(*top(p).path->left), "e(lt(x,3))");
+  EXPECT_EQ(shape(*top(p).path->right), "and(e(eq(s,7)),e(eq(d,6)))");
+  EXPECT_EQ(top(p).path->bound.upper->value, 5.0);
+  p = parse_property("S=? [ q>=K ]");
+  EXPECT_EQ(shape(*top(p).state), "e(ge(q,K))");
+  p = parse_property("R{\"r\"}=? [ F pc1=3 ]");
+  EXPECT_EQ(shape(*top(p).reward.target), "e(eq(pc1,3))");
+  // Columns: the atom's and each sub-expression's first character.
+  p = parse_property("P=? [ F d+1=7 ]");
+  const StateFormula& atom = *top(p).path->right;
+  EXPECT_EQ(atom.column, 9u);
+  EXPECT_EQ(atom.expression->args[1]->column, 13u);
+  EXPECT_EQ(to_string(*atom.expression), "d + 1=7");
 }
 
 TEST(PropertyParser, NestedOperators) {
@@ -374,6 +443,20 @@ TEST(PropertyParser, ToStringIsCanonicalAndRoundTrips) {
       {"LRAmin<=0.5 [ \"a\" ]", "LRAmin<=0.5 [ \"a\" ]"},
       {"R{\"r\"}=? [ LRA ]", "R{\"r\"}=? [ LRA ]"},
       {"Rmax=?[LRA]", "Rmax=? [ LRA ]"},
+      // Expressions over state variables.
+      {"P=?[F s=7&d=6]", "P=? [ F s=7 & d=6 ]"},
+      {"P=? [ F (x + 1) * 2 >= y ]", "P=? [ F (x + 1)*2>=y ]"},
+      {"P=? [ F x - (y - z) = 0 ]", "P=? [ F x - (y - z)=0 ]"},
+      {"P=? [ F x - -1 = 0 ]", "P=? [ F x - -1=0 ]"},
+      {"P=? [ F -(x+1) < 2 ]", "P=? [ F -(x + 1)<2 ]"},
+      {"P=? [ F x/(y*z) > 1.5 ]", "P=? [ F x/(y*z)>1.5 ]"},
+      {"(x=1)=(y!=2)", "(x=1)=(y!=2)"},
+      {"!(x=1)", "!x=1"},
+      {"!(x=1 & b)", "!(x=1 & b)"},
+      {"(true)=b", "true=b"},
+      {"( min ( x , 2 ) ) < 1", "min(x,2)<1"},
+      {"S=? [ b ]", "S=? [ b ]"},
+      {"P=? [ x<=2 U x=3 ]", "P=? [ x<=2 U x=3 ]"},
   };
   for (const auto& [input, canonical] : cases) {
     Property p = parse_property(input);
@@ -490,7 +573,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"P=? [ F \"a ]", 9, "unterminated name"},
         BadCase{"P=? [ F \"a\n\" ]", 11, "unterminated name"},
         BadCase{"P=? [ F \"\" ]", 9, "empty name"},
-        BadCase{"P=? [ F a ]", 9, "found 'a' (labels are written in double quotes, as \"a\")"},
+        BadCase{"P=? [ F a ]]", 12, "expected '&', '|', '=>' or end of input but found ']'"},
         BadCase{"P=? [ F<5 \"a\" ]", 8, "strict time bound '<'"},
         BadCase{"P=? [ F>5 \"a\" ]", 8, "strict time bound '>'"},
         BadCase{"P=? [ F[2,1] \"a\" ]", 9, "empty time interval: start 2 exceeds end 1"},
@@ -524,7 +607,30 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"!", 2, "expected a state formula but found end of input"},
         BadCase{"\"a\" <=> \"b\"", 5, "but found '<='"},
         BadCase{"Smin=? [ \"a\" ]", 1, "found 'Smin'"},
-        BadCase{"p=? [ F \"a\" ]", 1, "found 'p'"},
+        BadCase{"p=? [ F \"a\" ]", 1, "found 'p' (the operators are P, Pmin"},
+        BadCase{"Q [ F \"a\" ]", 1, "found 'Q' (the operators are"},
+        BadCase{"r{\"x\"}=? [ S ]", 1, "found 'r' (the operators are"},
+        // Expressions over state variables.
+        BadCase{"P=? [ F x= ]", 12, "expected an expression (a number, a variable or '(') but found ']'"},
+        BadCase{"P=? [ F x+ ]", 12, "expected an expression"},
+        BadCase{"P=? [ F x=1=2 ]", 12, "comparisons do not chain: '=' follows a comparison"},
+        BadCase{"P=? [ F x<1<=2 ]", 12, "comparisons do not chain: '<=' follows a comparison"},
+        BadCase{"P=? [ F x=F ]", 11, "expected an expression but found keyword 'F'"},
+        BadCase{"P=? [ F x=P=? [ F \"a\" ] ]", 11, "found keyword 'P' (operators such as P, R and S cannot stand"},
+        BadCase{"P=? [ F x=\"a\" ]", 11, "expected an expression (a number, a variable or '(') but found \"a\""},
+        BadCase{"P=? [ F min(x)<1 ]", 9, "min takes two or more arguments but is given 1"},
+        BadCase{"P=? [ F floor(x,2)<1 ]", 9, "floor takes 1 argument but is given 2"},
+        BadCase{"P=? [ F pow(2)<1 ]", 9, "pow takes 2 arguments but is given 1"},
+        BadCase{"P=? [ F max(x,1 ]", 17, "expected ',' or ')' but found ']'"},
+        BadCase{"P=? [ F (x+1 ]", 14, "expected ')' but found ']'"},
+        BadCase{"P=? [ F (x+1)=(2 ]", 18, "expected ')' but found ']'"},
+        BadCase{"P=? [ F x+1 ]]", 14, "but found ']'"},
+        BadCase{"x # 1", 3, "unexpected character '#'"},
+        BadCase{"(x + @", 6, "unexpected character '@'"},
+        // The state formula's level counts too: the 200th '-' is the 201st level.
+        BadCase{std::string(100000, '-') + "x=1", k_max_depth, "nested too deeply"},
+        BadCase{"x=" + std::string(100000, '(') + "1", 2 + k_max_depth, "nested too deeply"},
+        BadCase{"x" + repeated("+1", 1000) + "=0", 2 * k_max_depth, "nested too deeply"},
         // Storm's additions (issue 24).
         BadCase{"LRA", 4, "expected '=?' or a bound"},
         BadCase{"LRA=?", 6, "expected '[' but found end of input"},

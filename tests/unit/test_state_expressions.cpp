@@ -1,0 +1,188 @@
+// Properties over state variables (PRISM's `P=? [ F s=7 & d=6 ]`): values
+// on Knuth's die, from its .sta and from its source, each function and
+// operator on hand-computed cases, and the errors (unknown variables, types,
+// a model without variables, mod by zero).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "check/check.hpp"
+#include "check/parametric.hpp"
+#include "check/state_expressions.hpp"
+#include "common/error.hpp"
+#include "formats/model_files.hpp"
+#include "formats/prism_language/program.hpp"
+#include "property/parser.hpp"
+#include "support/temp_dir.hpp"
+
+namespace pmc {
+namespace {
+
+const std::string k_examples = std::string(PMC_TEST_DATA_DIR) + "/../../examples/die/";
+
+const Model& die_explicit() {
+  static const ModelPtr m = load_model({k_examples + "die.tra"}, "", {});
+  return *m;
+}
+
+const Model& die_source() {
+  static const ModelPtr m =
+      prism_language::build_model_from_source(k_examples + "die.pm", {}, prism_language::ExploreOptions{});
+  return *m;
+}
+
+CheckOptions tight() {
+  CheckOptions o;
+  o.settings.epsilon = 1e-12;
+  return o;
+}
+
+double value(const Model& m, const std::string& property) { return check(m, property, tight()).initial_value; }
+
+std::string error_of(const Model& m, const std::string& property, ErrorCode code = ErrorCode::property) {
+  try {
+    check(m, property, tight());
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), code) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << property << " gave no error";
+  return "";
+}
+
+// The states where the atom holds, from the expression of `P=? [ F atom ]`.
+std::vector<uint8_t> states_of(const Model& m, const std::string& atom) {
+  const property::Property p = property::parse_property("P=? [ F " + atom + " ]");
+  return expression_states(m, *p.top_operator()->path->right->expression, 1);
+}
+
+TEST(StateExpressions, DieValuesMatchItsLabels) {
+  // die.pm: label "six" = s=7 & d=6, "done" = s=7.
+  for (const Model* m : {&die_explicit(), &die_source()}) {
+    ASSERT_FALSE(m->valuations().empty());
+    EXPECT_EQ(check(*m, "P=? [ F s=7 & d=6 ]", tight()).values, check(*m, "P=? [ F \"six\" ]", tight()).values);
+    EXPECT_NEAR(value(*m, "P=? [ F s=7 & d=6 ]"), 1.0 / 6, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ F d=6 ]"), 1.0 / 6, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ F s=7 & d>3 ]"), 0.5, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ s<7 U d=2 | d=3 ]"), 1.0 / 3, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ F<=3 s=7 ]"), 0.75, 1e-12);
+    EXPECT_NEAR(value(*m, "R{\"coin_flips\"}=? [ F s=7 ]"), 11.0 / 3, 1e-10);
+    EXPECT_NEAR(value(*m, "P=? [ F \"done\" & !d=6 ]"), 5.0 / 6, 1e-12);
+    // A nested operator's bound over a variable atom.
+    EXPECT_NEAR(value(*m, "P=? [ F P>=1 [ F d=6 ] ]"), 1.0 / 6, 1e-12);
+  }
+}
+
+TEST(StateExpressions, FunctionsAndArithmetic) {
+  const Model& m = die_explicit();
+  // d in 1..6 with probability 1/6 each once s=7.
+  EXPECT_NEAR(value(m, "P=? [ F s=7 & mod(d,2)=0 ]"), 0.5, 1e-12);
+  EXPECT_NEAR(value(m, "P=? [ F s=7 & floor(d/2)=1 ]"), 2.0 / 6, 1e-12);  // d = 2, 3
+  EXPECT_NEAR(value(m, "P=? [ F s=7 & ceil(d/2)=1 ]"), 2.0 / 6, 1e-12);   // d = 1, 2
+  EXPECT_NEAR(value(m, "P=? [ F s=7 & round(d/4)=1 ]"), 4.0 / 6, 1e-12);  // d = 2..5 (0.5 rounds up)
+  EXPECT_NEAR(value(m, "P=? [ F pow(2,d)=64 ]"), 1.0 / 6, 1e-12);
+  EXPECT_NEAR(value(m, "P=? [ F s=7 & log(d,2)<=1 ]"), 2.0 / 6, 1e-12);  // d = 1, 2
+  EXPECT_NEAR(value(m, "P=? [ F min(s,d)=max(1,d) & s=7 ]"), 1.0, 1e-12);
+  EXPECT_NEAR(value(m, "P=? [ F s=7 & d*2-1>=2*d-1 & -d<=-5 ]"), 2.0 / 6, 1e-12);  // d = 5, 6
+  EXPECT_NEAR(value(m, "P=? [ F s=7 & d/4=1.5 ]"), 1.0 / 6, 1e-12);              // '/' is real
+  EXPECT_NEAR(value(m, "P=? [ F s=7 & d!=6 & (d=5)=(s=7) ]"), 1.0 / 6, 1e-12);
+  EXPECT_NEAR(value(m, "P=? [ F 1+1=2 & d=6 ]"), 1.0 / 6, 1e-12);
+  // mod keeps PRISM's sign rule: non-negative for a positive divisor
+  // (mod(-5,4) = 3, where C++'s and Java's remainder give -1).
+  const std::vector<uint8_t> holds = states_of(m, "mod(d-7,4)=3");
+  const StateValuations& v = m.valuations();
+  for (uint64_t s = 0; s < m.num_states(); ++s) {
+    const int32_t d = v.values[s * 2 + 1];
+    EXPECT_EQ(holds[s], d == 2 || d == 6 ? 1 : 0) << "state " << s << " d=" << d;
+  }
+}
+
+TEST(StateExpressions, BooleanVariables) {
+  testing::TempDir dir;
+  const std::string path = dir.path("flags.pm");
+  std::ofstream(path) << "dtmc\nmodule m\n  x : [0..3] init 0;\n  b : bool init false;\n"
+                         "  [] x<3 -> 0.5 : (x'=x+1) & (b'=!b) + 0.5 : (x'=3);\n  [] x=3 -> true;\nendmodule\n";
+  const ModelPtr m = load_model({path}, "", {});
+  // States (x,b): (0,F) (1,T) (2,F) (3,F) (3,T); reach b with x<3 from (0,F): only via (1,T).
+  EXPECT_NEAR(value(*m, "P=? [ F b & x<3 ]"), 0.5, 1e-12);
+  EXPECT_NEAR(value(*m, "P=? [ F b=true & x=1 ]"), 0.5, 1e-12);
+  EXPECT_NEAR(value(*m, "P=? [ F !b & x=2 ]"), 0.25, 1e-12);
+  EXPECT_NEAR(value(*m, "P=? [ F b!=false & x=3 ]"), 0.375, 1e-12);  // from (1,T) directly or through (2,F)
+  std::string e = error_of(*m, "P=? [ F b+1=2 ]");
+  EXPECT_NE(e.find("column 9: '+' takes numbers, but 'b' is a boolean"), std::string::npos) << e;
+  e = error_of(*m, "P=? [ F b<x ]");
+  EXPECT_NE(e.find("'<' takes numbers, but 'b' is a boolean"), std::string::npos) << e;
+  e = error_of(*m, "P=? [ F b=1 ]");
+  EXPECT_NE(e.find("'=' compares two booleans or two numbers, but 'b' is a boolean and '1' an integer"),
+            std::string::npos)
+      << e;
+  e = error_of(*m, "P=? [ F floor(b)=0 ]");
+  EXPECT_NE(e.find("floor takes numbers, but 'b' is a boolean"), std::string::npos) << e;
+  e = error_of(*m, "P=? [ F -b ]");
+  EXPECT_NE(e.find("'-' takes numbers"), std::string::npos) << e;
+}
+
+TEST(StateExpressions, Errors) {
+  const Model& m = die_explicit();
+  std::string e = error_of(m, "P=? [ F q=1 ]");
+  EXPECT_NE(e.find("column 9: unknown variable 'q' (the model's variables: s, d); labels are written in double "
+                   "quotes, as \"q\""),
+            std::string::npos)
+      << e;
+  e = error_of(m, "P=? [ F s ]");
+  EXPECT_NE(e.find("column 9: 's' is an integer, not a condition (compare it, as s=1)"), std::string::npos) << e;
+  e = error_of(m, "P=? [ F d/2 ]");
+  EXPECT_NE(e.find("'d/2' is a number, not a condition"), std::string::npos) << e;
+  e = error_of(m, "P=? [ F mod(d,2.5)=0 ]");
+  EXPECT_NE(e.find("mod takes integers, but '2.5' is a number"), std::string::npos) << e;
+  // Undefined in some state: the first one, with its valuation.
+  e = error_of(m, "P=? [ F mod(s,d)=0 ]");
+  EXPECT_NE(e.find("column 9: 'mod(s,d)' is undefined in state 0 (s=0,d=0): mod by zero"), std::string::npos) << e;
+  e = error_of(m, "P=? [ F s=7 & pow(d,s-8)>0 ]");
+  EXPECT_NE(e.find("column 15: 'pow(d,s - 8)' is undefined in state 0 (s=0,d=0): a negative exponent of an integer "
+                   "power"),
+            std::string::npos)
+      << e;
+
+  // A model without state valuations (a .tra without its .sta).
+  ModelParts p;
+  p.num_states = 2;
+  p.row_offsets = {0, 1, 2};
+  p.columns = {1, 1};
+  p.values = {1, 1};
+  const ModelPtr bare = Model::create(std::move(p));
+  e = error_of(*bare, "LRA=? [ minimum ]");
+  EXPECT_NE(e.find("column 9: 'minimum' is no label and the model has no state variables to look it up in"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("labels are written in double quotes, as \"minimum\""), std::string::npos) << e;
+  // Expressions without variables need none.
+  EXPECT_EQ(check(*bare, "P=? [ F 2>1 ]", tight()).values, (std::vector<double>{1, 1}));
+}
+
+TEST(StateExpressions, ParametricPropertiesTakeThemToo) {
+  // 0 →(k1) 1 →(k2) 2, variable x = state index.
+  ModelParts p;
+  p.type = ModelType::pctmc;
+  p.num_states = 3;
+  p.row_offsets = {0, 1, 2, 2};
+  p.columns = {1, 2};
+  p.values = {0, 0};
+  p.parameters = {Parameter{"k1", 0.1, 2}, Parameter{"k2", 0.1, 2}};
+  p.coefficients = {1, 0, 0, 1};
+  Bitset goal(3);
+  goal.set(2);
+  p.labels = {Label{"goal", goal}};
+  p.valuations = StateValuations{{"x"}, {0}, {0, 1, 2}};
+  const ModelPtr m = Model::create(std::move(p));
+  const ParametricQuery by_label = parametric_query(*m, "P=? [ x<2 U<=1 \"goal\" ]");
+  const ParametricQuery by_variable = parametric_query(*m, "P=? [ x<2 U<=1 x=2 ]");
+  EXPECT_EQ(by_variable.problem.x0, by_label.problem.x0);
+  ASSERT_EQ(by_variable.problem.phases.size(), by_label.problem.phases.size());
+  EXPECT_EQ(by_variable.problem.phases[0].active, by_label.problem.phases[0].active);
+  EXPECT_EQ(by_variable.problem.x0, (std::vector<double>{0, 0, 1}));
+}
+
+}  // namespace
+}  // namespace pmc
