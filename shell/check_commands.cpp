@@ -157,8 +157,16 @@ void print_result_text(const CheckResult& r, std::ostream& out) {
     }
   }
   if (r.num_initial > 1) fmt::print(out, " (initial states: {}, min {}, max {})", r.num_initial, r.min_initial, r.max_initial);
-  fmt::print(out, "\n  {}, {} iterations, {:.3f} s{}{} ({})\n", r.solver_names(), r.iterations, r.seconds,
-             r.converged ? "" : ", NOT CONVERGED", r.sound ? "" : ", not certified", reason_without_solver(r));
+  const std::string reason = reason_without_solver(r);
+  if (r.solvers.empty()) {
+    // The graph precomputation (probability 0/1, reachability) decided every state.
+    fmt::print(out, "\n  no solver needed: decided by graph analysis, {:.3f} s{}{}\n", r.seconds,
+               r.sound ? "" : ", not certified", reason.empty() ? "" : " (" + reason + ")");
+  } else {
+    fmt::print(out, "\n  {}, {} iterations, {:.3f} s{}{}{}\n", r.solver_names(), r.iterations, r.seconds,
+               r.converged ? "" : ", NOT CONVERGED", r.sound ? "" : ", not certified",
+               reason.empty() ? "" : " (" + reason + ")");
+  }
   // What the user should know of a converged result ("stationary after 56
   // of 99999999999910 steps", a fallback to the host); a result that did
   // not converge gets its notes with the error on stderr.
