@@ -516,26 +516,25 @@ class Parser {
     return result;
   }
 
-  ExprPtr parse_sum() {
-    ExprPtr result = parse_product();
-    while (tok_.kind == Tok::plus || tok_.kind == Tok::minus) {
-      const ExprKind kind = tok_.kind == Tok::plus ? ExprKind::add : ExprKind::subtract;
+  // One left-associative level: operands from `next`, joined by the
+  // operators `a` and `b` (tokens and the nodes they make).
+  ExprPtr parse_left_associative(ExprPtr (Parser::*next)(), Tok a, ExprKind a_kind, Tok b, ExprKind b_kind) {
+    ExprPtr result = (this->*next)();
+    while (tok_.kind == a || tok_.kind == b) {
+      const ExprKind kind = tok_.kind == a ? a_kind : b_kind;
       const size_t offset = tok_.offset;
       advance();
-      result = make_expression_binary(kind, std::move(result), parse_product(), offset);
+      result = make_expression_binary(kind, std::move(result), (this->*next)(), offset);
     }
     return result;
   }
 
+  ExprPtr parse_sum() {
+    return parse_left_associative(&Parser::parse_product, Tok::plus, ExprKind::add, Tok::minus, ExprKind::subtract);
+  }
+
   ExprPtr parse_product() {
-    ExprPtr result = parse_factor();
-    while (tok_.kind == Tok::star || tok_.kind == Tok::slash) {
-      const ExprKind kind = tok_.kind == Tok::star ? ExprKind::multiply : ExprKind::divide;
-      const size_t offset = tok_.offset;
-      advance();
-      result = make_expression_binary(kind, std::move(result), parse_factor(), offset);
-    }
-    return result;
+    return parse_left_associative(&Parser::parse_factor, Tok::star, ExprKind::multiply, Tok::slash, ExprKind::divide);
   }
 
   ExprPtr parse_factor() {
