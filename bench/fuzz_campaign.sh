@@ -7,7 +7,7 @@
 # Back under $OUT: each lane's table, its logs and findings (lanes.tar.gz), the grown corpora, and each
 # harness's coverage over its whole corpus (union_coverage.txt).
 #
-#   LANES=2 NICE=0 bash bench/fuzz_campaign.sh SECONDS
+#   LANES=2 NICE=0 [FUZZ_HARNESSES="prism_tra drn"] [COVERAGE=0] bash bench/fuzz_campaign.sh SECONDS
 #
 # Add the lanes' "execs" per harness, over calls, for a campaign's total.
 set -uo pipefail
@@ -18,13 +18,16 @@ mkdir -p "$OUT" "$work"
 [ -d "$work/fb" ] || tar xJf .dev-fuzz/bundle.tar.xz -C "$work"
 if [ ! -d "$work/corpus" ] && [ -f .dev-fuzz/corpus.tar.gz ]; then tar xzf .dev-fuzz/corpus.tar.gz -C "$work"; fi
 export FUZZ_BUILD=$work/fb FUZZ_CORPUS=$work/corpus PMC_MODELS=/nonexistent
-harnesses=$(ls "$FUZZ_BUILD/tests/fuzz" | sed -n 's/^fuzz_//p')
+harnesses=${FUZZ_HARNESSES:-$(ls "$FUZZ_BUILD/tests/fuzz" | sed -n 's/^fuzz_//p')}
+export FUZZ_HARNESSES="$harnesses"
 for lane in $(seq 1 "${LANES:-1}"); do
   FUZZ_OUT=$work/out/lane$lane nice -n "${NICE:-0}" bash tests/fuzz/run.sh "$seconds" 64 >"$OUT/lane$lane.txt" 2>&1 &
 done
 wait
 cat "$OUT"/lane*.txt
-# Coverage of each harness over everything its lanes found: one pass over the corpus.
+# Coverage of each harness over everything its lanes found: one pass over the
+# corpus (COVERAGE=0 skips it, for a call short of device time).
+[ "${COVERAGE:-1}" = 0 ] && { tar czf "$OUT/lanes.tar.gz" -C "$work" out; exit 0; }
 # All harnesses at once: one after another took minutes of a 10-minute call.
 for h in $harnesses; do
   ( printf '%-16s %s\n' "$h" "$("$FUZZ_BUILD/tests/fuzz/fuzz_$h" -runs=0 -max_len=65536 "$FUZZ_CORPUS/$h" 2>&1 |
