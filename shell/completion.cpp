@@ -89,6 +89,21 @@ bool complete_quoted_name(const Session& session, const std::string& args, Compl
   return true;
 }
 
+// Inside `check`, outside quotes: a state variable of the current model,
+// at the identifier that ends the word (`s=7&d<Tab>` offers `s=7&d`).
+void complete_variable(const Session& session, Completion& c) {
+  const LoadedModel* loaded = session.current_model();
+  if (loaded == nullptr) return;
+  const size_t last = c.word.find_last_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+  const size_t tail = last == std::string::npos ? 0 : last + 1;
+  const std::string head = c.word.substr(0, tail), typed = c.word.substr(tail);
+  if (typed.empty() || (typed[0] >= '0' && typed[0] <= '9')) return;
+  for (const std::string& v : loaded->model->valuations().variables) {
+    if (starts_with(v, typed)) c.candidates.push_back(head + v);
+  }
+  c.suffix = "";  // a comparison follows
+}
+
 // After `load m.nm --const `: the constants the source leaves undefined
 // (`const int K;`), found by a plain scan of the file (no parse: the line
 // is still being typed), completed as "K=" after any "N=4," already typed.
@@ -181,6 +196,8 @@ Completion complete_line(const Session& session, const std::string& line) {
       if (before.empty()) add_matching(c.candidates, c.word, {"on", "off"});
       return c;
     case ArgumentKind::properties:
+      complete_variable(session, c);
+      return c;
     case ArgumentKind::none:
       return c;
   }

@@ -167,10 +167,12 @@ class Interactive(unittest.TestCase):
         self.assertEqual(t.wait_exit(), 0)
         t.fd = None
 
-    def test_tab_completes_a_sources_constants(self):
+    def test_tab_completes_a_sources_constants_and_variables(self):
         t = self.term
         t.line("load consensus/consensus.nm --const \t2")  # the only undefined constant: "K="
         t.expect(r"loaded consensus: mdp, 272 states, 492 transitions")
+        t.line("check Pmax=? [ F pc1=3 & pc2=3 & cou\t>=2 ]")  # a state variable: "counter"
+        t.expect(r"Pmax=\? \[ F pc1=3 & pc2=3 & counter>=2 \]: 1")
         self.leave()
 
     def test_history_survives_the_session(self):
