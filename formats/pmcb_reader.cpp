@@ -126,6 +126,8 @@ class PmcbReader {
       parts_.valuations.variables.push_back(v.name());
       parts_.valuations.is_bool.push_back(v.is_bool() ? 1 : 0);
     }
+    for (const auto& d : h.constants()) parts_.definitions.constants.emplace_back(d.name(), d.text());
+    for (const auto& d : h.formulas()) parts_.definitions.formulas.emplace_back(d.name(), d.text());
     reserve_arrays();
     parts_.row_offsets.push_back(0);
     if (parts_.type == ModelType::mdp) parts_.row_groups.push_back(0);

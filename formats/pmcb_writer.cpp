@@ -89,6 +89,16 @@ class PmcbWriter {
       out->set_name(v.variables[k]);
       out->set_is_bool(v.is_bool[k] != 0);
     }
+    for (const auto& [name, text] : m.definitions().constants) {
+      auto* out = h.add_constants();
+      out->set_name(name);
+      out->set_text(text);
+    }
+    for (const auto& [name, text] : m.definitions().formulas) {
+      auto* out = h.add_formulas();
+      out->set_name(name);
+      out->set_text(text);
+    }
     emit(h);
   }
 

@@ -89,8 +89,9 @@ bool complete_quoted_name(const Session& session, const std::string& args, Compl
   return true;
 }
 
-// Inside `check`, outside quotes: a state variable of the current model,
-// at the identifier that ends the word (`s=7&d<Tab>` offers `s=7&d`).
+// Inside `check`, outside quotes: a state variable of the current model, or
+// a constant or formula of its source, at the identifier that ends the word
+// (`s=7&d<Tab>` offers `s=7&d`).
 void complete_variable(const Session& session, Completion& c) {
   const LoadedModel* loaded = session.current_model();
   if (loaded == nullptr) return;
@@ -98,7 +99,10 @@ void complete_variable(const Session& session, Completion& c) {
   const size_t tail = last == std::string::npos ? 0 : last + 1;
   const std::string head = c.word.substr(0, tail), typed = c.word.substr(tail);
   if (typed.empty() || (typed[0] >= '0' && typed[0] <= '9')) return;
-  for (const std::string& v : loaded->model->valuations().variables) {
+  std::vector<std::string> names = loaded->model->valuations().variables;
+  for (const auto& [name, value] : loaded->model->definitions().constants) names.push_back(name);
+  for (const auto& [name, text] : loaded->model->definitions().formulas) names.push_back(name);
+  for (const std::string& v : names) {
     if (starts_with(v, typed)) c.candidates.push_back(head + v);
   }
   c.suffix = "";  // a comparison follows

@@ -56,7 +56,10 @@ class Checker {
 
   void names() {
     for (const SyntaxConstant& c : syntax_.constants) claim(c.name, c.position, "a constant");
-    for (const SyntaxFormula& f : syntax_.formulas) claim(f.name, f.position, "a formula");
+    for (const SyntaxFormula& f : syntax_.formulas) {
+      claim(f.name, f.position, "a formula");
+      program_.formulas.emplace_back(f.name, node_to_string(f.value));
+    }
   }
 
   void constants(const std::vector<ConstantAssignment>& given) {
@@ -94,6 +97,9 @@ class Checker {
       std::string text = v.kind == NodeKind::boolean ? (v.int_value ? "true" : "false")
                          : v.kind == NodeKind::integer ? std::to_string(v.int_value)
                                                        : fmt::format("{}", v.real_value);
+      // A double keeps its type in the text ("3.0", not "3"): properties and
+      // formulas read it back from there (SourceDefinitions).
+      if (v.kind == NodeKind::real && text.find_first_of(".eEn") == std::string::npos) text += ".0";
       program_.constants.emplace_back(syntax_.constants[i].name, std::move(text));
     }
   }

@@ -238,6 +238,7 @@ ModelParts explore_program(const Program& program, const ExploreOptions& options
     parts.valuations.is_bool.push_back(v.type == ValueType::boolean ? 1 : 0);
   }
   parts.valuations.values.resize(n * num_vars);
+  parts.definitions = {program.constants, program.formulas};
 
   // Pass 3.
   const auto num_blocks = static_cast<int64_t>((n + k_block_states - 1) / k_block_states);

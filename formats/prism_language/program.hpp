@@ -153,6 +153,8 @@ struct Program {
   std::vector<RewardDefinition> rewards;
   // Constants' final values, for messages and `pmc info` ("N=4, K=2").
   std::vector<std::pair<std::string, std::string>> constants;
+  // Each formula's expression as PRISM writes it, for properties that name it.
+  std::vector<std::pair<std::string, std::string>> formulas;
   std::vector<std::string> warnings;
 };
 

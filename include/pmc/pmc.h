@@ -447,12 +447,14 @@ typedef struct pmc_result pmc_result;
 /* Checks one property in PRISM syntax, e.g. P=? [ F "goal" ],
  * R{"time"}=? [ C<=10 ], S=? [ "up" ], P>=0.9 [ "a" U<=5 "b" ], and over
  * state variables where the model has them (a .sta file, a PRISM-language
- * source): P=? [ F s=7 & d=6 ]. `options`
+ * source): P=? [ F s=7 & d=6 ], and a source's constants and formulas
+ * (P=? [ F x=N ], P=? [ F num_tokens=1 ]) on a model built from it. `options`
  * may be NULL (defaults). On PMC_OK, *out_result owns a new result (free it
  * with pmc_result_free). When an iteration limit was reached the call
  * returns PMC_ERROR_NOT_CONVERGED and still sets *out_result, so the
  * caller can inspect (and must free) the unconverged values. Other errors:
  * PMC_ERROR_PROPERTY (syntax, unknown label, variable or reward structure,
+ * a value undefined in some state such as mod by zero,
  * a type error, a bound that does not fit the model; the message gives the
  * column),
  * PMC_ERROR_UNSUPPORTED, PMC_ERROR_INVALID_ARGUMENT. The model may be

@@ -1,19 +1,24 @@
 // Typing and evaluation of expressions over state variables. The tree is
 // compiled once into postfix code (variables resolved to columns of the
-// valuations), then run per state on a small stack of doubles, in parallel.
+// valuations, a source's constants to their values and its formulas to
+// their bound expressions), then run per state on a small stack of doubles,
+// in parallel.
 // Every value an int or bool can take in a model (32-bit valuations, and
 // literals below 2^53) is exact in a double.
 #include "check/state_expressions.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cmath>
+#include <span>
 #include <string>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "formats/prism_language/source_definitions.hpp"
 #include "solver/parallel.hpp"
 
 namespace pmc {
@@ -43,17 +48,28 @@ struct Instruction {
   uint32_t variable = 0;        // variable: its column in the valuations
   uint32_t arguments = 0;       // call: how many values it pops
   bool integer_power = false;   // call of pow on two integers: a negative exponent is undefined
+  int32_t formula = -1;         // a source's formula: its index in Program::formulas (`kind` unused)
   const Expression* source = nullptr;  // for run-time errors (mod by zero)
 };
 
 struct Program {
   std::vector<Instruction> code;
   size_t max_stack = 0;
+  std::vector<prism_language::Expression> formulas;  // bound by the PRISM-language front end
 };
+
+const std::string* find_definition(const std::vector<std::pair<std::string, std::string>>& definitions,
+                                   const std::string& name) {
+  for (const auto& [defined, text] : definitions) {
+    if (defined == name) return &text;
+  }
+  return nullptr;
+}
 
 class Compiler {
  public:
-  explicit Compiler(const StateValuations& valuations) : valuations_(valuations) {
+  Compiler(const StateValuations& valuations, const SourceDefinitions& definitions)
+      : valuations_(valuations), definitions_(definitions) {
     for (size_t i = 0; i < valuations.variables.size(); ++i) columns_.emplace(valuations.variables[i], i);
   }
 
@@ -69,6 +85,7 @@ class Compiler {
 
  private:
   const StateValuations& valuations_;
+  const SourceDefinitions& definitions_;
   std::unordered_map<std::string, size_t> columns_;
   Program program_;
   size_t depth_ = 0;  // stack depth after the code so far
@@ -85,7 +102,65 @@ class Compiler {
     return names;
   }
 
+  std::string definition_list() const {
+    std::string names;
+    for (const auto& [name, value] : definitions_.constants) names += (names.empty() ? "" : ", ") + name + "=" + value;
+    for (const auto& [name, text] : definitions_.formulas) names += (names.empty() ? "" : ", ") + name;
+    return names;
+  }
+
+  // A name that is no state variable: the source's constant (its value) or
+  // formula (its expression, bound as when the source was built).
+  Type compile_definition(const Expression& e, Instruction in) {
+    if (const std::string* value = find_definition(definitions_.constants, e.name)) {
+      if (*value == "true" || *value == "false") {
+        in.kind = ExprKind::boolean;
+        in.constant = *value == "true" ? 1.0 : 0.0;
+        emit(in, 0);
+        return Type::boolean;
+      }
+      const char* end = value->data() + value->size();
+      int64_t integer = 0;
+      if (const auto [stop, error] = std::from_chars(value->data(), end, integer); error == std::errc() && stop == end) {
+        in.kind = ExprKind::number;
+        in.constant = static_cast<double>(integer);
+        emit(in, 0);
+        return Type::integer;
+      }
+      double real = 0;
+      if (const auto [stop, error] = std::from_chars(value->data(), end, real); error == std::errc() && stop == end) {
+        in.kind = ExprKind::number;
+        in.constant = real;
+        emit(in, 0);
+        return Type::real;
+      }
+      fail(ErrorCode::property, "column {}: constant '{}' has the value {}, which is no number, true or false",
+           e.column, e.name, quote_for_message(*value));
+    }
+    if (find_definition(definitions_.formulas, e.name) == nullptr) unknown_variable(e);
+    try {
+      program_.formulas.push_back(prism_language::source_formula(e.name, definitions_, valuations_));
+    } catch (const Error& error) {
+      fail(ErrorCode::property, "column {}: {}", e.column, error.what());
+    }
+    in.formula = static_cast<int32_t>(program_.formulas.size() - 1);
+    emit(in, 0);
+    switch (program_.formulas.back().type()) {
+      case prism_language::ValueType::boolean: return Type::boolean;
+      case prism_language::ValueType::integer: return Type::integer;
+      case prism_language::ValueType::real: return Type::real;
+    }
+    return Type::real;
+  }
+
   [[noreturn]] void unknown_variable(const Expression& e) const {
+    if (!definitions_.empty()) {
+      fail(ErrorCode::property,
+           "column {}: unknown name {} (the model's variables: {}; its source's constants and formulas: {}); labels "
+           "are written in double quotes, as \"{}\"",
+           e.column, quote_for_message(e.name), valuations_.empty() ? "none" : variable_list(), definition_list(),
+           e.name);
+    }
     if (valuations_.empty()) {
       fail(ErrorCode::property,
            "column {}: {} is no label and the model has no state variables to look it up in (they come with its "
@@ -94,7 +169,7 @@ class Compiler {
     }
     fail(ErrorCode::property,
          "column {}: unknown variable {} (the model's variables: {}); labels are written in double quotes, as "
-         "\"{}\", and a source's constants and formulas are not known to properties: write their values",
+         "\"{}\" (a source's constants and formulas are known to a model built from the source)",
          e.column, quote_for_message(e.name), variable_list(), e.name);
   }
 
@@ -123,7 +198,7 @@ class Compiler {
         return Type::boolean;
       case ExprKind::variable: {
         const auto it = columns_.find(e.name);
-        if (it == columns_.end()) unknown_variable(e);
+        if (it == columns_.end()) return compile_definition(e, in);
         in.variable = static_cast<uint32_t>(it->second);
         emit(in, 0);
         return valuations_.is_bool[it->second] ? Type::boolean : Type::integer;
@@ -200,14 +275,27 @@ class Compiler {
 // Why a state has no value: mod by zero or a negative integer exponent (as in PRISM).
 struct RunError {
   const Expression* where = nullptr;
-  std::string_view what;
+  std::string what;
 };
 
 // Runs `program` on one state's valuation row; false with `error` set on an
 // undefined operation.
-bool run(const Program& program, const int32_t* row, double* stack, RunError& error) {
+bool run(const Program& program, std::span<const int32_t> row, double* stack, RunError& error) {
   size_t top = 0;  // number of values on the stack
   for (const Instruction& in : program.code) {
+    if (in.formula >= 0) {
+      const prism_language::Expression& formula = program.formulas[static_cast<size_t>(in.formula)];
+      try {
+        stack[top++] = formula.type() == prism_language::ValueType::boolean ? (formula.evaluate_bool(row) ? 1.0 : 0.0)
+                                                                           : formula.evaluate_real(row);
+      } catch (const Error& e) {  // "expression: division by zero while evaluating ..."
+        std::string_view what = e.what();
+        if (what.starts_with("expression: ")) what.remove_prefix(12);
+        error = {in.source, std::string(what)};
+        return false;
+      }
+      continue;
+    }
     switch (in.kind) {
       case ExprKind::number:
       case ExprKind::boolean: stack[top++] = in.constant; break;
@@ -284,7 +372,7 @@ std::string describe_state(const StateValuations& valuations, uint64_t state) {
 
 std::vector<uint8_t> expression_states(const Model& model, const property::Expression& expression, int threads) {
   const StateValuations& valuations = model.valuations();
-  const Program program = Compiler(valuations).compile_condition(expression);
+  const Program program = Compiler(valuations, model.definitions()).compile_condition(expression);
   const auto n = static_cast<int64_t>(model.num_states());
   const size_t width = valuations.variables.size();
   std::vector<uint8_t> holds(static_cast<size_t>(n), 0);
@@ -298,7 +386,8 @@ std::vector<uint8_t> expression_states(const Model& model, const property::Expre
 #pragma omp for schedule(static, 4096)
     for (int64_t s = 0; s < n; ++s) {
       RunError error;
-      const int32_t* row = width == 0 ? nullptr : valuations.values.data() + static_cast<size_t>(s) * width;
+      const std::span<const int32_t> row =
+          width == 0 ? std::span<const int32_t>() : std::span(valuations.values.data() + static_cast<size_t>(s) * width, width);
       if (run(program, row, stack.data(), error)) {
         holds[static_cast<size_t>(s)] = stack[0] != 0.0 ? 1 : 0;
       } else {

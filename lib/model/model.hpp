@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include <map>
 #include <mutex>
@@ -62,6 +63,17 @@ struct StateValuations {
   friend bool operator==(const StateValuations&, const StateValuations&) = default;
 };
 
+// What a PRISM-language source defines beside its variables, for properties
+// that name them as PRISM's do (`P=? [ F s=N ]`, `P=? [ F done ]`): each
+// constant's final value and each formula's expression, as PRISM writes
+// them. Empty for a model read from explicit files.
+struct SourceDefinitions {
+  std::vector<std::pair<std::string, std::string>> constants;  // name, literal: "4", "0.5", "true"
+  std::vector<std::pair<std::string, std::string>> formulas;   // name, expression: "s=7 & d=6"
+  bool empty() const { return constants.empty() && formulas.empty(); }
+  friend bool operator==(const SourceDefinitions&, const SourceDefinitions&) = default;
+};
+
 // Everything a model is made of, before normalisation and validation.
 struct ModelParts {
   ModelType type = ModelType::dtmc;
@@ -81,6 +93,7 @@ struct ModelParts {
   std::vector<Label> labels;
   std::vector<RewardStructure> rewards;
   StateValuations valuations;
+  SourceDefinitions definitions;
   std::vector<std::string> warnings;
 
   uint64_t num_rows() const { return row_offsets.empty() ? 0 : row_offsets.size() - 1; }
@@ -122,6 +135,7 @@ class Model {
   const std::vector<Label>& labels() const { return parts_.labels; }
   const std::vector<RewardStructure>& rewards() const { return parts_.rewards; }
   const StateValuations& valuations() const { return parts_.valuations; }
+  const SourceDefinitions& definitions() const { return parts_.definitions; }
   const std::vector<std::string>& warnings() const { return parts_.warnings; }
   const ModelParts& parts() const { return parts_; }
 

@@ -173,6 +173,8 @@ class Interactive(unittest.TestCase):
         t.expect(r"loaded consensus: mdp, 272 states, 492 transitions")
         t.line("check Pmax=? [ F pc1=3 & pc2=3 & cou\t>=2 ]")  # a state variable: "counter"
         t.expect(r"Pmax=\? \[ F pc1=3 & pc2=3 & counter>=2 \]: 1")
+        t.line("check Pmax=? [ F counter>=rig\t ]")  # a constant of the source: "right"
+        t.expect(r"Pmax=\? \[ F counter>=right \]: \d")
         self.leave()
 
     def test_history_survives_the_session(self):

@@ -47,6 +47,9 @@ ModelParts tiny_parts(ModelType type) {
   std::vector<double> per_entry(p.columns.size(), 1.0);
   p.rewards.push_back({"cost", {}, per_entry});
   p.valuations = pmc::StateValuations{{"x", "b"}, {0, 1}, {0, 0, 1, 1, 2, 0, 3, 1}};
+  // As a model built from a source has them: constants and formulas properties may name.
+  p.definitions.constants = {{"N", "3"}, {"h", "0.5"}, {"on", "true"}};
+  p.definitions.formulas = {{"top", "x=N"}, {"score", "b ? x : 0"}, {"half", "x*h"}, {"odd", "mod(x, x-1)=1"}};
   return p;
 }
 

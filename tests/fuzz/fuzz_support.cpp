@@ -55,6 +55,7 @@ std::string first_difference(const ModelParts& a, const ModelParts& b) {
   if (a.labels != b.labels) return "labels";
   if (a.rewards != b.rewards) return "rewards";
   if (a.valuations != b.valuations) return "valuations";
+  if (a.definitions != b.definitions) return "definitions";
   return "nothing (same_as disagrees with a field-by-field comparison)";
 }
 

@@ -5,6 +5,9 @@
 // rewritten property must give the label's values exactly (the same state
 // sets, so the same computation) and PRISM's reference within DESIGN §7's
 // tolerance; on the model built from its source, the reference too.
+// Labels whose definitions name the source's constants and formulas as well
+// (`sc=c`, `num_tokens=1`) are rewritten for the model built from the source,
+// which knows them: the same values as the labels, and the reference.
 //
 // PMC_TEST_MAX_TRANSITIONS bounds the instances (default 200K here: the
 // rewritten rows repeat computations test_reference_values covers).
@@ -85,7 +88,41 @@ struct Rewritten {
 
 void PrintTo(const Rewritten& r, std::ostream* out) { *out << r.row.name() << " " << r.property; }
 
-std::vector<Rewritten> rewritten_rows() {
+// The row's property with each label the source defines replaced by its
+// definition when `usable` accepts that; empty unless every label was
+// replaced. `named_more` tells whether some definition names more than variables.
+std::string rewrite(const ManifestRow& row, const std::map<std::string, std::string>& definitions,
+                    const std::set<std::string>& variables, bool only_over_variables, bool& named_more) {
+  const std::string& property = row.property;
+  bool all_replaced = true, any = false;
+  named_more = false;
+  static const std::regex quoted(R"re("([^"]+)")re");
+  std::string rewritten;
+  auto last = property.cbegin();
+  for (auto it = std::sregex_iterator(property.begin(), property.end(), quoted); it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[1];
+    const bool reward_name = it->position() > 0 && property[static_cast<size_t>(it->position()) - 1] == '{';
+    rewritten.append(last, property.cbegin() + it->position());
+    const auto def = definitions.find(name);
+    const bool over_variables = def != definitions.end() && only_variables(def->second, variables);
+    if (!reward_name && def != definitions.end() && (over_variables || !only_over_variables)) {
+      rewritten += "(" + def->second + ")";
+      any = true;
+      named_more = named_more || !over_variables;
+    } else {
+      rewritten += (*it)[0];
+      if (!reward_name) all_replaced = false;
+    }
+    last = property.cbegin() + it->position() + it->length();
+  }
+  rewritten.append(last, property.cend());
+  return any && all_replaced ? rewritten : std::string();
+}
+
+// `only_over_variables`: the rows every model takes (labels over variables
+// alone); otherwise the rows only a model built from the source takes (some
+// label names its constants or formulas).
+std::vector<Rewritten> rewritten_rows(bool only_over_variables = true) {
   std::vector<Rewritten> out;
   const uint64_t limit = testing::max_test_transitions(200000);
   for (const ManifestRow& row : testing::manifest()) {
@@ -94,28 +131,9 @@ std::vector<Rewritten> rewritten_rows() {
     if (source.empty()) continue;
     const std::set<std::string> variables = sta_variables(row);
     if (variables.empty()) continue;
-    const std::map<std::string, std::string> definitions = label_definitions(source);
-    std::string property = row.property;
-    bool all_replaced = true, any = false;
-    static const std::regex quoted(R"re("([^"]+)")re");
-    std::string rewritten;
-    auto last = property.cbegin();
-    for (auto it = std::sregex_iterator(property.begin(), property.end(), quoted); it != std::sregex_iterator(); ++it) {
-      const std::string name = (*it)[1];
-      const bool reward_name = it->position() > 0 && property[static_cast<size_t>(it->position()) - 1] == '{';
-      rewritten.append(last, property.cbegin() + it->position());
-      const auto def = definitions.find(name);
-      if (!reward_name && def != definitions.end() && only_variables(def->second, variables)) {
-        rewritten += "(" + def->second + ")";
-        any = true;
-      } else {
-        rewritten += (*it)[0];
-        if (!reward_name) all_replaced = false;
-      }
-      last = property.cbegin() + it->position() + it->length();
-    }
-    rewritten.append(last, property.cend());
-    if (any && all_replaced) out.push_back({row, rewritten});
+    bool named_more = false;
+    const std::string property = rewrite(row, label_definitions(source), variables, only_over_variables, named_more);
+    if (!property.empty() && named_more != only_over_variables) out.push_back({row, property});
   }
   return out;
 }
@@ -174,10 +192,26 @@ TEST_P(VariableProperty, ReproducesTheReferenceOnTheModelBuiltFromSource) {
 INSTANTIATE_TEST_SUITE_P(Manifest, VariableProperty, ::testing::ValuesIn(rewritten_rows()), rewritten_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(VariableProperty);
 
+class SourceDefinitionProperty : public ::testing::TestWithParam<Rewritten> {};
+
+TEST_P(SourceDefinitionProperty, EqualsTheLabelsValuesOnTheModelBuiltFromSource) {
+  const Rewritten& r = GetParam();
+  const Model& model = built_model(r.row);
+  const CheckResult by_label = check(model, r.row.property);
+  const CheckResult by_definitions = check(model, r.property);
+  EXPECT_EQ(by_definitions.values, by_label.values);
+  expect_reference(r.row, by_definitions);
+}
+
+INSTANTIATE_TEST_SUITE_P(Manifest, SourceDefinitionProperty, ::testing::ValuesIn(rewritten_rows(false)),
+                         rewritten_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SourceDefinitionProperty);
+
 // Without the models the suite above is empty; say so rather than pass silently.
 TEST(VariableProperty, ManifestRowsAreRewritten) {
   if (testing::models_root().empty()) GTEST_SKIP() << testing::missing_models_message();
   EXPECT_GE(rewritten_rows().size(), 5u) << "too few manifest properties have labels defined over variables alone";
+  EXPECT_GE(rewritten_rows(false).size(), 3u) << "too few manifest properties have labels naming constants or formulas";
 }
 
 }  // namespace

@@ -307,7 +307,7 @@ endrewards
   EXPECT_TRUE(idle.assignments.empty());
   EXPECT_TRUE(idle.weight.is_constant());
   EXPECT_DOUBLE_EQ(idle.weight.evaluate_real({}), 1.0);
-  EXPECT_EQ(p.constants, (std::vector<std::pair<std::string, std::string>>{{"N", "4"}, {"r", "2"}}));
+  EXPECT_EQ(p.constants, (std::vector<std::pair<std::string, std::string>>{{"N", "4"}, {"r", "2.0"}}));
   ASSERT_EQ(p.labels.size(), 1u);
   EXPECT_TRUE(p.labels[0].condition.evaluate_bool(std::vector<int32_t>{0, 2, 0}));
   ASSERT_EQ(p.rewards.size(), 2u);

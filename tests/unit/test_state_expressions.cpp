@@ -1,7 +1,8 @@
 // Properties over state variables (PRISM's `P=? [ F s=7 & d=6 ]`): values
 // on Knuth's die, from its .sta and from its source, each function and
 // operator on hand-computed cases, and the errors (unknown variables, types,
-// a model without variables, mod by zero).
+// a model without variables, mod by zero). A source's constants and formulas
+// in properties, also after a .pmcb round trip.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "check/state_expressions.hpp"
 #include "common/error.hpp"
 #include "formats/model_files.hpp"
+#include "formats/pmcb.hpp"
 #include "formats/prism_language/program.hpp"
 #include "property/parser.hpp"
 #include "support/temp_dir.hpp"
@@ -159,6 +161,100 @@ TEST(StateExpressions, Errors) {
   EXPECT_NE(e.find("labels are written in double quotes, as \"minimum\""), std::string::npos) << e;
   // Expressions without variables need none.
   EXPECT_EQ(check(*bare, "P=? [ F 2>1 ]", tight()).values, (std::vector<double>{1, 1}));
+}
+
+// x counts up to N, with probability p each step, else jumps to N:
+// states x=0..3; P(reach x=1) = 1/2, P(reach x=2) = 1/4, P(reach x=N) = 1.
+constexpr const char* k_counter_source =
+    "dtmc\n"
+    "const int N = 3;\n"
+    "const double p = 0.5;\n"
+    "const double two = 2;\n"
+    "const bool go = true;\n"
+    "formula at_end = x=N;\n"
+    "formula near = x>=N-1 & !at_end;\n"
+    "formula twice = 2*x;\n"
+    "formula tokens = (x=1 ? 1 : 0) + (x=2 ? 1 : 0);\n"
+    "formula ratio = x/two;\n"
+    "formula odd_step = mod(x, x-1)=1;\n"
+    "module m\n"
+    "  x : [0..N] init 0;\n"
+    "  [] x<N & go -> p : (x'=x+1) + 1-p : (x'=N);\n"
+    "  [] x=N -> true;\n"
+    "endmodule\n"
+    "label \"near\" = near;\n";
+
+TEST(StateExpressions, SourceConstantsAndFormulas) {
+  testing::TempDir dir;
+  const std::string source = dir.path("counter.pm");
+  std::ofstream(source) << k_counter_source;
+  const ModelPtr built = load_model({source}, "", {});
+  EXPECT_EQ(built->definitions().constants,
+            (std::vector<std::pair<std::string, std::string>>{{"N", "3"}, {"p", "0.5"}, {"two", "2.0"}, {"go", "true"}}));
+  ASSERT_EQ(built->definitions().formulas.size(), 6u);
+  EXPECT_EQ(built->definitions().formulas[0], (std::pair<std::string, std::string>{"at_end", "x = N"}));
+
+  // The same model through .pmcb keeps them.
+  const std::string pmcb = dir.path("counter.pmcb");
+  write_pmcb(*built, pmcb);
+  const ModelPtr reread = load_model({pmcb}, "", {});
+  EXPECT_EQ(reread->definitions(), built->definitions());
+
+  for (const Model* m : {built.get(), reread.get()}) {
+    EXPECT_NEAR(value(*m, "P=? [ F x=N ]"), 1.0, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ F x=N-1 ]"), 0.25, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ F x=N & go ]"), 1.0, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ F x*p=1 ]"), 0.25, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ F at_end ]"), 1.0, 1e-12);
+    // A formula that names another formula, and one with PRISM's `? :`.
+    EXPECT_EQ(check(*m, "P=? [ F near ]", tight()).values, check(*m, "P=? [ F \"near\" ]", tight()).values);
+    EXPECT_NEAR(value(*m, "P=? [ F near ]"), 0.25, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ F !near & x>0 & x<N ]"), 0.5, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ F twice=4 ]"), 0.25, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ F tokens=1 & !at_end ]"), 0.5, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ F ratio=0.5 ]"), 0.5, 1e-12);  // a double formula: 1/2.0
+
+    std::string e = error_of(*m, "P=? [ F near+1=2 ]");
+    EXPECT_NE(e.find("column 9: '+' takes numbers, but 'near' is a boolean"), std::string::npos) << e;
+    e = error_of(*m, "P=? [ F at_end=N ]");
+    EXPECT_NE(e.find("'=' compares two booleans or two numbers"), std::string::npos) << e;
+    e = error_of(*m, "P=? [ F q=1 ]");
+    EXPECT_NE(e.find("column 9: unknown name 'q' (the model's variables: x; its source's constants and formulas: "
+                     "N=3, p=0.5, two=2.0, go=true, at_end, near, twice, tokens, ratio, odd_step); labels are "
+                     "written in double quotes, as \"q\""),
+              std::string::npos)
+        << e;
+    // Undefined in some state: named by the formula, with the state.
+    e = error_of(*m, "P=? [ F odd_step ]");
+    EXPECT_NE(e.find("column 9: 'odd_step' is undefined in state 1 (x=1)"), std::string::npos) << e;
+  }
+}
+
+TEST(StateExpressions, DefinitionsThatDoNotBindAreErrors) {
+  // As a .pmcb not written by pmc could carry them.
+  auto model_with = [](SourceDefinitions definitions) {
+    ModelParts p;
+    p.num_states = 2;
+    p.row_offsets = {0, 1, 2};
+    p.columns = {1, 1};
+    p.values = {1, 1};
+    p.valuations = StateValuations{{"x"}, {0}, {0, 1}};
+    p.definitions = std::move(definitions);
+    return Model::create(std::move(p));
+  };
+  const ModelPtr cyclic = model_with({{{"K", "two"}}, {{"a", "b & x=1"}, {"b", "a"}}});
+  std::string e = error_of(*cyclic, "P=? [ F a ]");
+  EXPECT_NE(e.find("column 9: formula 'a' of the model's source cannot be used"), std::string::npos) << e;
+  EXPECT_NE(e.find("is defined in terms of itself"), std::string::npos) << e;
+  e = error_of(*cyclic, "P=? [ F x=K ]");
+  EXPECT_NE(e.find("column 11: constant 'K' has the value 'two', which is no number, true or false"),
+            std::string::npos)
+      << e;
+  EXPECT_NEAR(value(*cyclic, "P=? [ F x=1 ]"), 1.0, 1e-12);  // the rest of the model is usable
+
+  const ModelPtr garbled = model_with({{}, {{"c", "x +"}}});
+  e = error_of(*garbled, "P=? [ F c=1 ]");
+  EXPECT_NE(e.find("column 9: formula 'c' of the model's source cannot be used"), std::string::npos) << e;
 }
 
 TEST(StateExpressions, ParametricPropertiesTakeThemToo) {
