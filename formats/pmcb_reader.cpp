@@ -14,6 +14,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
 #include "common/error.hpp"
+#include "formats/prism_language/source_definitions.hpp"
 #include "common/huge_pages.hpp"
 #include "formats/pmc.pb.h"
 #include "formats/pmcb.hpp"
@@ -128,6 +129,11 @@ class PmcbReader {
     }
     for (const auto& d : h.constants()) parts_.definitions.constants.emplace_back(d.name(), d.text());
     for (const auto& d : h.formulas()) parts_.definitions.formulas.emplace_back(d.name(), d.text());
+    try {
+      prism_language::check_source_definitions(parts_.definitions);
+    } catch (const Error& e) {
+      error("{}", e.what());
+    }
     reserve_arrays();
     parts_.row_offsets.push_back(0);
     if (parts_.type == ModelType::mdp) parts_.row_groups.push_back(0);

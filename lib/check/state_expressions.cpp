@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <cmath>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -58,14 +58,6 @@ struct Program {
   std::vector<prism_language::Expression> formulas;  // bound by the PRISM-language front end
 };
 
-const std::string* find_definition(const std::vector<std::pair<std::string, std::string>>& definitions,
-                                   const std::string& name) {
-  for (const auto& [defined, text] : definitions) {
-    if (defined == name) return &text;
-  }
-  return nullptr;
-}
-
 class Compiler {
  public:
   Compiler(const StateValuations& valuations, const SourceDefinitions& definitions)
@@ -86,6 +78,7 @@ class Compiler {
  private:
   const StateValuations& valuations_;
   const SourceDefinitions& definitions_;
+  std::optional<prism_language::SourceScope> scope_;  // parsed at the first name it defines
   std::unordered_map<std::string, size_t> columns_;
   Program program_;
   size_t depth_ = 0;  // stack depth after the code so far
@@ -109,48 +102,31 @@ class Compiler {
     return names;
   }
 
-  // A name that is no state variable: the source's constant (its value) or
+  // A name that is no state variable: the source's constant (a literal) or
   // formula (its expression, bound as when the source was built).
   Type compile_definition(const Expression& e, Instruction in) {
-    if (const std::string* value = find_definition(definitions_.constants, e.name)) {
-      if (*value == "true" || *value == "false") {
-        in.kind = ExprKind::boolean;
-        in.constant = *value == "true" ? 1.0 : 0.0;
-        emit(in, 0);
-        return Type::boolean;
-      }
-      const char* end = value->data() + value->size();
-      int64_t integer = 0;
-      if (const auto [stop, error] = std::from_chars(value->data(), end, integer); error == std::errc() && stop == end) {
-        in.kind = ExprKind::number;
-        in.constant = static_cast<double>(integer);
-        emit(in, 0);
-        return Type::integer;
-      }
-      double real = 0;
-      if (const auto [stop, error] = std::from_chars(value->data(), end, real); error == std::errc() && stop == end) {
-        in.kind = ExprKind::number;
-        in.constant = real;
-        emit(in, 0);
-        return Type::real;
-      }
-      fail(ErrorCode::property, "column {}: constant '{}' has the value {}, which is no number, true or false",
-           e.column, e.name, quote_for_message(*value));
-    }
-    if (find_definition(definitions_.formulas, e.name) == nullptr) unknown_variable(e);
+    if (!definitions_.defines(e.name)) unknown_variable(e);
+    prism_language::Expression bound;
+    Type type = Type::real;
     try {
-      program_.formulas.push_back(prism_language::source_formula(e.name, definitions_, valuations_));
+      if (!scope_) scope_.emplace(definitions_, valuations_);
+      bound = scope_->bind(e.name);
+      type = bound.type() == prism_language::ValueType::boolean   ? Type::boolean
+             : bound.type() == prism_language::ValueType::integer ? Type::integer
+                                                                  : Type::real;
+      if (bound.is_constant()) {
+        in.kind = type == Type::boolean ? ExprKind::boolean : ExprKind::number;
+        in.constant = type == Type::boolean ? (bound.evaluate_bool({}) ? 1.0 : 0.0) : bound.evaluate_real({});
+        emit(in, 0);
+        return type;
+      }
     } catch (const Error& error) {
       fail(ErrorCode::property, "column {}: {}", e.column, error.what());
     }
+    program_.formulas.push_back(std::move(bound));
     in.formula = static_cast<int32_t>(program_.formulas.size() - 1);
     emit(in, 0);
-    switch (program_.formulas.back().type()) {
-      case prism_language::ValueType::boolean: return Type::boolean;
-      case prism_language::ValueType::integer: return Type::integer;
-      case prism_language::ValueType::real: return Type::real;
-    }
-    return Type::real;
+    return type;
   }
 
   [[noreturn]] void unknown_variable(const Expression& e) const {

@@ -71,6 +71,15 @@ struct SourceDefinitions {
   std::vector<std::pair<std::string, std::string>> constants;  // name, literal: "4", "0.5", "true"
   std::vector<std::pair<std::string, std::string>> formulas;   // name, expression: "s=7 & d=6"
   bool empty() const { return constants.empty() && formulas.empty(); }
+  bool defines(std::string_view name) const {
+    for (const auto& definition : constants) {
+      if (definition.first == name) return true;
+    }
+    for (const auto& definition : formulas) {
+      if (definition.first == name) return true;
+    }
+    return false;
+  }
   friend bool operator==(const SourceDefinitions&, const SourceDefinitions&) = default;
 };
 

@@ -255,6 +255,19 @@ TEST(StateExpressions, DefinitionsThatDoNotBindAreErrors) {
   const ModelPtr garbled = model_with({{}, {{"c", "x +"}}});
   e = error_of(*garbled, "P=? [ F c=1 ]");
   EXPECT_NE(e.find("column 9: formula 'c' of the model's source cannot be used"), std::string::npos) << e;
+
+  // A .pmcb carrying a definition that does not parse is refused when read.
+  testing::TempDir dir;
+  const std::string pmcb = dir.path("garbled.pmcb");
+  write_pmcb(*garbled, pmcb);
+  try {
+    load_model({pmcb}, "", {});
+    ADD_FAILURE() << "a .pmcb with a garbled formula loaded";
+  } catch (const Error& error) {
+    e = error.what();
+    EXPECT_EQ(error.code(), ErrorCode::parse) << e;
+    EXPECT_NE(e.find("garbled.pmcb: formula 'c' of the model's source cannot be used"), std::string::npos) << e;
+  }
 }
 
 TEST(StateExpressions, ParametricPropertiesTakeThemToo) {
