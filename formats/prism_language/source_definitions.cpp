@@ -1,10 +1,13 @@
-// The source's definitions are printed back as PRISM text, one per line
-// (constants with their final values), and parsed and bound as the checker
-// does a source: one grammar, one binder, one set of types for formulas
-// wherever they are used.
+// The source's definitions are printed back as PRISM text, one per line, and
+// parsed and bound as the checker does a source: one grammar, one binder, one
+// set of types for formulas wherever they are used. Constants are declared
+// there without values and given their final values as literal nodes: a
+// value computed in 64 bits (2147483647 * 4) is no literal PRISM's lexer takes.
 #include "formats/prism_language/source_definitions.hpp"
 
+#include <charconv>
 #include <cstdlib>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -35,9 +38,7 @@ std::vector<std::string> definition_names(const SourceDefinitions& definitions) 
 
 SyntaxProgram parse_definitions(const SourceDefinitions& definitions) {
   std::string text;
-  for (const auto& [name, value] : definitions.constants) {
-    text += fmt::format("const {} {} = {};\n", constant_type(value), name, value);
-  }
+  for (const auto& [name, value] : definitions.constants) text += fmt::format("const {} {};\n", constant_type(value), name);
   for (const auto& [name, body] : definitions.formulas) text += fmt::format("formula {} = {};\n", name, body);
   try {
     return parse_syntax(text, std::string(k_file));
@@ -54,26 +55,60 @@ SyntaxProgram parse_definitions(const SourceDefinitions& definitions) {
   }
 }
 
-// A literal, or a negated one: what checker.cpp prints a constant's value as.
-bool is_literal(const Node& n) {
-  if (n.kind == NodeKind::negate) return n.children.size() == 1 && is_literal(n.children[0]);
-  return n.kind == NodeKind::boolean || n.kind == NodeKind::integer || n.kind == NodeKind::real;
+// A constant's final value as checker.cpp prints it (an int64, a double, true
+// or false) as a literal node; nothing for any other text.
+std::optional<Node> value_node(const std::string& text) {
+  Node n;
+  if (text == "true" || text == "false") {
+    n.kind = NodeKind::boolean;
+    n.type = ValueType::boolean;
+    n.int_value = text == "true" ? 1 : 0;
+    return n;
+  }
+  const char* end = text.data() + text.size();
+  if (std::string_view(constant_type(text)) == "int") {
+    const auto [stop, error] = std::from_chars(text.data(), end, n.int_value);
+    if (error != std::errc() || stop != end) return std::nullopt;
+    n.kind = NodeKind::integer;
+    n.type = ValueType::integer;
+    return n;
+  }
+  const auto [stop, error] = std::from_chars(text.data(), end, n.real_value);
+  if (error != std::errc() || stop != end) return std::nullopt;
+  n.kind = NodeKind::real;
+  n.type = ValueType::real;
+  return n;
+}
+
+[[noreturn]] void not_a_value(const std::string& name, const std::string& value) {
+  fail(ErrorCode::property, "constant '{}' has the value {}, which is no number, true or false", name,
+       quote_for_message(value));
 }
 
 }  // namespace
 
 void check_source_definitions(const SourceDefinitions& definitions) {
-  if (!definitions.empty()) parse_definitions(definitions);
+  if (definitions.empty()) return;
+  parse_definitions(definitions);
+  for (const auto& [name, value] : definitions.constants) {
+    if (!value_node(value)) not_a_value(name, value);
+  }
 }
 
 struct SourceScope::State {
   SyntaxProgram syntax;
   Binder binder;  // refers to syntax
+  std::vector<std::string> values;  // each constant's text, for messages
   State(SyntaxProgram parsed) : syntax(std::move(parsed)), binder(syntax, std::string(k_file)) {}
 };
 
 SourceScope::SourceScope(const SourceDefinitions& definitions, const StateValuations& valuations)
     : state_(std::make_unique<State>(parse_definitions(definitions))) {
+  // Before anything is bound: the binder reads a constant's value at its first use.
+  for (size_t i = 0; i < definitions.constants.size(); ++i) {
+    state_->syntax.constants[i].value = value_node(definitions.constants[i].second);
+    state_->values.push_back(definitions.constants[i].second);
+  }
   for (size_t i = 0; i < valuations.variables.size(); ++i) {
     state_->binder.declare_variable(valuations.variables[i], static_cast<uint32_t>(i),
                                     valuations.is_bool[i] ? ValueType::boolean : ValueType::integer);
@@ -88,11 +123,7 @@ Expression SourceScope::bind(const std::string& name) {
   const auto constant = binder.constant_index.find(name);
   const bool is_constant = constant != binder.constant_index.end() && !binder.formula_index.count(name);
   if (is_constant) {
-    const SyntaxConstant& c = state_->syntax.constants[constant->second];
-    if (!c.value || !is_literal(*c.value)) {
-      fail(ErrorCode::property, "constant '{}' has the value {}, which is no number, true or false", name,
-           quote_for_message(c.value ? node_to_string(*c.value) : std::string()));
-    }
+    if (!state_->syntax.constants[constant->second].value) not_a_value(name, state_->values[constant->second]);
   }
   Node identifier;
   identifier.kind = NodeKind::identifier;

@@ -230,6 +230,26 @@ TEST(StateExpressions, SourceConstantsAndFormulas) {
   }
 }
 
+TEST(StateExpressions, ConstantsBeyondPrismLiteralsSurviveThePmcb) {
+  // fuzz_prism_language: a constant computed in 64 bits is no literal the
+  // PRISM lexer takes back; the .pmcb of its model must still load.
+  testing::TempDir dir;
+  const std::string source = dir.path("big.pm");
+  std::ofstream(source) << "dtmc\nconst int big = 2147483647 * 4;\nconst int low = -2147483647 - 1;\n"
+                           "formula small = x < big & x > low;\n"
+                           "module m\n  x : [0..3] init 0;\n  [] x<3 -> (x'=x+1);\n  [] x=3 -> true;\nendmodule\n";
+  const ModelPtr built = load_model({source}, "", {});
+  EXPECT_EQ(built->definitions().constants,
+            (std::vector<std::pair<std::string, std::string>>{{"big", "8589934588"}, {"low", "-2147483648"}}));
+  const std::string pmcb = dir.path("big.pmcb");
+  write_pmcb(*built, pmcb);
+  const ModelPtr reread = load_model({pmcb}, "", {});
+  for (const Model* m : {built.get(), reread.get()}) {
+    EXPECT_NEAR(value(*m, "P=? [ F x*2147483647 < big ]"), 1.0, 1e-12);
+    EXPECT_NEAR(value(*m, "P=? [ G small ]"), 1.0, 1e-12);
+  }
+}
+
 TEST(StateExpressions, DefinitionsThatDoNotBindAreErrors) {
   // As a .pmcb not written by pmc could carry them.
   auto model_with = [](SourceDefinitions definitions) {
