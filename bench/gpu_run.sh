@@ -23,6 +23,12 @@
 #   bash bench/gpu_run.sh prism   bounded-steps GPU tests (issue 23), bench/build_benchmark on 16 and 2 threads
 #                                 and leader_async N7 built from its source, cpu/gpu/auto (issue 20)
 #   PMC_SOURCES         the sources' folder for the prism phase (default .dev-src/models)
+#   bash bench/gpu_run.sh exit    the CUDA runtime at process exit (bench/cudart_exit_probe.cu)
+#   bash bench/gpu_run.sh repro   the csma N3_K2 reproduction at the defaults, cuda-gdb on a hang
+#   bash bench/gpu_run.sh stress  bench/stress.py: pmc at its defaults STRESS_RUNS (600) times, then
+#                                 SANITIZER_RUNS (40) under compute-sanitizer memcheck
+#   bash bench/gpu_run.sh auto    bench/auto_choice.py: cpu / gpu / auto whole commands (AUTO_ARGS,
+#                                 AUTO_REPEAT), sources in .dev-src/models, hold-outs in .dev-src/qvbs
 #   bash bench/gpu_run.sh multi   row_partition unit test, test_gpu_multi_gpu (every carried model;
 #                                 slices on one GPU, NCCL and 2+ GPUs where there are), memcheck,
 #                                 multi_gpu_benchmark, then test_gpu_solvers (the shared kernels)
@@ -66,7 +72,7 @@ build() {
     rm -rf /tmp/b
   fi
   if [ ! -f /tmp/b/build.ninja ]; then
-    meson setup /tmp/b -Dcuda=enabled -Dbuildtype=release > "$OUT/setup.log" 2>&1 || { tail -30 "$OUT/setup.log"; exit 1; }
+    meson setup /tmp/b -Dcuda=enabled -Dbuildtype=release ${BUILD_OPTIONS:-} > "$OUT/setup.log" 2>&1 || { tail -30 "$OUT/setup.log"; exit 1; }
   fi
   local start=$SECONDS
   # nvcc's objects carry no header dependencies in this meson set-up: after
@@ -232,6 +238,93 @@ elif [ "$phase" = multi ]; then
     --gtest_filter="${GPU_TEST_FILTER:-*}" > "$OUT/gpu_tests.log" 2>&1
   echo "exit $? after $((SECONDS - start)) s"
   grep -E "^\[  PASSED|^\[  FAILED|tests ran" "$OUT/gpu_tests.log" | head -20
+elif [ "$phase" = exit ]; then
+  # The static CUDA runtime at process exit (bench/cudart_exit_probe.cu):
+  # which atexit hooks can still call CUDA, the start-up's parts, and what
+  # ending the process does to a thread still starting CUDA.
+  nvcc -O2 -std=c++20 -arch=sm_90 -o /tmp/exit_probe bench/cudart_exit_probe.cu || exit 1
+  echo "== order"; /tmp/exit_probe order
+  echo "== phases"; for i in 1 2 3; do /tmp/exit_probe phases; done
+  for mode in race race-wait race-quick; do
+    declare -A seen=()
+    for i in $(seq 1 ${EXIT_RUNS:-40}); do
+      delay=$(( (i * 7919) % 400000 ))
+      timeout 20 /tmp/exit_probe $mode $delay > /dev/null 2>&1
+      code=$?
+      if [ $code -eq 124 ]; then key=hang; elif [ $code -gt 128 ]; then key="signal$((code - 128))"; else key="exit$code"; fi
+      seen[$key]=$(( ${seen[$key]:-0} + 1 ))
+    done
+    echo "== $mode: $(for k in "${!seen[@]}"; do printf '%s=%s ' "$k" "${seen[$k]}"; done)"
+    unset seen
+  done
+elif [ "$phase" = repro ]; then
+  # The report's reproduction: csma N=3, K=2 from its source, Pmax at the
+  # defaults. A run still alive after 10 s is a hang: SIGABRT makes it dump
+  # core, and cuda-gdb prints every thread of the first cores (attaching to
+  # the live process hung cuda-gdb itself).
+  src=${REPRO_SOURCE:-.dev-src/qvbs/csma.3-2.prism}
+  mkdir -p /tmp/cores; ulimit -c unlimited
+  echo "/tmp/cores/core.%p" > /proc/sys/kernel/core_pattern 2>/dev/null || echo "core_pattern not writable: $(cat /proc/sys/kernel/core_pattern)"
+  hangs=0; signals=0; clean=0
+  for i in $(seq 1 ${REPRO_RUNS:-20}); do
+    /tmp/b/shell/pmc check --model "$src" --property 'Pmax=? [ F "all_delivered" ]' > "$OUT/repro_$i.txt" 2>&1 &
+    pid=$!
+    for t in $(seq 1 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+    if kill -0 $pid 2>/dev/null; then
+      hangs=$((hangs + 1)); echo "run $i (pid $pid): alive after 10 s"; kill -ABRT $pid; sleep 2; kill -9 $pid 2>/dev/null
+    fi
+    wait $pid; code=$?
+    if [ $code -gt 128 ] && [ $code -ne 134 ] && [ $code -ne 137 ]; then signals=$((signals + 1)); echo "run $i (pid $pid): signal $((code - 128))"; fi
+    if [ $code -le 3 ]; then clean=$((clean + 1)); fi
+  done
+  echo "repro: $clean clean, $hangs hangs, $signals signals of ${REPRO_RUNS:-20}"
+  ls -la /tmp/cores | head
+  for core in $(ls /tmp/cores | head -${REPRO_CORES:-3}); do
+    echo "== $core"
+    timeout -k 5 120 cuda-gdb -batch -ex "info threads" -ex "thread apply all bt 30" /tmp/b/shell/pmc /tmp/cores/$core \
+      > "$OUT/bt_$core.txt" 2>&1
+    grep -E "^Thread|^#[0-9]|^\*|^  [0-9]+ +Thread" "$OUT/bt_$core.txt" | cut -c1-220 | head -120
+  done
+elif [ "$phase" = stress ]; then
+  # Every way out of `pmc` at its defaults (bench/stress.py), then a subset
+  # under compute-sanitizer.
+  start=$SECONDS
+  timeout ${STRESS_TIMEOUT:-500} python3 bench/stress.py /tmp/b/shell/pmc --sources .dev-src/models \
+    --explicit .dev-src/explicit --runs ${STRESS_RUNS:-600} --jobs ${STRESS_JOBS:-4} --seed ${STRESS_SEED:-1} \
+    --timeout ${STRESS_RUN_TIMEOUT:-60} --log "$OUT/stress.log" > "$OUT/stress.txt" 2>&1
+  echo "stress exit $? after $((SECONDS - start)) s"; tail -40 "$OUT/stress.txt"
+  # The library's ways out (tests/abi/exit_paths.c): a check at the defaults
+  # that uses the GPU (leader_async N6's Rmin) or the CPU, then exit with the
+  # model loaded, after pmc_model_free, or after dlclose.
+  for case in "leader_async_N6.pmcb|Rmin=? [ F \"elected\" ]" "csma_N2_K6.pmcb|Pmax=? [ F \"all_delivered\" ]"; do
+    model=/tmp/pmc-stress/${case%%|*}; property=${case#*|}
+    for mode in keep free dlclose; do
+      declare -A seen=()
+      for i in $(seq 1 ${EXIT_PATH_RUNS:-20}); do
+        timeout -k 5 60 /tmp/b/tests/exit_paths /tmp/b/lib/libpmc.so "$model" "$property" $mode > /dev/null 2>"$OUT/exit_paths.err"
+        code=$?
+        if [ $code -eq 124 ] || [ $code -eq 137 ]; then key=hang; elif [ $code -gt 128 ]; then key="signal$((code - 128))"; else key="exit$code"; fi
+        seen[$key]=$(( ${seen[$key]:-0} + 1 ))
+      done
+      echo "exit_paths ${case%%|*} $mode: $(for k in "${!seen[@]}"; do printf '%s=%s ' "$k" "${seen[$k]}"; done)"
+      unset seen
+    done
+  done
+  if [ "${SANITIZER_RUNS:-40}" -gt 0 ] && command -v compute-sanitizer >/dev/null; then
+    start=$SECONDS
+    timeout ${SANITIZER_TIMEOUT:-300} python3 bench/stress.py /tmp/b/shell/pmc --sources .dev-src/models \
+      --runs ${SANITIZER_RUNS:-40} --jobs 4 --seed 7 --timeout 120 --max-transitions 200000 \
+      --wrapper "compute-sanitizer --tool memcheck --error-exitcode 99" --log "$OUT/stress_memcheck.log" \
+      > "$OUT/stress_memcheck.txt" 2>&1
+    echo "memcheck stress exit $? after $((SECONDS - start)) s"; tail -20 "$OUT/stress_memcheck.txt"
+  fi
+elif [ "$phase" = auto ]; then
+  # auto against cpu and gpu, whole commands (bench/auto_choice.py).
+  start=$SECONDS
+  timeout ${AUTO_TIMEOUT:-560} python3 bench/auto_choice.py /tmp/b/shell/pmc --sources .dev-src/models \
+    --holdout .dev-src/qvbs --repeat ${AUTO_REPEAT:-3} ${AUTO_ARGS:-} --json "$OUT/auto_choice.json" \
+    > "$OUT/auto_choice.txt" 2>&1
+  echo "auto_choice exit $? after $((SECONDS - start)) s"; cat "$OUT/auto_choice.txt"
 elif [ "$phase" = synth ]; then
   parts=" ${SYNTH_PARTS:-tests plots bench} "
   if [[ $parts == *" tests "* ]]; then

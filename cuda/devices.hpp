@@ -22,17 +22,27 @@ struct DeviceList {
 
 // Discovered once, then cached (device properties do not change).
 // Discovery runs a test kernel on every GPU, which creates the CUDA context:
-// it is pmc's GPU start-up (~0.2 s). Thread-safe; a discovery started by
+// it is pmc's GPU start-up (~0.22 s on an H200: cuInit ~0.105 s, the
+// context ~0.115 s). Thread-safe; a discovery started by
 // start_device_discovery() is waited for, not repeated.
 const DeviceList& discover_devices();
+// Lets start_device_discovery() start threads: for a program that never
+// runs exit handlers once CUDA was touched (the `pmc` executable ends with
+// _exit, shell/process_exit.hpp). Without it a background start is a no-op,
+// so a library caller's CUDA work happens in its own calls and none is in
+// flight when its process exits or unloads pmc (docs/decisions.md).
+void allow_background_device_discovery();
 // Starts discover_devices() on a background thread, so that CUDA's start-up
-// overlaps loading a model; returns at once. No-op once started.
+// overlaps loading a model; returns at once. No-op once started, or when
+// background starts are not allowed.
 void start_device_discovery();
 // Whether discovery has been asked for (started or finished), and whether it
 // has finished: `auto` consults these before it touches CUDA
 // (solver/device/cost_model.hpp), and tests check that it did not.
 bool device_discovery_requested();
 bool device_discovery_finished();
+// Seconds since a discovery still running began; 0 when none runs.
+double device_discovery_elapsed_seconds();
 
 namespace detail {
 // The uncached discovery: cuda/devices.cu, or cuda/devices_stub.cpp without CUDA.

@@ -75,13 +75,16 @@ class StagedUpload {
     StagedUpload* upload;
     StagedUpload* operator->() { return upload; }
   };
+  // Never destroyed: a static destructor calling CUDA would run at exit,
+  // around the CUDA runtime's own teardown (cuda/devices.hpp); the process's
+  // end releases the pinned buffers and the stream.
   static Lease for_current_device() {
-    static std::mutex mutex;
-    static std::map<int, std::unique_ptr<StagedUpload>> uploads;  // destroyed at exit: errors ignored
+    static std::mutex* const mutex = new std::mutex;
+    static auto* const uploads = new std::map<int, std::unique_ptr<StagedUpload>>;
     int ordinal = 0;
     PMC_CUDA_CHECK(cudaGetDevice(&ordinal));
-    std::unique_lock<std::mutex> lock(mutex);
-    std::unique_ptr<StagedUpload>& upload = uploads[ordinal];
+    std::unique_lock<std::mutex> lock(*mutex);
+    std::unique_ptr<StagedUpload>& upload = (*uploads)[ordinal];
     if (!upload) upload = std::make_unique<StagedUpload>();
     return {std::move(lock), upload.get()};
   }

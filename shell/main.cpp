@@ -5,13 +5,18 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "cuda/devices.hpp"
+#include "process_exit.hpp"
 #include "repl.hpp"
 
 int main(int argc, char** argv) {
+  // pmc ends through end_process, which runs no exit handler once CUDA was
+  // touched: CUDA may start in the background while a model loads.
+  pmc::allow_background_device_discovery();
   std::vector<std::string> words(argv + 1, argv + argc);
   // `pmc --version` and `pmc --help` are the commands `version` and `help`.
   if (words.size() == 1 && (words[0] == "--version" || words[0] == "-V")) words[0] = "version";
   if (words.size() == 1 && (words[0] == "--help" || words[0] == "-h")) words[0] = "help";
-  if (words.empty() || (words[0].size() > 1 && words[0][0] == '-')) return pmc::shell::run_repl(words);
-  return pmc::shell::run_command(words, std::cout, std::cerr);
+  const bool shell = words.empty() || (words[0].size() > 1 && words[0][0] == '-');
+  pmc::shell::end_process(shell ? pmc::shell::run_repl(words) : pmc::shell::run_command(words, std::cout, std::cerr));
 }

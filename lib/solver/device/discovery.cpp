@@ -1,9 +1,24 @@
 // discover_devices() and its background start (cuda/devices.hpp): one
 // discovery per process, run by the first caller or by the thread
 // start_device_discovery() starts; later callers wait for it.
+//
+// Why the state is never destroyed and the thread is detached: exit() runs
+// its handlers in the reverse order of their registration, and the static
+// CUDA runtime registers its teardown during the first CUDA call — after
+// every static object of pmc was constructed. A static that joins the
+// discovery thread therefore runs after the runtime's teardown, and a
+// thread still creating its context then blocks on a driver mutex for ever
+// (the hang of `pmc check` at the defaults: main in std::thread::join from
+// a static std::shared_future's destructor, the thread in
+// cuDevicePrimaryCtxRetain; bench/NOTES.md). Nothing here runs at exit.
+// Background starts are for programs that end the way `pmc` does
+// (end_process(): _exit once CUDA was touched); a library caller's
+// discovery runs in its own call (docs/decisions.md).
 #include <atomic>
-#include <future>
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
+#include <thread>
 
 #include "cuda/devices.hpp"
 
@@ -11,37 +26,75 @@ namespace pmc {
 
 namespace {
 
-std::mutex g_mutex;
-// Holds the list for the process (references handed out stay valid until
-// exit, when the future's shared state frees it).
-std::shared_future<DeviceList> g_discovery;  // guarded by g_mutex until valid
-std::atomic<bool> g_requested{false};
-std::atomic<bool> g_finished{false};
+enum class DiscoveryState { not_started, running, finished };
 
-std::shared_future<DeviceList> discovery(std::launch policy) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  if (!g_discovery.valid()) {
-    g_requested = true;
-    g_discovery = std::async(policy, [] {
-                    DeviceList list = detail::discover_uncached();
-                    g_finished = true;
-                    return list;
-                  }).share();
-  }
-  return g_discovery;
+struct Discovery {
+  std::mutex mutex;
+  std::condition_variable finished_signal;
+  DiscoveryState state = DiscoveryState::not_started;  // guarded by mutex
+  DeviceList list;                                      // written once, before state becomes finished
+  std::chrono::steady_clock::time_point started;        // guarded by mutex
+  std::atomic<bool> requested{false};
+  std::atomic<bool> finished{false};
+};
+
+// Never destroyed (see above): references into it stay valid until the
+// process ends.
+Discovery& discovery() {
+  static Discovery* const d = new Discovery;
+  return *d;
+}
+
+std::atomic<bool> g_background_allowed{false};
+
+// Runs the discovery on this thread; `d.state` is running.
+void discover_into(Discovery& d) {
+  DeviceList list = detail::discover_uncached();
+  std::lock_guard<std::mutex> lock(d.mutex);
+  d.list = std::move(list);
+  d.state = DiscoveryState::finished;
+  d.finished = true;
+  d.finished_signal.notify_all();
 }
 
 }  // namespace
 
 const DeviceList& discover_devices() {
-  // Deferred: the first caller discovers in its own thread; the others wait.
-  // The reference is into the shared state, which g_discovery keeps.
-  return discovery(std::launch::deferred).get();
+  Discovery& d = discovery();
+  std::unique_lock<std::mutex> lock(d.mutex);
+  if (d.state == DiscoveryState::not_started) {
+    d.state = DiscoveryState::running;
+    d.started = std::chrono::steady_clock::now();
+    d.requested = true;
+    lock.unlock();
+    discover_into(d);
+    return d.list;
+  }
+  d.finished_signal.wait(lock, [&] { return d.state == DiscoveryState::finished; });
+  return d.list;
 }
 
-void start_device_discovery() { discovery(std::launch::async); }
+void allow_background_device_discovery() { g_background_allowed = true; }
 
-bool device_discovery_requested() { return g_requested; }
-bool device_discovery_finished() { return g_finished; }
+void start_device_discovery() {
+  if (!g_background_allowed) return;
+  Discovery& d = discovery();
+  std::lock_guard<std::mutex> lock(d.mutex);
+  if (d.state != DiscoveryState::not_started) return;
+  d.state = DiscoveryState::running;
+  d.started = std::chrono::steady_clock::now();
+  d.requested = true;
+  std::thread([&d] { discover_into(d); }).detach();
+}
+
+bool device_discovery_requested() { return discovery().requested; }
+bool device_discovery_finished() { return discovery().finished; }
+
+double device_discovery_elapsed_seconds() {
+  Discovery& d = discovery();
+  std::lock_guard<std::mutex> lock(d.mutex);
+  if (d.state != DiscoveryState::running) return 0;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - d.started).count();
+}
 
 }  // namespace pmc
