@@ -1,5 +1,7 @@
 #include "formats/model_files.hpp"
 
+#include <filesystem>
+
 #include "common/error.hpp"
 #include "formats/drn.hpp"
 #include "formats/input_stream.hpp"
@@ -98,6 +100,7 @@ ModelPtr build_source(const std::string& path, const LoadOptions& options) {
   explore.max_states = options.max_states;
   explore.threads = options.threads;
   explore.model = options.model;
+  explore.cancel = options.cancel;
   return prism_language::build_model_from_source(path, prism_language::parse_constant_assignments(options.constants),
                                                  explore);
 }
@@ -110,16 +113,22 @@ std::string transitions_path(const std::vector<std::string>& paths) {
   return paths.front();
 }
 
-}  // namespace
-
-ModelPtr load_model(const std::vector<std::string>& paths, std::string_view format, const LoadOptions& load_options) {
+// The format of `paths`: `format`, else by extension; a .tra tells its
+// dialect by its first line (issue 21): Storm's names the model type,
+// PRISM's holds counts or a comment.
+FormatChoice choose_format(const std::vector<std::string>& paths, std::string_view format) {
   if (paths.empty()) fail(ErrorCode::invalid_argument, "no model file given");
   FormatChoice choice = format.empty() ? format_from_path(paths.front()) : parse_format_name(format);
-  // A .tra tells its dialect by its first line (issue 21): Storm's names the
-  // model type, PRISM's holds counts or a comment.
   if (format.empty() && choice.format == ModelFormat::prism && is_storm_explicit_transitions(transitions_path(paths))) {
     choice.format = ModelFormat::storm_explicit;
   }
+  return choice;
+}
+
+}  // namespace
+
+ModelPtr load_model(const std::vector<std::string>& paths, std::string_view format, const LoadOptions& load_options) {
+  const FormatChoice choice = choose_format(paths, format);
   if (choice.format != ModelFormat::prism && choice.format != ModelFormat::storm_explicit && paths.size() > 1) {
     fail(ErrorCode::invalid_argument, "a {} model is one file, but {} files were given", format_noun(choice.format),
          paths.size());
@@ -163,6 +172,75 @@ ModelPtr load_model(const std::vector<std::string>& paths, std::string_view form
     return Model::create(std::move(parts), options);
   } catch (const Error& e) {
     throw Error(e.code(), fmt::format("{}: {}", main_path, e.what()));
+  }
+}
+
+std::vector<std::string> model_input_files(const std::vector<std::string>& paths, std::string_view format) {
+  const FormatChoice choice = choose_format(paths, format);
+  const bool single_tra = paths.size() == 1 && is_transitions_name(paths.front());
+  std::vector<std::string> files;
+  auto add = [&](const std::string& f) {
+    if (!f.empty()) files.push_back(f);
+  };
+  if (choice.format == ModelFormat::prism) {
+    const PrismFiles found = single_tra ? find_prism_siblings(paths.front()) : classify_prism_files(paths);
+    for (const std::string& f : {found.transitions, found.labels, found.valuations}) add(f);
+    for (const PrismRewardFiles& r : found.rewards) {
+      add(r.state_file);
+      add(r.transition_file);
+    }
+  } else if (choice.format == ModelFormat::storm_explicit) {
+    const StormFiles found = single_tra ? find_storm_siblings(paths.front()) : classify_storm_files(paths);
+    add(found.transitions);
+    add(found.labels);
+    for (const StormRewardFiles& r : found.rewards) {
+      add(r.state_file);
+      add(r.transition_file);
+    }
+  }
+  for (const std::string& p : paths) add(p);  // the ones given, whatever was found
+  return files;
+}
+
+std::vector<std::string> model_output_files(const Model& model, const std::string& path, std::string_view format) {
+  const ModelFormat f = format.empty() ? format_from_path(path).format : parse_format_name(format).format;
+  std::vector<std::string> files;
+  auto add = [&](const std::string& file) {
+    if (!file.empty()) files.push_back(file);
+  };
+  if (f == ModelFormat::prism) {
+    const PrismFiles out = prism_explicit_output_files(model, path);
+    for (const std::string& file : {out.transitions, out.labels, out.valuations}) add(file);
+    for (const PrismRewardFiles& r : out.rewards) {
+      add(r.state_file);
+      add(r.transition_file);
+    }
+  } else if (f == ModelFormat::storm_explicit) {
+    const StormFiles out = storm_explicit_output_files(model, path);
+    add(out.transitions);
+    add(out.labels);
+    for (const StormRewardFiles& r : out.rewards) {
+      add(r.state_file);
+      add(r.transition_file);
+    }
+  } else {
+    add(path);
+  }
+  return files;
+}
+
+void refuse_overwriting_inputs(const Model& model, const std::string& path, std::string_view format,
+                               const std::vector<std::string>& inputs) {
+  for (const std::string& output : model_output_files(model, path, format)) {
+    for (const std::string& input : inputs) {
+      std::error_code error;
+      // equivalent(): the same device and inode, through any links.
+      if (std::filesystem::equivalent(output, input, error)) {
+        fail(ErrorCode::invalid_argument,
+             "{}: writing it would overwrite the input {}{}; write the model to another file", output, input,
+             output == input ? "" : " (the same file under another name)");
+      }
+    }
   }
 }
 

@@ -2,6 +2,7 @@
 // C ABI, the shell and the tests use.
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,6 +58,9 @@ struct LoadOptions {
   // Sources only: exploration threads, 0 = OpenMP's default. Ignored for
   // other formats (it is a hint, not a request that can fail).
   unsigned threads = 0;
+  // Sources only: once set (Ctrl-C), the exploration stops with
+  // Error(cancelled) and no model is returned.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // One path: a .tra (its .lab/.srew/.trew/.sta siblings found by stem), a
@@ -68,7 +72,21 @@ ModelPtr load_model(const std::vector<std::string>& paths, std::string_view form
 
 // `format` empty: by the extension of `path` (.pmcb, .drn, .tra: PRISM's
 // dialect; "storm-explicit" writes Storm's). A
-// PRISM-language source cannot be written (error unsupported).
+// PRISM-language source cannot be written (error unsupported). Each file is
+// written to a temporary file beside it and renamed over `path` (and each
+// sibling) once complete: a failed save leaves what was there.
 void save_model(const Model& model, const std::string& path, std::string_view format);
+
+// The files load_model reads for `paths` (a .tra's siblings found by stem
+// included), and the files save_model writes for `path`.
+std::vector<std::string> model_input_files(const std::vector<std::string>& paths, std::string_view format);
+std::vector<std::string> model_output_files(const Model& model, const std::string& path, std::string_view format);
+
+// Error(invalid_argument) when a file save_model would write for `path` is
+// one of `inputs` (model_input_files) — the same file under another name,
+// a hard link or a symbolic link included: writing a model over the files
+// it is read from is refused, whatever the formats.
+void refuse_overwriting_inputs(const Model& model, const std::string& path, std::string_view format,
+                               const std::vector<std::string>& inputs);
 
 }  // namespace pmc

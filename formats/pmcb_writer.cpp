@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "formats/pmc.pb.h"
 #include "formats/pmcb.hpp"
+#include "formats/replacing_file.hpp"
 
 namespace pmc {
 namespace {
@@ -28,8 +29,11 @@ v1::ModelType to_proto(ModelType type) {
 
 class PmcbWriter {
  public:
-  PmcbWriter(const std::string& path, uint64_t chunk_items) : path_(path), chunk_items_(std::max<uint64_t>(chunk_items, 1)) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // Writes to a temporary file renamed over `path` once complete
+  // (replacing_file.hpp).
+  PmcbWriter(const std::string& path, uint64_t chunk_items)
+      : file_(path), path_(path), chunk_items_(std::max<uint64_t>(chunk_items, 1)) {
+    fd_ = ::open(file_.temporary_path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd_ < 0) fail(ErrorCode::io, "{}: cannot create: {}", path, std::strerror(errno));
     stream_.emplace(fd_);
   }
@@ -51,6 +55,7 @@ class PmcbWriter {
     if (!stream_->Close()) fail(ErrorCode::io, "{}: write failed: {}", path_, std::strerror(stream_->GetErrno()));
     stream_.reset();
     fd_ = -1;  // closed by the stream
+    file_.commit();
   }
 
  private:
@@ -193,6 +198,7 @@ class PmcbWriter {
     }
   }
 
+  ReplacingFile file_;  // declared first: the stream and descriptor close before it removes an uncommitted file
   std::string path_;
   uint64_t chunk_items_;
   int fd_ = -1;
@@ -203,12 +209,7 @@ class PmcbWriter {
 }  // namespace
 
 void write_pmcb(const Model& model, const std::string& path, const PmcbWriteOptions& options) {
-  try {
-    PmcbWriter(path, options.chunk_items).write(model);
-  } catch (...) {
-    std::remove(path.c_str());  // no half-written file
-    throw;
-  }
+  PmcbWriter(path, options.chunk_items).write(model);  // a failed write leaves `path` as it was
 }
 
 }  // namespace pmc

@@ -34,8 +34,11 @@ PrismFiles classify_prism_files(const std::vector<std::string>& paths);
 // or the header's shape decides (a two-number header without comment: dtmc).
 ModelParts read_prism_explicit(const PrismFiles& files, std::optional<ModelType> type, const ModelOptions& options);
 
-// Writes foo.tra and, as the model has them, foo.lab, foo.srew/foo.trew (or
-// foo1.srew, ... for several structures) and foo.sta.
+// The files write_prism_explicit writes for `model`: foo.tra and, as the
+// model has them, foo.lab, foo.srew/foo.trew (or foo1.srew, ... for several
+// structures) and foo.sta (each .gz when tra_path is). Errors as the writer's.
+PrismFiles prism_explicit_output_files(const class Model& model, const std::string& tra_path);
+// Writes those files.
 void write_prism_explicit(const class Model& model, const std::string& tra_path);
 
 }  // namespace pmc

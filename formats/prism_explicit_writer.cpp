@@ -125,7 +125,7 @@ void write_valuations(const Model& m, const std::string& path) {
 
 }  // namespace
 
-void write_prism_explicit(const Model& m, const std::string& tra_path) {
+PrismFiles prism_explicit_output_files(const Model& m, const std::string& tra_path) {
   if (m.type() == ModelType::pctmc) {
     fail(ErrorCode::unsupported, "{}: PRISM's explicit format cannot hold parametric rates; write .drn or .pmcb", tra_path);
   }
@@ -133,14 +133,26 @@ void write_prism_explicit(const Model& m, const std::string& tra_path) {
   std::string stem = tra_path.substr(0, tra_path.size() - gz.size());
   if (!stem.ends_with(".tra")) fail(ErrorCode::invalid_argument, "{}: a PRISM explicit model is written to a .tra file", tra_path);
   stem.resize(stem.size() - 4);
-  write_transitions(m, tra_path);
-  if (!m.labels().empty()) write_labels(m, stem + ".lab" + gz);
+  PrismFiles files;
+  files.transitions = tra_path;
+  if (!m.labels().empty()) files.labels = stem + ".lab" + gz;
   const auto& rewards = m.rewards();
   for (size_t i = 0; i < rewards.size(); ++i) {
     std::string base = rewards.size() == 1 ? stem : stem + std::to_string(i + 1);
-    write_rewards(m, rewards[i], base + ".srew" + gz, base + ".trew" + gz);
+    files.rewards.push_back({base + ".srew" + gz, base + ".trew" + gz});
   }
-  if (!m.valuations().empty()) write_valuations(m, stem + ".sta" + gz);
+  if (!m.valuations().empty()) files.valuations = stem + ".sta" + gz;
+  return files;
+}
+
+void write_prism_explicit(const Model& m, const std::string& tra_path) {
+  const PrismFiles files = prism_explicit_output_files(m, tra_path);
+  write_transitions(m, files.transitions);
+  if (!files.labels.empty()) write_labels(m, files.labels);
+  for (size_t i = 0; i < files.rewards.size(); ++i) {
+    write_rewards(m, m.rewards()[i], files.rewards[i].state_file, files.rewards[i].transition_file);
+  }
+  if (!files.valuations.empty()) write_valuations(m, files.valuations);
 }
 
 }  // namespace pmc

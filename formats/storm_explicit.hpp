@@ -45,6 +45,8 @@ ModelParts read_storm_explicit(const StormFiles& files, const ModelOptions& opti
 // (foo.state.rew / foo.trans.rew for an unnamed structure, foo.NAME.*.rew
 // for named ones). Actions and state valuations have no place in Storm's
 // dialect and are not written; a pCTMC is an error (unsupported).
+// storm_explicit_output_files names those files (and fails likewise).
+StormFiles storm_explicit_output_files(const Model& model, const std::string& tra_path);
 void write_storm_explicit(const Model& model, const std::string& tra_path);
 
 }  // namespace pmc

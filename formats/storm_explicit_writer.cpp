@@ -52,26 +52,40 @@ void write_labels(const Model& m, const std::string& path) {
 
 }  // namespace
 
-void write_storm_explicit(const Model& m, const std::string& tra_path) {
+StormFiles storm_explicit_output_files(const Model& m, const std::string& tra_path) {
   if (m.type() == ModelType::pctmc) {
     fail(ErrorCode::unsupported, "{}: Storm's explicit format has no parametric models (write .drn, or check at a point)",
          tra_path);
   }
-  const bool gz = tra_path.ends_with(".gz");
   const std::string stem = strip_suffix(strip_suffix(tra_path, ".gz"), ".tra");
-  const std::string z = gz ? ".gz" : "";
-  write_transitions(m, tra_path, nullptr);
-  if (!m.labels().empty()) write_labels(m, stem + ".lab" + z);
+  const std::string z = tra_path.ends_with(".gz") ? ".gz" : "";
+  StormFiles files;
+  files.transitions = tra_path;
+  if (!m.labels().empty()) files.labels = stem + ".lab" + z;
   for (const RewardStructure& r : m.rewards()) {
     const std::string base = r.name.empty() ? stem : stem + "." + r.name;
-    if (!r.state_rewards.empty()) {
-      TextWriter out(base + ".state.rew" + z);
+    files.rewards.push_back({r.name, r.state_rewards.empty() ? "" : base + ".state.rew" + z,
+                             r.transition_rewards.empty() ? "" : base + ".trans.rew" + z});
+  }
+  return files;
+}
+
+void write_storm_explicit(const Model& m, const std::string& tra_path) {
+  const StormFiles files = storm_explicit_output_files(m, tra_path);
+  write_transitions(m, files.transitions, nullptr);
+  if (!files.labels.empty()) write_labels(m, files.labels);
+  for (size_t i = 0; i < files.rewards.size(); ++i) {
+    const RewardStructure& r = m.rewards()[i];
+    if (!files.rewards[i].state_file.empty()) {
+      TextWriter out(files.rewards[i].state_file);
       for (uint64_t s = 0; s < r.state_rewards.size(); ++s) {
         if (r.state_rewards[s] != 0.0) out.print("{} {}\n", s, r.state_rewards[s]);
       }
       out.close();
     }
-    if (!r.transition_rewards.empty()) write_transitions(m, base + ".trans.rew" + z, &r.transition_rewards);
+    if (!files.rewards[i].transition_file.empty()) {
+      write_transitions(m, files.rewards[i].transition_file, &r.transition_rewards);
+    }
   }
 }
 

@@ -6,19 +6,17 @@
 
 namespace pmc {
 
-TextWriter::TextWriter(std::string path) : path_(std::move(path)) {
+TextWriter::TextWriter(std::string path) : file_path_(std::move(path)) {
   const bool gz = path_.size() > 3 && path_.ends_with(".gz");
   // "T" writes without compression through the same interface.
-  file_ = gzopen(path_.c_str(), gz ? "wb4" : "wbT");
+  file_ = gzopen(file_path_.temporary_path().c_str(), gz ? "wb4" : "wbT");
   if (file_ == nullptr) fail(ErrorCode::io, "{}: cannot create: {}", path_, std::strerror(errno));
 }
 
 TextWriter::~TextWriter() {
-  // Not closed: an error interrupted the write, so leave no half-written file.
-  if (file_ != nullptr) {
-    gzclose(file_);
-    std::remove(path_.c_str());
-  }
+  // Not closed: an error interrupted the write; file_path_ removes the
+  // temporary file, and the path keeps what it had.
+  if (file_ != nullptr) gzclose(file_);
 }
 
 void TextWriter::flush() {
@@ -37,6 +35,7 @@ void TextWriter::close() {
   gzFile file = file_;
   file_ = nullptr;
   if (gzclose(file) != Z_OK) fail(ErrorCode::io, "{}: write failed when closing: {}", path_, std::strerror(errno));
+  file_path_.commit();
 }
 
 }  // namespace pmc

@@ -1,5 +1,7 @@
 // Buffered text output to a plain or gzip file (by the .gz suffix), with
 // every write checked: a full disk is an Error(io), never a short file.
+// The text goes to a temporary file renamed over the path by close()
+// (replacing_file.hpp): until then, whatever was at the path stays.
 #pragma once
 
 #include <string>
@@ -8,6 +10,7 @@
 #include <zlib.h>
 
 #include "common/error.hpp"
+#include "formats/replacing_file.hpp"
 
 namespace pmc {
 
@@ -23,16 +26,18 @@ class TextWriter {
     fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
     if (buffer_.size() >= k_flush_size) flush();
   }
-  // Flushes and closes; errors surface here. A writer destroyed without a
-  // successful close() removes its file.
+  // Flushes, closes and renames the file into place; errors surface here.
+  // A writer destroyed without a successful close() removes its temporary
+  // file and leaves the path untouched.
   void close();
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_path_.path(); }
 
  private:
   static constexpr size_t k_flush_size = size_t{1} << 20;
   void flush();
 
-  std::string path_;
+  ReplacingFile file_path_;
+  const std::string& path_ = file_path_.path();
   gzFile file_ = nullptr;
   fmt::memory_buffer buffer_;
 };

@@ -16,6 +16,7 @@
 #include "check/check.hpp"
 #include "cuda/devices.hpp"
 #include "common/error.hpp"
+#include "interrupt.hpp"
 #include "model_commands.hpp"
 #include "progress_line.hpp"
 #include "property_file.hpp"
@@ -228,6 +229,21 @@ uint64_t model_file_bytes(const Arguments& args) {
 
 }  // namespace
 
+namespace {
+
+// The JSON record of a property that has no result: its text (and name),
+// the error and its code, so that `--json` writes one record per property.
+nlohmann::json failure_json(const FileProperty& property, const Error& error, const Model* model) {
+  nlohmann::json j = {{"property", property.text}, {"error", error.what()}, {"error_code", error_code_name(error.code())}};
+  if (!property.name.empty()) j["name"] = property.name;
+  if (model != nullptr && !model->warnings().empty()) j["warnings"] = model->warnings();
+  return j;
+}
+
+int error_status(const Error& e) { return e.code() == ErrorCode::invalid_argument ? 2 : 1; }
+
+}  // namespace
+
 int run_check(const Arguments& args, std::ostream& out) {
   // --property texts first, then the file's (named ones keep their name).
   std::vector<FileProperty> properties;
@@ -240,13 +256,31 @@ int run_check(const Arguments& args, std::ostream& out) {
          "no property given (use --property 'P=? [ F \"goal\" ]' or --property-file FILE.props)");
   }
   CheckOptions options = check_options(args);
+  options.settings.cancel = &command_cancel_flag();
+  const bool json = args.has("json");
+  const bool stats = args.has("stats");
   ProgressLine progress(std::cerr);
   if (isatty(STDERR_FILENO)) options.settings.progress = [&](const SolveProgress& p) { progress.show(p); };
   const auto load_start = std::chrono::steady_clock::now();
   if (may_use_gpu(options.solver) && model_file_bytes(args) >= k_background_start_file_bytes) {
     start_device_discovery();  // CUDA's start-up overlaps parsing (issue 19)
   }
-  ModelPtr model = load_model_from_arguments(args);
+  ModelPtr model;
+  try {
+    model = load_model_from_arguments(args);
+  } catch (const Error& e) {
+    // Every property fails with the model: in JSON, a record for each.
+    if (json) {
+      for (const FileProperty& property : properties) out << failure_json(property, e, nullptr).dump() << '\n';
+      out.flush();
+    }
+    throw;
+  }
+  // What the load fixed (deadlocks given self-loops, as PRISM does) is said
+  // once: on stderr in text, in each record in JSON.
+  if (!json) {
+    for (const std::string& warning : model->warnings()) fmt::print(std::cerr, "pmc check: warning: {}\n", warning);
+  }
   if (may_use_gpu(options.solver) && model->num_entries() >= k_background_start_transitions) {
     start_device_discovery();  // no-op when started above
   }
@@ -255,10 +289,9 @@ int run_check(const Arguments& args, std::ostream& out) {
   // timings counts it once. The first result is that of the first property
   // that gives one: a property that fails has no result to carry it.
   double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
-  const bool json = args.has("json");
-  const bool stats = args.has("stats");
   int status = 0;
-  for (const FileProperty& property : properties) {
+  for (size_t k = 0; k < properties.size(); ++k) {
+    const FileProperty& property = properties[k];
     const std::string& text = property.text;
     try {
       CheckResult result = check(*model, text, options);
@@ -269,6 +302,7 @@ int run_check(const Arguments& args, std::ostream& out) {
       if (json) {
         nlohmann::json j = result_json(result, *model);
         if (!property.name.empty()) j["name"] = property.name;
+        if (!model->warnings().empty()) j["warnings"] = model->warnings();
         out << j.dump() << '\n';  // the timings are in it: --stats adds nothing
       } else {
         // A named property shows as PRISM writes it: "name": P=? [...]
@@ -276,6 +310,9 @@ int run_check(const Arguments& args, std::ostream& out) {
         print_result_text(result, out);
         if (stats) print_timings_text(result.timings, out);
       }
+      // Each result reaches its reader as soon as it is known: a command
+      // cancelled or killed later loses none.
+      out.flush();
       if (!result.converged) {
         fmt::print(std::cerr, "pmc check: error: {}: did not converge", result.property);
         for (const std::string& n : result.notes) fmt::print(std::cerr, "; {}", n);
@@ -284,10 +321,20 @@ int run_check(const Arguments& args, std::ostream& out) {
       }
     } catch (const Error& e) {
       progress.clear();
+      if (e.code() == ErrorCode::cancelled) {
+        // This property and the ones not begun get their records; the
+        // caller says "cancelled" and picks the status.
+        if (json) {
+          for (size_t rest = k; rest < properties.size(); ++rest) out << failure_json(properties[rest], e, model.get()).dump() << '\n';
+        }
+        throw;
+      }
       // One bad property does not stop the others; the exit status reports it.
+      if (json) out << failure_json(property, e, model.get()).dump() << '\n';
+      out.flush();
       fmt::print(std::cerr, "pmc check: error: {}: {}\n",
                  property.name.empty() ? quote_for_message(text, 80) : fmt::format("\"{}\"", property.name), e.what());
-      status = std::max(status, e.code() == ErrorCode::invalid_argument ? 2 : 1);
+      status = std::max(status, error_status(e));
     }
   }
   out.flush();

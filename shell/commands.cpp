@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "check_commands.hpp"
+#include "interrupt.hpp"
 #include "synth_command.hpp"
 #include "model_commands.hpp"
 #include "settings.hpp"
@@ -227,10 +228,16 @@ int run_command(const std::vector<std::string>& words, std::ostream& out, std::o
     print_command_help(*command, out);
     return 0;
   }
+  CommandInterrupt interrupt;
   try {
     Arguments args({words.begin() + 1, words.end()}, command->options);
     return command->run(args, out);
   } catch (const Error& e) {
+    if (e.code() == ErrorCode::cancelled) {
+      out.flush();
+      fmt::print(err, "pmc {}: cancelled\n", command->name);
+      return command_signal_status() != 0 ? command_signal_status() : k_cancelled_status;
+    }
     fmt::print(err, "pmc {}: error: {}\n", command->name, e.what());
     return e.code() == ErrorCode::invalid_argument ? 2 : 1;
   } catch (const std::bad_alloc&) {

@@ -24,8 +24,14 @@ struct Command {
 
 const std::vector<Command>& command_table();
 
+// The status of a command cancelled without a signal (by the C ABI's
+// flag, say): as SIGINT's.
+inline constexpr int k_cancelled_status = 130;
+
 // Runs `words` (command name first). Errors go to `err` as
-// "pmc: error: ..."; returns the exit status (0 ok, 1 error, 2 usage).
+// "pmc: error: ..."; returns the exit status (0 ok, 1 error, 2 usage,
+// 3 not converged, 128 + the signal when SIGINT or SIGTERM cancelled it).
+// SIGINT and SIGTERM cancel the command while it runs (CommandInterrupt).
 int run_command(const std::vector<std::string>& words, std::ostream& out, std::ostream& err);
 
 void print_help(std::ostream& out);

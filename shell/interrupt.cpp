@@ -1,22 +1,79 @@
 #include "interrupt.hpp"
 
+#include <semaphore.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
+#include <ctime>
+#include <thread>
 
 namespace pmc::shell {
 
 namespace {
 
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free &&
+                  std::atomic<std::atomic<bool>*>::is_always_lock_free,
+              "the signal handlers need lock-free atomics");
+
+// The shell's handler.
 std::atomic<std::atomic<bool>*> g_cancel{nullptr};
 std::atomic<bool> g_interrupted{false};
 struct sigaction g_previous {};
-
-static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<std::atomic<bool>*>::is_always_lock_free,
-              "the SIGINT handler needs lock-free atomics");
 
 extern "C" void on_sigint(int) {
   g_interrupted.store(true);
   if (std::atomic<bool>* cancel = g_cancel.load()) cancel->store(true);
 }
+
+// The one-shot command's handler and its watchdog.
+std::atomic<bool> g_command_cancel{false};
+std::atomic<int> g_command_signal{0};
+std::atomic<bool> g_command_done{false};
+sem_t g_watchdog_wake;
+struct sigaction g_previous_int {}, g_previous_term {};
+
+void write_cancelled() {
+  static const char message[] = "pmc: cancelled\n";
+  const ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
+  (void)ignored;
+}
+
+extern "C" void on_command_signal(int signal) {
+  int expected = 0;
+  if (!g_command_signal.compare_exchange_strong(expected, signal)) {
+    write_cancelled();  // the second signal: the user insists
+    _exit(128 + expected);
+  }
+  g_command_cancel.store(true);
+  sem_post(&g_watchdog_wake);
+}
+
+// Waits for the first signal, then gives the command its grace period to
+// end by itself; the destructor wakes it to leave.
+void watchdog() {
+  while (sem_wait(&g_watchdog_wake) != 0 && errno == EINTR) {
+  }
+  if (g_command_done.load()) return;
+  timespec deadline{};
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  const auto grace_ns = static_cast<long long>(k_command_grace_seconds * 1e9);
+  deadline.tv_sec += static_cast<time_t>(grace_ns / 1000000000);
+  deadline.tv_nsec += static_cast<long>(grace_ns % 1000000000);
+  if (deadline.tv_nsec >= 1000000000) {
+    deadline.tv_sec += 1;
+    deadline.tv_nsec -= 1000000000;
+  }
+  while (sem_timedwait(&g_watchdog_wake, &deadline) != 0) {
+    if (errno == ETIMEDOUT) {
+      if (g_command_done.load()) return;
+      write_cancelled();
+      _exit(128 + g_command_signal.load());
+    }
+  }
+}
+
+std::thread g_watchdog;
 
 }  // namespace
 
@@ -35,5 +92,35 @@ InterruptHandler::~InterruptHandler() {
 }
 
 bool take_interrupt() { return g_interrupted.exchange(false); }
+
+CommandInterrupt::CommandInterrupt() {
+  g_command_cancel.store(false);
+  g_command_signal.store(0);
+  g_command_done.store(false);
+  sem_init(&g_watchdog_wake, 0, 0);
+  g_watchdog = std::thread(watchdog);
+  struct sigaction action {};
+  action.sa_handler = on_command_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, &g_previous_int);
+  sigaction(SIGTERM, &action, &g_previous_term);
+}
+
+CommandInterrupt::~CommandInterrupt() {
+  sigaction(SIGINT, &g_previous_int, nullptr);
+  sigaction(SIGTERM, &g_previous_term, nullptr);
+  g_command_done.store(true);
+  sem_post(&g_watchdog_wake);
+  g_watchdog.join();
+  sem_destroy(&g_watchdog_wake);
+}
+
+std::atomic<bool>& command_cancel_flag() { return g_command_cancel; }
+
+int command_signal_status() {
+  const int signal = g_command_signal.load();
+  return signal == 0 ? 0 : 128 + signal;
+}
 
 }  // namespace pmc::shell

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "cuda/devices.hpp"
 #include "formats/model_files.hpp"
+#include "interrupt.hpp"
 #include "settings.hpp"
 
 namespace pmc::shell {
@@ -81,7 +82,9 @@ ModelPtr load_model_from_arguments(const Arguments& args) {
   std::vector<std::string> paths = args.values("model");
   for (const std::string& p : args.positional()) paths.push_back(p);
   if (paths.empty()) fail(ErrorCode::invalid_argument, "no model given (use --model FILE...)");
-  return load_model(paths, args.value("format"), load_options(args));
+  LoadOptions options = load_options(args);
+  options.cancel = &command_cancel_flag();
+  return load_model(paths, args.value("format"), options);
 }
 
 int run_info(const Arguments& args, std::ostream& out) {
@@ -97,7 +100,10 @@ int run_convert(const Arguments& args, std::ostream& out) {
   const auto& words = args.positional();
   if (words.size() < 2) fail(ErrorCode::invalid_argument, "convert needs input file(s) and an output file");
   std::vector<std::string> inputs(words.begin(), words.end() - 1);
-  ModelPtr model = load_model(inputs, args.value("from"), load_options(args));
+  LoadOptions options = load_options(args);
+  options.cancel = &command_cancel_flag();
+  ModelPtr model = load_model(inputs, args.value("from"), options);
+  refuse_overwriting_inputs(*model, words.back(), args.value("to"), model_input_files(inputs, args.value("from")));
   save_model(*model, words.back(), args.value("to"));
   fmt::print(out, "wrote {} ({} states, {} transitions)\n", words.back(), model->num_states(), model->num_entries());
   return 0;

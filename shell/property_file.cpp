@@ -29,29 +29,37 @@ struct Statement {
 };
 
 // Splits on ';' and on line breaks outside brackets, dropping comments;
-// quoted text ("label") is kept whole.
+// quoted text ("label") is kept whole. One pass, each character looked at a
+// bounded number of times: a statement of a million characters (a property
+// padded with spaces, a million parentheses) is split in milliseconds.
 std::vector<Statement> split_statements(std::string_view content, const std::string& file_name) {
   std::vector<Statement> out;
   std::string current;
+  bool blank = true;  // current holds only white space
   int line = 1, start_line = 1, depth = 0;
   auto finish = [&] {
     std::string t = trim(current);
     if (!t.empty()) out.push_back({t, start_line});
     current.clear();
+    blank = true;
     depth = 0;
+  };
+  auto append = [&](std::string_view text) {
+    if (blank && text.find_first_not_of(" \t\r\f\v") != std::string_view::npos) blank = false;
+    current.append(text);
   };
   for (size_t i = 0; i < content.size(); ++i) {
     const char c = content[i];
-    if (trim(current).empty()) start_line = line;
+    if (blank) start_line = line;
     if (c == '"') {
       const size_t close = content.find('"', i + 1);
-      const size_t newline = content.find('\n', i + 1);
-      if (close == std::string_view::npos || close > newline) {
+      const std::string_view quoted = content.substr(i, close == std::string_view::npos ? std::string_view::npos : close - i + 1);
+      if (close == std::string_view::npos || quoted.find('\n') != std::string_view::npos) {
         fail(ErrorCode::parse, "{}:{}: unterminated string (a '\"' without its closing '\"')", file_name, line);
       }
-      current.append(content.substr(i, close - i + 1));
+      append(quoted);
       i = close;
-    } else if ((c == '/' && i + 1 < content.size() && content[i + 1] == '/') || (c == '#' && trim(current).empty())) {
+    } else if ((c == '/' && i + 1 < content.size() && content[i + 1] == '/') || (c == '#' && blank)) {
       // `//` comments, and lines starting with '#' (pmc's older property files)
       while (i + 1 < content.size() && content[i + 1] != '\n') ++i;
     } else if (c == '/' && i + 1 < content.size() && content[i + 1] == '*') {
@@ -71,7 +79,7 @@ std::vector<Statement> split_statements(std::string_view content, const std::str
     } else {
       if (c == '(' || c == '[' || c == '{') ++depth;
       if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
-      current += c;
+      append(std::string_view(&content[i], 1));
     }
   }
   finish();

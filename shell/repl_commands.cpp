@@ -79,6 +79,7 @@ LineOutcome load(Session& session, const std::string& rest) {
   LoadOptions options = load_options(args);  // --strict, --const, --max-states
   options.threads = static_cast<unsigned>(std::max(session.options.settings.threads, 0));
   options.model.memory_limit = session.options.settings.memory_limit;  // `set memory-limit`
+  options.cancel = &session.cancel;  // Ctrl-C stops a source's exploration; the loaded models stay
   ModelPtr model = load_model(files, args.value("format"), options);  // throws before the session changes
   const std::string name = args.has("name") ? args.value("name") : default_name(session, files);
   if (name.empty()) fail(ErrorCode::invalid_argument, "--name must not be empty");
@@ -243,6 +244,14 @@ LineOutcome save(Session& session, const std::string& rest) {
   if (args.positional().size() != 1) fail(ErrorCode::invalid_argument, "save needs one output file (save out.pmcb)");
   const LoadedModel& m = session.require_model();
   const std::string& path = args.positional()[0];
+  // The model's own files are not written over (as `pmc convert`); files
+  // gone since the load leave only the names it was loaded from to compare.
+  std::vector<std::string> inputs = m.files;
+  try {
+    inputs = model_input_files(m.files, "");
+  } catch (const Error&) {
+  }
+  refuse_overwriting_inputs(*m.model, path, args.value("format"), inputs);
   save_model(*m.model, path, args.value("format"));
   if (wants_json(session, args)) {
     session.out << nlohmann::json{{"saved", m.name}, {"file", path}}.dump() << '\n';

@@ -229,9 +229,7 @@ int run_synth(const Arguments& args, std::ostream& out) {
   options.settings.memory_limit = gpu.settings.memory_limit;
   options.settings.gpu_layout = gpu.settings.gpu_layout;
   ModelPtr model = load_model_from_arguments(args);
-  std::atomic<bool> cancel{false};
-  options.settings.cancel = &cancel;
-  InterruptHandler interrupt(&cancel);
+  options.settings.cancel = &command_cancel_flag();  // SIGINT, SIGTERM (run_command's CommandInterrupt)
   const SynthOutput output{out, std::cerr, false, isatty(STDERR_FILENO) != 0, "pmc synth: error: "};
   return synthesize_and_report(*model, properties[0], args, options, output);
 }

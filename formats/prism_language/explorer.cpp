@@ -25,6 +25,7 @@
 
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
+#include "solver/cancellation.hpp"
 #include "formats/prism_language/program.hpp"
 #include "formats/prism_language/reachability.hpp"
 #include "formats/prism_language/rows.hpp"
@@ -205,7 +206,8 @@ ModelParts explore_program(const Program& program, const ExploreOptions& options
                  fmt::format("{}: exploration's first state store", program.file));
   StateSet set(words, k_initial_states);
   const uint64_t branches =
-      reach_states(program, layout, initial, set, options.max_states, threads, options.model.memory_limit);
+      reach_states(program, layout, initial, set, options.max_states, threads, options.model.memory_limit, options.cancel);
+  throw_if_cancelled(options.cancel);
   require_build_memory(program, set, branches, options.model.memory_limit);
   const std::vector<uint64_t> keys = sorted_keys(set, threads);
   const uint64_t n = keys.size() / words;
@@ -241,6 +243,7 @@ ModelParts explore_program(const Program& program, const ExploreOptions& options
   parts.definitions = {program.constants, program.formulas};
 
   // Pass 3.
+  throw_if_cancelled(options.cancel);
   const auto num_blocks = static_cast<int64_t>((n + k_block_states - 1) / k_block_states);
   std::vector<RowBlock> blocks(static_cast<size_t>(num_blocks));
   std::vector<SuccessorGenerator> generators;

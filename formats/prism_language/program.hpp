@@ -7,6 +7,8 @@
 // leaving a range, probabilities not summing to one) report.
 #pragma once
 
+#include <atomic>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -180,6 +182,9 @@ struct ExploreOptions {
   uint64_t max_states = 0;  // 0: no limit; above it exploration stops with an error
   unsigned threads = 0;     // 0: the hardware's
   ModelOptions model;       // strict: deadlocks are errors instead of self-loops
+  // Polled between chunks of states and between the passes: once set, the
+  // exploration stops with Error(cancelled) and nothing is built.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Reachable state space of `program` as PRISM's explicit engine builds it:

@@ -22,6 +22,7 @@
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
 #include "formats/prism_language/successors.hpp"
+#include "solver/cancellation.hpp"
 
 namespace pmc::prism_language {
 namespace {
@@ -149,7 +150,8 @@ class Pool {
 }  // namespace
 
 uint64_t reach_states(const Program& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
-                      StateSet& set, uint64_t max_states, unsigned threads, uint64_t memory_limit) {
+                      StateSet& set, uint64_t max_states, unsigned threads, uint64_t memory_limit,
+                      const std::atomic<bool>* cancel) {
   const uint32_t words = layout.words();
   const bool user_limit = max_states != 0;
   const uint64_t limit = user_limit ? std::min(max_states, k_max_states) : k_max_states;
@@ -186,6 +188,7 @@ uint64_t reach_states(const Program& program, const StateLayout& layout, const s
         std::vector<uint64_t> chunk = pool.pop(active);
         active = !chunk.empty();
         if (!active) return;
+        throw_if_cancelled(cancel);
         const size_t states = chunk.size() / words;
         // Room for this chunk's targets before starting it, so `full`
         // below stays rare.

@@ -16,9 +16,11 @@ namespace pmc::prism_language {
 // Error(out_of_memory) when the set would outgrow `memory_limit` (0: the
 // machine's memory; common/memory_limit.hpp) — checked before each growth,
 // the message giving the states found so far —, or whatever expanding a
-// state throws (successors.hpp). Returns the branches expanded (about the
+// state throws (successors.hpp), or Error(cancelled) once `cancel` is set
+// (polled before each chunk). Returns the branches expanded (about the
 // model's transitions: what pass 3 will store).
 uint64_t reach_states(const Program& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
-                      StateSet& set, uint64_t max_states, unsigned threads, uint64_t memory_limit = 0);
+                      StateSet& set, uint64_t max_states, unsigned threads, uint64_t memory_limit = 0,
+                      const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace pmc::prism_language

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -21,5 +22,9 @@ template <typename... Args>
 // A printable rendering of untrusted text for error messages: control and
 // non-ASCII bytes escaped, long text cut.
 std::string quote_for_message(std::string_view text, size_t max_length = 40);
+
+// The code as a stable identifier for machine-read output ("parse",
+// "cancelled", ...): pmc_status's names in lower case, without PMC_ERROR_.
+std::string_view error_code_name(ErrorCode code);
 
 }  // namespace pmc

@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 
+#include "common/cgroup_memory.hpp"
 #include "common/error.hpp"
 
 namespace pmc {
@@ -15,16 +15,6 @@ struct MachineMemory {
   const char* source = "";  // for the error message
 };
 
-// A cgroup limit file: a number of bytes, or "max" (v2) / a huge number
-// (v1's "unlimited", 2^63 rounded down to pages) when there is none.
-uint64_t read_cgroup_limit(const char* path) {
-  std::ifstream in(path);
-  std::string text;
-  if (!(in >> text) || text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return 0;
-  if (text.size() > 19) return 0;
-  return std::stoull(text);
-}
-
 MachineMemory detect_machine_memory() {
   MachineMemory m;
   const long pages = sysconf(_SC_PHYS_PAGES);
@@ -33,12 +23,10 @@ MachineMemory detect_machine_memory() {
     m.bytes = saturating_mul(static_cast<uint64_t>(pages), static_cast<uint64_t>(page_size));
     m.source = "this machine's physical memory";
   }
-  for (const char* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
-    const uint64_t cgroup = read_cgroup_limit(path);
-    if (cgroup > 0 && (m.bytes == 0 || cgroup < m.bytes)) {
-      m.bytes = cgroup;
-      m.source = "this process's cgroup memory limit";
-    }
+  const uint64_t cgroup = cgroup_memory_limit();
+  if (cgroup > 0 && (m.bytes == 0 || cgroup < m.bytes)) {
+    m.bytes = cgroup;
+    m.source = "this process's cgroup memory limit";
   }
   if (m.bytes == 0) {
     // Neither is known (an exotic system): no limit rather than a wrong one.

@@ -15,8 +15,8 @@
 namespace pmc {
 
 // The machine's physical memory (sysconf(_SC_PHYS_PAGES) × page size), or
-// the cgroup's limit (/sys/fs/cgroup/memory.max, or cgroup v1's
-// memory.limit_in_bytes) when that is lower. Read once; thread-safe.
+// the limit of the process's own cgroup (common/cgroup_memory.hpp) when
+// that is lower. Read once; thread-safe.
 uint64_t machine_memory_bytes();
 
 // The limit in force for a setting: `setting` itself, or 0 = the default,

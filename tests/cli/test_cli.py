@@ -6,9 +6,13 @@ Usage: test_cli.py PATH/TO/pmc   (meson passes it; PMC_SOURCE_ROOT locates examp
 import json
 import os
 import re
+import select
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 PMC = None
@@ -248,7 +252,9 @@ class Check(unittest.TestCase):
         run = pmc("check", "--model", DIE, "--json", "--property", 'P=? [ F "seven" ]', 'P=? [ F "six" ]',
                   check=False)
         self.assertEqual(run.returncode, 1)
-        self.assertGreater(json.loads(run.stdout)["timings"]["load"], 0.0)
+        failed, checked = [json.loads(line) for line in run.stdout.splitlines()]
+        self.assertIn("seven", failed["error"])
+        self.assertGreater(checked["timings"]["load"], 0.0)
 
     def test_stats_prints_the_phases(self):
         line = re.compile(r"^  timings: load (\S+) s, GPU start-up (\S+) s, precompute (\S+) s, build (\S+) s, "
@@ -324,10 +330,12 @@ class PrismLanguage(unittest.TestCase):
             run = pmc("check", "--model", DIE, "--property-file", props, "--json", check=False)
             self.assertEqual(run.returncode, 1)  # N is used before its declaration: the property fails, not the rest
             results = [json.loads(line) for line in run.stdout.splitlines()]
-            self.assertEqual(len(results), 2)
+            self.assertEqual(len(results), 3)  # one record per property, the failing one with its error
             self.assertAlmostEqual(results[0]["value"], 1 / 6, delta=1e-6)
             self.assertEqual(results[1]["name"], "flips")
             self.assertAlmostEqual(results[1]["value"], 11 / 3, delta=1e-5)
+            self.assertEqual(results[2]["property"], "P=? [ F<=N \"done\" ]")
+            self.assertIn("N", results[2]["error"])
             self.assertIn("P=? [ F<=N", run.stderr)
             for text, message in [
                 ("const int T;\nP=? [ F<=T \"done\" ]\n", "p.props:1: constant 'T' has no value"),
@@ -615,6 +623,166 @@ class StormExplicit(unittest.TestCase):
             # Forced: the PRISM reader says what it found.
             run = pmc("info", "--model", out, "--format", "prism", check=False)
             self.assertIn("expected the number of states, found 'dtmc'", run.stderr)
+
+def write_walk(directory, n=20001):
+    """A symmetric random walk absorbed at both ends: at epsilon 1e-15 an
+    unbounded reachability takes millions of sweeps (a long check), while
+    F<=10 takes ten."""
+    tra = os.path.join(directory, "walk.tra")
+    with open(tra, "w") as f:
+        f.write(f"{n} {2 * n - 2}\n0 0 1\n")
+        f.writelines(f"{i} {i - 1} 0.5\n{i} {i + 1} 0.5\n" for i in range(1, n - 1))
+        f.write(f"{n - 1} {n - 1} 1\n")
+    with open(os.path.join(directory, "walk.lab"), "w") as f:
+        f.write(f'0="init" 1="goal"\n{n // 2}: 0\n{n - 1}: 1\n')
+    return tra
+
+
+def read_line_within(stream, seconds):
+    """The next line of a pipe, or None when none comes in time."""
+    ready, _, _ = select.select([stream], [], [], seconds)
+    return stream.readline() if ready else None
+
+
+class ExitPaths(unittest.TestCase):
+    """Every way out of `pmc check` is clean and loses nothing computed."""
+
+    QUICK = 'P=? [ F<=10 "goal" ]'
+    LONG = 'P=? [ F "goal" ]'
+
+    def start_long_check(self, tmp, *extra):
+        walk = write_walk(tmp)
+        return subprocess.Popen([PMC, "check", "--model", walk, "--epsilon", "1e-15", "--max-iterations",
+                                 "100000000000", *extra, "--property", self.QUICK, self.LONG],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def interrupt_after_first_result(self, run, sig):
+        first = read_line_within(run.stdout, 30)
+        self.assertTrue(first, "the first result did not reach the pipe before the second property ended")
+        time.sleep(0.2)  # inside the long solve
+        run.send_signal(sig)
+        try:
+            rest, err = run.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            run.kill()
+            self.fail("pmc check did not end after the signal")
+        return first + rest, err
+
+    def test_sigint_keeps_the_results_already_printed(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            run = self.start_long_check(tmp)
+            out, err = self.interrupt_after_first_result(run, signal.SIGINT)
+            self.assertEqual(run.returncode, 130, err)
+            self.assertIn(self.QUICK + ": ", out)
+            self.assertNotIn(self.LONG, out)
+            self.assertIn("pmc check: cancelled", err)
+
+    def test_sigint_json_has_a_record_for_every_property(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            run = self.start_long_check(tmp, "--json")
+            out, err = self.interrupt_after_first_result(run, signal.SIGINT)
+            self.assertEqual(run.returncode, 130, err)
+            records = [json.loads(line) for line in out.splitlines()]
+            self.assertEqual([r["property"] for r in records], [self.QUICK, self.LONG])
+            self.assertIn("value", records[0])
+            self.assertEqual(records[1]["error_code"], "cancelled")
+            self.assertIn("cancelled", err)
+
+    def test_sigterm_cancels_too(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            run = self.start_long_check(tmp)
+            out, err = self.interrupt_after_first_result(run, signal.SIGTERM)
+            self.assertEqual(run.returncode, 128 + signal.SIGTERM, err)
+            self.assertIn(self.QUICK + ": ", out)
+
+    def test_json_record_for_every_property_failing_ones_with_error(self):
+        run = pmc("check", "--model", DIE, "--json", "--property", 'P=? [ F "six"', 'P=? [ F "nope" ]',
+                  'P=? [ F "six" ]', check=False)
+        self.assertEqual(run.returncode, 1)
+        records = [json.loads(line) for line in run.stdout.splitlines()]
+        self.assertEqual(len(records), 3)
+        self.assertEqual(records[0]["error_code"], "property")
+        self.assertIn("column", records[0]["error"])
+        self.assertEqual(records[1]["error_code"], "property")
+        self.assertIn("nope", records[1]["error"])
+        self.assertAlmostEqual(records[2]["value"], 1 / 6, places=6)
+        self.assertNotIn("error", records[2])
+        # A model that does not load: each property gets its record.
+        run = pmc("check", "--model", "/no/such.tra", "--json", "--property", 'P=? [ F "a" ]', 'P=? [ F "b" ]',
+                  check=False)
+        self.assertEqual(run.returncode, 1)
+        self.assertEqual([json.loads(l)["error_code"] for l in run.stdout.splitlines()], ["io", "io"])
+
+    def test_load_warnings_are_reported(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            source = os.path.join(tmp, "stuck.pm")
+            with open(source, "w") as f:
+                f.write("dtmc\nmodule m\n  s : [0..2] init 0;\n  [] s=0 -> 0.5:(s'=1) + 0.5:(s'=2);\nendmodule\n"
+                        "label \"one\" = s=1;\n")
+            run = pmc("check", "--model", source, "--property", 'P=? [ F "one" ]')
+            self.assertIn("pmc check: warning: ", run.stderr)
+            self.assertIn("deadlock", run.stderr)
+            self.assertIn("0.5", run.stdout)
+            record = json.loads(pmc("check", "--model", source, "--json", "--property", 'P=? [ F "one" ]').stdout)
+            self.assertTrue(any("deadlock" in w for w in record["warnings"]), record)
+
+    def test_a_long_statement_in_a_properties_file_is_read_in_linear_time(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, text in [("spaces", 'P=? [ F "six" ]' + " " * 1_000_000),
+                               ("parentheses", "P=? [ F " + "(" * 500_000 + '"six"' + ")" * 500_000 + " ]")]:
+                path = os.path.join(tmp, name + ".props")
+                with open(path, "w") as f:
+                    f.write(text + "\n")
+                began = time.monotonic()
+                run = pmc("check", "--model", DIE, "--property-file", path, check=False)
+                self.assertLess(time.monotonic() - began, 1.0, name)
+                self.assertIn(run.returncode, (0, 1), name)  # a result, or "nested too deeply"
+
+
+class ConvertOverInputs(unittest.TestCase):
+    """`pmc convert` never writes over the files it reads."""
+
+    def copy_die(self, tmp):
+        for ext in (".tra", ".lab", ".srew"):
+            shutil.copy(DIE[:-4] + ext, os.path.join(tmp, "die" + ext))
+        return os.path.join(tmp, "die.tra")
+
+    def contents(self, tmp):
+        files = {}
+        for name in sorted(os.listdir(tmp)):
+            path = os.path.join(tmp, name)
+            if os.path.isfile(path) and not os.path.islink(path):
+                with open(path, "rb") as f:
+                    files[name] = f.read()
+        return files
+
+    def test_same_file_symlink_and_hard_link_are_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tra = self.copy_die(tmp)
+            os.symlink(tra, os.path.join(tmp, "link.tra"))
+            os.link(os.path.join(tmp, "die.lab"), os.path.join(tmp, "hard.lab"))
+            shutil.copy(tra, os.path.join(tmp, "hard.tra"))
+            before = self.contents(tmp)
+            for out in ("die.tra", "link.tra", "hard.tra"):
+                run = pmc("convert", tra, os.path.join(tmp, out), check=False)
+                self.assertEqual(run.returncode, 2, out)
+                self.assertIn("would overwrite the input", run.stderr, out)
+            self.assertEqual(self.contents(tmp), before)
+            pmcb = os.path.join(tmp, "die.pmcb")
+            pmc("convert", tra, pmcb)
+            run = pmc("convert", pmcb, pmcb, check=False)
+            self.assertEqual(run.returncode, 2)
+            self.assertIn("would overwrite the input", run.stderr)
+
+    def test_a_converted_file_replaces_the_old_one_whole(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tra = self.copy_die(tmp)
+            out = os.path.join(tmp, "out.pmcb")
+            with open(out, "w") as f:
+                f.write("an older file")
+            pmc("convert", tra, out)
+            self.assertEqual(json.loads(pmc("info", "--json", out).stdout)["states"], 13)
+            self.assertEqual([n for n in os.listdir(tmp) if "pmc-tmp" in n], [])
 
 
 if __name__ == "__main__":

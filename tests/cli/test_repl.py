@@ -231,6 +231,30 @@ class Interactive(unittest.TestCase):
         t.expect(r"\* walk")
         self.leave()
 
+    def test_ctrl_c_cancels_a_sources_exploration_and_keeps_the_models(self):
+        # A counter of 2^30 states: exploring it all would take minutes and
+        # gigabytes; Ctrl-C must stop it within a second and leave the
+        # models loaded before it as they were.
+        t = self.term
+        source = os.path.join(self.dir.name, "counter.pm")
+        with open(source, "w") as f:
+            f.write("dtmc\nmodule counter\n  x : [0..1073741823] init 0;\n"
+                    "  [] x<1073741823 -> 0.5:(x'=x+1) + 0.5:(x'=min(x+2,1073741823));\n"
+                    "endmodule\nlabel \"top\" = x=1073741823;\n")
+        t.line(f"load {DIE}")
+        t.expect(r"loaded die")
+        t.line(f"load {source}")
+        time.sleep(1.0)
+        began = time.time()
+        t.send("\x03")
+        t.expect(r"error: cancelled \(Ctrl-C\)", timeout=10)
+        self.assertLess(time.time() - began, 5, "the exploration went on after Ctrl-C")
+        t.line("models")
+        t.expect(r"\* die ")
+        t.line('check P=? [ F "six" ]')
+        t.expect(r"0\.1666")
+        self.leave()
+
     def test_ctrl_c_at_the_prompt_abandons_the_line(self):
         t = self.term
         t.prompt()

@@ -9,11 +9,13 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "check/check.hpp"
 #include "check/memory_budget.hpp"
+#include "common/cgroup_memory.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
 #include "formats/model_files.hpp"
@@ -301,6 +303,85 @@ TEST(MemoryLimit, ExplorationStopsWithTheStatesSoFar) {
   // The default builds it.
   prism_language::ExploreOptions options;
   EXPECT_EQ(prism_language::explore(program, options).num_states, 400001u);
+}
+
+// The default limit comes from the process's own cgroup (/proc/self/cgroup),
+// found through the cgroup file system's mount, and is the smallest along
+// the cgroup and its ancestors: a fake /proc and /sys under a temporary
+// root stand for the machine's.
+class FakeCgroupRoot {
+ public:
+  void write(const std::string& relative, const std::string& text) {
+    const std::filesystem::path path = std::filesystem::path(dir_.path("root")) / relative;
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+  }
+  std::string root() const { return dir_.path("root"); }
+
+ private:
+  testing::TempDir dir_;
+};
+
+const char* const k_v2_mounts =
+    "22 1 0:21 / /proc rw - proc proc rw\n"
+    "31 23 0:28 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n";
+const char* const k_v1_mounts =
+    "31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+    "32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
+    "35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n";
+
+TEST(CgroupMemory, V2LimitOfTheProcesssOwnChildCgroup) {
+  FakeCgroupRoot fake;
+  fake.write("proc/self/cgroup", "0::/user.slice/job.scope\n");
+  fake.write("proc/self/mountinfo", k_v2_mounts);
+  fake.write("sys/fs/cgroup/user.slice/memory.max", "max\n");
+  fake.write("sys/fs/cgroup/user.slice/job.scope/memory.max", "1073741824\n");
+  EXPECT_EQ(cgroup_memory_limit(fake.root()), 1073741824u);
+}
+
+TEST(CgroupMemory, V2AnAncestorsLimitBinds) {
+  FakeCgroupRoot fake;
+  fake.write("proc/self/cgroup", "0::/batch/job\n");
+  fake.write("proc/self/mountinfo", k_v2_mounts);
+  fake.write("sys/fs/cgroup/batch/memory.max", "2147483648\n");
+  fake.write("sys/fs/cgroup/batch/job/memory.max", "max\n");
+  EXPECT_EQ(cgroup_memory_limit(fake.root()), 2147483648u);
+}
+
+TEST(CgroupMemory, V1MemoryController) {
+  FakeCgroupRoot fake;
+  fake.write("proc/self/cgroup", "5:cpu,cpuacct:/\n4:memory:/process_api/abc\n0::/\n");
+  fake.write("proc/self/mountinfo", k_v1_mounts);
+  fake.write("sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");  // v1's "unlimited"
+  fake.write("sys/fs/cgroup/memory/process_api/abc/memory.limit_in_bytes", "805306368\n");
+  EXPECT_EQ(cgroup_memory_limit(fake.root()), 805306368u);
+}
+
+TEST(CgroupMemory, MountRootInsideTheHierarchy) {
+  // A container's view: its mount shows /kubepods/pod1 at /sys/fs/cgroup.
+  FakeCgroupRoot fake;
+  fake.write("proc/self/cgroup", "0::/kubepods/pod1/ctr\n");
+  fake.write("proc/self/mountinfo", "40 30 0:40 /kubepods/pod1 /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n");
+  fake.write("sys/fs/cgroup/ctr/memory.max", "536870912\n");
+  EXPECT_EQ(cgroup_memory_limit(fake.root()), 536870912u);
+}
+
+TEST(CgroupMemory, NoLimitAndGarbageGiveZero) {
+  FakeCgroupRoot none;
+  none.write("proc/self/cgroup", "0::/a\n");
+  none.write("proc/self/mountinfo", k_v2_mounts);
+  none.write("sys/fs/cgroup/a/memory.max", "max\n");
+  EXPECT_EQ(cgroup_memory_limit(none.root()), 0u);
+
+  FakeCgroupRoot garbage;
+  garbage.write("proc/self/cgroup", "::::\n\n0::\nnot a line\n4:memory\n");
+  garbage.write("proc/self/mountinfo", "- - -\n1 2 3\n31 23 0:28 / /sys/fs/cgroup rw - cgroup2\n");
+  garbage.write("sys/fs/cgroup/memory.max", "-5\n");
+  EXPECT_EQ(cgroup_memory_limit(garbage.root()), 0u);
+
+  FakeCgroupRoot empty;  // no /proc at all: the mount point's own file
+  empty.write("sys/fs/cgroup/memory.max", "3221225472\n");
+  EXPECT_EQ(cgroup_memory_limit(empty.root()), 3221225472u);
 }
 
 }  // namespace
