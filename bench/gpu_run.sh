@@ -26,7 +26,9 @@
 #   bash bench/gpu_run.sh exit    the CUDA runtime at process exit (bench/cudart_exit_probe.cu)
 #   bash bench/gpu_run.sh repro   the csma N3_K2 reproduction at the defaults, cuda-gdb on a hang
 #   bash bench/gpu_run.sh stress  bench/stress.py: pmc at its defaults STRESS_RUNS (600) times, then
-#                                 SANITIZER_RUNS (40) under compute-sanitizer memcheck
+#                                 SANITIZER_RUNS (40) under compute-sanitizer memcheck (instances of
+#                                 100K-800K transitions: smaller ones never start CUDA, which
+#                                 compute-sanitizer reports as exit 255), then tests/abi/exit_paths
 #   bash bench/gpu_run.sh auto    bench/auto_choice.py: cpu / gpu / auto whole commands (AUTO_ARGS,
 #                                 AUTO_REPEAT), sources in .dev-src/models, hold-outs in .dev-src/qvbs
 #   bash bench/gpu_run.sh multi   row_partition unit test, test_gpu_multi_gpu (every carried model;
@@ -290,7 +292,7 @@ elif [ "$phase" = stress ]; then
   # under compute-sanitizer.
   start=$SECONDS
   timeout ${STRESS_TIMEOUT:-500} python3 bench/stress.py /tmp/b/shell/pmc --sources .dev-src/models \
-    --explicit .dev-src/explicit --runs ${STRESS_RUNS:-600} --jobs ${STRESS_JOBS:-4} --seed ${STRESS_SEED:-1} \
+    --explicit .dev-src/explicit --runs ${STRESS_RUNS:-600} --jobs ${STRESS_JOBS:-1} --seed ${STRESS_SEED:-1} \
     --timeout ${STRESS_RUN_TIMEOUT:-60} --log "$OUT/stress.log" > "$OUT/stress.txt" 2>&1
   echo "stress exit $? after $((SECONDS - start)) s"; tail -40 "$OUT/stress.txt"
   # The library's ways out (tests/abi/exit_paths.c): a check at the defaults
@@ -313,7 +315,7 @@ elif [ "$phase" = stress ]; then
   if [ "${SANITIZER_RUNS:-40}" -gt 0 ] && command -v compute-sanitizer >/dev/null; then
     start=$SECONDS
     timeout ${SANITIZER_TIMEOUT:-300} python3 bench/stress.py /tmp/b/shell/pmc --sources .dev-src/models \
-      --runs ${SANITIZER_RUNS:-40} --jobs 4 --seed 7 --timeout 120 --max-transitions 200000 \
+      --runs ${SANITIZER_RUNS:-40} --jobs 2 --seed 7 --timeout 120 --min-transitions 100000 --max-transitions 800000 \
       --wrapper "compute-sanitizer --tool memcheck --error-exitcode 99" --log "$OUT/stress_memcheck.log" \
       > "$OUT/stress_memcheck.txt" 2>&1
     echo "memcheck stress exit $? after $((SECONDS - start)) s"; tail -20 "$OUT/stress_memcheck.txt"

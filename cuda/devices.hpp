@@ -41,6 +41,9 @@ void start_device_discovery();
 // (solver/device/cost_model.hpp), and tests check that it did not.
 bool device_discovery_requested();
 bool device_discovery_finished();
+// Waits at most `seconds` for a discovery that was started; true once it has
+// finished, false at the timeout or when none was started.
+bool wait_for_device_discovery(double seconds);
 // Seconds since a discovery still running began; 0 when none runs.
 double device_discovery_elapsed_seconds();
 

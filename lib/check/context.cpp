@@ -5,6 +5,7 @@
 #include "check/chain_matrices.hpp"
 #include "common/error.hpp"
 #include "solver/device/device_selection.hpp"
+#include "solver/device/handover.hpp"
 #include "solver/convergence.hpp"
 #include "solver/cancellation.hpp"
 
@@ -16,7 +17,8 @@ const graph::TransposedGraph& CheckContext::transposed() const {
   });
 }
 
-const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64_t rows, const ChoiceHint& hint) {
+const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64_t rows, const ChoiceHint& hint,
+                                      Handover* handover) {
   // Between solves (a steady-state property solves one system per BSCC):
   // nothing of the model is half built here, its derived-data cache only
   // ever holds complete entries.
@@ -24,7 +26,8 @@ const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64
   std::string reason;
   // Choosing may discover the GPUs, which starts CUDA: GPU start-up.
   const auto start = std::chrono::steady_clock::now();
-  const SolverEntry& solver = choose_solver(kind, options_.solver, entries, rows, options_.settings, reason, hint);
+  const SolverEntry& solver =
+      choose_solver(kind, options_.solver, entries, rows, options_.settings, reason, hint, handover);
   timings_.gpu_startup += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (std::find(reasons_.begin(), reasons_.end(), reason) == reasons_.end()) reasons_.push_back(reason);
   if (!is_automatic_choice(options_.solver)) {
@@ -98,10 +101,17 @@ void CheckContext::record(const SolveStats& stats) {
 void CheckContext::solve_linear(const LinearSystem& system, std::vector<double>& x, std::vector<double>* lower,
                                 std::vector<double>* upper) {
   if (system.a.num_rows() == 0) return;
-  const SolverEntry& solver = pick(ProblemKind::linear_system, system.a.num_entries(), system.a.num_rows());
+  Handover handover;
+  const SolverEntry& solver = pick(ProblemKind::linear_system, system.a.num_entries(), system.a.num_rows(), {}, &handover);
   require_solve_memory(solver, ProblemKind::linear_system, system.a.num_rows(), system.a.num_rows(),
                        system.a.num_entries(), problem_bytes(system));
-  const SolveStats stats = run_linear(solver, system, x, options_.settings, lower, upper);
+  // x is the initial guess too: a hand-over starts the GPU from the same one.
+  const std::vector<double> initial = handover.gpu != nullptr ? x : std::vector<double>{};
+  const SolveStats stats =
+      solve_handing_over(solver, handover, options_.settings, [&](const SolverEntry& s, const SolverSettings& settings) {
+        if (&s != &solver) x = initial;
+        return run_linear(s, system, x, settings, lower, upper);
+      });
   record(stats);
   if (!stats.sound) mark_uncertified_solve(solver);
 }
@@ -167,11 +177,14 @@ void CheckContext::solve_stationary(const StationarySystem& system, std::vector<
 }
 
 void CheckContext::solve_steps(const StepProblem& problem, std::vector<double>& result) {
+  Handover handover;
   const SolverEntry& solver = pick(ProblemKind::bounded_steps, problem.a.num_entries(), problem.a.num_rows(),
-                                   {.iterations = std::min(problem.steps, options_.settings.max_iterations)});
+                                   {.iterations = std::min(problem.steps, options_.settings.max_iterations)}, &handover);
   require_solve_memory(solver, ProblemKind::bounded_steps, problem.a.num_rows(), problem.a.num_rows(),
                        problem.a.num_entries(), problem_bytes(problem));
-  const SolveStats stats = solver.steps(problem, result, options_.settings);
+  const SolveStats stats = solve_handing_over(
+      solver, handover, options_.settings,
+      [&](const SolverEntry& s, const SolverSettings& settings) { return s.steps(problem, result, settings); });
   record(stats);
   // Exact unless the iteration limit cut the steps short (issue 23).
   if (!stats.converged) mark_unsound("the iteration limit cut a step-bounded iteration short");
@@ -180,12 +193,19 @@ void CheckContext::solve_steps(const StepProblem& problem, std::vector<double>& 
 void CheckContext::solve_min_max(const MinMaxProblem& problem, MinMaxSolution& solution) {
   if (problem.num_unknowns() == 0) return;
   const ProblemKind kind = problem.steps > 0 ? ProblemKind::min_max_steps : ProblemKind::min_max;
+  Handover handover;
   const SolverEntry& solver = pick(kind, problem.a.num_entries(), problem.a.num_rows(),
-                                   {.iterations = std::min(problem.steps, options_.settings.max_iterations)});
+                                   {.iterations = std::min(problem.steps, options_.settings.max_iterations)}, &handover);
   require_solve_memory(solver, kind, problem.num_unknowns(), problem.a.num_rows(), problem.a.num_entries(),
                        problem_bytes(problem));
+  // The solution may carry a start (MinMaxSolution's x): a hand-over starts
+  // the GPU from the same one.
+  const MinMaxSolution initial = handover.gpu != nullptr ? solution : MinMaxSolution{};
   const SolveStats stats =
-      (kind == ProblemKind::min_max_steps ? solver.min_max_steps : solver.min_max)(problem, solution, options_.settings);
+      solve_handing_over(solver, handover, options_.settings, [&](const SolverEntry& s, const SolverSettings& settings) {
+        if (&s != &solver) solution = initial;
+        return (kind == ProblemKind::min_max_steps ? s.min_max_steps : s.min_max)(problem, solution, settings);
+      });
   record(stats);
   // Bounded steps are exact (unless the iteration limit cut them short, issue
   // 23); an unbounded solve is certified only by bounds.

@@ -105,7 +105,10 @@ class CheckContext {
     std::chrono::steady_clock::time_point start_;
   };
 
-  const SolverEntry& pick(ProblemKind kind, uint64_t entries, uint64_t rows, const ChoiceHint& hint = {});
+  // `handover` (may be null): where auto starts the problem on the CPU
+  // while CUDA starts, the GPU solver to hand it over to (choose_solver).
+  const SolverEntry& pick(ProblemKind kind, uint64_t entries, uint64_t rows, const ChoiceHint& hint = {},
+                          Handover* handover = nullptr);
   // Issue 22, before `solver` allocates anything: the host memory of the
   // solve (check/memory_budget.hpp) against the memory limit, and a GPU
   // solver's device memory against its budget. `problem_bytes`: what the

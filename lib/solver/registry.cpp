@@ -166,10 +166,18 @@ bool cpu_choice_parallel(ProblemKind kind) {
   return kind == ProblemKind::bounded_steps || kind == ProblemKind::min_max_steps;
 }
 
+// Problems whose CPU solve can be cancelled and redone on the GPU from the
+// same inputs (the checker's host-built systems).
+bool can_hand_over(ProblemKind kind) {
+  return kind == ProblemKind::linear_system || kind == ProblemKind::min_max || kind == ProblemKind::bounded_steps ||
+         kind == ProblemKind::min_max_steps;
+}
+
 }  // namespace
 
 const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, uint64_t entries, uint64_t rows,
-                                 const SolverSettings& settings, std::string& reason, const ChoiceHint& hint) {
+                                 const SolverSettings& settings, std::string& reason, const ChoiceHint& hint,
+                                 Handover* handover) {
   std::string mode = "auto";
   reason.clear();
   if (!is_automatic_choice(requested)) {
@@ -198,8 +206,8 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
   }
   // auto. Parametric bounds: the GPU whenever there is one (many regions
   // per launch over one pattern: 3× over 16 cores on am_10_4's 120 states,
-  // bench/RESULTS.md). Otherwise the cost model, first without CUDA.
-  const bool gpu_started = device_discovery_finished();
+  // bench/RESULTS.md). Otherwise the cost model, first without CUDA, with
+  // the start-up still to be paid (less what a background start has run).
   std::string prediction;
   if (kind != ProblemKind::param_bounds) {
     WorkEstimate work{.entries = entries,
@@ -210,24 +218,28 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
                       .iterations_known = hint.iterations > 0,
                       .multithreaded_cpu = cpu_choice_parallel(kind),
                       .resident = hint.resident};
-    const CostPrediction cheap = predict_without_gpu(work, gpu_started);
+    const bool gpu_up = device_discovery_finished();
+    const double startup_remaining = gpu_startup_remaining();
+    const CostPrediction cheap = predict_without_gpu(work, startup_remaining);
     // Not worth waiting for CUDA now, but close enough that a later problem
     // of this check or session may be: start it in the background.
-    if (!gpu_started && cheap.cpu_seconds > k_background_start_fraction * k_gpu_startup_seconds) {
-      start_device_discovery();
-    }
-    if (!cheap.gpu_considered) {
-      reason += fmt::format("auto: {} ({})", cpu, cheap.summary);
-      return find_solver(cpu);
-    }
-    const DeviceList& devices = discover_devices();
-    if (devices.devices.empty()) {
-      reason += fmt::format("auto: {} (no usable GPU: {})", cpu, devices.problem);
-      return find_solver(cpu);
-    }
-    const CostPrediction full = predict(work, gpu_started);
-    if (full.cpu_seconds <= full.gpu_seconds) {
-      reason += fmt::format("auto: {} ({})", cpu, full.summary);
+    const bool worth_starting = cheap.cpu_seconds > k_background_start_fraction * k_gpu_startup_seconds;
+    if (!gpu_up && worth_starting) start_device_discovery();
+    const CostPrediction full = cheap.gpu_considered ? predict(work, startup_remaining) : cheap;
+    if (!cheap.gpu_considered || full.cpu_seconds <= full.gpu_seconds) {
+      // The CPU, unless the GPU would win once up: then the CPU starts now
+      // and hands the problem over if it is still solving when the GPU is
+      // up (a background start runs: nothing waits for CUDA).
+      const double speedup = gpu_speedup_per_iteration(work);
+      if (handover != nullptr && !gpu_up && worth_starting && can_hand_over(kind) && device_discovery_requested() &&
+          !device_discovery_finished() && speedup > k_handover_min_speedup) {
+        *handover = {&find_solver(gpu), speedup, gpu_upload_seconds(work)};
+        reason += fmt::format("auto: {} ({}, then {} if still running once the GPU is up, {:.0f}x faster per "
+                              "iteration)",
+                              cpu, full.summary, gpu, speedup);
+      } else {
+        reason += fmt::format("auto: {} ({})", cpu, full.summary);
+      }
       return find_solver(cpu);
     }
     prediction = ", " + full.summary;

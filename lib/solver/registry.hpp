@@ -77,6 +77,14 @@ struct ChoiceHint {
   bool min_max = false;     // a reachability problem of an MDP: the MDP prior applies
 };
 
+// Where `auto` starts a problem on the CPU while CUDA starts, the GPU solver
+// to hand it over to once the GPU is up (solver/device/handover.hpp).
+struct Handover {
+  const SolverEntry* gpu = nullptr;  // null: the CPU's solve runs alone
+  double speedup = 0;                // predicted CPU / GPU time per iteration
+  double upload_seconds = 0;         // predicted seconds to move the problem to the GPU
+};
+
 // The solver for one problem of `entries` non-zeros and `rows` rows.
 // With settings.sound (the default) "auto", "cpu" and "gpu" choose a sound
 // solver for linear systems and min/max problems (stationary
@@ -96,8 +104,15 @@ struct ChoiceHint {
 //    reports every solver used). The checker fails a property whose
 //    problems the named solver solves none of.
 // `reason` says why (with the prediction, for "auto").
+//
+// `handover`, when given, may receive a GPU solver: "auto" chose the CPU's
+// because CUDA is not up yet, a background start is under way, and the GPU
+// would iterate at least k_handover_min_speedup times faster once up — the
+// caller then runs the CPU's solver through solve_handing_over. Linear
+// systems, min/max problems and their bounded-step forms only.
 const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, uint64_t entries, uint64_t rows,
-                                 const SolverSettings& settings, std::string& reason, const ChoiceHint& hint = {});
+                                 const SolverSettings& settings, std::string& reason, const ChoiceHint& hint = {},
+                                 Handover* handover = nullptr);
 
 // Runs `solver` on a linear system whichever way it solves one: x holds
 // the start on entry and the solution on exit (a sound solver's: the

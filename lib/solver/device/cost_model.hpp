@@ -50,6 +50,18 @@ inline constexpr double k_gpu_upload_seconds_per_entry = 1.5e-9;
 // a later one may find the GPU up. Far below it, CUDA is never touched.
 inline constexpr double k_background_start_fraction = 0.25;
 
+// All cores (OpenMP) cost a parallel region per iteration: fork, the
+// static schedule's barrier and the reduction (~4 µs on 16 cores). Below
+// k_parallel_rows rows the CPU solvers run on one core and pay none.
+inline constexpr double k_cpu_seconds_per_parallel_iteration = 4e-6;
+
+// The hand-over (solver/device/handover.hpp) is offered only where the GPU
+// is at least this much faster per iteration: below it, redoing the CPU's
+// work on the GPU cannot pay (ski rental: the GPU must redo what the CPU
+// did and as much again in less time than the CPU takes for the second
+// half alone).
+inline constexpr double k_handover_min_speedup = 2.0;
+
 struct CostPrediction {
   double cpu_seconds = 0;
   double gpu_seconds = 0;     // start-up included when CUDA is not up yet
@@ -57,10 +69,31 @@ struct CostPrediction {
   std::string summary;        // "CPU ~3.1 ms, GPU ~0.231 s (start-up 0.22 s)"
 };
 
+// `startup_remaining`: seconds of CUDA's start-up still to be paid — 0 once
+// up, k_gpu_startup_seconds before it began, less while a background start
+// runs (gpu_startup_remaining()).
+//
 // The CPU's predicted time, and whether the GPU could beat it even at its
-// best (no start-up left, no upload): decided without touching CUDA.
-CostPrediction predict_without_gpu(const WorkEstimate& work, bool gpu_started);
-// Both sides, GPU start-up counted unless started.
-CostPrediction predict(const WorkEstimate& work, bool gpu_started);
+// best (no data moved at all): decided without touching CUDA.
+CostPrediction predict_without_gpu(const WorkEstimate& work, double startup_remaining);
+// Both sides, the start-up still to be paid counted on the GPU's.
+CostPrediction predict(const WorkEstimate& work, double startup_remaining);
+
+// The start-up still to be paid now: 0 when discovery has finished, the
+// measured start-up less the time a background start has run, or all of it.
+double gpu_startup_remaining();
+
+// Predicted CPU time over GPU time per iteration of `work` (uploads and
+// start-up aside): how much faster the GPU iterates.
+double gpu_speedup_per_iteration(const WorkEstimate& work);
+// Predicted seconds to move `work`'s matrix to the GPU.
+double gpu_upload_seconds(const WorkEstimate& work);
+
+// The hand-over's rule, once the GPU is up while the CPU still solves after
+// `cpu_elapsed` seconds: restart on the GPU when it would redo the CPU's
+// work and as much again (elapsed / speedup each, plus the upload) before
+// the CPU could do the same amount again — so at worst the CPU's time so
+// far is lost, never more than it.
+bool worth_handing_over(double speedup, double upload_seconds, double cpu_elapsed);
 
 }  // namespace pmc

@@ -87,6 +87,14 @@ void start_device_discovery() {
   std::thread([&d] { discover_into(d); }).detach();
 }
 
+bool wait_for_device_discovery(double seconds) {
+  Discovery& d = discovery();
+  std::unique_lock<std::mutex> lock(d.mutex);
+  if (d.state == DiscoveryState::not_started) return false;
+  return d.finished_signal.wait_for(lock, std::chrono::duration<double>(seconds),
+                                    [&] { return d.state == DiscoveryState::finished; });
+}
+
 bool device_discovery_requested() { return discovery().requested; }
 bool device_discovery_finished() { return discovery().finished; }
 
