@@ -32,6 +32,7 @@ const DeviceList& discover_devices();
 // so a library caller's CUDA work happens in its own calls and none is in
 // flight when its process exits or unloads pmc (docs/decisions.md).
 void allow_background_device_discovery();
+bool background_device_discovery_allowed();
 // Starts discover_devices() on a background thread, so that CUDA's start-up
 // overlaps loading a model; returns at once. No-op once started, or when
 // background starts are not allowed.

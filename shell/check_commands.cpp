@@ -19,6 +19,7 @@
 #include "interrupt.hpp"
 #include "model_commands.hpp"
 #include "progress_line.hpp"
+#include "property/parser.hpp"
 #include "property_file.hpp"
 #include "settings.hpp"
 #include "solver/registry.hpp"
@@ -215,6 +216,53 @@ constexpr uint64_t k_background_start_transitions = 200000;
 
 bool may_use_gpu(const std::string& solver) { return !(solver == "cpu" || solver.rfind("cpu.", 0) == 0); }
 
+using property::Operator;
+using property::OperatorKind;
+using property::PathFormula;
+using property::PathKind;
+using property::Property;
+using property::RewardKind;
+using property::StateFormula;
+using property::StateKind;
+
+// Whether checking `formula` may solve an unbounded problem (F, U, G
+// without a bound; R[F], R[S], S), the work that makes a large model's GPU
+// worth starting while it loads. Step- and time-bounded ones are left to
+// auto's hand-over: they often end before CUDA would be up (a stationary
+// iterate stops them), and a process that ends while CUDA starts pays
+// 20-60 ms more to end.
+bool needs_unbounded_solve(const StateFormula& formula);
+
+bool needs_unbounded_solve(const PathFormula& path) {
+  if (path.kind != PathKind::next && path.bound.unbounded()) return true;
+  return (path.left && needs_unbounded_solve(*path.left)) || (path.right && needs_unbounded_solve(*path.right));
+}
+
+bool needs_unbounded_solve(const StateFormula& formula) {
+  if (formula.kind == StateKind::op && formula.op) {
+    const Operator& op = *formula.op;
+    if (op.kind == OperatorKind::steady_state) return true;
+    if (op.kind == OperatorKind::reward) {
+      if (op.reward.kind == RewardKind::reachability || op.reward.kind == RewardKind::long_run) return true;
+      return op.reward.target && needs_unbounded_solve(*op.reward.target);
+    }
+    return (op.path && needs_unbounded_solve(*op.path)) || (op.condition && needs_unbounded_solve(*op.condition));
+  }
+  return (formula.left && needs_unbounded_solve(*formula.left)) || (formula.right && needs_unbounded_solve(*formula.right));
+}
+
+// Any property of the list; one that does not parse needs nothing.
+bool any_unbounded(const std::vector<FileProperty>& properties) {
+  for (const FileProperty& p : properties) {
+    try {
+      const Property parsed = property::parse_property(p.text);
+      if (parsed.root && needs_unbounded_solve(*parsed.root)) return true;
+    } catch (const Error&) {
+    }
+  }
+  return false;
+}
+
 uint64_t model_file_bytes(const Arguments& args) {
   uint64_t total = 0;
   std::vector<std::string> paths = args.values("model");
@@ -262,7 +310,8 @@ int run_check(const Arguments& args, std::ostream& out) {
   ProgressLine progress(std::cerr);
   if (isatty(STDERR_FILENO)) options.settings.progress = [&](const SolveProgress& p) { progress.show(p); };
   const auto load_start = std::chrono::steady_clock::now();
-  if (may_use_gpu(options.solver) && model_file_bytes(args) >= k_background_start_file_bytes) {
+  const bool start_early = may_use_gpu(options.solver) && (options.solver != "auto" || any_unbounded(properties));
+  if (start_early && model_file_bytes(args) >= k_background_start_file_bytes) {
     start_device_discovery();  // CUDA's start-up overlaps parsing (issue 19)
   }
   ModelPtr model;
@@ -281,7 +330,7 @@ int run_check(const Arguments& args, std::ostream& out) {
   if (!json) {
     for (const std::string& warning : model->warnings()) fmt::print(std::cerr, "pmc check: warning: {}\n", warning);
   }
-  if (may_use_gpu(options.solver) && model->num_entries() >= k_background_start_transitions) {
+  if (start_early && model->num_entries() >= k_background_start_transitions) {
     start_device_discovery();  // no-op when started above
   }
   // The model is loaded once for all properties: its time goes to the first

@@ -221,25 +221,29 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
     const bool gpu_up = device_discovery_finished();
     const double startup_remaining = gpu_startup_remaining();
     const CostPrediction cheap = predict_without_gpu(work, startup_remaining);
+    const CostPrediction full = cheap.gpu_considered ? predict(work, startup_remaining) : cheap;
+    // While CUDA is not up, a problem the GPU would iterate much faster
+    // starts on the CPU and is handed over once the GPU is up (where the
+    // program allows background starts): nothing waits for CUDA, and a CPU
+    // solve shorter than the prior thought (bounded steps stopping early,
+    // an unbounded solve converging fast) keeps its result.
+    const double speedup = gpu_speedup_per_iteration(work);
+    if (handover != nullptr && !gpu_up && can_hand_over(kind) && background_device_discovery_allowed() &&
+        speedup > k_handover_min_speedup &&
+        (cheap.gpu_considered || cheap.cpu_seconds > k_background_start_fraction * k_gpu_startup_seconds)) {
+      const bool bounded = kind == ProblemKind::bounded_steps || kind == ProblemKind::min_max_steps;
+      const bool start_now = !bounded && cheap.cpu_seconds > k_handover_start_now_seconds;
+      if (start_now) start_device_discovery();
+      *handover = {&find_solver(gpu), speedup, gpu_upload_seconds(work), start_now ? 0.0 : k_handover_start_delay_seconds};
+      reason += fmt::format("auto: {} ({}, then {} if still running once the GPU is up, {:.0f}x faster per iteration)",
+                            cpu, full.summary, gpu, speedup);
+      return find_solver(cpu);
+    }
     // Not worth waiting for CUDA now, but close enough that a later problem
     // of this check or session may be: start it in the background.
-    const bool worth_starting = cheap.cpu_seconds > k_background_start_fraction * k_gpu_startup_seconds;
-    if (!gpu_up && worth_starting) start_device_discovery();
-    const CostPrediction full = cheap.gpu_considered ? predict(work, startup_remaining) : cheap;
+    if (!gpu_up && cheap.cpu_seconds > k_background_start_fraction * k_gpu_startup_seconds) start_device_discovery();
     if (!cheap.gpu_considered || full.cpu_seconds <= full.gpu_seconds) {
-      // The CPU, unless the GPU would win once up: then the CPU starts now
-      // and hands the problem over if it is still solving when the GPU is
-      // up (a background start runs: nothing waits for CUDA).
-      const double speedup = gpu_speedup_per_iteration(work);
-      if (handover != nullptr && !gpu_up && worth_starting && can_hand_over(kind) && device_discovery_requested() &&
-          !device_discovery_finished() && speedup > k_handover_min_speedup) {
-        *handover = {&find_solver(gpu), speedup, gpu_upload_seconds(work)};
-        reason += fmt::format("auto: {} ({}, then {} if still running once the GPU is up, {:.0f}x faster per "
-                              "iteration)",
-                              cpu, full.summary, gpu, speedup);
-      } else {
-        reason += fmt::format("auto: {} ({})", cpu, full.summary);
-      }
+      reason += fmt::format("auto: {} ({})", cpu, full.summary);
       return find_solver(cpu);
     }
     prediction = ", " + full.summary;

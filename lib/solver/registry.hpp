@@ -83,6 +83,7 @@ struct Handover {
   const SolverEntry* gpu = nullptr;  // null: the CPU's solve runs alone
   double speedup = 0;                // predicted CPU / GPU time per iteration
   double upload_seconds = 0;         // predicted seconds to move the problem to the GPU
+  double start_after = 0;            // seconds of CPU solve before it starts CUDA (if nothing did)
 };
 
 // The solver for one problem of `entries` non-zeros and `rows` rows.

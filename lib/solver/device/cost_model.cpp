@@ -79,7 +79,7 @@ CostPrediction predict(const WorkEstimate& work, double startup_remaining) {
 bool worth_handing_over(double speedup, double upload_seconds, double cpu_elapsed) {
   if (!(speedup > k_handover_min_speedup)) return false;
   // GPU: 2·elapsed/speedup + upload; CPU: elapsed more.
-  return 2.0 * cpu_elapsed / speedup + upload_seconds < cpu_elapsed;
+  return 2.0 * cpu_elapsed / speedup + upload_seconds + k_gpu_first_solve_seconds < cpu_elapsed;
 }
 
 }  // namespace pmc

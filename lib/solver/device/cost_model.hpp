@@ -47,8 +47,25 @@ inline constexpr double k_gpu_upload_seconds_per_entry = 1.5e-9;
 
 // A CPU solve predicted above this fraction of the start-up starts CUDA in
 // the background (start_device_discovery): the problem stays on the CPU,
-// a later one may find the GPU up. Far below it, CUDA is never touched.
-inline constexpr double k_background_start_fraction = 0.25;
+// a later one may find the GPU up. Below it, CUDA is never touched: a
+// process that ends while CUDA starts pays 20-60 ms more to end (the
+// driver tears the half-made context down; measured on an H200: wlan
+// M2_C2's R{"time"}max took 0.058 s under auto, 0.034 s on the CPU, with
+// 0.25 here and the MDP prior of 1000 iterations).
+inline constexpr double k_background_start_fraction = 1.0;
+
+// A hand-over's CPU solve starts CUDA itself once it has run this long —
+// a CPU solve that ends sooner never touches CUDA (see above) — unless
+// the CPU is predicted to take more than k_handover_start_now_seconds of
+// an unbounded solve (bounded steps' predictions are upper bounds: they
+// stop once the iterate is stationary).
+inline constexpr double k_handover_start_delay_seconds = 0.1;
+inline constexpr double k_handover_start_now_seconds = 2 * k_gpu_startup_seconds;
+
+// The GPU's first solve in a process costs more than its iterations and
+// upload: loading the kernels' modules, allocations (the whole commands of
+// tiny models took 0.18-0.27 s on the GPU against a start-up of 0.22 s).
+inline constexpr double k_gpu_first_solve_seconds = 0.03;
 
 // All cores (OpenMP) cost a parallel region per iteration: fork, the
 // static schedule's barrier and the reduction (~4 µs on 16 cores). Below
@@ -94,6 +111,7 @@ double gpu_upload_seconds(const WorkEstimate& work);
 // work and as much again (elapsed / speedup each, plus the upload) before
 // the CPU could do the same amount again — so at worst the CPU's time so
 // far is lost, never more than it.
+// The upload includes k_gpu_first_solve_seconds.
 bool worth_handing_over(double speedup, double upload_seconds, double cpu_elapsed);
 
 }  // namespace pmc

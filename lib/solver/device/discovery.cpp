@@ -75,6 +75,7 @@ const DeviceList& discover_devices() {
 }
 
 void allow_background_device_discovery() { g_background_allowed = true; }
+bool background_device_discovery_allowed() { return g_background_allowed; }
 
 void start_device_discovery() {
   if (!g_background_allowed) return;

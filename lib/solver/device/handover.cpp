@@ -47,6 +47,11 @@ SolveStats solve_handing_over(const SolverEntry& cpu, const Handover& handover, 
         stop_cpu = true;
         return;
       }
+      if (!device_discovery_requested() && seconds_since(start) < handover.start_after) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(k_watch_seconds));
+        continue;
+      }
+      start_device_discovery();  // no-op once started (or where not allowed)
       if (!gpu_known) {
         gpu_up = gpu_ready(k_watch_seconds);  // waits up to k_watch_seconds
         gpu_known = gpu_up || device_discovery_finished();
