@@ -106,11 +106,13 @@ struct Handover {
 //    problems the named solver solves none of.
 // `reason` says why (with the prediction, for "auto").
 //
-// `handover`, when given, may receive a GPU solver: "auto" chose the CPU's
-// because CUDA is not up yet, a background start is under way, and the GPU
-// would iterate at least k_handover_min_speedup times faster once up — the
-// caller then runs the CPU's solver through solve_handing_over. Linear
-// systems, min/max problems and their bounded-step forms only.
+// `handover`, when given, may receive a GPU solver: CUDA is not up yet,
+// the program allows background starts, the GPU would iterate at least
+// k_handover_min_speedup times faster once up, and the problem is bounded
+// steps (whose predictions are upper bounds) or one the CPU is predicted
+// to win with the start-up counted — "auto" then returns the CPU's solver
+// and the caller runs it through solve_handing_over. Linear systems,
+// min/max problems and their bounded-step forms only.
 const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, uint64_t entries, uint64_t rows,
                                  const SolverSettings& settings, std::string& reason, const ChoiceHint& hint = {},
                                  Handover* handover = nullptr);
