@@ -37,7 +37,8 @@ const std::vector<Command>& command_table() {
        "[--scheduler FILE] [--json] [--stats]",
        "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...), given "
        "with --property or read from a .props/.pctl file (one per line or ;-separated, // comments, const, "
-       "\"name\": P=? [...]); --stats adds each result's seconds by phase",
+       "\"name\": P=? [...]); --stats adds each result's seconds by phase. Ctrl-C (or SIGTERM) cancels: the results "
+       "printed so far stay, exit 130 (143)",
        with_load_options({{"property", true, true},
                           {"property-file", true, false},
                           {"solver", true, false},
