@@ -27,6 +27,8 @@ import subprocess
 import sys
 import time
 
+from reference_set import manifest_rows, source_file
+
 # QVBS instances beside the manifest's (sources from ahartmanns/qcomp,
 # properties from their .props files with the QComp 2020 constants put in):
 # (name, source file, --const, properties).
@@ -56,23 +58,6 @@ HOLDOUT = [
 
 MODES = [("cpu", ["--solver", "cpu"]), ("gpu", ["--solver", "gpu"]), ("auto", [])]
 ALLOWED = (0, 3)  # a result (3: printed, not converged)
-
-
-def manifest_rows(sources):
-    rows = []
-    with open(os.path.join(sources, "manifest.tsv")) as f:
-        header = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            rows.append(dict(zip(header, line.rstrip("\n").split("\t"))))
-    return rows
-
-
-def source_file(folder):
-    for ext in ("nm", "pm", "sm", "prism"):
-        path = os.path.join(folder, "model." + ext)
-        if os.path.exists(path):
-            return path
-    return None
 
 
 def build(pmc, source, constants, out):

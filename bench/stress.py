@@ -28,24 +28,9 @@ import sys
 import tempfile
 import time
 
+from reference_set import manifest_rows, source_file
+
 CLEAN = {0, 1, 2, 3, 130}
-
-
-def manifest_rows(folder):
-    path = os.path.join(folder, "manifest.tsv")
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        header = f.readline().rstrip("\n").split("\t")
-        return [dict(zip(header, line.rstrip("\n").split("\t"))) for line in f]
-
-
-def source_file(folder):
-    for ext in ("nm", "pm", "sm", "prism"):
-        path = os.path.join(folder, "model." + ext)
-        if os.path.exists(path):
-            return path
-    return None
 
 
 def explicit_files(folder, row):
