@@ -229,7 +229,6 @@ int run_command(const std::vector<std::string>& words, std::ostream& out, std::o
     print_command_help(*command, out);
     return 0;
   }
-  CommandInterrupt interrupt;
   try {
     Arguments args({words.begin() + 1, words.end()}, command->options);
     return command->run(args, out);

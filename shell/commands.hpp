@@ -31,7 +31,8 @@ inline constexpr int k_cancelled_status = 130;
 // Runs `words` (command name first). Errors go to `err` as
 // "pmc: error: ..."; returns the exit status (0 ok, 1 error, 2 usage,
 // 3 not converged, 128 + the signal when SIGINT or SIGTERM cancelled it).
-// SIGINT and SIGTERM cancel the command while it runs (CommandInterrupt).
+// SIGINT and SIGTERM cancel the command while it runs where the caller
+// installed a CommandInterrupt (the `pmc` executable, for its whole life).
 int run_command(const std::vector<std::string>& words, std::ostream& out, std::ostream& err);
 
 void print_help(std::ostream& out);

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <csignal>
 #include <ctime>
+#include <mutex>
 #include <thread>
 
 namespace pmc::shell {
@@ -49,12 +50,9 @@ extern "C" void on_command_signal(int signal) {
   sem_post(&g_watchdog_wake);
 }
 
-// Waits for the first signal, then gives the command its grace period to
-// end by itself; the destructor wakes it to leave.
-void watchdog() {
-  while (sem_wait(&g_watchdog_wake) != 0 && errno == EINTR) {
-  }
-  if (g_command_done.load()) return;
+// The grace period after a first signal: the command ends by itself (the
+// destructor posts), or the process ends here.
+void wait_out_the_grace_period() {
   timespec deadline{};
   clock_gettime(CLOCK_REALTIME, &deadline);
   const auto grace_ns = static_cast<long long>(k_command_grace_seconds * 1e9);
@@ -73,7 +71,19 @@ void watchdog() {
   }
 }
 
-std::thread g_watchdog;
+// Waits for a signal, then gives the command its grace period to end by
+// itself. Detached and never ending (a process may end at any moment: no
+// thread may need joining at exit); a post without a signal under way (the
+// destructor's) is passed over.
+[[noreturn]] void watchdog() {
+  while (true) {
+    while (sem_wait(&g_watchdog_wake) != 0 && errno == EINTR) {
+    }
+    if (!g_command_done.load()) wait_out_the_grace_period();
+  }
+}
+
+std::once_flag g_watchdog_started;
 
 }  // namespace
 
@@ -97,8 +107,10 @@ CommandInterrupt::CommandInterrupt() {
   g_command_cancel.store(false);
   g_command_signal.store(0);
   g_command_done.store(false);
-  sem_init(&g_watchdog_wake, 0, 0);
-  g_watchdog = std::thread(watchdog);
+  std::call_once(g_watchdog_started, [] {
+    sem_init(&g_watchdog_wake, 0, 0);
+    std::thread(watchdog).detach();
+  });
   struct sigaction action {};
   action.sa_handler = on_command_signal;
   sigemptyset(&action.sa_mask);
@@ -111,9 +123,7 @@ CommandInterrupt::~CommandInterrupt() {
   sigaction(SIGINT, &g_previous_int, nullptr);
   sigaction(SIGTERM, &g_previous_term, nullptr);
   g_command_done.store(true);
-  sem_post(&g_watchdog_wake);
-  g_watchdog.join();
-  sem_destroy(&g_watchdog_wake);
+  sem_post(&g_watchdog_wake);  // ends a grace period under way
 }
 
 std::atomic<bool>& command_cancel_flag() { return g_command_cancel; }

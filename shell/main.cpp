@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "cuda/devices.hpp"
 #include "process_exit.hpp"
 #include "repl.hpp"
@@ -18,5 +19,10 @@ int main(int argc, char** argv) {
   if (words.size() == 1 && (words[0] == "--version" || words[0] == "-V")) words[0] = "version";
   if (words.size() == 1 && (words[0] == "--help" || words[0] == "-h")) words[0] = "help";
   const bool shell = words.empty() || (words[0].size() > 1 && words[0][0] == '-');
-  pmc::shell::end_process(shell ? pmc::shell::run_repl(words) : pmc::shell::run_command(words, std::cout, std::cerr));
+  if (shell) pmc::shell::end_process(pmc::shell::run_repl(words));
+  // Installed until the process ends (end_process does not return): a
+  // signal that comes after the command is done, while pmc exits, changes
+  // nothing instead of killing the process with the results already out.
+  pmc::shell::CommandInterrupt interrupt;
+  pmc::shell::end_process(pmc::shell::run_command(words, std::cout, std::cerr));
 }
