@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from reference_set import manifest_rows, source_file
+from reference_set import build_pmcb, manifest_rows, source_file
 
 # QVBS instances beside the manifest's (sources from ahartmanns/qcomp,
 # properties from their .props files with the QComp 2020 constants put in):
@@ -58,16 +58,6 @@ HOLDOUT = [
 
 MODES = [("cpu", ["--solver", "cpu"]), ("gpu", ["--solver", "gpu"]), ("auto", [])]
 ALLOWED = (0, 3)  # a result (3: printed, not converged)
-
-
-def build(pmc, source, constants, out):
-    cmd = [pmc, "convert", source, out] + (["--const", constants] if constants else [])
-    start = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)}: {done.stderr.strip()[-300:]}")
-    return seconds
 
 
 def run_once(pmc, model, prop, extra, timeout):
@@ -128,7 +118,7 @@ def main():
         if key not in built:
             src = source_file(os.path.join(args.sources, row["model"], row["instance"]))
             out = os.path.join(args.work, f"{row['model']}_{row['instance']}.pmcb")
-            seconds = build(args.pmc, src, row.get("constants", ""), out)
+            seconds = build_pmcb(args.pmc, src, row.get("constants", ""), out)
             built[key] = out
             print(f"built {key} from {os.path.basename(src)} in {seconds:.2f} s", flush=True)
         cases.append((key, built[key], row["property"], row["reference_value"], int(row["transitions"])))
@@ -137,7 +127,7 @@ def main():
             if args.only and not any(args.only in name + " " + q for q in props):
                 continue
             out = os.path.join(args.work, name.replace(" ", "_") + ".pmcb")
-            seconds = build(args.pmc, os.path.join(args.holdout, file), constants, out)
+            seconds = build_pmcb(args.pmc, os.path.join(args.holdout, file), constants, out)
             print(f"built {name} from {file} in {seconds:.2f} s", flush=True)
             for q in props:
                 if args.only in name + " " + q:

@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 
-from reference_set import manifest_rows, source_file
+from reference_set import build_pmcb, manifest_rows, source_file
 
 CLEAN = {0, 1, 2, 3, 130}
 
@@ -65,7 +65,7 @@ class Models:
                 const = ["--const", row["constants"]] if row.get("constants") else []
                 pmcb = os.path.join(work, f"{key[0]}_{key[1]}.pmcb")
                 if not os.path.exists(pmcb):
-                    subprocess.run([pmc, "convert", src, pmcb, *const], check=True, capture_output=True)
+                    build_pmcb(pmc, src, row.get("constants", ""), pmcb)
                 by_key[key] = (f"{key[0]} {key[1]}", [("source", [src, *const]), ("pmcb", [pmcb])], [])
                 self.instances.append(by_key[key])
             by_key[key][2].append(row["property"])

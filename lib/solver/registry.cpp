@@ -232,11 +232,11 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
     // would only delay it (consensus N4_K4's R{"steps"}: 0.58-0.61 s handed
     // over after 0.31-0.33 s, against 0.35-0.37 s waiting, H200).
     const double speedup = gpu_speedup_per_iteration(work);
-    const bool bounded = kind == ProblemKind::bounded_steps || kind == ProblemKind::min_max_steps;
+    const bool bounded = work.iterations_known;  // bounded steps: the count is an upper bound
     const bool gpu_predicted = cheap.gpu_considered && full.gpu_seconds < full.cpu_seconds;
+    const bool worth_starting = cheap.cpu_seconds > k_background_start_fraction * k_gpu_startup_seconds;
     if (handover != nullptr && !gpu_up && can_hand_over(kind) && background_device_discovery_allowed() &&
-        speedup > k_handover_min_speedup && (bounded || !gpu_predicted) &&
-        (cheap.gpu_considered || cheap.cpu_seconds > k_background_start_fraction * k_gpu_startup_seconds)) {
+        speedup > k_handover_min_speedup && (bounded || !gpu_predicted) && (cheap.gpu_considered || worth_starting)) {
       const bool start_now = !bounded && cheap.cpu_seconds > k_handover_start_now_seconds;
       if (start_now) start_device_discovery();
       *handover = {&find_solver(gpu), speedup, gpu_upload_seconds(work), start_now ? 0.0 : k_handover_start_delay_seconds};
@@ -246,7 +246,7 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
     }
     // Not worth waiting for CUDA now, but close enough that a later problem
     // of this check or session may be: start it in the background.
-    if (!gpu_up && cheap.cpu_seconds > k_background_start_fraction * k_gpu_startup_seconds) start_device_discovery();
+    if (!gpu_up && worth_starting) start_device_discovery();
     if (!cheap.gpu_considered || full.cpu_seconds <= full.gpu_seconds) {
       reason += fmt::format("auto: {} ({})", cpu, full.summary);
       return find_solver(cpu);
