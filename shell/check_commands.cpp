@@ -216,47 +216,16 @@ constexpr uint64_t k_background_start_transitions = 200000;
 
 bool may_use_gpu(const std::string& solver) { return !(solver == "cpu" || solver.rfind("cpu.", 0) == 0); }
 
-using property::Operator;
-using property::OperatorKind;
-using property::PathFormula;
-using property::PathKind;
-using property::Property;
-using property::RewardKind;
-using property::StateFormula;
-using property::StateKind;
-
-// Whether checking `formula` may solve an unbounded problem (F, U, G
-// without a bound; R[F], R[S], S), the work that makes a large model's GPU
+// Whether a property of the list may solve an unbounded problem (one that
+// does not parse needs nothing): the work that makes a large model's GPU
 // worth starting while it loads. Step- and time-bounded ones are left to
 // auto's hand-over: they often end before CUDA would be up (a stationary
 // iterate stops them), and a process that ends while CUDA starts pays
 // 20-60 ms more to end.
-bool needs_unbounded_solve(const StateFormula& formula);
-
-bool needs_unbounded_solve(const PathFormula& path) {
-  if (path.kind != PathKind::next && path.bound.unbounded()) return true;
-  return (path.left && needs_unbounded_solve(*path.left)) || (path.right && needs_unbounded_solve(*path.right));
-}
-
-bool needs_unbounded_solve(const StateFormula& formula) {
-  if (formula.kind == StateKind::op && formula.op) {
-    const Operator& op = *formula.op;
-    if (op.kind == OperatorKind::steady_state) return true;
-    if (op.kind == OperatorKind::reward) {
-      if (op.reward.kind == RewardKind::reachability || op.reward.kind == RewardKind::long_run) return true;
-      return op.reward.target && needs_unbounded_solve(*op.reward.target);
-    }
-    return (op.path && needs_unbounded_solve(*op.path)) || (op.condition && needs_unbounded_solve(*op.condition));
-  }
-  return (formula.left && needs_unbounded_solve(*formula.left)) || (formula.right && needs_unbounded_solve(*formula.right));
-}
-
-// Any property of the list; one that does not parse needs nothing.
 bool any_unbounded(const std::vector<FileProperty>& properties) {
   for (const FileProperty& p : properties) {
     try {
-      const Property parsed = property::parse_property(p.text);
-      if (parsed.root && needs_unbounded_solve(*parsed.root)) return true;
+      if (property::parse_property(p.text).needs_unbounded_solve()) return true;
     } catch (const Error&) {
     }
   }
@@ -274,10 +243,6 @@ uint64_t model_file_bytes(const Arguments& args) {
   }
   return total;
 }
-
-}  // namespace
-
-namespace {
 
 // The JSON record of a property that has no result: its text (and name),
 // the error and its code, so that `--json` writes one record per property.

@@ -173,6 +173,10 @@ struct Property {
   // True when the property asks for a number (P=?, R=?, S=?), false when it
   // is a boolean state formula.
   bool is_query() const;
+  // Whether checking it may solve an unbounded problem: F, U or G without
+  // a bound, R[F], R[S], S — in any operator, nested ones included.
+  // Step- and time-bounded operators (and X) alone need none.
+  bool needs_unbounded_solve() const;
 };
 
 // Canonical PRISM syntax, e.g. `Pmax=? [ "a" U<=5 "b" ]`, `R{"time"}min=? [ F "done" ]`;
