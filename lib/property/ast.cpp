@@ -170,29 +170,29 @@ bool Operator::holds(double value) const {
 
 namespace {
 
-bool needs_unbounded_solve(const StateFormula& formula);
+bool needs_unbounded_reachability(const StateFormula& formula);
 
-bool needs_unbounded_solve(const PathFormula& path) {
+bool needs_unbounded_reachability(const PathFormula& path) {
   if (path.kind != PathKind::next && path.bound.unbounded()) return true;
-  return (path.left && needs_unbounded_solve(*path.left)) || (path.right && needs_unbounded_solve(*path.right));
+  return (path.left && needs_unbounded_reachability(*path.left)) || (path.right && needs_unbounded_reachability(*path.right));
 }
 
-bool needs_unbounded_solve(const StateFormula& formula) {
+bool needs_unbounded_reachability(const StateFormula& formula) {
   if (formula.kind == StateKind::op && formula.op) {
     const Operator& op = *formula.op;
-    if (op.kind == OperatorKind::steady_state) return true;
     if (op.kind == OperatorKind::reward) {
-      if (op.reward.kind == RewardKind::reachability || op.reward.kind == RewardKind::long_run) return true;
-      return op.reward.target && needs_unbounded_solve(*op.reward.target);
+      if (op.reward.kind == RewardKind::reachability) return true;
+      return op.reward.target && needs_unbounded_reachability(*op.reward.target);
     }
-    return (op.path && needs_unbounded_solve(*op.path)) || (op.condition && needs_unbounded_solve(*op.condition));
+    if (op.kind == OperatorKind::steady_state) return op.state && needs_unbounded_reachability(*op.state);
+    return (op.path && needs_unbounded_reachability(*op.path)) || (op.condition && needs_unbounded_reachability(*op.condition));
   }
-  return (formula.left && needs_unbounded_solve(*formula.left)) || (formula.right && needs_unbounded_solve(*formula.right));
+  return (formula.left && needs_unbounded_reachability(*formula.left)) || (formula.right && needs_unbounded_reachability(*formula.right));
 }
 
 }  // namespace
 
-bool Property::needs_unbounded_solve() const { return root && property::needs_unbounded_solve(*root); }
+bool Property::needs_unbounded_reachability() const { return root && property::needs_unbounded_reachability(*root); }
 
 const Operator* Property::top_operator() const {
   return root && root->kind == StateKind::op ? root->op.get() : nullptr;

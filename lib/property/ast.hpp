@@ -173,10 +173,12 @@ struct Property {
   // True when the property asks for a number (P=?, R=?, S=?), false when it
   // is a boolean state formula.
   bool is_query() const;
-  // Whether checking it may solve an unbounded problem: F, U or G without
-  // a bound, R[F], R[S], S — in any operator, nested ones included.
-  // Step- and time-bounded operators (and X) alone need none.
-  bool needs_unbounded_solve() const;
+  // Whether checking it solves unbounded reachability: F, U or G without
+  // a bound, or R[F] — in any operator, nested ones included. Step- and
+  // time-bounded operators (and X) alone need none; nor do the long-run
+  // operators S and R[S] alone, whose stationary distributions are solved
+  // apart (their reachability of the BSCCs is sized per model).
+  bool needs_unbounded_reachability() const;
 };
 
 // Canonical PRISM syntax, e.g. `Pmax=? [ "a" U<=5 "b" ]`, `R{"time"}min=? [ F "done" ]`;

@@ -689,15 +689,16 @@ TEST(PropertyParser, ErrorShowsCaret) {
   }
 }
 
-TEST(PropertyParser, NeedsUnboundedSolve) {
+TEST(PropertyParser, NeedsUnboundedReachability) {
   for (const char* text : {"P=? [ F \"a\" ]", "Pmax=? [ \"a\" U \"b\" ]", "P=? [ G \"a\" ]", "R=? [ F \"a\" ]",
-                           "R{\"r\"}=? [ S ]", "S=? [ \"a\" ]", "P=? [ F<=10 P>0.5 [ F \"a\" ] ]",
+                           "S=? [ P>0.5 [ F \"a\" ] ]", "P=? [ F<=10 P>0.5 [ F \"a\" ] ]",
                            "P=? [ F \"a\" || F \"b\" ]", "R>1 [ C<=5 ] & P>0.1 [ F \"a\" ]"}) {
-    EXPECT_TRUE(parse_property(text).needs_unbounded_solve()) << text;
+    EXPECT_TRUE(parse_property(text).needs_unbounded_reachability()) << text;
   }
   for (const char* text : {"P=? [ F<=10 \"a\" ]", "P=? [ \"a\" U[1,2] \"b\" ]", "P=? [ X \"a\" ]",
-                           "R=? [ C<=5 ]", "R=? [ I=3 ]", "P>=0.5 [ G<=4 \"a\" ]", "\"a\" & !\"b\""}) {
-    EXPECT_FALSE(parse_property(text).needs_unbounded_solve()) << text;
+                           "R=? [ C<=5 ]", "R=? [ I=3 ]", "P>=0.5 [ G<=4 \"a\" ]", "\"a\" & !\"b\"",
+                           "R{\"r\"}=? [ S ]", "S=? [ \"a\" ]"}) {
+    EXPECT_FALSE(parse_property(text).needs_unbounded_reachability()) << text;
   }
 }
 
