@@ -207,8 +207,7 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
   // auto. Parametric bounds: the GPU whenever there is one (many regions
   // per launch over one pattern: 3× over 16 cores on am_10_4's 120 states,
   // bench/RESULTS.md). Otherwise the cost model, first without CUDA, with
-  // CUDA's fixed cost still to be paid (start-up and teardown before any
-  // start; less what a background start has run).
+  // the start-up still to be paid (less what a background start has run).
   std::string prediction;
   if (kind != ProblemKind::param_bounds) {
     WorkEstimate work{.entries = entries,
@@ -220,9 +219,9 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
                       .multithreaded_cpu = cpu_choice_parallel(kind),
                       .resident = hint.resident};
     const bool gpu_up = device_discovery_finished();
-    const double fixed_remaining = gpu_fixed_cost_remaining();
-    const CostPrediction cheap = predict_without_gpu(work, fixed_remaining);
-    const CostPrediction full = cheap.gpu_considered ? predict(work, fixed_remaining) : cheap;
+    const double startup_remaining = gpu_startup_remaining();
+    const CostPrediction cheap = predict_without_gpu(work, startup_remaining);
+    const CostPrediction full = cheap.gpu_considered ? predict(work, startup_remaining) : cheap;
     // While CUDA is not up, a problem the GPU would iterate much faster
     // starts on the CPU and is handed over once the GPU is up (where the
     // program allows background starts): nothing waits for CUDA, and a CPU

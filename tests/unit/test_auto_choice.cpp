@@ -72,9 +72,8 @@ TEST(AutoChoice, PredictionsFavourTheCpuForSmallWorkAndTheGpuForLarge) {
                     .multithreaded_cpu = true};
   EXPECT_NEAR(predict(many, 0).cpu_seconds,
               10000 * (100000 * k_cpu_seconds_per_entry_parallel + k_cpu_seconds_per_parallel_iteration), 1e-12);
-  // Without a background start the whole start-up is still to be paid, and
-  // the context's teardown at the end of the process.
-  EXPECT_EQ(gpu_fixed_cost_remaining(), k_gpu_startup_seconds + k_gpu_teardown_seconds);
+  // Without a background start the whole start-up is still to be paid.
+  EXPECT_EQ(gpu_startup_remaining(), k_gpu_startup_seconds);
 }
 
 TEST(AutoChoice, HandOverOnlyWhereTheGpuRedoesTheWorkAndMoreInTime) {

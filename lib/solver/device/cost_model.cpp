@@ -28,10 +28,10 @@ double gpu_seconds_per_iteration(const WorkEstimate& w) {
 
 double cpu_seconds(const WorkEstimate& w) { return static_cast<double>(w.iterations) * cpu_seconds_per_iteration(w); }
 
-double gpu_seconds(const WorkEstimate& w, double fixed_remaining) {
+double gpu_seconds(const WorkEstimate& w, double startup_remaining) {
   double seconds = static_cast<double>(w.iterations) * gpu_seconds_per_iteration(w);
   if (!w.resident) seconds += gpu_upload_seconds(w);
-  return seconds + fixed_remaining;
+  return seconds + startup_remaining;
 }
 
 std::string iterations_text(const WorkEstimate& w) {
@@ -45,33 +45,33 @@ double gpu_upload_seconds(const WorkEstimate& w) { return static_cast<double>(w.
 
 double gpu_speedup_per_iteration(const WorkEstimate& w) { return cpu_seconds_per_iteration(w) / gpu_seconds_per_iteration(w); }
 
-double gpu_fixed_cost_remaining() {
+double gpu_startup_remaining() {
   if (device_discovery_finished()) return 0;
-  if (!device_discovery_requested()) return k_gpu_startup_seconds + k_gpu_teardown_seconds;
+  if (!device_discovery_requested()) return k_gpu_startup_seconds;
   return std::max(0.0, k_gpu_startup_seconds - device_discovery_elapsed_seconds());
 }
 
-CostPrediction predict_without_gpu(const WorkEstimate& work, double fixed_remaining) {
+CostPrediction predict_without_gpu(const WorkEstimate& work, double startup_remaining) {
   CostPrediction p;
   p.cpu_seconds = cpu_seconds(work);
   // The GPU's least possible time: its start-up still to be paid, plus the
   // launches; no data moved at all.
-  const double floor = fixed_remaining + static_cast<double>(work.iterations) * k_gpu_seconds_per_iteration;
+  const double floor = startup_remaining + static_cast<double>(work.iterations) * k_gpu_seconds_per_iteration;
   p.gpu_considered = p.cpu_seconds > floor;
   // No ';' in it: the shell shortens a single reason that has none.
   p.summary = fmt::format("predicted CPU {} for {} non-zeros, {}, the GPU at least {}{}", duration(p.cpu_seconds),
                           work.entries, iterations_text(work), duration(floor),
-                          fixed_remaining > 0 ? " to start and end" : "");
+                          startup_remaining > 0 ? " to start" : "");
   return p;
 }
 
-CostPrediction predict(const WorkEstimate& work, double fixed_remaining) {
+CostPrediction predict(const WorkEstimate& work, double startup_remaining) {
   CostPrediction p;
   p.gpu_considered = true;
   p.cpu_seconds = cpu_seconds(work);
-  p.gpu_seconds = gpu_seconds(work, fixed_remaining);
+  p.gpu_seconds = gpu_seconds(work, startup_remaining);
   p.summary = fmt::format("predicted CPU {}, GPU {}{}{} for {} non-zeros, {}", duration(p.cpu_seconds),
-                          duration(p.gpu_seconds), fixed_remaining > 0 ? " with start-up" : "",
+                          duration(p.gpu_seconds), startup_remaining > 0 ? " with start-up" : "",
                           work.resident ? " (resident)" : "", work.entries, iterations_text(work));
   return p;
 }
