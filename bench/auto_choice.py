@@ -5,7 +5,7 @@ Builds each instance once from its PRISM-language source into a .pmcb
 (`pmc convert SOURCE --const ... X.pmcb`), then runs
 `pmc check --model X.pmcb --property P --json [--solver cpu|gpu]` per mode
 and repetition (modes interleaved within a repetition, so that drift hits
-them alike) and times each process from start to exit. Prints per property
+them alike, in an order that rotates) and times each process from start to exit. Prints per property
 each mode's median wall time (min-max), auto's pick and reason, and whether
 auto is within 10% (or 5 ms) of the faster of cpu and gpu; then the count.
 Values are compared with the manifest's reference (relative error).
@@ -140,7 +140,9 @@ def main():
         walls = {m: [] for m, _ in modes}
         runs = {m: [] for m, _ in modes}
         for rep in range(args.repeat):
-            for mode, extra in modes:
+            # The order rotates with the repetition: no mode always runs
+            # right after the same other one (a GPU process's end, say).
+            for mode, extra in modes[rep % len(modes):] + modes[:rep % len(modes)]:
                 # A mode whose first run took over --once-above seconds runs
                 # once: its spread cannot move a verdict by 10% or 5 ms.
                 if rep > 0 and runs[mode] and runs[mode][0]["wall"] > args.once_above:
