@@ -34,8 +34,9 @@ const DeviceList& discover_devices();
 void allow_background_device_discovery();
 bool background_device_discovery_allowed();
 // Starts discover_devices() on a background thread, so that CUDA's start-up
-// overlaps loading a model; returns at once. No-op once started, or when
-// background starts are not allowed.
+// overlaps loading a model; returns at once. No-op once started, when
+// background starts are not allowed, or when known_gpu_absence() says why
+// there is no GPU.
 void start_device_discovery();
 // Whether discovery has been asked for (started or finished), and whether it
 // has finished: `auto` consults these before it touches CUDA
@@ -56,5 +57,17 @@ DeviceList discover_uncached();
 void device_memory(uint64_t index, uint64_t& free_bytes, uint64_t& total_bytes);
 // Whether this build has the CUDA solvers at all.
 bool built_with_cuda();
+// Why this process certainly has no GPU, found without touching CUDA (so
+// in microseconds): the build has no CUDA, CUDA_VISIBLE_DEVICES hides every
+// device, or the machine has no NVIDIA driver (no /dev/nvidiactl, no
+// /proc/driver/nvidia/gpus, no WSL /dev/dxg). Empty when a GPU may be
+// there — then only discover_devices() can tell. Computed once.
+const std::string& known_gpu_absence();
+namespace detail {
+// Tests only: pretend a GPU may be there (`absence` empty) or not, so that
+// the cost model's path runs on machines without one; nullptr restores the
+// machine's own answer. Not thread-safe against concurrent choices.
+void override_known_gpu_absence(const std::string* absence);
+}  // namespace detail
 
 }  // namespace pmc

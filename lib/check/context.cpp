@@ -1,15 +1,36 @@
 #include "check/context.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "check/chain_matrices.hpp"
 #include "common/error.hpp"
+#include "cuda/devices.hpp"
 #include "solver/device/device_selection.hpp"
 #include "solver/device/handover.hpp"
 #include "solver/convergence.hpp"
 #include "solver/cancellation.hpp"
 
 namespace pmc {
+
+namespace {
+
+// The time a solver choice spent starting CUDA or waiting for a background
+// start: the whole choice when discovery finished during it, else nothing
+// (a choice that never touched CUDA, or one made once CUDA was up).
+class GpuStartupClock {
+ public:
+  double seconds() const {
+    if (up_before_ || !device_discovery_finished()) return 0;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  bool up_before_ = device_discovery_finished();
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
 
 const graph::TransposedGraph& CheckContext::transposed() const {
   return timed(Phase::precompute, [&]() -> const graph::TransposedGraph& {
@@ -24,11 +45,12 @@ const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64
   // ever holds complete entries.
   throw_if_cancelled(options_.settings.cancel);
   std::string reason;
-  // Choosing may discover the GPUs, which starts CUDA: GPU start-up.
-  const auto start = std::chrono::steady_clock::now();
+  // Choosing may discover the GPUs, which starts CUDA (or waits for a
+  // background start): GPU start-up, counted only when that happened.
+  const GpuStartupClock clock;
   const SolverEntry& solver =
       choose_solver(kind, options_.solver, entries, rows, options_.settings, reason, hint, handover);
-  timings_.gpu_startup += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  timings_.gpu_startup += clock.seconds();
   if (std::find(reasons_.begin(), reasons_.end(), reason) == reasons_.end()) reasons_.push_back(reason);
   if (!is_automatic_choice(options_.solver)) {
     if (solver.name == options_.solver) {
@@ -133,10 +155,10 @@ bool CheckContext::solve_reachability(const Bitset& left, const Bitset& right, R
   const ChoiceHint hint{.resident = model_.has_derived(device_chain_key(primary_device(settings))), .min_max = mdp};
   throw_if_cancelled(settings.cancel);
   std::string reason;
-  const auto start = std::chrono::steady_clock::now();
+  const GpuStartupClock clock;
   const SolverEntry& solver =
       choose_solver(ProblemKind::reachability, requested, p.offsets[rows], rows, settings, reason, hint);
-  timings_.gpu_startup += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  timings_.gpu_startup += clock.seconds();
   if (solver.reachability == nullptr) return false;  // the host path chooses (and explains) again
   const ReachabilityProblem problem{.model = &model_,
                                     .states = n,

@@ -204,7 +204,13 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
     reason += fmt::format("gpu: {}", gpu);
     return find_solver(gpu);
   }
-  // auto. Parametric bounds: the GPU whenever there is one (many regions
+  // auto. No GPU for certain (no CUDA in this build, no driver): said so,
+  // without a cost model that would speak of a start-up never paid here.
+  if (const std::string& absent = known_gpu_absence(); !absent.empty()) {
+    reason += fmt::format("auto: {} (no GPU: {})", cpu, absent);
+    return find_solver(cpu);
+  }
+  // Parametric bounds: the GPU whenever there is one (many regions
   // per launch over one pattern: 3× over 16 cores on am_10_4's 120 states,
   // bench/RESULTS.md). Otherwise the cost model, first without CUDA, with
   // the start-up still to be paid (less what a background start has run).

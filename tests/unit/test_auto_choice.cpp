@@ -24,6 +24,15 @@ namespace {
 
 const std::string k_die = std::string(PMC_TEST_DATA_DIR) + "/../../examples/die/die.tra";
 
+// The cost model runs only where a GPU may be there: this program pretends
+// one may be, so that it tests the model on machines without one too
+// (those choices never reach CUDA, or find no device).
+const bool k_gpu_may_be_there = [] {
+  const std::string none;
+  detail::override_known_gpu_absence(&none);
+  return true;
+}();
+
 TEST(AutoChoice, SmallChecksNeverDiscoverDevices) {
   ASSERT_FALSE(device_discovery_requested()) << "something discovered devices before the test";
   const ModelPtr die = load_model({k_die}, "", {});
@@ -205,6 +214,23 @@ TEST(HandOver, AGpuThatFailsAfterTheHandOverLeavesTheProblemToTheCpu) {
   EXPECT_EQ(f.cpu_runs, 2);
   ASSERT_FALSE(stats.notes.empty());
   EXPECT_NE(stats.notes.back().find("solved on the CPU again"), std::string::npos);
+}
+
+TEST(AutoChoice, NoGpuForCertainIsSaidPlainly) {
+  const std::string absent = "no NVIDIA driver on this machine";
+  detail::override_known_gpu_absence(&absent);
+  std::string reason;
+  // Large enough that the cost model would consider the GPU.
+  const SolverEntry& s = choose_solver(ProblemKind::linear_system, "auto", 50000000, 5000000, SolverSettings{}, reason);
+  EXPECT_EQ(s.name.rfind("cpu.", 0), 0u) << s.name;
+  EXPECT_NE(reason.find("no GPU: no NVIDIA driver on this machine"), std::string::npos) << reason;
+  EXPECT_EQ(reason.find("start"), std::string::npos) << reason;
+  // A whole check reports no GPU start-up.
+  const CheckResult r = check(*load_model({k_die}, "", {}), "P=? [ F \"six\" ]");
+  EXPECT_EQ(r.timings.gpu_startup, 0.0);
+  EXPECT_NE(r.solver_reason.find("no GPU"), std::string::npos) << r.solver_reason;
+  const std::string none;
+  detail::override_known_gpu_absence(&none);
 }
 
 }  // namespace

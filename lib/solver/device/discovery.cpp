@@ -78,7 +78,7 @@ void allow_background_device_discovery() { g_background_allowed = true; }
 bool background_device_discovery_allowed() { return g_background_allowed; }
 
 void start_device_discovery() {
-  if (!g_background_allowed) return;
+  if (!g_background_allowed || !known_gpu_absence().empty()) return;
   Discovery& d = discovery();
   std::lock_guard<std::mutex> lock(d.mutex);
   if (d.state != DiscoveryState::not_started) return;
