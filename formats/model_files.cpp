@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "formats/drn.hpp"
 #include "formats/input_stream.hpp"
@@ -136,14 +137,14 @@ ModelPtr load_model(const std::vector<std::string>& paths, std::string_view form
   if (choice.format == ModelFormat::prism_language) return build_source(paths.front(), load_options);
   if (!load_options.constants.empty()) {
     fail(ErrorCode::invalid_argument,
-         "{}: --const sets constants of PRISM-language sources (.pm, .sm, .nm, .prism), but this is a {} model file",
-         paths.front(), format_noun(choice.format));
+         "{}: constants ({}) are for PRISM-language sources (.pm, .sm, .nm, .prism), but this is a {} model file",
+         paths.front(), setting_name(Setting::constants), format_noun(choice.format));
   }
   if (load_options.max_states != 0) {
     fail(ErrorCode::invalid_argument,
-         "{}: --max-states limits the exploration of PRISM-language sources (.pm, .sm, .nm, .prism), but this is a {} "
-         "model file",
-         paths.front(), format_noun(choice.format));
+         "{}: a state limit ({}) is for the exploration of PRISM-language sources (.pm, .sm, .nm, .prism), but this "
+         "is a {} model file",
+         paths.front(), setting_name(Setting::max_states), format_noun(choice.format));
   }
   const ModelOptions& options = load_options.model;
   ModelParts parts;

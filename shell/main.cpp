@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "interrupt.hpp"
+#include "common/caller_language.hpp"
 #include "cuda/devices.hpp"
 #include "process_exit.hpp"
 #include "repl.hpp"
@@ -19,6 +20,8 @@ int main(int argc, char** argv) {
   if (words.size() == 1 && (words[0] == "--version" || words[0] == "-V")) words[0] = "version";
   if (words.size() == 1 && (words[0] == "--help" || words[0] == "-h")) words[0] = "help";
   const bool shell = words.empty() || (words[0].size() > 1 && words[0][0] == '-');
+  // Messages name settings the way this front end takes them.
+  pmc::set_caller_language(shell ? pmc::CallerLanguage::shell : pmc::CallerLanguage::command_line);
   if (shell) pmc::shell::end_process(pmc::shell::run_repl(words));
   // Installed until the process ends (end_process does not return): a
   // signal that comes after the command is done, while pmc exits, changes

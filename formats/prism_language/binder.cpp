@@ -72,7 +72,7 @@ void Binder::give_constant(size_t index, const std::string& text) {
       int64_t value = 0;
       const auto [stop, error] = std::from_chars(begin, end, value);
       if (error != std::errc() || stop != end || value < -2147483648LL || value > 2147483647LL) {
-        fail(ErrorCode::invalid_argument, "--const {}={}: {} is an int constant (declared at {}); expected an "
+        fail(ErrorCode::invalid_argument, "constant {}={} given: {} is an int constant (declared at {}); expected an "
              "integer from -2147483648 to 2147483647, found {}", c.name, text, c.name,
              location(c.position).to_string(), quote_for_message(text));
       }
@@ -83,7 +83,7 @@ void Binder::give_constant(size_t index, const std::string& text) {
       double value = 0;
       const auto [stop, error] = std::from_chars(begin, end, value);
       if (error != std::errc() || stop != end) {
-        fail(ErrorCode::invalid_argument, "--const {}={}: {} is a double constant (declared at {}); expected a "
+        fail(ErrorCode::invalid_argument, "constant {}={} given: {} is a double constant (declared at {}); expected a "
              "number, found {}", c.name, text, c.name, location(c.position).to_string(), quote_for_message(text));
       }
       constants_[index].value = literal_node(ValueType::real, 0, value, at);
@@ -91,7 +91,7 @@ void Binder::give_constant(size_t index, const std::string& text) {
     }
     case ValueType::boolean:
       if (text != "true" && text != "false") {
-        fail(ErrorCode::invalid_argument, "--const {}={}: {} is a bool constant (declared at {}); expected true "
+        fail(ErrorCode::invalid_argument, "constant {}={} given: {} is a bool constant (declared at {}); expected true "
              "or false, found {}", c.name, text, c.name, location(c.position).to_string(), quote_for_message(text));
       }
       constants_[index].value = literal_node(ValueType::boolean, text == "true", 0, at);

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "formats/prism_language/binder.hpp"
 
@@ -68,13 +69,13 @@ class Checker {
       if (it == binder_.constant_index.end()) {
         std::string declared;
         for (const SyntaxConstant& c : syntax_.constants) declared += (declared.empty() ? "" : ", ") + c.name;
-        fail(ErrorCode::invalid_argument, "{}: --const {}={}: the model declares no constant '{}' ({})",
+        fail(ErrorCode::invalid_argument, "{}: constant {}={} given: the model declares no constant '{}' ({})",
              binder_.file(), g.name, g.value, g.name,
              declared.empty() ? std::string("it declares no constants") : "its constants: " + declared);
       }
       const SyntaxConstant& c = syntax_.constants[it->second];
       if (c.value) {
-        fail(ErrorCode::invalid_argument, "{}: --const {}={}: constant '{}' is already defined in the model",
+        fail(ErrorCode::invalid_argument, "{}: constant {}={} given: constant '{}' is already defined in the model",
              at(c.position), g.name, g.value, g.name);
       }
       binder_.give_constant(it->second, g.value);
@@ -89,8 +90,8 @@ class Checker {
       example += fmt::format("{}{}=...", example.empty() ? "" : ",", c.name);
     }
     if (!missing.empty()) {
-      fail(ErrorCode::parse, "{}: undefined constant{} {}: set {} with --const {}", binder_.file(),
-           count > 1 ? "s" : "", missing, count > 1 ? "them" : "it", example);
+      fail(ErrorCode::parse, "{}: undefined constant{} {}: set {} with {}", binder_.file(), count > 1 ? "s" : "",
+           missing, count > 1 ? "them" : "it", setting_usage(Setting::constants, example));
     }
     for (size_t i = 0; i < syntax_.constants.size(); ++i) {
       const Node& v = binder_.constant_value(i);
@@ -419,13 +420,13 @@ std::vector<ConstantAssignment> parse_constant_assignments(std::string_view text
       a.value = trim(pair.substr(equals + 1));
     }
     if (equals == std::string_view::npos || !is_identifier(a.name) || a.value.empty()) {
-      fail(ErrorCode::invalid_argument, "--const: expected NAME=VALUE, found {}", quote_for_message(pair));
+      fail(ErrorCode::invalid_argument, "constants: expected NAME=VALUE, found {}", quote_for_message(pair));
     }
     if (a.value.find(':') != std::string::npos) {
-      fail(ErrorCode::invalid_argument, "--const {}: ranges (NAME=lo:step:hi) are not supported yet; give one value",
+      fail(ErrorCode::invalid_argument, "constants: {}: ranges (NAME=lo:step:hi) are not supported yet; give one value",
            quote_for_message(pair));
     }
-    if (!seen.insert(a.name).second) fail(ErrorCode::invalid_argument, "--const: constant '{}' given twice", a.name);
+    if (!seen.insert(a.name).second) fail(ErrorCode::invalid_argument, "constants: constant '{}' given twice", a.name);
     out.push_back(std::move(a));
     start = end + 1;
   }

@@ -23,6 +23,7 @@
 #include <omp.h>
 #include <parallel/algorithm>
 
+#include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
 #include "solver/cancellation.hpp"
@@ -360,9 +361,9 @@ ModelParts explore(const Program& program, const ExploreOptions& options) {
     return explore_program(program, options);
   } catch (const std::bad_alloc&) {
     fail(ErrorCode::out_of_memory,
-         "{}: out of memory while exploring the state space; --memory-limit (pmc_options_set_memory_limit) or "
-         "--max-states (ExploreOptions::max_states) stops exploration early with a clear message",
-         program.file);
+         "{}: out of memory while exploring the state space; a memory limit ({}) or a state limit ({}) stops "
+         "the exploration early with a clear message",
+         program.file, setting_name(Setting::memory_limit), setting_name(Setting::max_states));
   }
 }
 

@@ -10,6 +10,7 @@
 // finish their current chunk and wait, one thread grows the table, and all
 // go on. The state whose targets were not all inserted is expanded again
 // afterwards; inserting is idempotent.
+#include "common/caller_language.hpp"
 #include "formats/prism_language/reachability.hpp"
 
 #include <algorithm>
@@ -36,9 +37,9 @@ constexpr size_t k_chunk_states = 256;
 [[noreturn]] void too_many_states(const std::string& file, uint64_t limit, bool user_limit) {
   if (user_limit) {
     fail(ErrorCode::model,
-         "{}: exploration stopped: the model has more than {} reachable states, the limit set by --max-states "
-         "(ExploreOptions::max_states); raise it, or give 0 for no limit",
-         file, limit);
+         "{}: exploration stopped: the model has more than {} reachable states, the state limit set; raise it "
+         "({}), or give 0 for no limit",
+         file, limit, setting_name(Setting::max_states));
   }
   fail(ErrorCode::model,
        "{}: exploration stopped: the model has more than {} reachable states, pmc's limit (32-bit state indices)",

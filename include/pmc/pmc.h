@@ -82,6 +82,14 @@ PMC_API const char* pmc_status_string(pmc_status status);
  * call on this thread. */
 PMC_API const char* pmc_last_error(void);
 
+/* The language messages use for settings a caller may change: "c" (the
+ * default: "raise it with pmc_options_set_memory_limit(options, BYTES)"),
+ * "python" ("memory_limit=BYTES"), "rust", "java", "command-line"
+ * ("--memory-limit BYTES") or "shell". For bindings and front ends, once at
+ * start. Process-wide; thread-safe (the last call wins).
+ * PMC_ERROR_INVALID_ARGUMENT for NULL or an unknown name. */
+PMC_API pmc_status pmc_set_caller_language(const char* language);
+
 /* ------------------------------------------------------------------------ */
 /* Options                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -367,7 +375,10 @@ PMC_API pmc_status pmc_model_build_parametric_csr(uint64_t num_states, const uin
 
 /* Adds a label (named set of states; "init" marks the initial states).
  * The state indices are copied; duplicates are allowed. Invalidates
- * strings previously returned for this model. Needs exclusive access. */
+ * strings previously returned for this model. Needs exclusive access.
+ * PMC_ERROR_INVALID_ARGUMENT for a NULL, empty or unwritable name (a
+ * double quote, a control character, a leading or trailing blank), a name
+ * the model already has, or a state out of range. */
 PMC_API pmc_status pmc_model_add_label(pmc_model* model, const char* name, const uint64_t* states,
                                        uint64_t num_states);
 
@@ -381,7 +392,9 @@ PMC_API pmc_status pmc_model_add_label(pmc_model* model, const char* name, const
  *                       model stores it: rows sorted by column), earned per
  *                       transition.
  * choice_rewards and transition_rewards are added together. Invalidates
- * strings previously returned for this model. Needs exclusive access. */
+ * strings previously returned for this model. Needs exclusive access.
+ * PMC_ERROR_INVALID_ARGUMENT for a name the model already has or cannot
+ * write, no array given, or a negative or non-finite reward. */
 PMC_API pmc_status pmc_model_add_rewards(pmc_model* model, const char* name, const double* state_rewards,
                                          const double* choice_rewards, const double* transition_rewards);
 

@@ -22,6 +22,19 @@ std::string text_arg(const char* text, const char* name) {
 
 std::string optional_format(const char* format) { return format ? std::string(format) : std::string(); }
 
+// Adding to a model that was valid: whatever the model store rejects (an
+// empty or unwritable name, one already taken, a negative reward) is the
+// caller's argument, so it is reported as one.
+template <typename F>
+auto argument_checked(F&& add) {
+  try {
+    return add();
+  } catch (const pmc::Error& e) {
+    if (e.code() != ErrorCode::model) throw;
+    throw pmc::Error(ErrorCode::invalid_argument, e.what());
+  }
+}
+
 // The options' model settings and threads; the PRISM-language state
 // limit is added by the callers that build a source (it is ignored for
 // other formats, so one options handle serves every load).
@@ -190,7 +203,7 @@ pmc_status pmc_model_add_label(pmc_model* model, const char* name, const uint64_
       }
       label.states.set(states[i]);
     }
-    model->model = m.with_label(std::move(label));
+    model->model = argument_checked([&] { return m.with_label(std::move(label)); });
   });
 }
 
@@ -214,7 +227,7 @@ pmc_status pmc_model_add_rewards(pmc_model* model, const char* name, const doubl
         }
       }
     }
-    model->model = m.with_rewards(std::move(r));
+    model->model = argument_checked([&] { return m.with_rewards(std::move(r)); });
   });
 }
 

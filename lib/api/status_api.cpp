@@ -1,5 +1,7 @@
 // Version, status names and the thread-local last error.
 #include "api/guard.hpp"
+#include "common/caller_language.hpp"
+#include "common/error.hpp"
 
 namespace pmc::api {
 namespace {
@@ -38,5 +40,18 @@ const char* pmc_status_string(pmc_status status) {
 }
 
 const char* pmc_last_error(void) { return pmc::api::last_error.c_str(); }
+
+pmc_status pmc_set_caller_language(const char* language) {
+  return pmc::api::guarded([&] {
+    if (language == nullptr) pmc::fail(pmc::ErrorCode::invalid_argument, "language is NULL");
+    pmc::CallerLanguage parsed;
+    if (!pmc::parse_caller_language(language, parsed)) {
+      pmc::fail(pmc::ErrorCode::invalid_argument,
+                "unknown caller language {} (expected c, python, rust, java, command-line or shell)",
+                pmc::quote_for_message(language));
+    }
+    pmc::set_caller_language(parsed);
+  });
+}
 
 }  // extern "C"

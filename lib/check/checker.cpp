@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "check/check.hpp"
+#include "common/caller_language.hpp"
 #include "check/computations.hpp"
 #include "check/conditional.hpp"
 #include "check/memory_budget.hpp"
@@ -32,9 +33,9 @@ void require_checkable(const Model& model) {
       return;
     case ModelType::pctmc:
       fail(ErrorCode::invalid_argument,
-           "a parametric CTMC has no single value per state: give a value for each parameter (pmc check --param "
-           "NAME=VALUE, the shell's `set param NAME=VALUE`, pmc_options_set_parameter), or synthesise parameter "
-           "regions with pmc synth");
+           "a parametric CTMC has no single value per state: give a value for each parameter ({}), or synthesise "
+           "parameter regions (pmc synth)",
+           setting_name(Setting::parameters));
   }
 }
 
@@ -134,8 +135,8 @@ class Checker {
         }
         if (undecided > 0) {
           ctx_.mark_unsound(fmt::format("column {}: in {} states the bounds of the nested operator straddle its "
-                                        "threshold (a smaller --epsilon may decide them)",
-                                        f.op->column, undecided));
+                                        "threshold (a smaller epsilon, {}, may decide them)",
+                                        f.op->column, undecided, setting_name(Setting::epsilon)));
         }
         return set;
       }

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "check/chain_matrices.hpp"
+#include "common/caller_language.hpp"
 #include "check/computations.hpp"
 #include "common/error.hpp"
 #include "graph/bitset_ops.hpp"
@@ -83,9 +84,9 @@ std::vector<double> solve_uniformised(CheckContext& ctx, StepProblem& problem, d
     if (converged && !ctx.converged()) {
       fail(ErrorCode::unsupported,
            "uniformisation with q*t = {:.6g} (q = {:.6g}, t = {:.6g}) needs about {:.6g} steps and Poisson weights "
-           "from step {} on; the iterate was not stationary within the iteration limit ({} steps): raise "
-           "--max-iterations or use a smaller time bound",
-           lambda, q, t, lambda, before_window, limit);
+           "from step {} on; the iterate was not stationary within the iteration limit ({} steps): raise it with "
+           "{} or use a smaller time bound",
+           lambda, q, t, lambda, before_window, limit, setting_name(Setting::max_iterations));
     }
     return result;
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/caller_language.hpp"
 #include "common/cgroup_memory.hpp"
 #include "common/error.hpp"
 
@@ -64,10 +65,9 @@ void require_memory(uint64_t needed, uint64_t setting, std::string_view what, st
   const uint64_t limit = effective_memory_limit(setting);
   if (needed <= limit) return;
   fail(ErrorCode::out_of_memory,
-       "{} needs ~{}{}{}{}, more than the memory limit of {} ({}); raise it with --memory-limit BYTES (shell: set "
-       "memory-limit; C: pmc_options_set_memory_limit)",
+       "{} needs ~{}{}{}{}, more than the memory limit of {} ({}); raise it with {}",
        what, format_bytes(needed), detail.empty() ? "" : " (", detail, detail.empty() ? "" : ")", format_bytes(limit),
-       setting != 0 ? "as set" : machine_memory().source);
+       setting != 0 ? "as set" : machine_memory().source, setting_name(Setting::memory_limit));
 }
 
 }  // namespace pmc

@@ -399,7 +399,7 @@ class Scripts(unittest.TestCase):
         for line, message in [
             (f"load {CONSENSUS}", "undefined constant K"),
             (f"load {CONSENSUS} --const K=2 --max-states 10", "more than 10 reachable states"),
-            (f"load {DIE} --const K=2", "--const sets constants of PRISM-language sources"),
+            (f"load {DIE} --const K=2", "(load FILE --const NAME=VALUE,...) are for PRISM-language sources"),
             (f"load {CONSENSUS} --const K=2,Z=1", "Z"),
         ]:
             run = script(line + "\nmodels\n", check_status=1)

@@ -126,14 +126,19 @@ TEST(CApi, BuildsFromArraysAndValidates) {
   const uint64_t bad_state[] = {3};
   EXPECT_EQ(pmc_model_add_label(model, "bad", bad_state, 1), PMC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(last_error().find("3"), std::string::npos) << last_error();
-  EXPECT_EQ(pmc_model_add_label(model, "init", init, 1), PMC_ERROR_MODEL) << "duplicate name accepted";
+  // A name taken, empty or unwritable is the caller's argument, not a
+  // fault of the model.
+  EXPECT_EQ(pmc_model_add_label(model, "init", init, 1), PMC_ERROR_INVALID_ARGUMENT) << "duplicate name accepted";
   EXPECT_NE(last_error().find("\"init\""), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_model_add_label(model, "", init, 1), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("empty"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_model_add_label(model, "a\"b", init, 1), PMC_ERROR_INVALID_ARGUMENT);
   const double state_rewards[] = {1, 0, 0};
   EXPECT_EQ(pmc_model_add_rewards(model, "r", state_rewards, nullptr, nullptr), PMC_OK) << last_error();
   EXPECT_EQ(pmc_model_add_rewards(model, "", nullptr, nullptr, nullptr), PMC_ERROR_INVALID_ARGUMENT)
       << "a reward structure without rewards";
   const double nan_rewards[] = {NAN, 0, 0};
-  EXPECT_EQ(pmc_model_add_rewards(model, "nan", nan_rewards, nullptr, nullptr), PMC_ERROR_MODEL);
+  EXPECT_EQ(pmc_model_add_rewards(model, "nan", nan_rewards, nullptr, nullptr), PMC_ERROR_INVALID_ARGUMENT);
   uint64_t rewards = 0;
   EXPECT_EQ(pmc_model_num_rewards(model, &rewards), PMC_OK);
   EXPECT_EQ(rewards, 1u) << "a rejected reward structure was kept";
@@ -305,7 +310,9 @@ TEST(CApiPrismLanguage, ErrorsReachLastError) {
   // Undefined constant: listed with how to set it; also through pmc_model_load.
   EXPECT_EQ(pmc_model_build_prism(k_consensus.c_str(), nullptr, nullptr, &model), PMC_ERROR_PARSE);
   EXPECT_NE(last_error().find("consensus.nm"), std::string::npos) << last_error();
-  EXPECT_NE(last_error().find("--const K="), std::string::npos) << last_error();
+  // In the caller's language: the C ABI's call, no command-line flag.
+  EXPECT_NE(last_error().find("pmc_model_build_prism(path, \"K=...\""), std::string::npos) << last_error();
+  EXPECT_EQ(last_error().find("--const"), std::string::npos) << last_error();
   EXPECT_EQ(pmc_model_load(k_consensus.c_str(), nullptr, &model), PMC_ERROR_PARSE);
   EXPECT_NE(last_error().find("undefined constant"), std::string::npos) << last_error();
   // Malformed, unknown or wrongly typed constants.
@@ -335,6 +342,10 @@ TEST(CApiPrismLanguage, ErrorsReachLastError) {
   ASSERT_EQ(pmc_options_set_max_states(options, 100), PMC_OK);
   EXPECT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K=2", options, &model), PMC_ERROR_MODEL);
   EXPECT_NE(last_error().find("100"), std::string::npos) << last_error();
+  // Named as the C caller sets it: no command-line flag, no C++ internals.
+  EXPECT_NE(last_error().find("pmc_options_set_max_states"), std::string::npos) << last_error();
+  EXPECT_EQ(last_error().find("--max-states"), std::string::npos) << last_error();
+  EXPECT_EQ(last_error().find("ExploreOptions"), std::string::npos) << last_error();
   EXPECT_EQ(model, nullptr) << "out_model must stay untouched on failure";
   const char* die_path = k_die.c_str();
   ASSERT_EQ(pmc_model_load_files(&die_path, 1, nullptr, options, &model), PMC_OK) << last_error();
@@ -344,6 +355,21 @@ TEST(CApiPrismLanguage, ErrorsReachLastError) {
   ASSERT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K=2", options, &model), PMC_OK) << last_error();
   pmc_model_free(model);
   pmc_options_free(options);
+}
+
+TEST(CApiPrismLanguage, MessagesSpeakTheCallersLanguage) {
+  EXPECT_EQ(pmc_set_caller_language(nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_set_caller_language("cobol"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("cobol"), std::string::npos) << last_error();
+  pmc_model* model = nullptr;
+  const std::pair<const char*, const char*> expected[] = {
+      {"python", "constants=\"K=...\""}, {"rust", "Model::build_prism"}, {"java", "Model.buildPrism"},
+      {"command-line", "--const K=..."},  {"c", "pmc_model_build_prism"}};
+  for (const auto& [language, words] : expected) {
+    ASSERT_EQ(pmc_set_caller_language(language), PMC_OK);
+    EXPECT_EQ(pmc_model_build_prism(k_consensus.c_str(), nullptr, nullptr, &model), PMC_ERROR_PARSE);
+    EXPECT_NE(last_error().find(words), std::string::npos) << language << ": " << last_error();
+  }
 }
 
 TEST(CApi, LastErrorIsPerThread) {

@@ -197,5 +197,7 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   g_native_progress =
       (*env)->GetStaticMethodID(env, g_native, "progress", "(Lorg/pmc/ProgressListener;[BJDD)V");
   if (g_native_progress == NULL) return JNI_ERR;
+  /* Messages name settings as Java callers set them (Options.maxStates). */
+  pmc_set_caller_language("java");
   return JNI_VERSION_1_8;
 }

@@ -620,17 +620,17 @@ public final class PmcTest {
       checkEquals(13L, m.numStates(), "die.pm by extension");
       checkEquals(13L, b.numStates(), "die.pm built");
     }
-    checkPmcError(Status.PARSE, "--const K=", () -> Model.buildPrism(consensus, null).close(), "undefined K");
+    checkPmcError(Status.PARSE, "Model.buildPrism(path, \"K=...\")", () -> Model.buildPrism(consensus, null).close(), "undefined K");
     checkPmcError(Status.INVALID_ARGUMENT, "Q", () -> Model.buildPrism(consensus, "K=2,Q=1").close(), "unknown Q");
     try (Options o = new Options().maxStates(100)) {
-      checkPmcError(Status.MODEL, "100", () -> Model.buildPrism(consensus, "K=2", o).close(), "max states");
+      checkPmcError(Status.MODEL, "Options.maxStates(N)", () -> Model.buildPrism(consensus, "K=2", o).close(), "max states");
     }
     try (Options o = new Options().memoryLimit(4096)) {
       checkPmcError(Status.OUT_OF_MEMORY, "memory limit of 4.0 KiB", () -> Model.buildPrism(consensus, "K=2", o).close(),
                     "memory limit of an exploration");
     }
     try (Model m = Model.buildPrism(consensus, "K=2"); Options o = new Options().memoryLimit(1024)) {
-      checkPmcError(Status.OUT_OF_MEMORY, "--memory-limit",
+      checkPmcError(Status.OUT_OF_MEMORY, "Options.memoryLimit(BYTES)",
                     () -> m.check("Pmax=? [ F \"finished\" & !\"agree\" ]", o).close(), "memory limit of a check");
     }
     checkThrows(NullPointerException.class, () -> Model.buildPrism(null, "K=2"), "null path");

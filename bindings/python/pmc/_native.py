@@ -47,6 +47,7 @@ _PROTOTYPES = {
     "pmc_version": (c_char_p, []),
     "pmc_status_string": (c_char_p, [c_status]),
     "pmc_last_error": (c_char_p, []),
+    "pmc_set_caller_language": (c_status, [c_char_p]),
     # Options
     "pmc_options_create": (c_status, [_out_handle]),
     "pmc_options_free": (None, [_handle_p]),
@@ -241,6 +242,9 @@ def lib():
         if _lib is None:
             loaded, path = _locate_and_open()
             _declare(loaded, path)
+            # Messages then name settings as Python callers give them
+            # (max_states=, constants=...), not as the C ABI does.
+            loaded.pmc_set_caller_language(b"python")
             _lib_path = path
             _lib = loaded
     return _lib

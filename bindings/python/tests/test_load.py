@@ -190,7 +190,13 @@ class PrismLanguageTest(unittest.TestCase):
     def test_errors_carry_the_parsers_message(self):
         with self.assertRaises(pmc.ParseError) as caught:
             pmc.build_prism(CONSENSUS)
-        self.assertIn("--const K=", str(caught.exception))
+        self.assertIn("constants=\"K=...\"", str(caught.exception))
+        self.assertNotIn("--const", str(caught.exception))
+        # Settings are named as Python callers give them.
+        with self.assertRaises(pmc.ModelError) as caught:
+            pmc.build_prism(CONSENSUS, "K=2", max_states=10)
+        self.assertIn("max_states=N", str(caught.exception))
+        self.assertNotIn("--max-states", str(caught.exception))
         with self.assertRaises(pmc.InvalidArgumentError):
             pmc.build_prism(CONSENSUS, "K=2,Q=1")
         with self.assertRaises(pmc.ModelError) as caught:

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
 #include "cuda/devices.hpp"
@@ -76,9 +77,10 @@ void require_device_memory(std::string_view solver, uint64_t entries, uint64_t r
   if (needed <= budget) return;
   fail(ErrorCode::out_of_memory,
        "{}: the problem ({} rows, {} non-zeros) needs ~{} of GPU memory, more than GPU {}'s budget of {} ({}); "
-       "raise it with --gpu-memory-limit BYTES (pmc_options_set_gpu_memory_limit), or choose a CPU solver",
+       "raise it with {}, or choose a CPU solver",
        solver, rows, entries, format_bytes(needed), device, format_bytes(budget),
-       settings.gpu_memory_limit > 0 ? "the GPU memory limit" : "90% of its free memory");
+       settings.gpu_memory_limit > 0 ? "the GPU memory limit" : "90% of its free memory",
+       setting_name(Setting::gpu_memory_limit));
 }
 
 DevicePlan plan_devices(const SolverSettings& settings, uint64_t entries, uint64_t rows) {

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "common/error.hpp"
+#include "common/caller_language.hpp"
 #include "common/memory_limit.hpp"
 #include "cuda/devices.hpp"
 #include "cuda/gpu_solvers.hpp"
@@ -50,10 +51,11 @@ SolveStats gpu_resident_reachability(const ReachabilityProblem& p, ReachabilityS
   if (needed > budget) {
     p.model->release_derived(key);
     fail(ErrorCode::out_of_memory,
-         "the chain resident on GPU {} would need ~{}, more than its {} ({}); raise it with --gpu-memory-limit BYTES "
-         "(pmc_options_set_gpu_memory_limit), or choose a CPU solver",
+         "the chain resident on GPU {} would need ~{}, more than its {} ({}); raise it with {}, or choose a CPU "
+         "solver",
          index, format_bytes(needed), format_bytes(budget),
-         settings.gpu_memory_limit > 0 ? "the GPU memory limit" : "90% of its free memory");
+         settings.gpu_memory_limit > 0 ? "the GPU memory limit" : "90% of its free memory",
+         setting_name(Setting::gpu_memory_limit));
   }
 
   // The copies' share of the upload is transfer; the rest (transposing on

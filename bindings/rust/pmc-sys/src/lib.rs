@@ -110,6 +110,7 @@ extern "C" {
     pub fn pmc_version() -> *const c_char;
     pub fn pmc_status_string(status: pmc_status) -> *const c_char;
     pub fn pmc_last_error() -> *const c_char;
+    pub fn pmc_set_caller_language(language: *const c_char) -> pmc_status;
 
     // Options
     pub fn pmc_options_create(out_options: *mut *mut pmc_options) -> pmc_status;

@@ -58,10 +58,23 @@ pub use pmc_sys as sys;
 macro_rules! ffi {
     ($call:expr) => {{
         $crate::progress::forbid_inside_callback();
+        $crate::speak_rust();
         #[allow(unused_unsafe)]
         let value = unsafe { $call };
         value
     }};
+}
+
+/// Once per process, before the first call into pmc: its messages then
+/// name settings as Rust callers set them (`Options::set_max_states`),
+/// not as the C ABI does.
+#[doc(hidden)]
+pub fn speak_rust() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: a NUL-terminated static string; the call has no other input.
+        unsafe { sys::pmc_set_caller_language(b"rust\0".as_ptr() as *const c_char) };
+    });
 }
 
 mod error;
