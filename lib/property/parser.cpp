@@ -60,6 +60,7 @@ class Parser {
     Property property;
     property.text = std::string(text_);
     property.root = parse_state();
+    if (property.root->kind == StateKind::op) refuse_what_follows_an_operator();
     if (tok_.kind == Tok::given) {
       error_at(tok_.offset, "'||' separates a path formula from its condition inside P[...], as in "
                             "P=? [ F \"a\" || F \"b\" ]; the disjunction of state formulas is '|'");
@@ -87,6 +88,7 @@ class Parser {
   size_t pos_ = 0;
   Token tok_;
   int depth_ = 0;
+  int path_depth_ = 0;  // > 0 while parsing the operands of a path formula (not inside a nested operator)
   std::vector<std::pair<const Operator*, size_t>> queries_;  // every `=?`, with the offset of its '='
   std::vector<std::pair<const Operator*, size_t>> conditions_;  // every `||`, with its offset
   // Offset of a '(' where a state formula may start -> whether an
@@ -113,6 +115,50 @@ class Parser {
 
   [[noreturn]] void error_at(size_t offset, const std::string& message) const {
     fail(ErrorCode::property, "column {}: {}\n{}", offset + 1, message, caret_display(offset));
+  }
+
+  // Syntax other tools accept and pmc does not check: named, so that the
+  // user knows it is the construct, not a typo (code `unsupported`).
+  [[noreturn]] void unsupported_at(size_t offset, std::string_view construct) const {
+    fail(ErrorCode::unsupported, "column {}: {} is not supported\n{}", offset + 1, construct, caret_display(offset));
+  }
+
+  // After a whole property that is one operator: PRISM's and Storm's
+  // additions to it.
+  void refuse_what_follows_an_operator() const {
+    switch (tok_.kind) {
+      case Tok::lbrace:
+        unsupported_at(tok_.offset, "a state restriction after the property (Storm's {\"init\"}; pmc reports the "
+                                    "value in the initial states, and every state's in --json/the C ABI)");
+      case Tok::plus: case Tok::minus: case Tok::star: case Tok::slash:
+        unsupported_at(tok_.offset, "arithmetic over an operator's value (as in 1 - P=? [ ... ])");
+      case Tok::less: case Tok::less_equal: case Tok::greater: case Tok::greater_equal: case Tok::equals:
+        unsupported_at(tok_.offset, "comparing an operator's value after the brackets (write the bound in the "
+                                    "operator: P>=0.5 [ ... ])");
+      default: return;
+    }
+  }
+
+  // A word followed by '(' or '[' that names a construct of PRISM's or
+  // Storm's property language pmc does not check.
+  void refuse_unsupported_construct() {
+    const std::string_view word = tok_.text;
+    const Tok next = peek().kind;
+    if (next == Tok::lparen) {
+      if (word == "filter") unsupported_at(tok_.offset, "filter(...) (PRISM's filters)");
+      if (word == "multi") unsupported_at(tok_.offset, "multi(...) (multi-objective queries)");
+      if (word == "quantile") unsupported_at(tok_.offset, "quantile(...) (Storm's quantiles)");
+    }
+    if ((word == "A" || word == "E") && next == Tok::lbracket) {
+      unsupported_at(tok_.offset, fmt::format("{} [ ... ] (CTL's path quantifiers; P>=1 [ ... ] and P>0 [ ... ] "
+                                              "are their probabilistic counterparts)",
+                                              word));
+    }
+    if ((word == "T" || word == "Tmin" || word == "Tmax") && (next == Tok::equals || next == Tok::lbracket)) {
+      unsupported_at(tok_.offset, "T=? (Storm's expected time; R=? [ F ... ] with a reward of 1 per time unit "
+                                  "gives it)");
+    }
+    if (word == "W") unsupported_at(tok_.offset, "weak until (W)");
   }
 
   static std::string describe(const Token& t) {
@@ -374,7 +420,17 @@ class Parser {
       node.op = parse_operator();
       return make(std::move(node), offset);
     }
-    if (is_path_keyword(word)) expected("a state formula");
+    if (is_path_keyword(word)) {
+      if (path_depth_ > 0) {
+        unsupported_at(tok_.offset, fmt::format("'{}' where a state formula stands: LTL (a temporal operator inside "
+                                                "another or under !, & or |, as in G F a or !(F a))",
+                                                word));
+      }
+      error_at(tok_.offset, fmt::format("expected a state formula but found {} (a path formula stands directly "
+                                        "inside P: P=? [ F \"goal\" ])",
+                                        describe(tok_)));
+    }
+    refuse_unsupported_construct();
     if (word == "Smin" || word == "Smax") {
       error_at(tok_.offset, fmt::format("expected a state formula but found '{}': S takes no min or max (Storm's "
                                         "LRAmin/LRAmax are the long-run averages of MDPs)",
@@ -638,6 +694,8 @@ class Parser {
     }
     parse_comparison(*op);
     expect(Tok::lbracket, "'['");
+    const int outer_path_depth = path_depth_;
+    path_depth_ = 0;
     switch (op->kind) {
       case OperatorKind::probability:
         op->path = parse_path();
@@ -653,6 +711,11 @@ class Parser {
         break;
       case OperatorKind::reward: op->reward = parse_reward(); break;
       case OperatorKind::steady_state: op->state = parse_state(); break;
+    }
+    path_depth_ = outer_path_depth;
+    if (op->kind == OperatorKind::probability &&
+        (tok_.kind == Tok::identifier && (is_path_keyword(tok_.text) || tok_.text == "W" || tok_.text == "R"))) {
+      unsupported_at(tok_.offset, fmt::format("'{}' after a path formula: LTL (as in a U b U c)", tok_.text));
     }
     if (tok_.kind == Tok::given) {
       error_at(tok_.offset, op->kind == OperatorKind::probability
@@ -691,6 +754,11 @@ class Parser {
   // ---- path and reward formulas ----
 
   PathPtr parse_path() {
+    ++path_depth_;
+    struct Leave {
+      int& depth;
+      ~Leave() { --depth; }
+    } leave{path_depth_};
     auto path = std::make_shared<PathFormula>();
     path->column = tok_.offset + 1;
     if (at_identifier("X")) {
@@ -705,6 +773,8 @@ class Parser {
       path->right = parse_state();
     } else {
       path->left = parse_state();
+      if (at_identifier("W")) unsupported_at(tok_.offset, "weak until (W)");
+      if (at_identifier("R")) unsupported_at(tok_.offset, "release (R)");
       if (!at_identifier("U")) expected("'U' (a path formula is X a, F a, G a or a U b)");
       path->kind = PathKind::until;
       advance();
@@ -771,7 +841,9 @@ class Parser {
       reward.target = parse_state();
     } else if (at_identifier("C")) {
       reward.kind = RewardKind::cumulative;
+      const size_t c_offset = tok_.offset;
       advance();
+      if (tok_.kind == Tok::rbracket) unsupported_at(c_offset, "C without a bound (the total reward, Storm's R=? [ C ])");
       expect(Tok::less_equal, "'<=' after 'C'");
       reward.bound = parse_time("a non-negative time bound");
     } else if (at_identifier("I")) {
