@@ -234,11 +234,23 @@ bool any_unbounded_reachability(const std::vector<FileProperty>& properties) {
   return false;
 }
 
-uint64_t model_file_bytes(const Arguments& args) {
-  uint64_t total = 0;
+std::vector<std::string> model_paths(const Arguments& args) {
   std::vector<std::string> paths = args.values("model");
   for (const std::string& p : args.positional()) paths.push_back(p);
-  for (const std::string& p : paths) {
+  return paths;
+}
+
+// A model "file" that does not exist and reads like a property: what a
+// property given without --property becomes.
+bool looks_like_property(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::exists(path, error)) return false;
+  return path.find("=?") != std::string::npos || path.find('[') != std::string::npos;
+}
+
+uint64_t model_file_bytes(const Arguments& args) {
+  uint64_t total = 0;
+  for (const std::string& p : model_paths(args)) {
     std::error_code error;
     const uintmax_t size = std::filesystem::file_size(p, error);
     if (!error) total += size;
@@ -262,11 +274,19 @@ int error_status(const Error& e) { return e.code() == ErrorCode::invalid_argumen
 int run_check(const Arguments& args, std::ostream& out) {
   // --property texts first, then the file's (named ones keep their name).
   std::vector<FileProperty> properties;
-  for (const std::string& text : args.values("property")) properties.push_back({"", text, 0});
+  for (const std::string& text : args.values("property")) properties.push_back(split_property_name(text, "--property"));
   if (args.has("property-file")) {
     for (FileProperty& p : read_property_file(args.value("property-file"))) properties.push_back(std::move(p));
   }
   if (properties.empty()) {
+    // A property given without --property lands among the model files.
+    for (const std::string& path : model_paths(args)) {
+      if (looks_like_property(path)) {
+        fail(ErrorCode::invalid_argument,
+             "no property given: {} is not a file but looks like a property; give it with --property {}",
+             quote_for_message(path, 60), quote_for_message(path, 60));
+      }
+    }
     fail(ErrorCode::invalid_argument,
          "no property given (use --property 'P=? [ F \"goal\" ]' or --property-file FILE.props)");
   }

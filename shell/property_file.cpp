@@ -169,6 +169,22 @@ void declare_constant(const Statement& s, const std::string& file_name, std::map
 
 }  // namespace
 
+FileProperty split_property_name(const std::string& text, const std::string& where) {
+  FileProperty p;
+  p.text = text;
+  if (!text.empty() && text[0] == '"') {
+    const size_t close = text.find('"', 1);
+    if (close == std::string::npos) return p;  // the property parser reports the unterminated name
+    const std::string after = trim(std::string_view(text).substr(close + 1));
+    if (!after.empty() && after[0] == ':') {
+      p.name = text.substr(1, close - 1);
+      p.text = trim(std::string_view(after).substr(1));
+      if (p.text.empty()) fail(ErrorCode::parse, "{}: property \"{}\" has no formula after ':'", where, p.name);
+    }
+  }
+  return p;
+}
+
 std::vector<FileProperty> parse_property_file(std::string_view content, const std::string& file_name) {
   std::vector<FileProperty> out;
   std::map<std::string, std::string> constants;
@@ -183,22 +199,12 @@ std::vector<FileProperty> parse_property_file(std::string_view content, const st
            "{}:{}: {} definitions in a properties file are not supported; define them in the model", file_name, s.line,
            s.text.substr(0, s.text.find_first_of(" \t")));
     }
-    FileProperty p;
+    FileProperty p = split_property_name(s.text, fmt::format("{}:{}", file_name, s.line));
     p.line = s.line;
-    std::string text = s.text;
-    if (text[0] == '"') {
-      const size_t close = text.find('"', 1);
-      const std::string after = trim(std::string_view(text).substr(close + 1));
-      if (!after.empty() && after[0] == ':') {
-        p.name = text.substr(1, close - 1);
-        text = trim(std::string_view(after).substr(1));
-        if (text.empty()) fail(ErrorCode::parse, "{}:{}: property \"{}\" has no formula after ':'", file_name, s.line, p.name);
-        if (!names.insert(p.name).second) {
-          fail(ErrorCode::parse, "{}:{}: two properties are named \"{}\"", file_name, s.line, p.name);
-        }
-      }
+    if (!p.name.empty() && !names.insert(p.name).second) {
+      fail(ErrorCode::parse, "{}:{}: two properties are named \"{}\"", file_name, s.line, p.name);
     }
-    p.text = substitute(text, constants);
+    p.text = substitute(p.text, constants);
     out.push_back(std::move(p));
   }
   if (out.empty()) fail(ErrorCode::parse, "{}: no property in the file", file_name);

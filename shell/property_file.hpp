@@ -23,6 +23,9 @@ struct FileProperty {
 // undefined or non-literal constant, a `label`/`formula` definition (not
 // supported), a duplicate name or an empty file.
 std::vector<FileProperty> parse_property_file(std::string_view content, const std::string& file_name);
+// `"name": P=? [...]` as the name and the property (line 0); any other text
+// as it is, unnamed. `where` prefixes the error for a name without a formula.
+FileProperty split_property_name(const std::string& text, const std::string& where);
 std::vector<FileProperty> read_property_file(const std::string& path);
 
 }  // namespace pmc::shell
