@@ -596,12 +596,12 @@ class ParameterPoint(unittest.TestCase):
 class StormExplicit(unittest.TestCase):
     """Issue 21: Storm's explicit dialect, read by content and written by pmc convert."""
 
-    def test_die_and_two_dice(self):
+    def test_die_and_dice_pair(self):
         die = pmc("check", "--json", "--model", os.path.join(STORM, "die.tra"),
                   "--property", 'P=? [ F "six" ]', 'R=? [ F "done" ]').stdout.splitlines()
         self.assertAlmostEqual(json.loads(die[0])["value"], 1 / 6, delta=1e-6)
         self.assertAlmostEqual(json.loads(die[1])["value"], 11 / 3, delta=1e-5)
-        dice = pmc("check", "--json", "--model", os.path.join(STORM, "two_dice.tra"),
+        dice = pmc("check", "--json", "--model", os.path.join(STORM, "dice_pair.tra"),
                    "--property", 'Pmin=? [ F "two" ]', 'Pmax=? [ F "seven" ]', 'Rmax=? [ F "done" ]').stdout.splitlines()
         self.assertAlmostEqual(json.loads(dice[0])["value"], 1 / 36, delta=1e-6)
         self.assertAlmostEqual(json.loads(dice[1])["value"], 1 / 6, delta=1e-6)

@@ -20,7 +20,7 @@ namespace pmc {
 namespace {
 
 const std::string k_die = std::string(PMC_TEST_DATA_DIR) + "/../../examples/die/die.tra";
-const std::string k_two_dice = std::string(PMC_TEST_DATA_DIR) + "/storm/two_dice.tra";
+const std::string k_two_dice = std::string(PMC_TEST_DATA_DIR) + "/storm/dice_pair.tra";
 
 using Choice = std::vector<std::pair<uint32_t, double>>;  // (successor, probability or rate)
 

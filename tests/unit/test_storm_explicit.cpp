@@ -44,9 +44,10 @@ TEST(StormExplicit, DieHasItsKnownValues) {
   EXPECT_EQ(m->find_label("deadlock")->states.count(), 0u);  // declared, on no state
 }
 
-TEST(StormExplicit, TwoDiceHasItsKnownValues) {
-  // The reward file two_dice.flip.state.rew names the structure "flip".
-  ModelPtr m = load_model({k_data + "two_dice.tra"}, "", {});
+TEST(StormExplicit, DicePairHasItsKnownValues) {
+  // tests/reference/dice_pair.nm as pmc convert --to storm-explicit wrote it;
+  // the reward file dice_pair.flip.state.rew names the structure "flip".
+  ModelPtr m = load_model({k_data + "dice_pair.tra"}, "", {});
   EXPECT_EQ(m->type(), ModelType::mdp);
   EXPECT_EQ(m->num_states(), 169u);
   EXPECT_EQ(m->num_rows(), 218u);
@@ -59,7 +60,8 @@ TEST(StormExplicit, TwoDiceHasItsKnownValues) {
   EXPECT_NEAR(value(*m, "Rmin=? [ F \"done\" ]"), 22.0 / 3, 1e-5);
   EXPECT_NEAR(value(*m, "R{\"flip\"}max=? [ F \"done\" ]"), 22.0 / 3, 1e-5);
   // Listed one by one, the reward file keeps its name.
-  ModelPtr listed = load_model({k_data + "two_dice.tra", k_data + "two_dice.lab", k_data + "two_dice.flip.state.rew"}, "", {});
+  ModelPtr listed =
+      load_model({k_data + "dice_pair.tra", k_data + "dice_pair.lab", k_data + "dice_pair.flip.state.rew"}, "", {});
   EXPECT_TRUE(listed->same_as(*m));
 }
 
@@ -97,7 +99,7 @@ TEST(StormExplicit, WrittenByPmcReadsBackEqual) {
   ModelPtr die = load_model({k_examples + "die/die.tra", k_examples + "die/die.lab", k_examples + "die/die.srew"}, "", {});
   expect_round_trip(*die, "die.tra");      // the named structure goes to die.coin_flips.state.rew
   expect_round_trip(*die, "die.tra.gz");   // gzip, siblings .gz too
-  expect_round_trip(*load_model({k_data + "two_dice.tra"}, "", {}), "two.tra");
+  expect_round_trip(*load_model({k_data + "dice_pair.tra"}, "", {}), "two.tra");
 
   // A CTMC with state and transition rewards, two structures, one unnamed.
   ModelParts p;
@@ -145,21 +147,22 @@ TEST(StormExplicit, ParametricModelsAreNotWritten) {
   }
 }
 
-// Issue 24, Storm's dtmc_general test model (storm/resources/examples/
-// testfiles: tra/dtmc_general.tra, rew/dtmc_general.{state,trans}.rew,
-// copied; the .lab is pmc's own) writes `6 5 0`, a transition with
-// probability 0, and gives it a reward. pmc drops both (docs/decisions.md):
-// a transition never taken earns nothing. By hand (x_3 = 0, x_4 = 5,
-// x_6 = 103.1/0.9 + x_0, x_5 = (116.26 + 0.7 x_6)/0.9, x_0 = 23.53 + 0.1 x_5):
-// R=? [F "target"] = 367397/7470 from state 0, with or without that reward.
+// Issue 24: a Storm-dialect .tra may write a transition with probability 0
+// and its .trans.rew give it a reward (Storm's own test files do). pmc drops
+// both (docs/decisions.md): a transition never taken earns nothing.
+// tests/data/storm/zero_transition.* (written by hand for pmc: 7 states, the
+// line `5 2 0`, state and transition rewards, a state nothing reaches, the
+// type line in mixed case). The expected rewards x_s = r_s + sum_t p_st (r_st
+// + x_t), x_3 = 0, solved in exact fractions: R=? [F "target"] = 1325/64
+// from state 0, with or without a reward on the zero transition.
 TEST(StormExplicit, ZeroProbabilityTransitionWithARewardLoads) {
-  const double expected = 367397.0 / 7470;
-  CheckOptions precise;  // the default 1e-6 relative convergence leaves 3e-5 here
+  const double expected = 1325.0 / 64;
+  CheckOptions precise;  // the default 1e-6 relative convergence is too loose for 1e-9
   precise.settings.epsilon = 1e-12;
   auto reward = [&](const Model& model) { return check(model, "R=? [ F \"target\" ]", precise).initial_value; };
-  ModelPtr m = load_model({k_data + "dtmc_general.tra"}, "", {});
-  EXPECT_EQ(m->num_states(), 8u);
-  EXPECT_EQ(m->num_entries(), 16u);  // Storm's 17 entries less the zero one
+  ModelPtr m = load_model({k_data + "zero_transition.tra"}, "", {});
+  EXPECT_EQ(m->num_states(), 7u);
+  EXPECT_EQ(m->num_entries(), 13u);  // the file's 14 entries less the zero one
   ASSERT_EQ(m->rewards().size(), 1u);
   EXPECT_NEAR(reward(*m), expected, 1e-9);
   ASSERT_EQ(m->warnings().size(), 1u);
@@ -167,8 +170,9 @@ TEST(StormExplicit, ZeroProbabilityTransitionWithARewardLoads) {
 
   // The same with reward 1000 on the zero transition: the value stays, and
   // the warning says the reward went with the transition.
-  ModelPtr rewarded = load_model({k_data + "dtmc_general.tra", k_data + "dtmc_general.lab",
-                                  k_data + "dtmc_general.state.rew", k_data + "dtmc_general_zero_rewarded.trans.rew"},
+  ModelPtr rewarded = load_model({k_data + "zero_transition.tra", k_data + "zero_transition.lab",
+                                  k_data + "zero_transition.state.rew",
+                                  k_data + "zero_transition_zero_rewarded.trans.rew"},
                                  "", {});
   EXPECT_NEAR(reward(*rewarded), expected, 1e-9);
   ASSERT_EQ(rewarded->warnings().size(), 1u);
