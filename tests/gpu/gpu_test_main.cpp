@@ -1,10 +1,12 @@
 // main() of the GPU test programs: exit 77 (meson: skipped) without a usable
-// GPU, saying why; with one, name it and run the tests.
+// GPU, saying why; with one, name it and run the tests (exit 77 too when
+// tests skipped for want of the reference models: run_tests).
 #include <gtest/gtest.h>
 
 #include <cstdio>
 
 #include "cuda/devices.hpp"
+#include "support/manifest.hpp"
 
 int main(int argc, char** argv) {
   const pmc::DeviceList& devices = pmc::discover_devices();
@@ -15,5 +17,5 @@ int main(int argc, char** argv) {
   std::printf("GPU: %s (compute %d.%d)\n", devices.devices[0].name.c_str(), devices.devices[0].major,
               devices.devices[0].minor);
   ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
+  return pmc::testing::run_tests();
 }

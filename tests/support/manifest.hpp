@@ -43,8 +43,19 @@ const std::vector<ManifestRow>& manifest();
 // `max_transitions` transitions.
 std::vector<ManifestRow> manifest_instances(uint64_t max_transitions);
 
-// Message for GTEST_SKIP when the models are missing.
+// Message for GTEST_SKIP when the models are missing. It starts with
+// k_missing_models_prefix, by which run_tests() counts such skips.
 std::string missing_models_message();
+inline constexpr const char* k_missing_models_prefix = "reference models not found";
+
+// RUN_ALL_TESTS() with DESIGN §7's rule for tests that need the reference
+// models, for every test program's main(): a test that skipped because the
+// models are missing makes the program exit 77, which meson reports as
+// SKIP (never as a pass), after every other test ran; a failure still
+// exits 1. With $PMC_TEST_NEEDS_MODELS set (tests/meson.build sets it on
+// the programs that test nothing else) and the models missing, it exits 77
+// at once.
+int run_tests();
 
 // The largest instance a test run covers: $PMC_TEST_MAX_TRANSITIONS, else
 // `default_limit` (CI's budget); 0 means every instance (the `full` suite).
