@@ -48,7 +48,7 @@ const std::array<std::pair<std::string_view, GpuLayout>, 6> k_layouts = {{
 const std::vector<SettingSpec>& setting_specs() {
   static const std::vector<SettingSpec> specs = {
       {"solver", "auto|cpu|gpu|NAME", "the solver (see `solvers`); auto picks by model size and device"},
-      {"epsilon", "E", "convergence threshold, in (0, 1)"},
+      {"epsilon", "E", "convergence threshold, in [1e-15, 1) (default 1e-6)"},
       {"relative", "", "relative convergence criterion (PRISM's default)"},
       {"absolute", "", "absolute convergence criterion"},
       {"sound", "", "auto picks sound solvers: certified bounds within 2*epsilon (the default)"},
@@ -126,7 +126,7 @@ void apply_setting(CheckOptions& options, std::string_view name, std::string_vie
     options.solver = std::string(value);
   } else if (name == "epsilon") {
     const double epsilon = parse_number(name, value);
-    if (!(epsilon > 0 && epsilon < 1)) fail(ErrorCode::invalid_argument, "epsilon must be in (0, 1), not {}", value);
+    validate_epsilon(epsilon);
     s.epsilon = epsilon;
   } else if (name == "relative") {
     s.relative = true;

@@ -44,7 +44,7 @@ pmc_status pmc_options_set_solver(pmc_options* options, const char* name) {
 pmc_status pmc_options_set_epsilon(pmc_options* options, double epsilon) {
   return guarded([&] {
     pmc_options& o = require(options, "options");
-    if (!(epsilon > 0.0 && epsilon < 1.0)) pmc::fail(pmc::ErrorCode::invalid_argument, "epsilon {} is not in (0, 1)", epsilon);
+    pmc::validate_epsilon(epsilon);
     o.check.settings.epsilon = epsilon;
   });
 }

@@ -6,14 +6,15 @@
 #include <cmath>
 
 #include "check/check.hpp"
-#include "common/caller_language.hpp"
 #include "check/computations.hpp"
 #include "check/conditional.hpp"
 #include "check/memory_budget.hpp"
 #include "check/state_expressions.hpp"
+#include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
 #include "model/model_memory.hpp"
+#include "solver/registry.hpp"
 #include "graph/bitset_ops.hpp"
 #include "property/parser.hpp"
 #include "solver/cancellation.hpp"
@@ -274,9 +275,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   require_checkable(model);
   validate_solver_choice(options.solver);  // reject unknown names early
   throw_if_cancelled(options.settings.cancel);  // a cancel requested before the check started
-  if (!(options.settings.epsilon > 0) || !std::isfinite(options.settings.epsilon)) {
-    fail(ErrorCode::invalid_argument, "epsilon must be a positive number, not {}", options.settings.epsilon);
-  }
+  validate_epsilon(options.settings.epsilon);
 
   Checker checker(model, options);
   CheckResult result;

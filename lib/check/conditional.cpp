@@ -67,7 +67,7 @@ constexpr double k_undefined = std::numeric_limits<double>::quiet_NaN();
 // ε/4 per solve: the quotient's relative width is about 4 solves' widths.
 constexpr double k_first_epsilon_share = 0.25;
 // Below this a solve's own rounding dominates: tightening further gains nothing.
-constexpr double k_min_epsilon = 1e-14;
+constexpr double k_min_solve_epsilon = 1e-14;
 constexpr int k_max_attempts = 4;
 // An MDP's restarting problem is as large as the MDP and differs per initial
 // state (the restart target): beyond this many, the cost would be quadratic.
@@ -403,7 +403,7 @@ std::vector<double> conditional_probabilities(CheckContext& ctx, const Operator&
     ctx.absorb(inner);
     const double excess = excess_width(q, asked);
     const bool done = excess <= 1.0 || !inner.sound() || !inner.converged();
-    if (done || attempt == k_max_attempts || epsilon <= k_min_epsilon) {
+    if (done || attempt == k_max_attempts || epsilon <= k_min_solve_epsilon) {
       if (!done) {
         ctx.add_note(fmt::format("the conditional probability's bounds stay {:.3g} times wider than epsilon {} "
                                  "asks (its solves reached epsilon {:.3g})",
@@ -413,7 +413,7 @@ std::vector<double> conditional_probabilities(CheckContext& ctx, const Operator&
       extras.upper = std::move(q.upper);
       return std::move(q.value);
     }
-    epsilon = std::max(k_min_epsilon, epsilon / (2.0 * excess));
+    epsilon = std::max(k_min_solve_epsilon, epsilon / (2.0 * excess));
     ctx.add_note(fmt::format("the conditional probability's bounds were {:.3g} times wider than epsilon asks: "
                              "solved again at epsilon {:.3g}",
                              excess, epsilon));

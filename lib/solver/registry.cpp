@@ -121,7 +121,21 @@ bool is_automatic_choice(std::string_view requested) {
 }
 
 void validate_solver_choice(std::string_view requested) {
+  if (requested.empty()) {
+    fail(ErrorCode::invalid_argument, "the solver name is empty (give auto, cpu, gpu or a solver's name; see the "
+                                      "list of solvers)");
+  }
   if (!is_automatic_choice(requested)) find_solver(requested);
+}
+
+void validate_epsilon(double epsilon) {
+  if (!(epsilon < 1.0) || !(epsilon >= k_min_epsilon)) {
+    fail(ErrorCode::invalid_argument,
+         "epsilon {} is outside [{:g}, 1): {}", epsilon, k_min_epsilon,
+         epsilon > 0 && epsilon < k_min_epsilon
+             ? "double precision cannot bring results that close, the solve would only reach its iteration limit"
+             : "it is the convergence threshold, a small positive number such as 1e-6");
+  }
 }
 
 namespace {

@@ -70,6 +70,14 @@ bool is_automatic_choice(std::string_view requested);
 // or a registered name.
 void validate_solver_choice(std::string_view requested);
 
+// The smallest convergence threshold accepted: ~4.5 units in the last place
+// of 1. Below it double arithmetic cannot bring successive iterates (or a
+// sound solver's bounds) that close, and a solve would only run into its
+// iteration limit (1e-300 ran 1 000 000 iterations to "not converged").
+inline constexpr double k_min_epsilon = 1e-15;
+// Throws invalid_argument unless k_min_epsilon <= epsilon < 1.
+void validate_epsilon(double epsilon);
+
 // What `auto` knows of a problem beyond its size (solver/device/cost_model.hpp).
 struct ChoiceHint {
   uint64_t iterations = 0;  // exactly this many (bounded steps); 0: unknown

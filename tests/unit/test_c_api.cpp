@@ -372,6 +372,18 @@ TEST(CApiPrismLanguage, MessagesSpeakTheCallersLanguage) {
   }
 }
 
+TEST(CApi, EpsilonBelowDoublePrecisionAndAnEmptySolverAreRefused) {
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  EXPECT_EQ(pmc_options_set_epsilon(options, 1e-300), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("double precision"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_options_set_epsilon(options, 0.5e-15), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_epsilon(options, 1e-15), PMC_OK);
+  EXPECT_EQ(pmc_options_set_solver(options, ""), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("empty"), std::string::npos) << last_error();
+  pmc_options_free(options);
+}
+
 TEST(CApi, LastErrorIsPerThread) {
   pmc_model* model = nullptr;
   EXPECT_EQ(pmc_model_load("/no/such/model.tra", nullptr, &model), PMC_ERROR_IO);

@@ -121,7 +121,15 @@ class OptionErrorsTest(unittest.TestCase):
         e = caught.exception
         self.assertIsInstance(e, ValueError)
         self.assertEqual(e.status, pmc.Status.INVALID_ARGUMENT)
-        self.assertEqual(str(e), "epsilon 2 is not in (0, 1)")
+        self.assertTrue(str(e).startswith("epsilon 2 is outside [1e-15, 1)"), str(e))
+
+    def test_epsilon_too_small_to_reach_and_empty_solver_are_refused(self):
+        with self.assertRaises(pmc.InvalidArgumentError) as caught:
+            pmc.Options(epsilon=1e-300)
+        self.assertIn("double precision", str(caught.exception))
+        with self.assertRaises(pmc.InvalidArgumentError) as caught:
+            pmc.Options(solver="")
+        self.assertIn("solver name is empty", str(caught.exception))
 
     def test_unknown_solver_lists_the_known_ones(self):
         with self.assertRaises(pmc.InvalidArgumentError) as caught:
