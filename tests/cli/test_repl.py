@@ -171,10 +171,10 @@ class Interactive(unittest.TestCase):
         t = self.term
         t.line("load consensus/consensus.nm --const \t2")  # the only undefined constant: "K="
         t.expect(r"loaded consensus: mdp, 272 states, 492 transitions")
-        t.line("check Pmax=? [ F pc1=3 & pc2=3 & cou\t>=2 ]")  # a state variable: "counter"
-        t.expect(r"Pmax=\? \[ F pc1=3 & pc2=3 & counter>=2 \]: 1")
-        t.line("check Pmax=? [ F counter>=rig\t ]")  # a constant of the source: "right"
-        t.expect(r"Pmax=\? \[ F counter>=right \]: \d")
+        t.line("check Pmax=? [ F phase1=3 & phase2=3 & cou\t>=-4 ]")  # a state variable: "counter"
+        t.expect(r"Pmax=\? \[ F phase1=3 & phase2=3 & counter>=-4 \]: 1")
+        t.line("check Pmax=? [ F counter>=barr\t ]")  # a constant of the source: "barrier"
+        t.expect(r"Pmax=\? \[ F counter>=barrier \]: \d")
         self.leave()
 
     def test_history_survives_the_session(self):
