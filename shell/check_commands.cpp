@@ -97,6 +97,7 @@ void print_timings_text(const PhaseTimings& t, std::ostream& out) {
 
 nlohmann::json result_json(const CheckResult& r, const Model& model) {
   nlohmann::json j = {
+      {"schema", k_check_json_schema},
       {"property", r.property},
       {"value", json_number(r.initial_value)},
       {"min_initial", json_number(r.min_initial)},
@@ -261,7 +262,10 @@ uint64_t model_file_bytes(const Arguments& args) {
 // The JSON record of a property that has no result: its text (and name),
 // the error and its code, so that `--json` writes one record per property.
 nlohmann::json failure_json(const FileProperty& property, const Error& error, const Model* model) {
-  nlohmann::json j = {{"property", property.text}, {"error", error.what()}, {"error_code", error_code_name(error.code())}};
+  nlohmann::json j = {{"schema", k_check_json_schema},
+                      {"property", property.text},
+                      {"error", error.what()},
+                      {"error_code", error_code_name(error.code())}};
   if (!property.name.empty()) j["name"] = property.name;
   if (model != nullptr && !model->warnings().empty()) j["warnings"] = model->warnings();
   return j;

@@ -17,6 +17,10 @@ int run_solvers(const Arguments& args, std::ostream& out);
 
 // A finite number, or "Infinity", "-Infinity", "NaN" (JSON has no such numbers).
 nlohmann::json json_number(double value);
+// The "schema" of every record of `pmc check --json` (and the shell's
+// `check --json`): raised when a field is removed or changes its meaning or
+// type, not when one is added (README.md, "JSON records").
+inline constexpr int k_check_json_schema = 1;
 // DESIGN §6's JSON object of one checked property.
 nlohmann::json result_json(const CheckResult& result, const Model& model);
 // "property: value" and a line with solver, iterations and time.

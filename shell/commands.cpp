@@ -199,6 +199,50 @@ std::string option_help(const std::string& command, const OptionSpec& option) {
   return "";
 }
 
+namespace {
+
+// The defaults that are not check settings; "command:name" entries win.
+const OptionText k_option_defaults[] = {
+    {"check:max-states", "0", "0 (no limit)"},
+};
+
+// What --NAME is when not given, for help ("" where there is nothing to say:
+// flags that are off, the model, the output). check's settings take theirs
+// from fresh CheckOptions, so a new setting shows its default by itself.
+std::string option_default(const std::string& command, const OptionSpec& option) {
+  for (const std::string& key : {command + ":" + option.name, option.name}) {
+    for (const OptionText& t : k_option_defaults) {
+      if (key == t.name) return t.text;
+    }
+  }
+  if (command == "check") {
+    for (const SettingSpec& spec : setting_specs()) {
+      if (spec.name == option.name) return setting_value(CheckOptions{}, spec.name);
+    }
+  }
+  return "";
+}
+
+// run_command's statuses; 3 only where a result can stop short.
+void print_exit_statuses(const Command& command, std::ostream& out) {
+  fmt::print(out, "\nexit status:\n  0    success\n");
+  if (command.name == "check") {
+    fmt::print(out, "  1    an error: the model does not load, or a property fails (the other properties are "
+                    "still checked and printed)\n");
+  } else {
+    fmt::print(out, "  1    an error (the message on stderr says which)\n");
+  }
+  fmt::print(out, "  2    a usage error: an unknown or missing option, a bad value\n");
+  if (command.name == "check") {
+    fmt::print(out, "  3    a result did not converge within --max-iterations (it is printed all the same)\n");
+  } else if (command.name == "synth") {
+    fmt::print(out, "  3    --max-regions stopped the refinement before --epsilon (the regions are printed)\n");
+  }
+  fmt::print(out, "  130  cancelled by Ctrl-C (SIGINT); 143 by SIGTERM\n");
+}
+
+}  // namespace
+
 void print_command_help(const Command& command, std::ostream& out) {
   fmt::print(out, "usage: pmc {}{}{}\n\n{}\n", command.name, command.usage.empty() ? "" : " ", command.usage,
              command.summary);
@@ -206,10 +250,13 @@ void print_command_help(const Command& command, std::ostream& out) {
   for (const OptionSpec& option : command.options) {
     const std::string value = option_value_placeholder(command.name, option);
     const std::string left = fmt::format("--{}{}{}", option.name, value.empty() ? "" : " ", value);
-    if (left.size() < 24) fmt::print(out, "  {:<24} {}\n", left, option_help(command.name, option));
-    else fmt::print(out, "  {}\n  {:<24} {}\n", left, "", option_help(command.name, option));
+    const std::string fallback = option_default(command.name, option);
+    const std::string text = option_help(command.name, option) + (fallback.empty() ? "" : " (default: " + fallback + ")");
+    if (left.size() < 24) fmt::print(out, "  {:<24} {}\n", left, text);
+    else fmt::print(out, "  {}\n  {:<24} {}\n", left, "", text);
   }
   fmt::print(out, "  {:<24} {}\n", "-h, --help", "print this help and exit");
+  if (!command.options.empty()) print_exit_statuses(command, out);
   if (!command.example.empty()) fmt::print(out, "\nexample:\n  {}\n", command.example);
 }
 
