@@ -14,6 +14,12 @@
 //! as `PMC_SYS_HEADER`: `PMC_HEADER`, else `PMC_INCLUDE_DIR/pmc/pmc.h`, else
 //! the source tree's `include/pmc/pmc.h`, else pkg-config's include folders.
 //!
+//! Cargo runs this script in the pmc-sys folder, not where the user ran
+//! cargo, so a relative PMC_LIB_DIR (or PKG_CONFIG_PATH entry) would be
+//! read from the wrong place and fail later as "unable to find library
+//! -lpmc" or, at run time, "libpmc.so.0: cannot open shared object file":
+//! it is refused here instead, with the absolute path to give.
+//!
 //! No build dependencies (no `pkg-config` crate): `cargo test --offline`
 //! must work without a registry, so the pkg-config program is run directly.
 use std::env;
@@ -59,6 +65,16 @@ fn find_header() -> Option<PathBuf> {
     candidates.into_iter().map(|dir| dir.join("pmc/pmc.h")).find(|p| p.is_file())
 }
 
+/// Stops the build on a relative path: cargo would resolve it against this
+/// crate's folder, not the folder the user ran cargo in.
+fn refuse_relative(var: &str, path: &str) -> ! {
+    let here = env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+    panic!(
+        "pmc-sys: {var} holds the relative path {path:?}, which cargo's build script would read from \
+         {here}, not from the folder you ran cargo in; give an absolute path, e.g. {var}=\"$PWD/{path}\""
+    );
+}
+
 fn main() {
     for var in ["PMC_LIB_DIR", "PMC_INCLUDE_DIR", "PMC_HEADER", "PKG_CONFIG", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR"] {
         println!("cargo:rerun-if-env-changed={var}");
@@ -66,8 +82,16 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
 
     let dirs = match env::var("PMC_LIB_DIR") {
+        Ok(dir) if !dir.is_empty() && Path::new(&dir).is_relative() => refuse_relative("PMC_LIB_DIR", &dir),
         Ok(dir) if !dir.is_empty() => vec![dir],
         _ => pkg_config_lib_dirs().unwrap_or_else(|| {
+            if let Some(entry) = env::var("PKG_CONFIG_PATH")
+                .unwrap_or_default()
+                .split(':')
+                .find(|entry| !entry.is_empty() && Path::new(entry).is_relative())
+            {
+                refuse_relative("PKG_CONFIG_PATH", entry);
+            }
             println!(
                 "cargo:warning=pmc-sys: neither PMC_LIB_DIR nor `pkg-config --libs pmc` found libpmc; \
                  trying the linker's default path"
