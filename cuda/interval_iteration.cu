@@ -79,7 +79,7 @@ bool optimistic_upper(const MinMaxProblem& p, MdpDevice& d, const SolverSettings
   for (int attempt = 0; attempt < k_ovi_attempts; ++attempt, vi_eps /= 10) {
     const bool settled = iterate([&](IntervalCheck* c) { d.step(p, settings, k_lower_only, c); },
                                  [&](const CheckReading& r) { return r.widest < vi_eps; }, record, settings, stats,
-                                 progress, residual);
+                                 progress, residual, /*bounds_known=*/false);
     if (!settled) return false;
     if (n > 0) {
       optimistic_guess<<<blocks_for_threads(n), k_block_threads>>>(n, d.v.data(), eps);
@@ -190,15 +190,15 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
   };
 
   if (!bounded) {
-    // Sound value iteration's first phase (Quatmann & Katoen, CAV 2018); its
-    // residual is the most mass any unknown keeps.
+    // Sound value iteration's first phase (Quatmann & Katoen, CAV 2018): its
+    // check's `widest` is the most mass any unknown keeps, not a gap.
     CheckReading last;
     bounded = iterate([&](IntervalCheck* c) { step(k_sound_vi_phase, c); },
                       [&](const CheckReading& r) {
                         last = r;
                         return r.widest <= k_max_kept_mass;
                       },
-                      record, settings, stats, progress, residual);
+                      record, settings, stats, progress, residual, /*bounds_known=*/false);
     if (bounded && n > 0) {
       // k_max_kept_mass and the widened ratios: solver/convergence.hpp.
       sound_vi_bounds<<<blocks_for_threads(n), k_block_threads>>>(n, v.data(), widened_ratio(last.lowest, -1.0),

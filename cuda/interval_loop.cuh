@@ -57,12 +57,15 @@ class CheckRecord {
 // The loop every phase shares: `step(check)` launches one iteration (check:
 // the record on check iterations, else null), until `done(reading)` holds at
 // a check (true) or the iteration limit comes first (false). The residual
-// reported to progress is the last check's `widest`.
+// reported to progress is the last check's `widest` (the widest gap) once
+// `bounds_known`; before (the phases that look for an upper bound) it is
+// k_no_upper_bound_yet.
 template <typename Step, typename Done>
 inline bool iterate(Step step, Done done, CheckRecord& record, const SolverSettings& settings, SolveStats& stats,
-             ProgressReporter& progress, double& residual) {
+             ProgressReporter& progress, double& residual, bool bounds_known = true) {
   while (stats.iterations < settings.max_iterations) {
-    progress.tick(stats.iterations, residual);  // cancellation: between launches, nothing half written
+    // Cancellation: between launches, nothing half written.
+    progress.tick(stats.iterations, bounds_known ? residual : k_no_upper_bound_yet);
     const bool check =
         (stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == settings.max_iterations;
     step(check ? record.reset() : nullptr);

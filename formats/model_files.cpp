@@ -102,6 +102,7 @@ ModelPtr build_source(const std::string& path, const LoadOptions& options) {
   explore.threads = options.threads;
   explore.model = options.model;
   explore.cancel = options.cancel;
+  explore.progress = options.progress;
   return prism_language::build_model_from_source(path, prism_language::parse_constant_assignments(options.constants),
                                                  explore);
 }

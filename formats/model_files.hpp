@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,6 +62,8 @@ struct LoadOptions {
   // Sources only: once set (Ctrl-C), the exploration stops with
   // Error(cancelled) and no model is returned.
   const std::atomic<bool>* cancel = nullptr;
+  // Sources only: the exploration's progress (ExploreOptions::progress).
+  std::function<void(uint64_t states, double seconds)> progress;
 };
 
 // One path: a .tra (its .lab/.srew/.trew/.sta siblings found by stem), a

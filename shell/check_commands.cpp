@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -21,8 +23,10 @@
 #include "progress_line.hpp"
 #include "property/parser.hpp"
 #include "property_file.hpp"
+#include "result_export.hpp"
 #include "settings.hpp"
 #include "solver/registry.hpp"
+#include "plural.hpp"
 
 namespace pmc::shell {
 
@@ -125,6 +129,19 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
     j["lower"] = json_number(r.initial_lower);
     j["upper"] = json_number(r.initial_upper);
   }
+  // A bound on the outermost operator: "value" is the operator's value (and
+  // "lower"/"upper" its bounds) that "satisfied" rests on.
+  if (!r.operator_values.empty()) {
+    j["value"] = json_number(r.initial_operator_value);
+    const bool bounded = !std::isnan(r.initial_operator_lower);
+    if (bounded) {
+      j["lower"] = json_number(r.initial_operator_lower);
+      j["upper"] = json_number(r.initial_operator_upper);
+    } else {
+      j.erase("lower");
+      j.erase("upper");
+    }
+  }
   return j;
 }
 
@@ -149,15 +166,44 @@ std::string reason_without_solver(const CheckResult& r) {
 
 }  // namespace
 
+// A certified value with the digits its bounds justify (a value ± 1.2e-07
+// shows 7 decimals, not 17); JSON keeps every digit. Without bounds, or
+// exact (half-width 0), the shortest text that reads back as the double.
+std::string certified_digits(double value, double half_width) {
+  if (!(half_width > 0) || !std::isfinite(half_width) || !std::isfinite(value) || value == 0) {
+    return fmt::format("{}", value);
+  }
+  const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(half_width))), 0, 17);
+  if (std::fabs(value) >= 1e-4 || std::fabs(value) < half_width) return fmt::format("{:.{}f}", value, decimals);
+  // Small values: significant digits down to the half-width's place.
+  const int significant = std::clamp(
+      static_cast<int>(std::floor(std::log10(std::fabs(value))) - std::floor(std::log10(half_width))) + 1, 1, 17);
+  return fmt::format("{:.{}e}", value, significant - 1);
+}
+
+void print_value(double value, double lower, double upper, bool bounded, std::ostream& out) {
+  if (!bounded || !std::isfinite(value)) {
+    fmt::print(out, "{}", value);
+    return;
+  }
+  // value ± half-width: the exact value lies within (certified).
+  const double half_width = std::max(upper - value, value - lower);
+  fmt::print(out, "{} ± {:.2g}", certified_digits(value, half_width), half_width);
+}
+
 void print_result_text(const CheckResult& r, std::ostream& out) {
   if (r.is_boolean) {
     fmt::print(out, "{}: {}", r.property, r.initial_value != 0 ? "true" : "false");
-  } else {
-    fmt::print(out, "{}: {}", r.property, r.initial_value);
-    // value ± half-width: the exact value lies within (certified).
-    if (r.sound && std::isfinite(r.initial_value)) {
-      fmt::print(out, " ± {:.2g}", std::max(r.initial_upper - r.initial_value, r.initial_value - r.initial_lower));
+    // The value the verdict rests on, as PRISM and Storm show it.
+    if (!r.operator_values.empty()) {
+      fmt::print(out, " (value ");
+      print_value(r.initial_operator_value, r.initial_operator_lower, r.initial_operator_upper,
+                  !std::isnan(r.initial_operator_lower), out);
+      fmt::print(out, ")");
     }
+  } else {
+    fmt::print(out, "{}: ", r.property);
+    print_value(r.initial_value, r.initial_lower, r.initial_upper, r.sound, out);
   }
   if (r.num_initial > 1) fmt::print(out, " (initial states: {}, min {}, max {})", r.num_initial, r.min_initial, r.max_initial);
   const std::string reason = reason_without_solver(r);
@@ -166,7 +212,7 @@ void print_result_text(const CheckResult& r, std::ostream& out) {
     fmt::print(out, "\n  no solver needed: decided by graph analysis, {:.3f} s{}{}\n", r.seconds,
                r.sound ? "" : ", not certified", reason.empty() ? "" : " (" + reason + ")");
   } else {
-    fmt::print(out, "\n  {}, {} iterations, {:.3f} s{}{}{}\n", r.solver_names(), r.iterations, r.seconds,
+    fmt::print(out, "\n  {}, {}, {:.3f} s{}{}{}\n", r.solver_names(), plural(r.iterations, "iteration"), r.seconds,
                r.converged ? "" : ", NOT CONVERGED", r.sound ? "" : ", not certified",
                reason.empty() ? "" : " (" + reason + ")");
   }
@@ -178,29 +224,6 @@ void print_result_text(const CheckResult& r, std::ostream& out) {
   }
 }
 
-// One line per state: "state choice action" (choice 0-based within the
-// state; -1 where every choice is optimal; action "-" when unnamed).
-void write_scheduler(const std::string& path, const CheckResult& r, const Model& model) {
-  if (r.scheduler.empty()) {
-    fail(ErrorCode::unsupported, "{} has no scheduler to write (only MDP properties over F, U and R[F] have one)",
-         r.property);
-  }
-  std::ofstream out(path);
-  if (!out) fail(ErrorCode::io, "{}: cannot open for writing", path);
-  fmt::print(out, "# scheduler for {}\n# state choice action (choice -1: any choice is optimal)\n", r.property);
-  const bool actions = !model.entry_actions().empty();
-  for (uint64_t s = 0; s < r.scheduler.size(); ++s) {
-    std::string action = "-";
-    if (actions && r.scheduler[s] >= 0) {
-      const uint64_t row = model.row_groups()[s] + static_cast<uint64_t>(r.scheduler[s]);
-      const uint32_t a = model.entry_actions()[model.row_offsets()[row]];
-      if (a != 0) action = model.action_names()[a];
-    }
-    fmt::print(out, "{} {} {}\n", s, r.scheduler[s], action);
-  }
-  out.close();
-  if (!out) fail(ErrorCode::io, "{}: write failed", path);
-}
 
 namespace {
 
@@ -298,8 +321,11 @@ int run_check(const Arguments& args, std::ostream& out) {
   options.settings.cancel = &command_cancel_flag();
   const bool json = args.has("json");
   const bool stats = args.has("stats");
-  ProgressLine progress(std::cerr);
-  if (isatty(STDERR_FILENO)) options.settings.progress = [&](const SolveProgress& p) { progress.show(p); };
+  // On a terminal a live line; elsewhere a line every 10 s of a long solve
+  // or exploration, every second with --progress.
+  ProgressLine progress(std::cerr, isatty(STDERR_FILENO) ? ProgressLine::Mode::live : ProgressLine::Mode::periodic,
+                        args.has("progress") ? 1.0 : 10.0);
+  options.settings.progress = [&](const SolveProgress& p) { progress.show(p); };
   const auto load_start = std::chrono::steady_clock::now();
   const bool start_early = may_use_gpu(options.solver) && (options.solver != "auto" || any_unbounded_reachability(properties));
   if (start_early && model_file_bytes(args) >= k_background_start_file_bytes) {
@@ -307,7 +333,7 @@ int run_check(const Arguments& args, std::ostream& out) {
   }
   ModelPtr model;
   try {
-    model = load_model_from_arguments(args);
+    model = load_model_from_arguments(args, &progress);
   } catch (const Error& e) {
     // Every property fails with the model: in JSON, a record for each.
     if (json) {
@@ -329,6 +355,8 @@ int run_check(const Arguments& args, std::ostream& out) {
   // timings counts it once. The first result is that of the first property
   // that gives one: a property that fails has no result to carry it.
   double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
+  std::optional<ResultsTable> results_table;
+  if (args.has("export-results")) results_table.emplace(args.value("export-results"));
   int status = 0;
   for (size_t k = 0; k < properties.size(); ++k) {
     const FileProperty& property = properties[k];
@@ -338,7 +366,14 @@ int run_check(const Arguments& args, std::ostream& out) {
       result.timings.load = load_seconds;
       load_seconds = 0;
       progress.clear();
-      if (args.has("scheduler")) write_scheduler(args.value("scheduler"), result, *model);
+      if (args.has("scheduler")) {
+        write_scheduler(file_for_property(args.value("scheduler"), k, properties.size(), property.name), result, *model);
+      }
+      if (args.has("export-vector")) {
+        write_vector_file(file_for_property(args.value("export-vector"), k, properties.size(), property.name), result,
+                          *model);
+      }
+      if (results_table) results_table->add(property.name, result);
       if (json) {
         nlohmann::json j = result_json(result, *model);
         if (!property.name.empty()) j["name"] = property.name;
@@ -370,6 +405,7 @@ int run_check(const Arguments& args, std::ostream& out) {
         throw;
       }
       // One bad property does not stop the others; the exit status reports it.
+      if (results_table) results_table->add_failure(property.name, text, e.what());
       if (json) out << failure_json(property, e, model.get()).dump() << '\n';
       out.flush();
       fmt::print(std::cerr, "pmc check: error: {}: {}\n",

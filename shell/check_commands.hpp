@@ -30,7 +30,5 @@ nlohmann::json timings_json(const PhaseTimings& timings);
 // The line of `pmc check --stats` and the shell's `time on`:
 // "  timings: load 0.120 s, GPU start-up 0 s, ..., other 0.002 s (total 0.375 s)".
 void print_timings_text(const PhaseTimings& timings, std::ostream& out);
-// The scheduler of an MDP result, one "state choice action" line per state.
-void write_scheduler(const std::string& path, const CheckResult& result, const Model& model);
 
 }  // namespace pmc::shell

@@ -34,7 +34,7 @@ const std::vector<Command>& command_table() {
        "--model FILE... [--const N=V,...] [--max-states N] (--property P... | --property-file F) [--solver NAME] [--epsilon E] [--relative|--absolute] "
        "[--sound|--unsound] [--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--memory-limit BYTES] [--gpu-memory-limit BYTES] "
        "[--gpu-layout L] [--reorder bfs] [--param K=V...] [--format F] [--strict] "
-       "[--scheduler FILE] [--json] [--stats]",
+       "[--scheduler FILE] [--export-vector FILE] [--export-results FILE] [--progress] [--json] [--stats]",
        "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...), given "
        "with --property or read from a .props/.pctl file (one per line or ;-separated, // comments, const, "
        "\"name\": P=? [...]); --stats adds each result's seconds by phase. Ctrl-C (or SIGTERM) cancels: the results "
@@ -56,6 +56,9 @@ const std::vector<Command>& command_table() {
                           {"reorder", true, false},
                           {"param", true, true},
                           {"scheduler", true, false},
+                          {"export-vector", true, false},
+                          {"export-results", true, false},
+                          {"progress", false, false},
                           {"json", false, false},
                           {"stats", false, false}}),
        "pmc check --model examples/die/die.tra --property 'P=? [ F \"six\" ]'", run_check},
@@ -160,7 +163,14 @@ const OptionText k_option_texts[] = {
     {"synth:param", "K=LO:HI...", "a parameter and its interval; the box to partition"},
     {"synth:property", "P", "a time-bounded property: P[ a U[t1,t2] b ], P[ F<=t b ] or R[ C<=t ]"},
     {"synth:epsilon", "E", "stop refining a region once its bounds are within E"},
-    {"scheduler", "FILE", "MDPs: write the optimal scheduler, one line per state"},
+    {"scheduler", "FILE", "MDPs: write the optimal scheduler, one line per state with its variables (several "
+                          "properties: one file each, FILE.NAME.ext or FILE.2.ext)"},
+    {"export-vector", "FILE", "write every state's value and bounds (a tab-separated table with the variables; "
+                              "several properties: one file each, as --scheduler)"},
+    {"export-results", "FILE", "write a tab-separated table of every property's result (value, bounds, verdict, "
+                               "solver, iterations, seconds, error)"},
+    {"progress", "", "report long solves and explorations on stderr: a line rewritten in place on a terminal, "
+                     "else a line every few seconds (the default on a terminal)"},
     {"json", "", "print JSON (one object per result) instead of text"},
     {"stats", "", "print each result's seconds by phase"},
     {"threshold", "'>=P'", "threshold synthesis: the regions where the probability meets the bound"},

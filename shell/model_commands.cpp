@@ -12,6 +12,7 @@
 #include "formats/model_files.hpp"
 #include "interrupt.hpp"
 #include "settings.hpp"
+#include "plural.hpp"
 
 namespace pmc::shell {
 
@@ -65,7 +66,7 @@ void print_info_text(const Model& model, std::ostream& out) {
   const Bitset* init = model.initial_states();
   fmt::print(out, "initial:     {}\n", init ? init->count() : 0);
   fmt::print(out, "labels:      {}\n", model.labels().size());
-  for (const Label& label : model.labels()) fmt::print(out, "  \"{}\" ({} states)\n", label.name, label.states.count());
+  for (const Label& label : model.labels()) fmt::print(out, "  \"{}\" ({})\n", label.name, plural(label.states.count(), "state"));
   fmt::print(out, "rewards:     {}\n", model.rewards().size());
   for (const RewardStructure& r : model.rewards()) {
     fmt::print(out, "  \"{}\"{}{}\n", r.name, r.state_rewards.empty() ? "" : " state",
@@ -78,13 +79,21 @@ void print_info_text(const Model& model, std::ostream& out) {
   for (const std::string& w : model.warnings()) fmt::print(out, "warning: {}\n", w);
 }
 
-ModelPtr load_model_from_arguments(const Arguments& args) {
+ModelPtr load_model_from_arguments(const Arguments& args, ProgressLine* progress) {
   std::vector<std::string> paths = args.values("model");
   for (const std::string& p : args.positional()) paths.push_back(p);
   if (paths.empty()) fail(ErrorCode::invalid_argument, "no model given (use --model FILE...)");
   LoadOptions options = load_options(args);
   options.cancel = &command_cancel_flag();
-  return load_model(paths, args.value("format"), options);
+  if (progress != nullptr) {
+    const std::string file = paths.front();
+    options.progress = [progress, file](uint64_t states, double seconds) {
+      progress->show_exploration(file, states, seconds);
+    };
+  }
+  ModelPtr model = load_model(paths, args.value("format"), options);
+  if (progress != nullptr) progress->clear();
+  return model;
 }
 
 int run_info(const Arguments& args, std::ostream& out) {
@@ -105,7 +114,8 @@ int run_convert(const Arguments& args, std::ostream& out) {
   ModelPtr model = load_model(inputs, args.value("from"), options);
   refuse_overwriting_inputs(*model, words.back(), args.value("to"), model_input_files(inputs, args.value("from")));
   save_model(*model, words.back(), args.value("to"));
-  fmt::print(out, "wrote {} ({} states, {} transitions)\n", words.back(), model->num_states(), model->num_entries());
+  fmt::print(out, "wrote {} ({}, {})\n", words.back(), plural(model->num_states(), "state"),
+             plural(model->num_entries(), "transition"));
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "arguments.hpp"
 #include "formats/model_files.hpp"
 #include "model/model.hpp"
+#include "progress_line.hpp"
 
 namespace pmc::shell {
 
@@ -17,7 +18,8 @@ LoadOptions load_options(const Arguments& args);
 
 // Loads the model named by --model (or positional words) with --format,
 // --strict, and for PRISM-language sources --const and --max-states.
-ModelPtr load_model_from_arguments(const Arguments& args);
+// `progress`: where an exploration's progress goes (none when null).
+ModelPtr load_model_from_arguments(const Arguments& args, ProgressLine* progress = nullptr);
 
 // `info`: type, sizes, labels (with their sizes), rewards, parameters, warnings.
 nlohmann::json info_json(const Model& model);

@@ -1,6 +1,7 @@
 #include "repl_commands.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -19,9 +20,11 @@
 #include "model_commands.hpp"
 #include "progress_line.hpp"
 #include "property_file.hpp"
+#include "result_export.hpp"
 #include "settings.hpp"
 #include "solver/registry.hpp"
 #include "synth_command.hpp"
+#include "plural.hpp"
 
 namespace pmc::shell {
 
@@ -50,8 +53,6 @@ void expect_no_words(const Arguments& args, std::string_view command) {
     fail(ErrorCode::invalid_argument, "{} takes no argument {}", command, quote_for_message(args.positional()[0]));
   }
 }
-
-std::string plural(uint64_t n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
 // --- models -----------------------------------------------------------------
 
@@ -363,12 +364,18 @@ LineOutcome check_properties(Session& session, const std::string& rest) {
   ProgressLine progress(session.err);
   if (session.progress && !json) options.settings.progress = [&](const SolveProgress& p) { progress.show(p); };
   LineOutcome outcome = LineOutcome::ok;
-  for (const FileProperty& property : request.properties) {
+  session.last_results.clear();
+  for (size_t k = 0; k < request.properties.size(); ++k) {
+    const FileProperty& property = request.properties[k];
     const std::string& text = property.text;
     try {
       CheckResult result = check(*loaded.model, text, options);
       progress.clear();
-      if (!request.scheduler_file.empty()) write_scheduler(request.scheduler_file, result, *loaded.model);
+      if (!request.scheduler_file.empty()) {
+        write_scheduler(file_for_property(request.scheduler_file, k, request.properties.size(), property.name), result,
+                        *loaded.model);
+      }
+      session.last_results.push_back({property.name, result, loaded.model});
       if (json) {
         nlohmann::json j = result_json(result, *loaded.model);  // with its "timings"
         if (!property.name.empty()) j["name"] = property.name;
@@ -464,10 +471,30 @@ LineOutcome set(Session& session, const std::string& rest) {
   return LineOutcome::ok;
 }
 
+// `show result [STATES]`: the last check's values, bounds and variables per
+// state (every state, or the listed ones: `show result 0 5 7`).
+LineOutcome show_result(Session& session, const std::vector<std::string>& words) {
+  if (session.last_results.empty()) fail(ErrorCode::invalid_argument, "no result to show: run `check` first");
+  std::vector<uint64_t> states;
+  for (size_t i = 1; i < words.size(); ++i) {
+    uint64_t s = 0;
+    const auto [end, error] = std::from_chars(words[i].data(), words[i].data() + words[i].size(), s);
+    if (error != std::errc() || end != words[i].data() + words[i].size()) {
+      fail(ErrorCode::invalid_argument, "show result takes state numbers, not {}", quote_for_message(words[i]));
+    }
+    states.push_back(s);
+  }
+  for (const Session::ShownResult& shown : session.last_results) {
+    write_vector(session.out, shown.result, *shown.model, states);
+  }
+  return LineOutcome::ok;
+}
+
 LineOutcome show(Session& session, const std::string& rest) {
   const Arguments args = parse(rest, {{"json", false, false}});
+  if (!args.positional().empty() && args.positional()[0] == "result") return show_result(session, args.positional());
   if (args.positional().size() != 1 || (args.positional()[0] != "settings" && args.positional()[0] != "models")) {
-    fail(ErrorCode::invalid_argument, "show takes `settings` or `models`");
+    fail(ErrorCode::invalid_argument, "show takes `settings`, `models` or `result [STATES]`");
   }
   if (args.positional()[0] == "models") return list_models(session, args.has("json") ? "--json" : "");
   std::vector<std::pair<std::string, std::string>> values;
@@ -541,7 +568,9 @@ const std::vector<ReplCommand>& repl_commands() {
       {"devices", "", "list the CUDA GPUs pmc can use", {"--json"}, ArgumentKind::none,
        [](Session& s, const std::string& rest) { return cli_command(s, rest, run_devices); }},
       {"set", "SETTING [VALUE]", "change a setting (help set lists them)", {"--json"}, ArgumentKind::settings, set},
-      {"show", "settings|models", "print the settings or the loaded models", {"--json"}, ArgumentKind::show, show},
+      {"show", "settings|models|result [STATES]",
+       "print the settings, the loaded models, or the last check's value, bounds and variables per state",
+       {"--json"}, ArgumentKind::show, show},
       {"save", "FILE [--format F]", "write the current model (.pmcb, .drn or PRISM .tra with its siblings)",
        {"--format", "--json"}, ArgumentKind::files, save},
       {"time", "on|off", "print each command's wall-clock time and each check's seconds by phase", {"--json"},

@@ -31,6 +31,14 @@ struct Session {
   bool time = false;           // print each command's wall time
   bool progress = false;       // show a progress line during long solves (a terminal)
   std::atomic<bool> cancel{false};  // set by Ctrl-C; reset before each command
+  // The last `check`'s results, for `show result`: each with the model it
+  // was computed on (a later `load` does not change what they describe).
+  struct ShownResult {
+    std::string name;  // the property's name, "" when unnamed
+    CheckResult result;
+    ModelPtr model;
+  };
+  std::vector<ShownResult> last_results;
 
   const LoadedModel* current_model() const { return models.empty() ? nullptr : &models[current]; }
   // The current model, or Error(invalid_argument) "no model loaded".

@@ -207,7 +207,8 @@ ModelParts explore_program(const Program& program, const ExploreOptions& options
                  fmt::format("{}: exploration's first state store", program.file));
   StateSet set(words, k_initial_states);
   const uint64_t branches =
-      reach_states(program, layout, initial, set, options.max_states, threads, options.model.memory_limit, options.cancel);
+      reach_states(program, layout, initial, set, options.max_states, threads, options.model.memory_limit, options.cancel,
+                   options.progress);
   throw_if_cancelled(options.cancel);
   require_build_memory(program, set, branches, options.model.memory_limit);
   const std::vector<uint64_t> keys = sorted_keys(set, threads);

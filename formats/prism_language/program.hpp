@@ -8,6 +8,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 
 #include <cstdint>
 #include <memory>
@@ -185,6 +186,10 @@ struct ExploreOptions {
   // Polled between chunks of states and between the passes: once set, the
   // exploration stops with Error(cancelled) and nothing is built.
   const std::atomic<bool>* cancel = nullptr;
+  // Called now and then during the exploration (at most every 0.2 s, from
+  // one thread at a time) with the states found so far and the seconds
+  // since it began. Must return quickly; may be empty.
+  std::function<void(uint64_t states, double seconds)> progress;
 };
 
 // Reachable state space of `program` as PRISM's explicit engine builds it:

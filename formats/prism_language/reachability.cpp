@@ -10,16 +10,17 @@
 // finish their current chunk and wait, one thread grows the table, and all
 // go on. The state whose targets were not all inserted is expanded again
 // afterwards; inserting is idempotent.
-#include "common/caller_language.hpp"
 #include "formats/prism_language/reachability.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <thread>
 
+#include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
 #include "formats/prism_language/successors.hpp"
@@ -152,8 +153,21 @@ class Pool {
 
 uint64_t reach_states(const Program& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
                       StateSet& set, uint64_t max_states, unsigned threads, uint64_t memory_limit,
-                      const std::atomic<bool>* cancel) {
+                      const std::atomic<bool>* cancel, const std::function<void(uint64_t, double)>& progress) {
   const uint32_t words = layout.words();
+  // Progress: one worker at a time (try_lock), at most every 0.2 s.
+  const auto start = std::chrono::steady_clock::now();
+  std::mutex progress_mutex;
+  auto last_report = start;
+  auto report_progress = [&] {
+    if (!progress || !progress_mutex.try_lock()) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_report >= std::chrono::milliseconds(200)) {
+      last_report = now;
+      progress(set.size(), std::chrono::duration<double>(now - start).count());
+    }
+    progress_mutex.unlock();
+  };
   const bool user_limit = max_states != 0;
   const uint64_t limit = user_limit ? std::min(max_states, k_max_states) : k_max_states;
   Pool pool(set, threads, memory_limit, program.file);
@@ -190,6 +204,7 @@ uint64_t reach_states(const Program& program, const StateLayout& layout, const s
         active = !chunk.empty();
         if (!active) return;
         throw_if_cancelled(cancel);
+        report_progress();
         const size_t states = chunk.size() / words;
         // Room for this chunk's targets before starting it, so `full`
         // below stays rare.

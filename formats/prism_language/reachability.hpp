@@ -2,7 +2,9 @@
 // initial ones, inserted into a StateSet by `threads` threads.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "formats/prism_language/program.hpp"
@@ -21,6 +23,7 @@ namespace pmc::prism_language {
 // model's transitions: what pass 3 will store).
 uint64_t reach_states(const Program& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
                       StateSet& set, uint64_t max_states, unsigned threads, uint64_t memory_limit = 0,
-                      const std::atomic<bool>* cancel = nullptr);
+                      const std::atomic<bool>* cancel = nullptr,
+                      const std::function<void(uint64_t, double)>& progress = {});
 
 }  // namespace pmc::prism_language

@@ -253,9 +253,12 @@ PMC_API pmc_status pmc_options_reset_cancel(pmc_options* options);
 
 /* Progress of long solves. `solver` is the solver's name (valid only during
  * the call), `iteration` the iterations done so far in the current solve,
- * `residual` the convergence test's quantity of the last iteration (the
- * largest change, relative or absolute as set; NaN for solvers that have
- * none, such as bounded steps), `seconds` the time since the solve began. */
+ * `residual` the convergence test's quantity of the last iteration: the
+ * largest change (relative or absolute as set) for unsound solvers; for the
+ * sound interval solvers (names with "interval") the widest gap upper −
+ * lower between the bounds, +infinity while no upper bound is known yet;
+ * NaN for solvers that have none, such as bounded steps. `seconds` is the
+ * time since the solve began. */
 typedef void (*pmc_progress_fn)(const char* solver, uint64_t iteration, double residual, double seconds,
                                 void* user_data);
 

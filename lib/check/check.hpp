@@ -3,6 +3,7 @@
 // knows nothing about devices.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +72,13 @@ struct CheckResult {
   bool sound = false;
   std::vector<double> lower, upper;
   double initial_lower = 0, initial_upper = 0;  // the bounds in the first initial state
+  // A bound on the outermost operator (P>=0.9 [...]): the operator's value
+  // per state that the verdict rests on, and its certified bounds (empty
+  // when not sound); the same in the first initial state (NaN without).
+  std::vector<double> operator_values, operator_lower, operator_upper;
+  double initial_operator_value = std::numeric_limits<double>::quiet_NaN();
+  double initial_operator_lower = std::numeric_limits<double>::quiet_NaN();
+  double initial_operator_upper = std::numeric_limits<double>::quiet_NaN();
 
   std::string solver_names() const;  // "cpu.jacobi" or "cpu.steps+cpu.jacobi"
 };

@@ -124,25 +124,31 @@ class Checker {
       case StateKind::op: {
         ResultExtras extras;
         const std::vector<double> values = operator_values(*f.op, &extras);
-        Bitset set(n);
-        uint64_t undecided = 0;
-        const double error = ctx_.absolute_error();
-        for (uint64_t s = 0; s < n; ++s) {
-          if (f.op->holds(values[s])) set.set(s);
-          // Certified only where the whole interval is on one side of the bound.
-          const double lower = extras.lower.empty() ? values[s] - error : extras.lower[s];
-          const double upper = extras.upper.empty() ? values[s] + error : extras.upper[s];
-          if (f.op->holds(lower) != f.op->holds(upper)) ++undecided;
-        }
-        if (undecided > 0) {
-          ctx_.mark_unsound(fmt::format("column {}: in {} states the bounds of the nested operator straddle its "
-                                        "threshold (a smaller epsilon, {}, may decide them)",
-                                        f.op->column, undecided, setting_name(Setting::epsilon)));
-        }
-        return set;
+        return bound_states(*f.op, values, extras);
       }
     }
     fail(ErrorCode::internal, "unknown state formula");
+  }
+
+  // The states where the operator's bound holds, given its values: certified
+  // only where the whole interval [lower, upper] is on one side of the bound.
+  Bitset bound_states(const Operator& op, const std::vector<double>& values, const ResultExtras& extras) {
+    const uint64_t n = values.size();
+    Bitset set(n);
+    uint64_t undecided = 0;
+    const double error = ctx_.absolute_error();
+    for (uint64_t s = 0; s < n; ++s) {
+      if (op.holds(values[s])) set.set(s);
+      const double lower = extras.lower.empty() ? values[s] - error : extras.lower[s];
+      const double upper = extras.upper.empty() ? values[s] + error : extras.upper[s];
+      if (op.holds(lower) != op.holds(upper)) ++undecided;
+    }
+    if (undecided > 0) {
+      ctx_.mark_unsound(fmt::format("column {}: in {} states the bounds of the operator straddle its threshold (a "
+                                    "smaller epsilon, {}, may decide them)",
+                                    op.column, undecided, setting_name(Setting::epsilon)));
+    }
+    return set;
   }
 
   // `extras` (top-level MDP operators only) receives the scheduler and bounds.
@@ -237,6 +243,13 @@ void fill_initial_values(const Model& model, CheckResult& result) {
     result.initial_lower = result.lower[first];
     result.initial_upper = result.upper[first];
   }
+  if (!result.operator_values.empty()) {
+    result.initial_operator_value = result.operator_values[first];
+    if (!result.operator_lower.empty()) {
+      result.initial_operator_lower = result.operator_lower[first];
+      result.initial_operator_upper = result.operator_upper[first];
+    }
+  }
   result.min_initial = result.max_initial = result.initial_value;
   bits::for_each_set(*init, [&](uint64_t s) {
     result.min_initial = std::min(result.min_initial, result.values[s]);
@@ -286,6 +299,25 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
     result.values = checker.operator_values(*top, &extras);
     result.scheduler = std::move(extras.scheduler);
     certify(checker.context(), std::move(extras), result);  // the bounds move, not copy
+  } else if (top != nullptr) {
+    // A bound on the outermost operator: the verdict, and the value (with
+    // its bounds) it rests on, which users read beside it.
+    ResultExtras extras;
+    std::vector<double> quantity = checker.operator_values(*top, &extras);
+    result.is_boolean = true;
+    result.scheduler = std::move(extras.scheduler);
+    // The value's bounds first: a verdict the bounds straddle makes the
+    // check unsound, not the value.
+    CheckResult measured;
+    measured.values = quantity;
+    certify(checker.context(), extras, measured);
+    result.satisfying = checker.bound_states(*top, quantity, extras);
+    result.values.assign(model.num_states(), 0.0);
+    bits::for_each_set(result.satisfying, [&](uint64_t s) { result.values[s] = 1.0; });
+    result.operator_values = std::move(measured.values);
+    result.operator_lower = std::move(measured.lower);
+    result.operator_upper = std::move(measured.upper);
+    certify(checker.context(), {}, result);  // exact where the bound decided every state
   } else {
     result.is_boolean = true;
     result.satisfying = checker.states(*property.root);

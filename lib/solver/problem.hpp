@@ -27,9 +27,11 @@ struct SparseMatrix {
 struct SolveProgress {
   const char* solver = "";  // the registered name, e.g. "cpu.jacobi"
   uint64_t iteration = 0;   // iterations (sweeps, steps) done so far in this solve
-  // The convergence test's quantity of the last iteration (max change,
-  // relative or absolute as the settings say); NaN when the solver has
-  // none (bounded steps).
+  // The convergence test's quantity of the last iteration: the largest
+  // change (relative or absolute as the settings say) for the unsound
+  // solvers; for the sound ones (interval iteration) the widest gap
+  // upper − lower between the bounds, +inf until an upper bound exists;
+  // NaN when the solver has none (bounded steps).
   double residual = std::numeric_limits<double>::quiet_NaN();
   uint64_t limit = 0;   // the iteration limit, or the number of steps of a bounded problem
   double seconds = 0;   // since this solve started

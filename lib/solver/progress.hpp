@@ -18,6 +18,10 @@ namespace pmc {
 // costing anything measurable.
 inline constexpr std::chrono::milliseconds k_progress_interval{200};
 
+// What a sound (interval) solver reports before it has an upper bound: the
+// gap between its bounds is not yet finite.
+inline constexpr double k_no_upper_bound_yet = std::numeric_limits<double>::infinity();
+
 // One per solve loop. tick() once per iteration (outside OpenMP regions):
 // it throws Error(cancelled) when settings.cancel is set, and calls
 // settings.progress when the interval has passed. Reading the clock every

@@ -188,7 +188,9 @@ class Check(unittest.TestCase):
         for args, message in [
             (["--solver", "gpu.magic"], "unknown solver"),
             (["--epsilon", "abc"], "not a number"),
-            (["--epsilon", "2"], "(0, 1)"),
+            (["--epsilon", "2"], "outside [1e-15, 1)"),
+            (["--epsilon", "1e-300"], "double precision cannot"),
+            (["--solver", ""], "solver name is empty"),
             (["--max-iterations", "0"], "positive integer"),
             (["--relative", "--absolute"], "exclude"),
             (["--devices", "0,0"], "GPU 0 is listed twice"),

@@ -95,7 +95,7 @@ bool sound_value_iteration_bounds(const LinearSystem& s, const std::vector<doubl
       kept = std::max(kept, v[i].second);
     }
     ++stats.iterations;
-    progress.tick(stats.iterations, kept);
+    progress.tick(stats.iterations, k_no_upper_bound_yet);
     if (!(kept <= k_max_kept_mass)) continue;
     for (const Pair& p : v) {
       const double ratio = p.first / (1.0 - p.second);

@@ -108,7 +108,7 @@ bool optimistic_upper(const MinMaxProblem& p, std::vector<double>& l, std::vecto
       const double diff = sweeper.sweep(l, Clamp::up);
       settled = diff < vi_eps;
       ++stats.iterations;
-      progress.tick(stats.iterations, diff);
+      progress.tick(stats.iterations, k_no_upper_bound_yet);
     }
     if (!settled) return false;
     for (int64_t s = 0; s < n; ++s) u[s] = l[s] * (1.0 + eps) + eps;

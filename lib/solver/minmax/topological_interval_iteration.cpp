@@ -86,6 +86,14 @@ inline Pair state_pair(const SccProblem& s, uint64_t i, const Pair* v) {
 }
 
 // What one sweep over an SCC found.
+// max (upper − lower) over an SCC's pairs: the progress report's quantity
+// (computed only when a report is due).
+double widest_gap(const std::vector<Pair>& v) {
+  double gap = 0.0;
+  for (const Pair& p : v) gap = std::max(gap, p.upper - p.lower);
+  return gap;
+}
+
 struct SweepReport {
   int64_t open = 0;           // states whose bounds are not yet close
   int64_t not_inductive = 0;  // (guessing) states where the candidate rose
@@ -213,7 +221,7 @@ class TopologicalInterval {
       if (jacobi) v_.swap(next_);
       ++sweeps;
       ++total_sweeps_;
-      progress_.tick(total_sweeps_, static_cast<double>(r.open));
+      progress_.tick_with(total_sweeps_, [&] { return widest_gap(v_); });
       if (guessing) {
         ++guess_sweeps;
         if (r.crossed > 0 || (r.not_inductive > 0 && guess_sweeps >= k_guess_sweeps)) {
@@ -269,7 +277,7 @@ class TopologicalInterval {
         settled = bellman_sweep(lower_problem, l.data(), l.data(), settings_.relative, threads_, Clamp::up) < vi_eps;
         ++sweeps;
         ++total_sweeps_;
-        progress_.tick(total_sweeps_);
+        progress_.tick(total_sweeps_, k_no_upper_bound_yet);
       }
       if (!settled) break;
       for (uint64_t i = 0; i < l.size(); ++i) guess[i] = l[i] * (1.0 + eps) + eps;
