@@ -366,7 +366,9 @@ int run_check(const Arguments& args, std::ostream& out) {
       result.timings.load = load_seconds;
       load_seconds = 0;
       progress.clear();
-      if (args.has("scheduler")) {
+      // With several properties, those without a scheduler (a bounded one,
+      // a DTMC's) write none; alone, that is an error.
+      if (args.has("scheduler") && (!result.scheduler.empty() || properties.size() == 1)) {
         write_scheduler(file_for_property(args.value("scheduler"), k, properties.size(), property.name), result, *model);
       }
       if (args.has("export-vector")) {

@@ -164,7 +164,7 @@ const OptionText k_option_texts[] = {
     {"synth:property", "P", "a time-bounded property: P[ a U[t1,t2] b ], P[ F<=t b ] or R[ C<=t ]"},
     {"synth:epsilon", "E", "stop refining a region once its bounds are within E"},
     {"scheduler", "FILE", "MDPs: write the optimal scheduler, one line per state with its variables (several "
-                          "properties: one file each, FILE.NAME.ext or FILE.2.ext)"},
+                          "properties: one file each, FILE.NAME.ext or FILE.2.ext, for those that have one)"},
     {"export-vector", "FILE", "write every state's value and bounds (a tab-separated table with the variables; "
                               "several properties: one file each, as --scheduler)"},
     {"export-results", "FILE", "write a tab-separated table of every property's result (value, bounds, verdict, "

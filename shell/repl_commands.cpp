@@ -371,7 +371,7 @@ LineOutcome check_properties(Session& session, const std::string& rest) {
     try {
       CheckResult result = check(*loaded.model, text, options);
       progress.clear();
-      if (!request.scheduler_file.empty()) {
+      if (!request.scheduler_file.empty() && (!result.scheduler.empty() || request.properties.size() == 1)) {
         write_scheduler(file_for_property(request.scheduler_file, k, request.properties.size(), property.name), result,
                         *loaded.model);
       }

@@ -162,6 +162,14 @@ class Results(unittest.TestCase):
             self.assertEqual(results[1][1], "max")
             self.assertAlmostEqual(float(results[1][2]), 13 / 120, places=6)
             self.assertEqual(len(results), 3)
+            # A property without a scheduler among several writes none; alone it is an error.
+            pmc("check", "--model", CONSENSUS, "--const", "K=2", "--property", 'Pmax=? [ F<=5 "finished" ]',
+                'Pmax=? [ F "finished" ]', "--scheduler", os.path.join(tmp, "b.txt"))
+            self.assertTrue(os.path.exists(os.path.join(tmp, "b.2.txt")))
+            self.assertFalse(os.path.exists(os.path.join(tmp, "b.1.txt")))
+            run = pmc("check", "--model", CONSENSUS, "--const", "K=2", "--property", 'Pmax=? [ F<=5 "finished" ]',
+                      "--scheduler", os.path.join(tmp, "c.txt"), check=False)
+            self.assertIn("has no scheduler to write", run.stderr)
 
     def test_the_shell_shows_a_result_per_state(self):
         run = pmc(stdin=f'load {DIE}\ncheck P=? [ F "six" ]\nshow result 0 7\nshow result 99\n', check=False)

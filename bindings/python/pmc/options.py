@@ -9,8 +9,10 @@ from ._native import PROGRESS_FN
 from .errors import check, lib
 
 #: What a progress callback receives: the solver's name, the iterations of
-#: the current solve so far, the residual of the last iteration (NaN for
-#: solvers without one) and the seconds since the solve began.
+#: the current solve so far, the residual of the last iteration (the largest
+#: change; for the sound interval solvers the widest gap between the bounds,
+#: inf before an upper bound exists; NaN for solvers without one) and the
+#: seconds since the solve began.
 Progress = collections.namedtuple("Progress", "solver iteration residual seconds")
 
 _SETTINGS = ("solver", "sound", "epsilon", "relative", "max_iterations", "threads", "device", "devices",

@@ -17,8 +17,10 @@ pub struct Progress<'a> {
     pub solver: &'a str,
     /// Iterations done so far in the current solve.
     pub iteration: u64,
-    /// The convergence test's quantity of the last iteration (largest
-    /// change, relative or absolute as set); NaN for solvers without one.
+    /// The convergence test's quantity of the last iteration: the largest
+    /// change (relative or absolute as set); for the sound interval solvers
+    /// the widest gap between the bounds, infinity before an upper bound
+    /// exists; NaN for solvers without one.
     pub residual: f64,
     /// Seconds since the solve began.
     pub seconds: f64,
