@@ -169,8 +169,8 @@ const OptionText k_option_texts[] = {
                               "several properties: one file each, as --scheduler)"},
     {"export-results", "FILE", "write a tab-separated table of every property's result (value, bounds, verdict, "
                                "solver, iterations, seconds, error)"},
-    {"progress", "", "report long solves and explorations on stderr: a line rewritten in place on a terminal, "
-                     "else a line every few seconds (the default on a terminal)"},
+    {"progress", "", "off a terminal, a progress line on stderr every second of a long solve or exploration "
+                     "(without it: every 10 s; on a terminal a line rewritten in place, always)"},
     {"json", "", "print JSON (one object per result) instead of text"},
     {"stats", "", "print each result's seconds by phase"},
     {"threshold", "'>=P'", "threshold synthesis: the regions where the probability meets the bound"},
