@@ -366,16 +366,7 @@ int run_check(const Arguments& args, std::ostream& out) {
       result.timings.load = load_seconds;
       load_seconds = 0;
       progress.clear();
-      // With several properties, those without a scheduler (a bounded one,
-      // a DTMC's) write none; alone, that is an error.
-      if (args.has("scheduler") && (!result.scheduler.empty() || properties.size() == 1)) {
-        write_scheduler(file_for_property(args.value("scheduler"), k, properties.size(), property.name), result, *model);
-      }
-      if (args.has("export-vector")) {
-        write_vector_file(file_for_property(args.value("export-vector"), k, properties.size(), property.name), result,
-                          *model);
-      }
-      if (results_table) results_table->add(property.name, result);
+      const std::string canonical = result.property;
       if (json) {
         nlohmann::json j = result_json(result, *model);
         if (!property.name.empty()) j["name"] = property.name;
@@ -390,6 +381,25 @@ int run_check(const Arguments& args, std::ostream& out) {
       // Each result reaches its reader as soon as it is known: a command
       // cancelled or killed later loses none.
       out.flush();
+      // Then the files: one that cannot be written loses the file, not the
+      // printed result (and the property keeps its one JSON record).
+      result.property = canonical;
+      try {
+        // With several properties, those without a scheduler (a bounded
+        // one, a DTMC's) write none; alone, that is an error.
+        if (args.has("scheduler") && (!result.scheduler.empty() || properties.size() == 1)) {
+          write_scheduler(file_for_property(args.value("scheduler"), k, properties.size(), property.name), result,
+                          *model);
+        }
+        if (args.has("export-vector")) {
+          write_vector_file(file_for_property(args.value("export-vector"), k, properties.size(), property.name),
+                            result, *model);
+        }
+        if (results_table) results_table->add(property.name, result);
+      } catch (const Error& e) {
+        fmt::print(std::cerr, "pmc check: error: {}: {}\n", quote_for_message(canonical, 80), e.what());
+        status = std::max(status, error_status(e));
+      }
       if (!result.converged) {
         fmt::print(std::cerr, "pmc check: error: {}: did not converge", result.property);
         for (const std::string& n : result.notes) fmt::print(std::cerr, "; {}", n);

@@ -171,6 +171,17 @@ class Results(unittest.TestCase):
                       "--scheduler", os.path.join(tmp, "c.txt"), check=False)
             self.assertIn("has no scheduler to write", run.stderr)
 
+    def test_a_file_that_cannot_be_written_loses_only_the_file(self):
+        for flag in ("--export-vector", "--export-results"):
+            run = pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]', flag, "/nonexistent/dir/out.tsv",
+                      check=False)
+            self.assertEqual(run.returncode, 1, flag)
+            self.assertIn("/nonexistent/dir/out.tsv: cannot open for writing", run.stderr, flag)
+        run = pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]', "--export-vector",
+                  "/nonexistent/dir/out.tsv", "--json", check=False)
+        self.assertEqual(len(run.stdout.splitlines()), 1)  # the result's one record
+        self.assertAlmostEqual(json.loads(run.stdout)["value"], 1 / 6, places=6)
+
     def test_the_shell_shows_a_result_per_state(self):
         run = pmc(stdin=f'load {DIE}\ncheck P=? [ F "six" ]\nshow result 0 7\nshow result 99\n', check=False)
         rows = [r for r in run.stdout.splitlines() if r[:1].isdigit()]
