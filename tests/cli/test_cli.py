@@ -15,6 +15,8 @@ import tempfile
 import time
 import unittest
 
+from cli_support import exit_with_status, write_walk
+
 PMC = None
 ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
 DIE = os.path.join(ROOT, "examples", "die", "die.tra")
@@ -626,20 +628,6 @@ class StormExplicit(unittest.TestCase):
             run = pmc("info", "--model", out, "--format", "prism", check=False)
             self.assertIn("expected the number of states, found 'dtmc'", run.stderr)
 
-def write_walk(directory, n=20001):
-    """A symmetric random walk absorbed at both ends: at epsilon 1e-15 an
-    unbounded reachability takes millions of sweeps (a long check), while
-    F<=10 takes ten."""
-    tra = os.path.join(directory, "walk.tra")
-    with open(tra, "w") as f:
-        f.write(f"{n} {2 * n - 2}\n0 0 1\n")
-        f.writelines(f"{i} {i - 1} 0.5\n{i} {i + 1} 0.5\n" for i in range(1, n - 1))
-        f.write(f"{n - 1} {n - 1} 1\n")
-    with open(os.path.join(directory, "walk.lab"), "w") as f:
-        f.write(f'0="init" 1="goal"\n{n // 2}: 0\n{n - 1}: 1\n')
-    return tra
-
-
 def read_line_within(stream, seconds):
     """The next line of a pipe, or None when none comes in time."""
     ready, _, _ = select.select([stream], [], [], seconds)
@@ -792,12 +780,4 @@ class ConvertOverInputs(unittest.TestCase):
 
 if __name__ == "__main__":
     PMC = sys.argv.pop(1)
-    result = unittest.main(verbosity=2, exit=False).result
-    # DESIGN §7: a test skipped for want of ../shared/models is meson's SKIP
-    # (exit 77), not a pass; failures still fail.
-    if not result.wasSuccessful():
-        sys.exit(1)
-    missing = [reason for _, reason in result.skipped if "models not found" in reason]
-    if missing:
-        print(f"SKIP: {len(missing)} test(s) need the reference models: {missing[0]}")
-        sys.exit(77)
+    exit_with_status(unittest.main(verbosity=2, exit=False).result)

@@ -20,6 +20,8 @@ import termios
 import time
 import unittest
 
+from cli_support import exit_with_status, write_walk
+
 PMC = None
 ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
 DIE = os.path.join(ROOT, "examples", "die", "die.tra")
@@ -29,22 +31,6 @@ BAD = os.path.join(ROOT, "tests", "data", "bad")
 CONSENSUS = os.path.join(ROOT, "examples", "consensus", "consensus.nm")
 CONSENSUS_PROPS = os.path.join(ROOT, "examples", "consensus", "consensus.props")
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1b[=>]|\r|\x07|\x08")
-
-
-def write_random_walk(directory, n=2001):
-    """A symmetric random walk absorbed at both ends: iterative solvers need
-    millions of iterations on it at epsilon 1e-15, which makes a long solve."""
-    rows = []
-    for i in range(n):
-        rows += [(i, i, 1.0)] if i in (0, n - 1) else [(i, i - 1, 0.5), (i, i + 1, 0.5)]
-    tra = os.path.join(directory, "walk.tra")
-    with open(tra, "w") as f:
-        f.write(f"{n} {len(rows)}\n")
-        f.writelines(f"{s} {t} {p}\n" for s, t, p in rows)
-    with open(os.path.join(directory, "walk.lab"), "w") as f:
-        f.write('0="init" 1="goal"\n')
-        f.write(f"{n // 2}: 0\n{n - 1}: 1\n")
-    return tra
 
 
 class Terminal:
@@ -214,7 +200,7 @@ class Interactive(unittest.TestCase):
 
     def test_ctrl_c_cancels_a_long_solve_and_the_shell_goes_on(self):
         t = self.term
-        walk = write_random_walk(self.dir.name)
+        walk = write_walk(self.dir.name, n=2001)
         for line in [f"load {walk}", "set solver cpu.power", "set epsilon 1e-15", "set max-iterations 1000000000000"]:
             t.line(line)
         t.expect(r"max-iterations = 1000000000000")
@@ -454,12 +440,4 @@ class Issue21(unittest.TestCase):
 
 if __name__ == "__main__":
     PMC = os.path.abspath(sys.argv.pop(1))
-    result = unittest.main(verbosity=2, exit=False).result
-    # DESIGN §7: a test skipped for want of ../shared/models is meson's SKIP
-    # (exit 77), not a pass; failures still fail.
-    if not result.wasSuccessful():
-        sys.exit(1)
-    missing = [reason for _, reason in result.skipped if "models not found" in reason]
-    if missing:
-        print(f"SKIP: {len(missing)} test(s) need the reference models: {missing[0]}")
-        sys.exit(77)
+    exit_with_status(unittest.main(verbosity=2, exit=False).result)

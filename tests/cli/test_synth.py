@@ -9,6 +9,8 @@ import subprocess
 import sys
 import tempfile
 import unittest
+
+from cli_support import exit_with_status
 import xml.etree.ElementTree as ET
 
 PMC = None
@@ -131,12 +133,4 @@ class Synth(unittest.TestCase):
 
 if __name__ == "__main__":
     PMC = sys.argv.pop(1)
-    result = unittest.main(verbosity=2, exit=False).result
-    # DESIGN §7: a test skipped for want of ../shared/models is meson's SKIP
-    # (exit 77), not a pass; failures still fail.
-    if not result.wasSuccessful():
-        sys.exit(1)
-    missing = [reason for _, reason in result.skipped if "models not found" in reason]
-    if missing:
-        print(f"SKIP: {len(missing)} test(s) need the reference models: {missing[0]}")
-        sys.exit(77)
+    exit_with_status(unittest.main(verbosity=2, exit=False).result)

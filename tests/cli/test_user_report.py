@@ -10,6 +10,8 @@ import sys
 import tempfile
 import unittest
 
+from cli_support import exit_with_status, write_walk
+
 PMC = None
 ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
 DIE = os.path.join(ROOT, "examples", "die", "die.tra")
@@ -21,19 +23,6 @@ def pmc(*args, check=True, env=None, stdin=None):
     if check and run.returncode != 0:
         raise AssertionError(f"pmc {' '.join(args)} failed ({run.returncode}): {run.stderr}")
     return run
-
-
-def write_walk(directory, n=20001):
-    """A symmetric random walk absorbed at both ends: at epsilon 1e-15 the
-    unbounded reachability takes many seconds."""
-    tra = os.path.join(directory, "walk.tra")
-    with open(tra, "w") as f:
-        f.write(f"{n} {2 * n - 2}\n0 0 1\n")
-        f.writelines(f"{i} {i - 1} 0.5\n{i} {i + 1} 0.5\n" for i in range(1, n - 1))
-        f.write(f"{n - 1} {n - 1} 1\n")
-    with open(os.path.join(directory, "walk.lab"), "w") as f:
-        f.write(f'0="init" 1="goal"\n{n // 2}: 0\n{n - 1}: 1\n')
-    return tra
 
 
 class NoGpu(unittest.TestCase):
@@ -193,5 +182,4 @@ class Results(unittest.TestCase):
 
 if __name__ == "__main__":
     PMC = sys.argv.pop(1)
-    result = unittest.main(verbosity=2, exit=False).result
-    sys.exit(0 if result.wasSuccessful() else 1)
+    exit_with_status(unittest.main(verbosity=2, exit=False).result)
