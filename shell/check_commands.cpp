@@ -103,7 +103,6 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
   nlohmann::json j = {
       {"schema", k_check_json_schema},
       {"property", r.property},
-      {"value", json_number(r.initial_value)},
       {"min_initial", json_number(r.min_initial)},
       {"max_initial", json_number(r.max_initial)},
       {"initial_states", r.num_initial},
@@ -123,24 +122,15 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
       {"notes", r.notes},
   };
   if (r.is_boolean) j["satisfied"] = r.initial_value != 0;
-  // Certified bounds in the first initial state (issue 18); absent when not sound.
   j["sound"] = r.sound;
-  if (r.sound) {
-    j["lower"] = json_number(r.initial_lower);
-    j["upper"] = json_number(r.initial_upper);
-  }
   // A bound on the outermost operator: "value" is the operator's value (and
-  // "lower"/"upper" its bounds) that "satisfied" rests on.
-  if (!r.operator_values.empty()) {
-    j["value"] = json_number(r.initial_operator_value);
-    const bool bounded = !std::isnan(r.initial_operator_lower);
-    if (bounded) {
-      j["lower"] = json_number(r.initial_operator_lower);
-      j["upper"] = json_number(r.initial_operator_upper);
-    } else {
-      j.erase("lower");
-      j.erase("upper");
-    }
+  // "lower"/"upper" its bounds) that "satisfied" rests on. Bounds are absent
+  // when not certified.
+  const CheckResult::Reported reported = r.reported_initial();
+  j["value"] = json_number(reported.value);
+  if (reported.certified) {
+    j["lower"] = json_number(reported.lower);
+    j["upper"] = json_number(reported.upper);
   }
   return j;
 }
@@ -181,14 +171,14 @@ std::string certified_digits(double value, double half_width) {
   return fmt::format("{:.{}e}", value, significant - 1);
 }
 
-void print_value(double value, double lower, double upper, bool bounded, std::ostream& out) {
-  if (!bounded || !std::isfinite(value)) {
-    fmt::print(out, "{}", value);
+void print_value(const CheckResult::Reported& v, std::ostream& out) {
+  if (!v.certified || !std::isfinite(v.value)) {
+    fmt::print(out, "{}", v.value);
     return;
   }
   // value ± half-width: the exact value lies within (certified).
-  const double half_width = std::max(upper - value, value - lower);
-  fmt::print(out, "{} ± {:.2g}", certified_digits(value, half_width), half_width);
+  const double half_width = std::max(v.upper - v.value, v.value - v.lower);
+  fmt::print(out, "{} ± {:.2g}", certified_digits(v.value, half_width), half_width);
 }
 
 void print_result_text(const CheckResult& r, std::ostream& out) {
@@ -197,13 +187,12 @@ void print_result_text(const CheckResult& r, std::ostream& out) {
     // The value the verdict rests on, as PRISM and Storm show it.
     if (!r.operator_values.empty()) {
       fmt::print(out, " (value ");
-      print_value(r.initial_operator_value, r.initial_operator_lower, r.initial_operator_upper,
-                  !std::isnan(r.initial_operator_lower), out);
+      print_value(r.reported_initial(), out);
       fmt::print(out, ")");
     }
   } else {
     fmt::print(out, "{}: ", r.property);
-    print_value(r.initial_value, r.initial_lower, r.initial_upper, r.sound, out);
+    print_value(r.reported_initial(), out);
   }
   if (r.num_initial > 1) fmt::print(out, " (initial states: {}, min {}, max {})", r.num_initial, r.min_initial, r.max_initial);
   const std::string reason = reason_without_solver(r);

@@ -18,7 +18,7 @@ std::ofstream open_for_writing(const std::string& path) {
   return out;
 }
 
-// Full precision, as the values are for other programs; "" for none.
+// Full precision, as the values are for other programs ("nan" for NaN).
 std::string number(double v) { return std::isnan(v) ? std::string("nan") : fmt::format("{}", v); }
 
 // Tabs and line breaks would break the table's columns.
@@ -118,13 +118,9 @@ ResultsTable::ResultsTable(const std::string& path) : path_(path), out_(open_for
 }
 
 void ResultsTable::add(const std::string& name, const CheckResult& r) {
-  const bool has_operator = !r.operator_values.empty();
-  const double value = has_operator ? r.initial_operator_value : r.initial_value;
-  const bool bounded = has_operator ? !std::isnan(r.initial_operator_lower) : r.sound;
-  const double lower = has_operator ? r.initial_operator_lower : r.initial_lower;
-  const double upper = has_operator ? r.initial_operator_upper : r.initial_upper;
-  fmt::print(out_, "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t\n", cell(r.property), cell(name), number(value),
-             bounded ? number(lower) : "", bounded ? number(upper) : "",
+  const CheckResult::Reported v = r.reported_initial();
+  fmt::print(out_, "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t\n", cell(r.property), cell(name), number(v.value),
+             v.certified ? number(v.lower) : "", v.certified ? number(v.upper) : "",
              r.is_boolean ? (r.initial_value != 0 ? "true" : "false") : "", r.solver_names(), r.iterations, r.seconds);
   out_.flush();
   if (!out_) fail(ErrorCode::io, "{}: write failed", path_);

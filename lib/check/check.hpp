@@ -81,6 +81,15 @@ struct CheckResult {
   double initial_operator_upper = std::numeric_limits<double>::quiet_NaN();
 
   std::string solver_names() const;  // "cpu.jacobi" or "cpu.steps+cpu.jacobi"
+
+  // The number to report in the first initial state: the operator's value
+  // behind a bound's verdict, else initial_value; with its bounds when
+  // certified.
+  struct Reported {
+    double value, lower, upper;
+    bool certified;
+  };
+  Reported reported_initial() const;
 };
 
 // Parses and checks. Throws Error(property) for a malformed property or one

@@ -259,6 +259,14 @@ void fill_initial_values(const Model& model, CheckResult& result) {
 
 }  // namespace
 
+CheckResult::Reported CheckResult::reported_initial() const {
+  if (!operator_values.empty()) {
+    return {initial_operator_value, initial_operator_lower, initial_operator_upper,
+            !std::isnan(initial_operator_lower)};
+  }
+  return {initial_value, initial_lower, initial_upper, sound};
+}
+
 std::string CheckResult::solver_names() const {
   std::string names;
   for (const std::string& s : solvers) names += (names.empty() ? "" : "+") + s;
