@@ -77,6 +77,9 @@ class ForgottenFlags(unittest.TestCase):
         self.assertIn('"six": P=? [ F "six" ]: 0.1666', run.stdout)
         record = json.loads(pmc("check", "--model", DIE, "--property", '"six": P=? [ F "six" ]', "--json").stdout)
         self.assertEqual(record["name"], "six")
+        run = pmc("check", "--model", DIE, "--property", '"six":', check=False)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn('--property: property "six" has no formula after', run.stderr)
 
     def test_unreachable_epsilon_and_empty_solver(self):
         run = pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]', "--epsilon", "1e-300", check=False)
@@ -172,7 +175,10 @@ class Results(unittest.TestCase):
         self.assertAlmostEqual(json.loads(run.stdout)["value"], 1 / 6, places=6)
 
     def test_the_shell_shows_a_result_per_state(self):
-        run = pmc(stdin=f'load {DIE}\ncheck P=? [ F "six" ]\nshow result 0 7\nshow result 99\n', check=False)
+        run = pmc("-k", stdin=f'show result\nload {DIE}\ncheck P=? [ F "six" ]\nshow result 0 7\nshow result 99\n'
+                  'show result abc\n', check=False)
+        self.assertIn("no result to show: run `check` first", run.stderr)
+        self.assertIn("show result takes state numbers, not 'abc'", run.stderr)
         rows = [r for r in run.stdout.splitlines() if r[:1].isdigit()]
         self.assertEqual([r.split("\t")[0] for r in rows], ["0", "7"])
         self.assertAlmostEqual(float(rows[0].split("\t")[1]), 1 / 6, places=6)
