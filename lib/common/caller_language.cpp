@@ -74,7 +74,6 @@ const char* pattern(const Usage& u) {
 }  // namespace
 
 void set_caller_language(CallerLanguage language) { g_language = language; }
-CallerLanguage caller_language() { return g_language; }
 
 std::string setting_usage(Setting setting, std::string_view value) {
   return fmt::format(fmt::runtime(pattern(usage_of(setting))), value);

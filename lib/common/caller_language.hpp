@@ -26,7 +26,6 @@ enum class Setting {
 
 // Process-wide; safe to call from any thread (the last call wins).
 void set_caller_language(CallerLanguage language);
-CallerLanguage caller_language();
 
 // How the caller sets `setting` to `value`, ready for "set it with ...":
 // "--max-states 1000000", "pmc_options_set_max_states(options, 1000000)",
