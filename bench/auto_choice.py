@@ -12,11 +12,18 @@ Values are compared with the manifest's reference (relative error).
 
   python3 bench/auto_choice.py PMC --sources DIR [--holdout DIR] [--work DIR]
         [--repeat K] [--min-transitions N] [--only SUBSTRING] [--modes cpu,gpu,auto]
-        [--once-above SECONDS] [--json FILE]
+        [--once-above SECONDS] [--settle K] [--json FILE]
 
 --sources: a folder with manifest.tsv and <model>/<instance>/model.{pm,sm,nm}
 (the reference set's layout). --holdout: a folder with the QVBS sources named
 in HOLDOUT below (instances the manifest does not have; no reference values).
+
+--settle K: where the verdict is close (auto between 0.85x and 1.5x of the
+faster), run K more repetitions of every mode within 1.5x of the faster (rows whose
+faster mode takes at most --settle-below seconds, 3 by default)
+(interleaved, order rotating) and decide on the medians of all runs. The
+rule looks only at the first medians, not at which way the verdict went, so
+it adds samples where the noise can flip a verdict, for oks and misses alike.
 """
 import argparse
 import json
@@ -103,6 +110,10 @@ def main():
     p.add_argument("--timeout", type=float, default=120)
     p.add_argument("--once-above", type=float, default=4.0)
     p.add_argument("--modes", default="cpu,gpu,auto", help="a subset of cpu,gpu,auto")
+    p.add_argument("--settle", type=int, default=0,
+                   help="extra repetitions where auto is within 0.85-1.5x of the faster")
+    p.add_argument("--settle-below", type=float, default=3.0,
+                   help="settle only rows whose faster mode takes at most this many seconds")
     p.add_argument("--json")
     args = p.parse_args()
     os.makedirs(args.work, exist_ok=True)
@@ -151,12 +162,23 @@ def main():
                 runs[mode].append(r)
                 if r["status"] == "ok":
                     walls[mode].append(r["wall"])
+        med = {m: statistics.median(walls[m]) for m, _ in modes if walls[m]}
+        if args.settle and "auto" in med and ("cpu" in med or "gpu" in med):
+            faster = min(med[m] for m in ("cpu", "gpu") if m in med)
+            if 0.85 <= med["auto"] / faster <= 1.5 and faster <= args.settle_below:
+                close = [(m, extra) for m, extra in modes if m in med and med[m] <= 1.5 * faster]
+                for rep in range(args.settle):
+                    for mode, extra in close[rep % len(close):] + close[:rep % len(close)]:
+                        r = run_once(args.pmc, model, prop, extra, args.timeout)
+                        runs[mode].append(r)
+                        if r["status"] == "ok":
+                            walls[mode].append(r["wall"])
         cells, med = [], {}
         for mode, _ in modes:
             bad = [r["status"] for r in runs[mode] if r["status"] != "ok"]
             if walls[mode]:
                 med[mode] = statistics.median(walls[mode])
-                cells.append(f"{med[mode]:7.3f} ({min(walls[mode]):.3f}-{max(walls[mode]):.3f})"
+                cells.append(f"{med[mode]:7.3f} ({min(walls[mode]):.3f}-{max(walls[mode]):.3f}) n={len(walls[mode])}"
                              + ("!" if bad else " "))
             else:
                 cells.append(f"{bad[0][:19]:>19}")

@@ -314,9 +314,14 @@ elif [ "$phase" = stress ]; then
   done
   if [ "${SANITIZER_RUNS:-40}" -gt 0 ] && command -v compute-sanitizer >/dev/null; then
     start=$SECONDS
+    # A run that never touches CUDA (auto chose the CPU) is an error for
+    # compute-sanitizer unless told it need not be.
+    no_cuda_ok=""
+    compute-sanitizer --help 2>&1 | grep -q -- --require-cuda-init && no_cuda_ok="--require-cuda-init no"
     timeout ${SANITIZER_TIMEOUT:-300} python3 bench/stress.py /tmp/b/shell/pmc --sources .dev-src/models \
-      --runs ${SANITIZER_RUNS:-40} --jobs 2 --seed 7 --timeout 120 --min-transitions 100000 --max-transitions 800000 \
-      --wrapper "compute-sanitizer --tool memcheck --error-exitcode 99" --log "$OUT/stress_memcheck.log" \
+      --runs ${SANITIZER_RUNS:-40} --jobs ${SANITIZER_JOBS:-4} --seed 7 --timeout ${SANITIZER_RUN_TIMEOUT:-240} \
+      --min-transitions ${SANITIZER_MIN_TRANSITIONS:-100000} --max-transitions ${SANITIZER_MAX_TRANSITIONS:-800000} \
+      --wrapper "compute-sanitizer --tool memcheck $no_cuda_ok --error-exitcode 99" --log "$OUT/stress_memcheck.log" \
       > "$OUT/stress_memcheck.txt" 2>&1
     echo "memcheck stress exit $? after $((SECONDS - start)) s"; tail -20 "$OUT/stress_memcheck.txt"
   fi
