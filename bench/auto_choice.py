@@ -5,7 +5,7 @@ Builds each instance once from its PRISM-language source into a .pmcb
 (`pmc convert SOURCE --const ... X.pmcb`), then runs
 `pmc check --model X.pmcb --property P --json [--solver cpu|gpu]` per mode
 and repetition (modes interleaved within a repetition, so that drift hits
-them alike, in an order that rotates) and times each process from start to exit. Prints per property
+them alike) and times each process from start to exit. Prints per property
 each mode's median wall time (min-max), auto's pick and reason, and whether
 auto is within 10% (or 5 ms) of the faster of cpu and gpu; then the count.
 Values are compared with the manifest's reference (relative error).
@@ -18,14 +18,19 @@ Values are compared with the manifest's reference (relative error).
 (the reference set's layout). --holdout: a folder with the QVBS sources named
 in HOLDOUT below (instances the manifest does not have; no reference values).
 
---settle K: where the verdict is close (auto between 0.85x and 1.5x of the
-faster), run K more repetitions of every mode within 1.5x of the faster (rows whose
+Modes run in every order in turn, and after a run that used the GPU the
+harness waits --gpu-pause seconds (0.3): the driver frees a context after the
+process has gone, and that slows whatever runs next.
+
+--settle K: where auto is not clearly faster (at least 0.85x of the faster),
+run K more repetitions of auto, the faster mode and any mode within 1.5x (rows whose
 faster mode takes at most --settle-below seconds, 3 by default)
-(interleaved, order rotating) and decide on the medians of all runs. The
+(interleaved) and decide on the medians of all runs. The
 rule looks only at the first medians, not at which way the verdict went, so
 it adds samples where the noise can flip a verdict, for oks and misses alike.
 """
 import argparse
+import itertools
 import json
 import os
 import signal
@@ -112,6 +117,8 @@ def main():
     p.add_argument("--modes", default="cpu,gpu,auto", help="a subset of cpu,gpu,auto")
     p.add_argument("--settle", type=int, default=0,
                    help="extra repetitions where auto is within 0.85-1.5x of the faster")
+    p.add_argument("--gpu-pause", type=float, default=0.3,
+                   help="seconds to wait after a run that used the GPU, before the next run")
     p.add_argument("--settle-below", type=float, default=3.0,
                    help="settle only rows whose faster mode takes at most this many seconds")
     p.add_argument("--json")
@@ -147,32 +154,44 @@ def main():
     records, within, compared = [], 0, 0
     print(f"\n{'model':<22} {'property':<46} " + " ".join(f"{m:>19}" for m, _ in modes) +
           "  auto's pick         auto/faster")
+    orders = itertools.count()
+
+    def next_order(chosen):
+        # Every order of the modes in turn, across rows: no mode always runs
+        # right after the same other one. A process that used the GPU slows
+        # the next one while the driver frees its context, and a fixed
+        # rotation put auto right after gpu every time.
+        perms = list(itertools.permutations(chosen))
+        return perms[next(orders) % len(perms)]
+
     for key, model, prop, ref, transitions in cases:
         walls = {m: [] for m, _ in modes}
         runs = {m: [] for m, _ in modes}
+
+        def measure(mode, extra):
+            r = run_once(args.pmc, model, prop, extra, args.timeout)
+            runs[mode].append(r)
+            if r["status"] == "ok":
+                walls[mode].append(r["wall"])
+                if str(r["result"].get("solver", "")).startswith("gpu"):
+                    time.sleep(args.gpu_pause)
         for rep in range(args.repeat):
-            # The order rotates with the repetition: no mode always runs
-            # right after the same other one (a GPU process's end, say).
-            for mode, extra in modes[rep % len(modes):] + modes[:rep % len(modes)]:
+            for mode, extra in next_order(modes):
                 # A mode whose first run took over --once-above seconds runs
                 # once: its spread cannot move a verdict by 10% or 5 ms.
                 if rep > 0 and runs[mode] and runs[mode][0]["wall"] > args.once_above:
                     continue
-                r = run_once(args.pmc, model, prop, extra, args.timeout)
-                runs[mode].append(r)
-                if r["status"] == "ok":
-                    walls[mode].append(r["wall"])
+                measure(mode, extra)
         med = {m: statistics.median(walls[m]) for m, _ in modes if walls[m]}
         if args.settle and "auto" in med and ("cpu" in med or "gpu" in med):
-            faster = min(med[m] for m in ("cpu", "gpu") if m in med)
-            if 0.85 <= med["auto"] / faster <= 1.5 and faster <= args.settle_below:
-                close = [(m, extra) for m, extra in modes if m in med and med[m] <= 1.5 * faster]
+            faster_mode = min((m for m in ("cpu", "gpu") if m in med), key=lambda m: med[m])
+            faster = med[faster_mode]
+            if med["auto"] >= 0.85 * faster and faster <= args.settle_below:
+                close = [(m, extra) for m, extra in modes
+                         if m in med and (m in ("auto", faster_mode) or med[m] <= 1.5 * faster)]
                 for rep in range(args.settle):
-                    for mode, extra in close[rep % len(close):] + close[:rep % len(close)]:
-                        r = run_once(args.pmc, model, prop, extra, args.timeout)
-                        runs[mode].append(r)
-                        if r["status"] == "ok":
-                            walls[mode].append(r["wall"])
+                    for mode, extra in next_order(close):
+                        measure(mode, extra)
         cells, med = [], {}
         for mode, _ in modes:
             bad = [r["status"] for r in runs[mode] if r["status"] != "ok"]
