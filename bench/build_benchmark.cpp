@@ -1,4 +1,4 @@
-// Build-rate benchmark (issue 20): PRISM-language sources explored into
+// Build-rate benchmark: PRISM-language sources explored into
 // models, per model the median and range of the build's wall time over
 // --repeat runs, states/s, transitions/s and the process's peak RSS.
 //

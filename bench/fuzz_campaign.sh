@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Issue 22's long fuzzing campaigns on the lent device machine's 16 cores
-# (it has no clang): the harnesses packed by tests/fuzz/bundle.sh and carried
-# as .dev-fuzz/bundle.tar.xz (folder fb/), the corpora of the campaign so far
-# as .dev-fuzz/corpus.tar.gz (folder corpus/). LANES copies of tests/fuzz/run.sh
-# fuzz every harness at once for SECONDS, sharing one corpus per harness.
-# Back under $OUT: each lane's table, its logs and findings (lanes.tar.gz), the grown corpora, and each
-# harness's coverage over its whole corpus (union_coverage.txt).
+# Long fuzzing campaigns of tests/fuzz's harnesses on the lent device machine's
+# 16 cores (it has no clang): the harnesses packed by tests/fuzz/bundle.sh and
+# carried as .dev-fuzz/bundle.tar.xz (folder fb/), the corpora of the campaign
+# so far as .dev-fuzz/corpus.tar.gz (folder corpus/). LANES copies of
+# tests/fuzz/run.sh fuzz every harness at once for SECONDS, sharing one corpus
+# per harness. Back under $OUT: each lane's table, its logs and findings
+# (lanes.tar.gz), the grown corpora, and each harness's coverage over its whole
+# corpus (union_coverage.txt).
 #
 #   LANES=2 NICE=0 [FUZZ_HARNESSES="prism_tra drn"] [COVERAGE=0] bash bench/fuzz_campaign.sh SECONDS
 #

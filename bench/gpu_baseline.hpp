@@ -1,8 +1,8 @@
 // What a user could assemble from NVIDIA's libraries, measured beside pmc's
-// own GPU solvers in bench/gpu_benchmark (issue: GPU solvers, benchmark):
-// a Jacobi iteration built on cusparseSpMV (CSR, 32-bit indices) plus a CUB
-// reduction for the convergence test, and a device-to-device copy as the
-// bandwidth ceiling. Host-callable, implemented in cusparse_jacobi.cu.
+// own GPU solvers in bench/gpu_benchmark: a Jacobi iteration built on
+// cusparseSpMV (CSR, 32-bit indices) plus a CUB reduction for the convergence
+// test, and a device-to-device copy as the bandwidth ceiling. Host-callable,
+// implemented in cusparse_jacobi.cu.
 #pragma once
 
 #include <cstdint>

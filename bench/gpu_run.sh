@@ -1,27 +1,29 @@
 #!/usr/bin/env bash
-# Device-machine calls (see ../shared/GPU.md), models carried in .dev/models,
-# logs under $OUT. The build in /tmp/b survives while the machine stays warm.
+# Device-machine calls (a lent GPU machine, reached through the team's
+# `device` tool: the command runs in a copy of the checkout), models carried
+# in .dev/models, logs under $OUT. The build in /tmp/b survives while the
+# machine stays warm.
 #   bash bench/gpu_run.sh test    build, unit + GPU tests, compute-sanitizer memcheck
 #   bash bench/gpu_run.sh bench   gpu_benchmark (cuSPARSE baseline, copy bandwidth)
 #                                 and solver_benchmark (GPU vs 16-core CPU)
 #   bash bench/gpu_run.sh synth   gpu.param-bounds tests (+ memcheck), synth_benchmark
 #                                 and the seed's two problems through `pmc synth --plot`
-#   bash bench/gpu_run.sh sound   issue 18: unit tests, GPU tests + memcheck of gpu.interval-vi,
+#   bash bench/gpu_run.sh sound   sound by default: unit tests, GPU tests + memcheck of gpu.interval-vi,
 #                                 every carried manifest property at the defaults (GPU auto) and
 #                                 by each sound solver, then bench/sound_defaults.py (sound vs
 #                                 unsound defaults, 16-core CPU and GPU, whole checks)
 #   SOUND_PARTS         which of "unit gpu reference bench" the sound phase runs (default: all)
 #   SOUND_MODES         bench/sound_defaults.py --mode arguments (default: unsound and sound, CPU and GPU, auto)
 #   SOUND_BENCH_ARGS    extra arguments of bench/sound_defaults.py
-#   bash bench/gpu_run.sh whole   issue 19: unit tests, test_gpu_resident (device precomputation against the
+#   bash bench/gpu_run.sh whole   the whole check on the GPU: unit tests, test_gpu_resident (device precomputation against the
 #                                 CPU's sets, resident checks, release, memory limit) + memcheck, the
 #                                 reference values at the defaults, then bench/whole_check_benchmark
 #                                 (synthetic chains, cpu/gpu/auto, first and resident second property)
 #                                 and bench/sound_defaults.py with cpu/gpu/auto modes (every carried property)
 #   WHOLE_PARTS         which of "unit resident reference synthetic manifest" the whole phase runs (default: all)
 #   WHOLE_BENCH_ARGS    arguments of bench/whole_check_benchmark (default: --sizes 20 --repeat 3)
-#   bash bench/gpu_run.sh prism   bounded-steps GPU tests (issue 23), bench/build_benchmark on 16 and 2 threads
-#                                 and leader_async N7 built from its source, cpu/gpu/auto (issue 20)
+#   bash bench/gpu_run.sh prism   bounded-steps GPU tests, bench/build_benchmark on 16 and 2 threads
+#                                 and leader_async N7 built from its source, cpu/gpu/auto
 #   PMC_SOURCES         the sources' folder for the prism phase (default .dev-src/models)
 #   bash bench/gpu_run.sh exit    the CUDA runtime at process exit (bench/cudart_exit_probe.cu)
 #   bash bench/gpu_run.sh repro   the csma N3_K2 reproduction at the defaults, cuda-gdb on a hang
@@ -51,9 +53,9 @@ export PATH=/usr/local/cuda/bin:$PATH
 export NCCL_NVLS_ENABLE=0
 phase=${1:-test}
 
-# liblzma's headers (issue 24's .xz models) may be missing on the device's
-# image: then Debian's packages carried in .dev-fuzz/debs are unpacked
-# (apt-get download liblzma-dev liblzma5).
+# liblzma's headers (for .xz-compressed models, as Storm ships them) may be
+# missing on the device's image: then Debian's packages carried in
+# .dev-fuzz/debs are unpacked (apt-get download liblzma-dev liblzma5).
 if ! pkg-config --exists liblzma 2>/dev/null && ls .dev-fuzz/debs/liblzma-dev_*.deb >/dev/null 2>&1; then
   for deb in .dev-fuzz/debs/*.deb; do
     if command -v dpkg >/dev/null; then dpkg -x "$deb" /tmp/lzma; else (mkdir -p /tmp/lzma && cd /tmp/lzma && ar p "$OLDPWD/$deb" data.tar.xz | tar xJ); fi
@@ -194,7 +196,7 @@ elif [ "$phase" = whole ]; then
   echo "exit $?"; cat "$OUT/manifest_bench.txt"
   fi
 elif [ "$phase" = prism ]; then
-  # Issue 20's build rate and issue 23's GPU bounded steps. Sources in
+  # The PRISM-language build rate and the GPU's bounded steps. Sources in
   # ${PMC_SOURCES:-.dev-src/models} (model.{pm,sm,nm} and manifest.tsv only).
   src=${PMC_SOURCES:-$PWD/.dev-src/models}
   echo "== test_gpu_solvers: bounded steps"

@@ -1,4 +1,4 @@
-// Load benchmark (issue 2): the largest shared model read as PRISM text and
+// Load benchmark: the largest reference model read as PRISM text and
 // as .pmcb, phase by phase (read into ModelParts, then Model::create), and
 // the text parser's throughput in MB/s of uncompressed text on one core.
 //

@@ -1,5 +1,5 @@
-// Solver benchmark (DESIGN §7): for each manifest property and each solver
-// that applies, the median of several runs after a warm-up: iterations,
+// Solver benchmark (docs/design.md §7): for each manifest property and each
+// solver that applies, the median of several runs after a warm-up: iterations,
 // seconds (whole check and the solver loop), seconds per iteration, bytes
 // moved per iteration, achieved GB/s, and ratios against the first solver
 // listed and against PRISM's -ex solve time from the manifest.

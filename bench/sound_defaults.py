@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Sound default vs unsound default, the whole check as a user runs it (issue 18).
+"""Sound default vs unsound default, the whole check as a user runs it.
 
 For every manifest property of a model with at least --min-transitions
 transitions, runs `pmc check --json` once per mode and repetition (the model
@@ -118,7 +118,7 @@ def main():
                             "seconds": secs, "solve_seconds": [x.get("solve_seconds") for x in results],
                             "bytes_per_iteration": r.get("bytes_per_iteration"), "value": r["value"], "reference": ref_text,
                             "sound": r.get("sound"), "lower": r.get("lower"), "upper": r.get("upper"),
-                            # each run's phases (issue 19): where a whole check's time went
+                            # each run's phases: where a whole check's time went
                             "timings": [x.get("timings") for x in results]})
     for name, values in ratios.items():
         if values:

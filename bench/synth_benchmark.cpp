@@ -1,4 +1,4 @@
-// Parameter-synthesis benchmark (issue 6; Češka et al. 2017, Tables 2–4):
+// Parameter-synthesis benchmark (Češka et al. 2017, Tables 2–4):
 //
 // 1. Bounds throughput, as the seed's Table 4: one batch of R regions of the
 //    epidemic model per solver call, R = 1 … 256, cpu.param-bounds on all

@@ -1,4 +1,4 @@
-// The whole check as a user runs it, by phase (issue 19): synthetic DTMCs
+// The whole check as a user runs it, by phase: synthetic DTMCs
 // of 20M/80M transitions (banded or random columns), `P=? [ F "goal" ]`,
 // through pmc::check with --solver cpu, gpu and auto, each on a fresh
 // model (first property: the GPU uploads it) and then a second property on

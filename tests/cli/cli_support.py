@@ -1,5 +1,5 @@
 """What the shell's end-to-end tests share: a long-solving model, and
-meson's rule for tests that need ../shared/models."""
+meson's rule for tests that need the reference models ($PMC_MODELS)."""
 import os
 import sys
 
@@ -19,8 +19,9 @@ def write_walk(directory, n=20001):
 
 
 def exit_with_status(result):
-    """Ends a unittest run: 1 on a failure; 77 (meson's SKIP, DESIGN §7) when
-    tests were skipped for want of ../shared/models, not a pass; else 0."""
+    """Ends a unittest run: 1 on a failure; 77 (meson's SKIP, never a pass)
+    when tests were skipped for want of the reference models ($PMC_MODELS);
+    else 0."""
     if not result.wasSuccessful():
         sys.exit(1)
     missing = [reason for _, reason in result.skipped if "models not found" in reason]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end tests of the `pmc` shell (DESIGN §6): pmc info/convert/devices.
+"""End-to-end tests of the `pmc` shell (docs/design.md §6): pmc info/convert/devices.
 
 Usage: test_cli.py PATH/TO/pmc   (meson passes it; PMC_SOURCE_ROOT locates examples/)
 """
@@ -141,7 +141,7 @@ class Check(unittest.TestCase):
                 self.assertAlmostEqual(r["value"], 1 / 6, places=8)
 
     def test_sound_by_default(self):
-        # Issue 18: certified bounds around the exact value, the value their midpoint.
+        # Sound by default: certified bounds around the exact value, the value their midpoint.
         out = pmc("check", "--model", DIE, "--json", "--property", 'P=? [ F "six" ]',
                   'R{"coin_flips"}=? [ F "done" ]', 'P=? [ F<=3 "six" ]').stdout
         results = [json.loads(line) for line in out.splitlines()]
@@ -288,7 +288,7 @@ class Check(unittest.TestCase):
 
 
 class PrismLanguage(unittest.TestCase):
-    """PRISM-language sources (issue 20) through check, info and convert."""
+    """PRISM-language sources through check, info and convert."""
 
     def write(self, tmp, name, text):
         path = os.path.join(tmp, name)
@@ -412,7 +412,7 @@ class PrismLanguage(unittest.TestCase):
 
 
 class MemoryLimit(unittest.TestCase):
-    """Issue 22: --memory-limit on check, info and convert, and the shell's `set memory-limit`."""
+    """--memory-limit on check, info and convert, and the shell's `set memory-limit`."""
 
     PROPERTY = 'P=? [ F "six" ]'
 
@@ -502,7 +502,7 @@ PCTMC = os.path.join(MODELS, "pctmc")
 
 
 class Help(unittest.TestCase):
-    """Issue 21: --help and -h on every command: usage, every option, an example, exit 0, nothing run."""
+    """--help and -h on every command: usage, every option, an example, exit 0, nothing run."""
 
     def option_names(self, command):
         # The options pmc's own table declares, read from the usage line of `pmc help`.
@@ -554,7 +554,7 @@ class Help(unittest.TestCase):
 
 @unittest.skipUnless(os.path.exists(os.path.join(PCTMC, "reference.tsv")), "pctmc models not found; set PMC_MODELS")
 class ParameterPoint(unittest.TestCase):
-    """Issue 21: pmc check --param on the pCTMCs, reference.tsv's rows within 1e-7 of PRISM."""
+    """pmc check --param on the pCTMCs, reference.tsv's rows within 1e-7 of PRISM."""
 
     def test_every_reference_row(self):
         with open(os.path.join(PCTMC, "reference.tsv")) as f:
@@ -598,7 +598,7 @@ class ParameterPoint(unittest.TestCase):
 
 
 class StormExplicit(unittest.TestCase):
-    """Issue 21: Storm's explicit dialect, read by content and written by pmc convert."""
+    """Storm's explicit dialect, read by content and written by pmc convert."""
 
     def test_die_and_dice_pair(self):
         die = pmc("check", "--json", "--model", os.path.join(STORM, "die.tra"),

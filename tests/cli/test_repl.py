@@ -298,7 +298,7 @@ class Scripts(unittest.TestCase):
 
     @unittest.skipUnless(os.path.exists(AM), f"models not found ({AM}); set PMC_MODELS")
     def test_check_at_a_parameter_point(self):
-        # Issue 21: `set param` makes the current pCTMC a CTMC at that point.
+        # `set param` makes the current pCTMC a CTMC at that point.
         lines = [f"load {AM}",
                  'check P=? [ F[100,100] "correct" ]',
                  "set param k1=3,k2=30",

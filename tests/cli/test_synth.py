@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""End-to-end tests of `pmc synth` (DESIGN §6): threshold and min/max synthesis
-on the pCTMCs of ../shared/models/pctmc, --json, --plot, and garbage input.
+"""End-to-end tests of `pmc synth` (docs/design.md §6): threshold and min/max
+synthesis on the pCTMCs of $PMC_MODELS/pctmc (the reference models), --json,
+--plot, and garbage input.
 Usage: test_synth.py PATH/TO/pmc   (PMC_MODELS or PMC_DEFAULT_MODELS_DIR locate the models)
 """
 import json

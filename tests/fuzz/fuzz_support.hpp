@@ -1,4 +1,4 @@
-// What every libFuzzer harness of tests/fuzz shares (issue 22): a scratch
+// What every libFuzzer harness of tests/fuzz shares: a scratch
 // folder for readers that take paths, the contract each input must meet,
 // and the .pmcb round trip of every model that loads.
 //

@@ -19,7 +19,8 @@
 #                   (default $FUZZ_BUILD/fuzz-corpus)
 #   FUZZ_HARNESSES  a space-separated subset, e.g. "drn pmcb" (default: all)
 #   PMC_MODELS      reference models whose small files seed the corpora
-#                   (default ../shared/models beside the sources, if it exists)
+#                   (default: the team's models folder, ../shared/models
+#                   beside the sources, if it exists)
 set -uo pipefail
 
 if [ $# -lt 1 ] || ! [[ "$1" =~ ^[0-9]+$ ]] || [ "$1" -eq 0 ] || { [ $# -ge 2 ] && ! [[ "$2" =~ ^[1-9][0-9]*$ ]]; }; then

@@ -1,11 +1,11 @@
 // gpu.param-bounds (Češka et al. 2017 §3.3–3.4) against cpu.param-bounds and
-// PRISM's values at the reference points of ../shared/models/pctmc. Exit 77
-// (skipped) without a usable GPU; with one, every check below must hold:
-// the CPU and GPU bounds agree to 1e-9 on every state, in both layouts, in
-// every loop (a launch per step, fused steps, a block per region) and with
-// the regions split over several launches; the bounds of every region
-// around a reference point contain PRISM's value; synthesis through the GPU
-// classifies as through the CPU.
+// PRISM's values at the reference points of $PMC_MODELS/pctmc (the
+// reference models). Exit 77 (skipped) without a usable GPU; with one, every
+// check below must hold: the CPU and GPU bounds agree to 1e-9 on every state,
+// in both layouts, in every loop (a launch per step, fused steps, a block per
+// region) and with the regions split over several launches; the bounds of
+// every region around a reference point contain PRISM's value; synthesis
+// through the GPU classifies as through the CPU.
 #include <gtest/gtest.h>
 
 #include <atomic>

@@ -1,4 +1,4 @@
-// The whole check on the GPU (issue 19): a chain or MDP resident on the
+// The whole check on the GPU: a chain or MDP resident on the
 // device, prob0/prob1 (Prob0A/0E/1A/1E) computed there, kept across
 // properties, freed on release.
 // Exit 77 (skipped) without a usable GPU (gpu_test_main.cpp).

@@ -1,6 +1,6 @@
-// GPU solvers (DESIGN §7): exit 77 (skipped) without a usable GPU; with one,
-// every GPU solver must agree with the manifest's reference values and with
-// the CPU solvers, and random problems must match the CPU to 1e-9.
+// GPU solvers (docs/design.md §7): exit 77 (skipped) without a usable GPU;
+// with one, every GPU solver must agree with the manifest's reference values
+// and with the CPU solvers, and random problems must match the CPU to 1e-9.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -408,9 +408,9 @@ TEST(GpuSteps, UniformisationSumMatchesTheCpu) {
   for (size_t i = 0; i < cpu.size(); ++i) EXPECT_NEAR(gpu[i], cpu[i], 1e-12 * std::max(1.0, std::fabs(cpu[i])));
 }
 
-// Issue 23: n copies of 0 → ½ stay, ½ to an absorbing 1 (b = ½): v_k(0) =
-// 1 − 2^−k reaches 1.0 exactly after 53 steps; the GPU stops within the
-// 8 steps of its check interval, with the CPU's bits.
+// Bounded steps: n copies of 0 → ½ stay, ½ to an absorbing 1 (b = ½):
+// v_k(0) = 1 − 2^−k reaches 1.0 exactly after 53 steps; the GPU stops within
+// the 8 steps of its check interval, with the CPU's bits.
 StepProblem halving_chains(uint32_t copies, uint64_t steps) {
   StepProblem p;
   for (uint32_t c = 0; c < copies; ++c) {
@@ -496,7 +496,8 @@ TEST(GpuMdpSolvers, BoundedStepsStopWhenStationaryAndHonourTheLimit) {
   EXPECT_EQ(solution.x, std::vector<double>(copies, 0.875));
 }
 
-// The issue's properties through the checker with --solver gpu.steps.
+// Step bounds far beyond the die's stationary point (10^14, 10^7 steps)
+// through the checker with --solver gpu.steps: stationary early, exact.
 TEST(GpuSteps, HugeBoundsOnTheDieAreFastAndExact) {
   ModelPtr die = load_model({std::string(PMC_TEST_DATA_DIR) + "/../../examples/die/die.tra"}, "", {});
   CheckOptions o;
@@ -511,8 +512,8 @@ TEST(GpuSteps, HugeBoundsOnTheDieAreFastAndExact) {
   EXPECT_LT(f.iterations, 100u);
 }
 
-// Issue 22: a named GPU solver whose problem exceeds the device budget fails
-// with Error(out_of_memory) before any cudaMalloc, naming the need and
+// Memory limits: a named GPU solver whose problem exceeds the device budget
+// fails with Error(out_of_memory) before any cudaMalloc, naming the need and
 // --gpu-memory-limit (the resident chain of gpu.interval-vi, the explicit
 // systems of the others); the device stays usable; the host limit
 // (--memory-limit) refuses a GPU check as it does a CPU one.

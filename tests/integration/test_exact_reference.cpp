@@ -1,15 +1,17 @@
-// The self-contained reference set (tests/reference/, issue "what a new user
-// hit", point 15): every property of tests/reference/manifest.tsv, on its
-// model built from the PRISM-language source and loaded from the explicit
-// files pmc wrote from it, checked with the default solver and with every
-// CPU solver that solves one of its problems, against the exact value that
-// tests/reference/exact_values.py computed in rational arithmetic.
+// The self-contained reference set (tests/reference/, so that a new user can
+// check pmc without the team's models): every property of
+// tests/reference/manifest.tsv, on its model built from the PRISM-language
+// source and loaded from the explicit files pmc wrote from it, checked with
+// the default solver and with every CPU solver that solves one of its
+// problems, against the exact value that tests/reference/exact_values.py
+// computed in rational arithmetic.
 //
-// DESIGN §7's tolerance: |v − exact| ≤ tol·max(|exact|, 1e-9), tol = 1e-6
-// (1e-5 for CTMC time bounds); a sound result's bounds must hold the exact
-// value as well (up to the rounding of the exact value to a double and of
-// the solvers' arithmetic). Needs nothing outside the repository, so it
-// runs in every clone, in the default suite.
+// The verification tolerance (docs/design.md §7):
+// |v − exact| ≤ tol·max(|exact|, 1e-9), tol = 1e-6 (1e-5 for CTMC time
+// bounds); a sound result's bounds must hold the exact value as well (up to
+// the rounding of the exact value to a double and of the solvers'
+// arithmetic). Needs nothing outside the repository, so it runs in every
+// clone, in the default suite.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,8 +1,8 @@
-// Issue 20: every instance of ../shared/models/manifest.tsv rebuilt from its
-// PRISM-language source (`model.{pm,sm,nm}` with the manifest's `constants`)
-// has exactly the manifest's states/transitions/choices, is the model PRISM
-// exported — state for state, since the explorer numbers states as PRISM's
-// explicit engine does — and reproduces the reference values.
+// Every instance of the reference models' manifest.tsv ($PMC_MODELS) rebuilt
+// from its PRISM-language source (`model.{pm,sm,nm}` with the manifest's
+// `constants`) has exactly the manifest's states/transitions/choices, is the
+// model PRISM exported — state for state, since the explorer numbers states as
+// PRISM's explicit engine does — and reproduces the reference values.
 //
 // PMC_TEST_MAX_TRANSITIONS bounds the instances as in
 // test_reference_models.cpp (default 1M: CI; 0 in the `full` suite).
@@ -169,8 +169,8 @@ std::string value_name(const ::testing::TestParamInfo<ManifestRow>& info) {
 
 class SourceValue : public ::testing::TestWithParam<ManifestRow> {};
 
-// The tolerance of test_reference_values.cpp (DESIGN §7): 1e-6 relative,
-// 1e-5 for time-bounded CTMC properties (Fox–Glynn).
+// The tolerance of test_reference_values.cpp (docs/design.md §7): 1e-6
+// relative, 1e-5 for time-bounded CTMC properties (Fox–Glynn).
 TEST_P(SourceValue, ReproducesTheReference) {
   const ManifestRow& row = GetParam();
   const CheckResult result = check(built_model(row), row.property, CheckOptions{});

@@ -1,6 +1,7 @@
-// Every instance of ../shared/models/manifest.tsv loads with exactly the
-// manifest's counts, and survives the round trips .tra → .pmcb → .tra and
-// → .drn unchanged. The parametric CTMCs (pctmc/) round-trip .drn → .pmcb.
+// Every instance of the reference models' manifest.tsv ($PMC_MODELS) loads
+// with exactly the manifest's counts, and survives the round trips
+// .tra → .pmcb → .tra and → .drn unchanged. The parametric CTMCs (pctmc/)
+// round-trip .drn → .pmcb.
 //
 // PMC_TEST_MAX_TRANSITIONS bounds the instances (default 1M, the CI suite;
 // the `full` suite sets 0 = all).

@@ -1,7 +1,7 @@
 // Every property of manifest.tsv (DTMC, CTMC, MDP), checked with every CPU
 // solver that solves one of its problems (and the sound GPU solvers where a
-// GPU is usable), agrees with PRISM's reference
-// value within DESIGN §7's tolerance: |v − ref| ≤ tol·max(|ref|, 1e-9) with
+// GPU is usable), agrees with PRISM's reference value within the
+// verification tolerance: |v − ref| ≤ tol·max(|ref|, 1e-9) with
 // tol = 1e-6, or 1e-5 for time-bounded CTMC properties.
 //
 // A solver joins by registering (solver_registry()); PMC_TEST_MAX_TRANSITIONS
@@ -150,7 +150,7 @@ INSTANTIATE_TEST_SUITE_P(Manifest, ReferenceValue, ::testing::ValuesIn(cases()),
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ReferenceValue);
 
 // ---------------------------------------------------------------------------
-// Issue 18: what a user gets with no options at all (no --solver, no
+// Sound by default: what a user gets with no options at all (no --solver, no
 // --epsilon): every property within the tolerance, certified bounds around
 // the reference for every unbounded one, sound flags as documented.
 

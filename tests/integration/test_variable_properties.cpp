@@ -3,8 +3,9 @@
 // variables alone is rewritten with those definitions in place of the
 // labels. On the exported model (its .sta gives the variables) the
 // rewritten property must give the label's values exactly (the same state
-// sets, so the same computation) and PRISM's reference within DESIGN §7's
-// tolerance; on the model built from its source, the reference too.
+// sets, so the same computation) and PRISM's reference within 1e-6
+// relative (1e-5 for CTMC time bounds); on the model built from its
+// source, the reference too.
 // Labels whose definitions name the source's constants and formulas as well
 // (`sc=c`, `num_tokens=1`) are rewritten for the model built from the source,
 // which knows them: the same values as the labels, and the reference.

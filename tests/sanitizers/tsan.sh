@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ThreadSanitizer run of the C ABI concurrency test (issue 22):
+# ThreadSanitizer run of the C ABI concurrency test:
 # tests/unit/test_c_api_concurrency.cpp, built with clang -fsanitize=thread
 # in its own build directory ($TSAN_BUILD, default build-tsan), only that
 # program. CI calls `bash tests/sanitizers/tsan.sh` and counts it as one

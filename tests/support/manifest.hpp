@@ -1,4 +1,4 @@
-// The reference models of ../shared/models (DESIGN §7): where they are and
+// The reference models ($PMC_MODELS; docs/design.md §7): where they are and
 // what manifest.tsv says about each instance and property.
 #pragma once
 
@@ -31,8 +31,9 @@ struct ManifestRow {
   std::string transitions_file() const;
 };
 
-// $PMC_MODELS, else the build's default (../shared/models beside the source
-// tree); empty when that folder has no manifest.tsv.
+// $PMC_MODELS, else the build's default (the team's models folder,
+// ../shared/models beside the source tree); empty when that folder has no
+// manifest.tsv.
 std::string models_root();
 
 // All rows of manifest.tsv (empty when models_root() is empty). Throws on a
@@ -48,7 +49,7 @@ std::vector<ManifestRow> manifest_instances(uint64_t max_transitions);
 std::string missing_models_message();
 inline constexpr const char* k_missing_models_prefix = "reference models not found";
 
-// RUN_ALL_TESTS() with DESIGN §7's rule for tests that need the reference
+// RUN_ALL_TESTS() with the skip rule for tests that need the reference
 // models, for every test program's main(): a test that skipped because the
 // models are missing makes the program exit 77, which meson reports as
 // SKIP (never as a pass), after every other test ran; a failure still

@@ -1,6 +1,6 @@
-// The parametric CTMCs of ../shared/models/pctmc (Češka et al. 2017) and
-// PRISM's values at parameter points (reference.tsv), for the synthesis
-// tests on the CPU and the GPU.
+// The parametric CTMCs of $PMC_MODELS/pctmc (Češka et al. 2017) and PRISM's
+// values at parameter points (reference.tsv), for the synthesis tests on the
+// CPU and the GPU.
 #pragma once
 
 #include <map>

@@ -1,6 +1,6 @@
 // `auto`'s cost model (solver/device/cost_model.hpp) and the promise that
 // follows from it: below the crossover a check never touches CUDA — no
-// device discovery, so no context and no ~0.2 s start-up (issue 19). This
+// device discovery, so no context and no ~0.2 s start-up. This
 // program must not discover devices itself: the first test checks that
 // nothing asked for discovery before it.
 #include <gtest/gtest.h>

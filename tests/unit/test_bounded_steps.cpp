@@ -1,4 +1,4 @@
-// Issue 23: bounded iteration (cpu.steps, cpu.vi's steps, uniformisation)
+// Bounded iteration (cpu.steps, cpu.vi's steps, uniformisation)
 // stops at a stationary iterate with the exact answer of all the steps,
 // honours the iteration limit, and a huge q·t is answered fast or refused.
 // Every test here runs in milliseconds: a regression shows as a hang (the
@@ -210,8 +210,8 @@ ModelPtr decay_ctmc(double lambda) {
 
 TEST(BoundedSteps, CtmcWithAHugeTimeBoundIsAnsweredFast) {
   ModelPtr m = decay_ctmc(2.0);
-  // 1e308: q·t overflows to infinity (issue 22's fuzzing: NaN turned into
-  // a step count, and C<= gave NaN).
+  // 1e308: q·t overflows to infinity (fuzzing found it: NaN turned into a
+  // step count, and C<= gave NaN).
   for (const char* bound : {"1e6", "1e12", "1e15", "1e308"}) {
     CheckResult r;
     const double seconds = seconds_of([&] { r = check(*m, fmt::format("P=? [ F<={} \"done\" ]", bound)); });

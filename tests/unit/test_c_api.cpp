@@ -258,7 +258,7 @@ TEST(CApi, SavesAndReloads) {
   pmc_model_free(model);
 }
 
-// PRISM-language sources (issue 20): pmc_model_build_prism with constants,
+// PRISM-language sources: pmc_model_build_prism with constants,
 // pmc_model_load by extension, and the errors reaching pmc_last_error.
 TEST(CApiPrismLanguage, BuildsSourcesWithConstants) {
   pmc_model* model = nullptr;
@@ -547,7 +547,7 @@ TEST(CApiCheck, ChecksAndReportsEverything) {
   pmc_model_free(model);
 }
 
-// Issue 19: seconds by phase, and freeing a model's device copies.
+// Seconds by phase, and freeing a model's device copies.
 TEST(CApiCheck, PhaseSecondsAddUpToTheTotal) {
   pmc_model* model = nullptr;
   ASSERT_EQ(pmc_model_load(k_die.c_str(), nullptr, &model), PMC_OK);

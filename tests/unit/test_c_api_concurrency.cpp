@@ -1,4 +1,4 @@
-// The C ABI under concurrency (issue 22), through include/pmc/pmc.h only:
+// The C ABI under concurrency, through include/pmc/pmc.h only:
 // every thread-safety promise of the header, exercised by 12 threads at
 // once. Models are shared by checks with different options and give the
 // values of the single-threaded checks bit for bit; cancellation stops the
@@ -86,7 +86,7 @@ ModelPtr load(const std::string& path) {
   return ModelPtr(model);
 }
 
-// A reference model of ../shared/models by its folder and .tra name.
+// A reference model ($PMC_MODELS) by its folder and .tra name.
 std::string reference_model(const std::string& folder, const std::string& tra) {
   return pmc::testing::models_root() + "/" + folder + "/" + tra;
 }

@@ -166,12 +166,12 @@ TEST(CheckErrors, PropertiesThatDoNotFitTheModel) {
 // stays on the CPU under "auto" whether or not there is a GPU.
 TEST(SolverChoice, AutomaticChoicesExplainThemselves) {
   ModelPtr m = die();
-  // Sound by default (issue 18): interval iteration, certified.
+  // Sound by default: interval iteration, certified.
   const CheckResult automatic = check(*m, "P=? [ F \"six\" ]", tight("auto"));
   EXPECT_EQ(automatic.solver_names(), "cpu.interval-vi");
   EXPECT_TRUE(automatic.sound);
-  // The cost model decides before any device is looked at (issue 19);
-  // where there is certainly no GPU, the reason says why instead.
+  // The cost model decides before any device is looked at (discovery costs
+  // ~0.2 s); where there is certainly no GPU, the reason says why instead.
   const char* expected = known_gpu_absence().empty() ? "predicted CPU" : "no GPU: ";
   EXPECT_NE(automatic.solver_reason.find(expected), std::string::npos) << automatic.solver_reason;
   const CheckResult cpu = check(*m, "P=? [ F \"six\" ]", tight("cpu"));

@@ -1,4 +1,4 @@
-// Compressed and archived model files (issue 24): the coin chain of
+// Compressed and archived model files, as Storm ships them: the coin chain of
 // tests/data/compressed/ as plain DRN, .xz, a gzip'd tar named .drn.gz (as
 // Storm ships brp-16-2.drn.gz), a tar.xz, a plain tar, and explicit files
 // whose siblings are plain, .gz or .xz. Each form must give the model of the

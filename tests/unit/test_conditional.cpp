@@ -1,4 +1,4 @@
-// Storm's conditional probabilities P[ F a || F b ] (issue 24): hand-computed
+// Storm's conditional probabilities P[ F a || F b ]: hand-computed
 // chains and MDPs, an MDP oracle that tries every scheduler of a product
 // with the condition's memory, the ratio of separately computed
 // probabilities on reference models, and Storm's LRA spelling of S.

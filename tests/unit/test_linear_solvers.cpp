@@ -1,9 +1,9 @@
 // Every registered solver of linear systems, stationary distributions and
 // bounded steps, on small systems whose answers are known in closed form or
 // by dense Gaussian elimination here. The solver list comes from the
-// registry, so a new solver is covered by registering (STYLE: Tests). GPU
-// solvers without a usable GPU (or built without CUDA) throw no_device and
-// are skipped.
+// registry, so a new solver is covered by registering (docs/style.md,
+// Tests). GPU solvers without a usable GPU (or built without CUDA) throw
+// no_device and are skipped.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -328,7 +328,7 @@ INSTANTIATE_TEST_SUITE_P(Registry, LinearSolvers, testing::ValuesIn(solvers_for(
                          test_name);
 
 // ---------------------------------------------------------------------------
-// Sound solvers (issue 18): certified bounds that contain the exact solution
+// Sound solvers: certified bounds that contain the exact solution
 // and meet the stopping rule, where plain iteration stops early.
 
 class SoundLinearSolvers : public testing::TestWithParam<std::string> {

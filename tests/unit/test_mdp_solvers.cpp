@@ -294,12 +294,12 @@ TEST(MdpSolvers, IterationLimitReportsNotConverged) {
   EXPECT_TRUE(std::isinf(solution.upper[0]));
 }
 
-// Issue 18: two states feeding each other that leave with probability
-// 1/1000 per round trip, each with a second, worse choice. Plain value
-// iteration stops when a sweep changes little (~1e-3 relative off here);
+// Why the defaults are sound: two states feeding each other that leave with
+// probability 1/1000 per round trip, each with a second, worse choice. Plain
+// value iteration stops when a sweep changes little (~1e-3 relative off here);
 // the sound solvers' bounds contain the exact value 1/2 (probabilities) and
-// 1999/2000 (expected steps) and their midpoint is within ε, at the
-// default ε and at a tiny iteration limit (then: not converged, still sound).
+// 1999/2000 (expected steps) and their midpoint is within ε, at the default ε
+// and at a tiny iteration limit (then: not converged, still sound).
 TEST(MdpSolvers, SoundSolversOnASlowCycle) {
   const States probabilities = {{{{{1, 0.999}}, 0.0005}, {{}, 0.1}}, {{{{0, 1.0}}, 0.0}, {{}, 0.2}}};
   const States steps = {{{{{1, 0.999}}, 1.0}, {{}, 5000.0}}, {{{{0, 1.0}}, 1.0}, {{}, 9000.0}}};

@@ -1,4 +1,4 @@
-// Issue 22: the host memory limit (pmc_options_set_memory_limit,
+// The host memory limit (pmc_options_set_memory_limit,
 // --memory-limit). A check, a load or an exploration that would need more
 // than the limit fails with Error(out_of_memory) / PMC_ERROR_OUT_OF_MEMORY
 // before allocating, the message giving the need, the limit and how to

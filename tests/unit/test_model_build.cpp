@@ -153,8 +153,8 @@ TEST(ModelBuild, CopiesWithLabelsAndRewardsLeaveTheOriginalAlone) {
 }
 
 // Names are bytes as the model files held them, not necessarily UTF-8 (a
-// PRISM .tra with a Latin-1 action): .pmcb must keep them (issue 22's
-// fuzzing found that it did not, proto3 refusing non-UTF-8 strings).
+// PRISM .tra with a Latin-1 action): .pmcb must keep them (fuzzing the
+// readers found that it did not, proto3 refusing non-UTF-8 strings).
 TEST(ModelBuild, NamesThatAreNotUtf8SurviveThePmcbRoundTrip) {
   testing::TempDir dir;
   ModelParts p = small_mdp();

@@ -1,11 +1,11 @@
-// pCTMCs checked at a parameter point (issue 21): the rows of
-// ../shared/models/pctmc/reference.tsv through check() with
-// CheckOptions::parameters and through the C ABI's pmc_options_set_parameter,
-// against PRISM's value within 1e-7 absolute; and each way a point can be
-// wrong gives a clear error. The default run takes the models up to 20000
-// transitions (am_10_4, sir_100: about 3 s on 2 cores); sir_200 at ki=0.3
-// alone needs 375k uniformisation steps (a minute), so every row runs in
-// the `full` suite (parameter_point_all, PMC_TEST_MAX_TRANSITIONS=0).
+// pCTMCs checked at a parameter point: the rows of pctmc/reference.tsv in the
+// reference models ($PMC_MODELS) through check() with CheckOptions::parameters
+// and through the C ABI's pmc_options_set_parameter, against PRISM's value
+// within 1e-7 absolute; and each way a point can be wrong gives a clear error.
+// The default run takes the models up to 20000 transitions (am_10_4, sir_100:
+// about 3 s on 2 cores); sir_200 at ki=0.3 alone needs 375k uniformisation
+// steps (a minute), so every row runs in the `full` suite
+// (parameter_point_all, PMC_TEST_MAX_TRANSITIONS=0).
 #include <gtest/gtest.h>
 
 #include <cmath>

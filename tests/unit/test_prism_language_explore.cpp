@@ -1,4 +1,4 @@
-// The PRISM-language explorer (issue 20) on small sources whose models are
+// The PRISM-language explorer on small sources whose models are
 // known by hand: PRISM's semantics of synchronisation, DTMC nondeterminism,
 // CTMC rate sums and deadlocks, multi-word states, thread counts — and the
 // errors exploration reports (update out of range, probabilities not
@@ -325,7 +325,7 @@ init a=b endinit
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
 }
 
-// Round trip (issue 20): a source built through load_model (constants,
+// Round trip: a source built through load_model (constants,
 // state limit), saved as .pmcb and loaded again, is the same model.
 TEST(PrismLanguageExplore, BuiltModelSurvivesPmcb) {
   const std::string source = std::string(PMC_TEST_DATA_DIR) + "/../../examples/consensus/consensus.nm";

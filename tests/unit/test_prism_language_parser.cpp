@@ -1,7 +1,7 @@
-// The PRISM-language parser and checker (issue 20): every shared model
-// source parses with its manifest constants into the variables and modules
-// it declares; expressions evaluate as PRISM evaluates them (answers worked
-// out by hand); every file of the malformed corpus gives its error.
+// The PRISM-language parser and checker: every reference model's source parses
+// with its manifest constants into the variables and modules it declares;
+// expressions evaluate as PRISM evaluates them (answers worked out by hand);
+// every file of the malformed corpus gives its error.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,5 +1,6 @@
-// The property parser (DESIGN §3): shapes and fields of valid properties,
-// canonical printing, and the column and message of every kind of error.
+// The property parser (docs/design.md §3): shapes and fields of valid
+// properties, canonical printing, and the column and message of every kind of
+// error.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -629,7 +630,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{std::string(100000, '-') + "x=1", k_max_depth, "nested too deeply"},
         BadCase{"x=" + std::string(100000, '(') + "1", 2 + k_max_depth, "nested too deeply"},
         BadCase{"x" + repeated("+1", 1000) + "=0", 2 * k_max_depth, "nested too deeply"},
-        // Storm's additions (issue 24).
+        // Storm's additions: LRA and conditional probabilities.
         BadCase{"LRA", 4, "expected '=?' or a bound"},
         BadCase{"LRA=?", 6, "expected '[' but found end of input"},
         BadCase{"LRA=? \"a\"", 7, "expected '[' but found \"a\""},

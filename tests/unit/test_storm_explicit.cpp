@@ -1,8 +1,8 @@
-// Storm's explicit dialect (issue 21): the die and two-dice examples with
+// Storm's explicit dialect: the die and two-dice examples with
 // their known values (each face 1/6; two dice: a sum of two 1/36, of seven
 // 1/6 whatever the scheduler; 11/3 expected flips per die), the dialect told
 // apart from PRISM's by the first line, and round trips through pmc's writer.
-// Issue 24: Storm's files with 0-probability transitions that carry rewards,
+// Storm's own files with 0-probability transitions that carry rewards,
 // and Storm's DRN exit rates rounded to 6 digits.
 // The malformed cases are in tests/data/bad/ (test_bad_inputs.cpp).
 #include <gtest/gtest.h>
@@ -147,7 +147,7 @@ TEST(StormExplicit, ParametricModelsAreNotWritten) {
   }
 }
 
-// Issue 24: a Storm-dialect .tra may write a transition with probability 0
+// A Storm-dialect .tra may write a transition with probability 0
 // and its .trans.rew give it a reward (Storm's own test files do). pmc drops
 // both (docs/decisions.md): a transition never taken earns nothing.
 // tests/data/storm/zero_transition.* (written by hand for pmc: 7 states, the
@@ -181,7 +181,7 @@ TEST(StormExplicit, ZeroProbabilityTransitionWithARewardLoads) {
 }
 
 // The same in PRISM's dialect, whose .trew reader rejected the reward with
-// "state 0 has no transition to state 0" before (issue 24): from state 0,
+// "state 0 has no transition to state 0" before: from state 0,
 // 1/2 to each target with rewards 2 and 4, R = 3; the reward 7 on the
 // written 0-probability self-loop counts for nothing.
 TEST(StormExplicit, PrismTransitionRewardOnAZeroProbabilityTransition) {
@@ -195,7 +195,7 @@ TEST(StormExplicit, PrismTransitionRewardOnAZeroProbabilityTransition) {
   EXPECT_NEAR(value(*m, "R=? [ F \"target\" ]"), 3.0, 1e-12);
 }
 
-// Issue 24: Storm writes a CTMC's exit rates with 6 significant digits; the
+// Storm writes a CTMC's exit rates with 6 significant digits; the
 // file's sums (1.0000049, 123456.4, 0.0012345649) written as 1, 123456 and
 // 0.00123456 are right, so no warning, while an exit rate 1% off is.
 TEST(StormDrn, ExitRatesRoundedToSixDigitsDoNotWarn) {

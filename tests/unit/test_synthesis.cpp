@@ -1,5 +1,5 @@
 // Parametric bounds (cpu.param-bounds) and parameter synthesis on the
-// pCTMCs of ../shared/models/pctmc (Češka et al. 2017): the bounds of a
+// pCTMCs of $PMC_MODELS/pctmc (Češka et al. 2017): the bounds of a
 // region contain PRISM's value at every reference point in it, shrink to
 // nothing with the region, equal pmc's own CTMC checker at a point; and
 // synthesis never classifies a region against a value inside it.
