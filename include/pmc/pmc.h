@@ -8,7 +8,7 @@
  * Conventions
  * -----------
  * - Objects are opaque handles (pmc_model, pmc_options, pmc_result,
- *   pmc_synthesis_request, pmc_synth_result). Every function
+ *   pmc_properties, pmc_synthesis_request, pmc_synth_result). Every function
  *   that creates one has a matching *_free; passing NULL to *_free is a
  *   no-op.
  * - Every fallible function returns a pmc_status; PMC_OK is 0. On failure,
@@ -591,6 +591,56 @@ PMC_API pmc_status pmc_result_phase_seconds(const pmc_result* result, pmc_phase 
  * static storage. Thread-safe. */
 PMC_API pmc_status pmc_solver_count(uint64_t* out_count);
 PMC_API pmc_status pmc_solver_name(uint64_t index, const char** out_name);
+
+/* ------------------------------------------------------------------------ */
+/* Properties files                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* The properties of a properties file (PRISM's .props/.pctl layout), each
+ * with its name and its text ready for pmc_check, as `pmc check
+ * --property-file` reads them. Immutable once made: any number of threads
+ * may query one at once. */
+typedef struct pmc_properties pmc_properties;
+
+/* Reads the properties file at `path`: one property per line or several
+ * separated by ';' (a line break inside (), [] or {} continues one);
+ * comments (`//` to the end of the line, block comments, lines starting
+ * with '#'); `"name": P=? [ ... ]` names a property; `const int|double|bool
+ * NAME = VALUE;` replaces NAME by VALUE (a number, true, false or an earlier
+ * constant) in the properties after it. `constants` ("N=3,K=2", or NULL)
+ * gives the values of constants the file declares without one
+ * (`const int N;`); names the file does not leave open are ignored, so the
+ * definitions given for a model may be passed as they are. The properties
+ * themselves are parsed by pmc_check, not here. On PMC_OK, *out_properties
+ * owns a new handle (free it with pmc_properties_free). Errors, whose
+ * message (pmc_last_error) starts with the file and line ("p.props:3:
+ * ..."): PMC_ERROR_IO (the file cannot be read), PMC_ERROR_PARSE (an
+ * unterminated string or comment, a constant without a value or with one
+ * that is not a literal, two properties of the same name, no property at
+ * all), PMC_ERROR_UNSUPPORTED (`label` and `formula` definitions: define
+ * them in the model), PMC_ERROR_INVALID_ARGUMENT (NULL pointers, malformed
+ * `constants`). Thread-safe. */
+PMC_API pmc_status pmc_properties_read(const char* path, const char* constants, pmc_properties** out_properties);
+
+/* As pmc_properties_read, from the file's contents `text`; `source_name`
+ * names it in messages (NULL: "<text>"). */
+PMC_API pmc_status pmc_properties_parse(const char* text, const char* source_name, const char* constants,
+                                        pmc_properties** out_properties);
+
+/* Frees the properties (NULL is a no-op); the strings they handed out go
+ * with them. */
+PMC_API void pmc_properties_free(pmc_properties* properties);
+
+/* How many properties the file holds (at least 1). */
+PMC_API pmc_status pmc_properties_count(const pmc_properties* properties, uint64_t* out_count);
+
+/* Property `index`, in file order: its name ("" when unnamed), its text with
+ * the constants substituted (the argument pmc_check takes), and the line it
+ * starts on (from 1). Strings stay valid until the properties are freed.
+ * PMC_ERROR_INVALID_ARGUMENT for an index out of range or NULL pointers. */
+PMC_API pmc_status pmc_properties_name(const pmc_properties* properties, uint64_t index, const char** out_name);
+PMC_API pmc_status pmc_properties_text(const pmc_properties* properties, uint64_t index, const char** out_text);
+PMC_API pmc_status pmc_properties_line(const pmc_properties* properties, uint64_t index, uint64_t* out_line);
 
 /* ------------------------------------------------------------------------ */
 /* Parameter synthesis (parametric CTMCs)                                    */
