@@ -22,13 +22,17 @@
 #include "model_commands.hpp"
 #include "progress_line.hpp"
 #include "property/parser.hpp"
-#include "property_file.hpp"
+#include "property/properties_file.hpp"
 #include "result_export.hpp"
 #include "settings.hpp"
 #include "solver/registry.hpp"
 #include "plural.hpp"
 
 namespace pmc::shell {
+
+using property::FileProperty;
+using property::read_properties_file;
+using property::split_property_name;
 
 namespace {
 
@@ -292,7 +296,7 @@ int run_check(const Arguments& args, std::ostream& out) {
   std::vector<FileProperty> properties;
   for (const std::string& text : args.values("property")) properties.push_back(split_property_name(text, "--property"));
   if (args.has("property-file")) {
-    for (FileProperty& p : read_property_file(args.value("property-file"))) properties.push_back(std::move(p));
+    for (FileProperty& p : read_properties_file(args.value("property-file"))) properties.push_back(std::move(p));
   }
   if (properties.empty()) {
     // A property given without --property lands among the model files.

@@ -19,7 +19,7 @@
 #include "formats/model_files.hpp"
 #include "model_commands.hpp"
 #include "progress_line.hpp"
-#include "property_file.hpp"
+#include "property/properties_file.hpp"
 #include "result_export.hpp"
 #include "settings.hpp"
 #include "solver/registry.hpp"
@@ -27,6 +27,9 @@
 #include "plural.hpp"
 
 namespace pmc::shell {
+
+using property::FileProperty;
+using property::read_properties_file;
 
 namespace {
 
@@ -330,7 +333,7 @@ CheckRequest parse_check(const std::string& rest) {
       std::string value = line.value();
       if (value.empty()) fail(ErrorCode::invalid_argument, "{} needs a file name", option);
       if (option == "--file") {
-        for (FileProperty& p : read_property_file(value)) request.properties.push_back(std::move(p));
+        for (FileProperty& p : read_properties_file(value)) request.properties.push_back(std::move(p));
       } else {
         request.scheduler_file = value;
       }

@@ -1,7 +1,8 @@
 /*
  * A tour of pmc's C API: load a model from a file and query it, check a
- * property and read the value of every state, see how an error is reported,
- * build an MDP from arrays and read its optimal scheduler, and list GPUs.
+ * property and read the value of every state, check the properties of a
+ * properties file, see how an error is reported, build an MDP from arrays
+ * and read its optimal scheduler, and list GPUs.
  *
  *   pmc_c_example [MODEL]       default: examples/die/die.tra
  *
@@ -111,6 +112,30 @@ static int check_property(const pmc_model* model, const char* property) {
   return ok;
 }
 
+/* A properties file's properties, read by the library (from text here;
+ * pmc_properties_read takes a path) and each checked on the model. */
+static int check_properties_file(const pmc_model* model) {
+  static const char* const text = "const int K = 3;\n\"six\": P=? [ F \"six\" ]\nP=? [ F<=K \"done\" ]\n";
+  pmc_properties* properties = NULL;
+  uint64_t count = 0, i;
+  int ok = check(pmc_properties_parse(text, "die.props", NULL, &properties), "pmc_properties_parse") &&
+           check(pmc_properties_count(properties, &count), "pmc_properties_count");
+  for (i = 0; ok && i < count; ++i) {
+    const char* name = NULL;
+    const char* property = NULL;
+    pmc_result* result = NULL;
+    double value = 0;
+    ok = check(pmc_properties_name(properties, i, &name), "pmc_properties_name") &&
+         check(pmc_properties_text(properties, i, &property), "pmc_properties_text") &&
+         check(pmc_check(model, property, NULL, &result), "pmc_check") &&
+         check(pmc_result_initial_value(result, &value), "pmc_result_initial_value");
+    if (ok) printf("%s%s%s: %g\n", name, name[0] != '\0' ? ": " : "", property, value);
+    pmc_result_free(result);
+  }
+  pmc_properties_free(properties); /* the strings it handed out go with it */
+  return ok;
+}
+
 /* Errors are ordinary return values: a malformed property gives
  * PMC_ERROR_PROPERTY and a message pointing at the column. */
 static int show_error(const pmc_model* model) {
@@ -181,10 +206,16 @@ int main(int argc, char** argv) {
   const char* path = argc > 1 ? argv[1] : "examples/die/die.tra";
   pmc_model* model = NULL;
   int ok;
+  /* The loaded library must serve the header this program was compiled
+   * with: the same major version, and not older. */
+  if (pmc_version_number() / 10000 != PMC_VERSION_MAJOR || pmc_version_number() < PMC_VERSION_NUMBER) {
+    fprintf(stderr, "libpmc %s is not compatible with pmc.h %s\n", pmc_version(), PMC_VERSION_STRING);
+    return EXIT_FAILURE;
+  }
   printf("pmc %s\n", pmc_version());
   if (!check(pmc_model_load(path, NULL, &model), "pmc_model_load")) return EXIT_FAILURE;
-  ok = describe(path, model) && (argc > 1 || check_property(model, "P=? [ F \"six\" ]")) && show_error(model) &&
-       build_mdp_and_schedule();
+  ok = describe(path, model) && (argc > 1 || check_property(model, "P=? [ F \"six\" ]")) &&
+       (argc > 1 || check_properties_file(model)) && show_error(model) && build_mdp_and_schedule();
   pmc_model_free(model);
   if (ok) list_devices();
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;

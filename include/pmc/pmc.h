@@ -1,11 +1,14 @@
 /*
  * pmc — probabilistic model checking on CPUs and NVIDIA GPUs.
  *
- * This is the whole public C interface of libpmc. It is valid C99 and C++.
+ * This is the whole public C interface of libpmc, with pmc/pmc_version.h
+ * (generated from the build's version) which it includes. It is valid C99
+ * and C++.
  *
  * Conventions
  * -----------
- * - Objects are opaque handles (pmc_model, pmc_options, pmc_result). Every function
+ * - Objects are opaque handles (pmc_model, pmc_options, pmc_result,
+ *   pmc_properties, pmc_synthesis_request, pmc_synth_result). Every function
  *   that creates one has a matching *_free; passing NULL to *_free is a
  *   no-op.
  * - Every fallible function returns a pmc_status; PMC_OK is 0. On failure,
@@ -28,6 +31,18 @@
  * reads it); functions that change or free a handle need exclusive access
  * to that handle. Handles are not tied to the thread that made them: any
  * thread may use or free them. pmc_last_error() is per thread.
+ *
+ * How this interface grows
+ * ------------------------
+ * - Status codes and enumerators are only ever appended, never renumbered
+ *   or reused: a value compiled into a caller keeps its meaning.
+ * - New settings arrive through handles with setters (pmc_options,
+ *   pmc_synthesis_request), never as new positional parameters of an
+ *   existing function.
+ * - A change that breaks callers compiled against an older header bumps
+ *   PMC_VERSION_MAJOR, which is also the shared library's soname
+ *   (libpmc.so.MAJOR). 1.0.0 was such a change: pmc_synthesize's eleven
+ *   positional parameters became a pmc_synthesis_request.
  */
 #ifndef PMC_PMC_H
 #define PMC_PMC_H
@@ -35,9 +50,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMC_VERSION_MAJOR 0
-#define PMC_VERSION_MINOR 1
-#define PMC_VERSION_PATCH 0
+/* PMC_VERSION_MAJOR/MINOR/PATCH, PMC_VERSION_NUMBER and PMC_VERSION_STRING,
+ * generated from the version of the build. */
+#include "pmc/pmc_version.h"
 
 #if defined(__GNUC__)
 #define PMC_API __attribute__((visibility("default")))
@@ -69,9 +84,16 @@ typedef enum pmc_status {
   PMC_ERROR_INTERNAL = 12         /* a bug in pmc: please report it */
 } pmc_status;
 
-/* "major.minor.patch" of the library actually loaded (compare with the
- * PMC_VERSION_* macros you compiled against). Static storage. Thread-safe. */
+/* "major.minor.patch" of the library actually loaded (PMC_VERSION_STRING
+ * of its build). Static storage. Thread-safe. */
 PMC_API const char* pmc_version(void);
+
+/* The version of the library actually loaded as one number,
+ * MAJOR * 10000 + MINOR * 100 + PATCH (PMC_VERSION_NUMBER of its build).
+ * A caller compiled against PMC_VERSION_NUMBER works with a library whose
+ * number has the same major part (number / 10000) and is not smaller.
+ * Thread-safe. */
+PMC_API int pmc_version_number(void);
 
 /* A constant English name for a status, e.g. "parse error". Static storage.
  * Thread-safe. */
@@ -571,6 +593,56 @@ PMC_API pmc_status pmc_solver_count(uint64_t* out_count);
 PMC_API pmc_status pmc_solver_name(uint64_t index, const char** out_name);
 
 /* ------------------------------------------------------------------------ */
+/* Properties files                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* The properties of a properties file (PRISM's .props/.pctl layout), each
+ * with its name and its text ready for pmc_check, as `pmc check
+ * --property-file` reads them. Immutable once made: any number of threads
+ * may query one at once. */
+typedef struct pmc_properties pmc_properties;
+
+/* Reads the properties file at `path`: one property per line or several
+ * separated by ';' (a line break inside (), [] or {} continues one);
+ * comments (`//` to the end of the line, block comments, lines starting
+ * with '#'); `"name": P=? [ ... ]` names a property; `const int|double|bool
+ * NAME = VALUE;` replaces NAME by VALUE (a number, true, false or an earlier
+ * constant) in the properties after it. `constants` ("N=3,K=2", or NULL)
+ * gives the values of constants the file declares without one
+ * (`const int N;`); names the file does not leave open are ignored, so the
+ * definitions given for a model may be passed as they are. The properties
+ * themselves are parsed by pmc_check, not here. On PMC_OK, *out_properties
+ * owns a new handle (free it with pmc_properties_free). Errors, whose
+ * message (pmc_last_error) starts with the file and line ("p.props:3:
+ * ..."): PMC_ERROR_IO (the file cannot be read), PMC_ERROR_PARSE (an
+ * unterminated string or comment, a constant without a value or with one
+ * that is not a literal, two properties of the same name, no property at
+ * all), PMC_ERROR_UNSUPPORTED (`label` and `formula` definitions: define
+ * them in the model), PMC_ERROR_INVALID_ARGUMENT (NULL pointers, malformed
+ * `constants`). Thread-safe. */
+PMC_API pmc_status pmc_properties_read(const char* path, const char* constants, pmc_properties** out_properties);
+
+/* As pmc_properties_read, from the file's contents `text`; `source_name`
+ * names it in messages (NULL: "<text>"). */
+PMC_API pmc_status pmc_properties_parse(const char* text, const char* source_name, const char* constants,
+                                        pmc_properties** out_properties);
+
+/* Frees the properties (NULL is a no-op); the strings they handed out go
+ * with them. */
+PMC_API void pmc_properties_free(pmc_properties* properties);
+
+/* How many properties the file holds (at least 1). */
+PMC_API pmc_status pmc_properties_count(const pmc_properties* properties, uint64_t* out_count);
+
+/* Property `index`, in file order: its name ("" when unnamed), its text with
+ * the constants substituted (the argument pmc_check takes), and the line it
+ * starts on (from 1). Strings stay valid until the properties are freed.
+ * PMC_ERROR_INVALID_ARGUMENT for an index out of range or NULL pointers. */
+PMC_API pmc_status pmc_properties_name(const pmc_properties* properties, uint64_t index, const char** out_name);
+PMC_API pmc_status pmc_properties_text(const pmc_properties* properties, uint64_t index, const char** out_text);
+PMC_API pmc_status pmc_properties_line(const pmc_properties* properties, uint64_t index, uint64_t* out_line);
+
+/* ------------------------------------------------------------------------ */
 /* Parameter synthesis (parametric CTMCs)                                    */
 /* ------------------------------------------------------------------------ */
 
@@ -592,30 +664,70 @@ typedef enum pmc_region_class {
   PMC_REGION_OPTIMUM = 3    /* min/max: may hold the optimum (value within epsilon of it) */
 } pmc_region_class;
 
-/* Synthesises parameter regions of a parametric CTMC (PMC_MODEL_PCTMC) for
- * a time-bounded property: P=? [ phi U[t1,t2] psi ], P=? [ F<=t psi ] (U<=t,
+/* What to synthesise: a property, parameter ranges, the mode, and the
+ * threshold and precision. Created with the property, set through the
+ * setters below (each may be called any number of times, the last call
+ * wins), passed to pmc_synthesize (which only reads it: one request may
+ * serve several calls, also at once from several threads), and freed with
+ * pmc_synthesis_request_free. Setters need exclusive access to the request.
+ * New settings will arrive as new setters. */
+typedef struct pmc_synthesis_request pmc_synthesis_request;
+
+/* A request for `property` (copied), a time-bounded property of a
+ * parametric CTMC: P=? [ phi U[t1,t2] psi ], P=? [ F<=t psi ] (U<=t,
  * F[t1,t2] too) or R=? [ C<=t ] (state rewards), phi and psi made of labels.
- * Parameter i ranges over [lower[i], upper[i]] (equal bounds fix it);
- * parameters not listed keep the range the model declares, which must then
- * be finite. `threshold` (PMC_SYNTH_THRESHOLD only) is a comparison such as
- * ">=0.9", "<0.2"; NULL takes the bound of a property written P>=0.9 [...].
- * `epsilon`: threshold mode, the largest undecided fraction of the volume;
- * min/max, the largest width of the optimum's bounds; 0 or less: 0.01.
- * `options` may be NULL; its solver ("auto", "cpu", "gpu",
+ * Defaults: mode PMC_SYNTH_THRESHOLD with the bound of a property written
+ * P>=0.9 [...], epsilon 0.01, and every parameter over the range the model
+ * declares. The property is parsed by pmc_synthesize, not here. On PMC_OK,
+ * *out_request owns a new request. PMC_ERROR_INVALID_ARGUMENT for NULL
+ * pointers. */
+PMC_API pmc_status pmc_synthesis_request_create(const char* property, pmc_synthesis_request** out_request);
+
+/* Frees the request (NULL is a no-op). Results made with it stay valid. */
+PMC_API void pmc_synthesis_request_free(pmc_synthesis_request* request);
+
+/* PMC_SYNTH_THRESHOLD (default), PMC_SYNTH_MIN or PMC_SYNTH_MAX; another
+ * value fails with PMC_ERROR_INVALID_ARGUMENT. */
+PMC_API pmc_status pmc_synthesis_request_set_mode(pmc_synthesis_request* request, pmc_synth_mode mode);
+
+/* Threshold mode: a comparison such as ">=0.9", "<0.2" (copied); NULL
+ * (default) takes the bound of a property written P>=0.9 [...]. A malformed
+ * comparison fails here with PMC_ERROR_INVALID_ARGUMENT; a threshold with
+ * mode min/max makes pmc_synthesize fail the same way. */
+PMC_API pmc_status pmc_synthesis_request_set_threshold(pmc_synthesis_request* request, const char* threshold);
+
+/* Threshold mode: the largest undecided fraction of the volume; min/max:
+ * the largest width of the optimum's bounds. 0 or less: the default, 0.01.
+ * NaN fails with PMC_ERROR_INVALID_ARGUMENT. */
+PMC_API pmc_status pmc_synthesis_request_set_epsilon(pmc_synthesis_request* request, double epsilon);
+
+/* Parameter `name` (copied) ranges over [lower, upper] (equal bounds fix
+ * it); setting a name again replaces its range. Parameters without a range
+ * keep the one the model declares, which must then be finite. Names and
+ * bounds are checked against the model by pmc_synthesize. */
+PMC_API pmc_status pmc_synthesis_request_set_parameter_range(pmc_synthesis_request* request, const char* name,
+                                                             double lower, double upper);
+
+/* Forgets every range set with pmc_synthesis_request_set_parameter_range. */
+PMC_API pmc_status pmc_synthesis_request_clear_parameter_ranges(pmc_synthesis_request* request);
+
+/* Synthesises parameter regions of a parametric CTMC (PMC_MODEL_PCTMC) as
+ * `request` says. `options` may be NULL; its solver ("auto", "cpu", "gpu",
  * "cpu.param-bounds", "gpu.param-bounds"), threads, device and cancel flag
  * apply. On PMC_OK *out_result owns a new result (free it with
  * pmc_synth_result_free). When the refinement stopped at its region limit
  * the call returns PMC_ERROR_NOT_CONVERGED and still sets *out_result.
- * Errors: PMC_ERROR_INVALID_ARGUMENT (NULL pointer, unknown or repeated
- * parameter name, lower > upper, a non-finite bound, a range that makes a
- * rate negative, bad threshold or mode), PMC_ERROR_UNSUPPORTED (the model is
- * not parametric, or the property is outside the fragment above),
- * PMC_ERROR_PROPERTY, PMC_ERROR_PARSE, PMC_ERROR_CANCELLED. The message of
- * pmc_last_error() says which. The model may be used by several threads at
- * once; one options handle must not be shared by concurrent calls. */
-PMC_API pmc_status pmc_synthesize(const pmc_model* model, const char* property, const char* const* parameter_names,
-                                  const double* lower, const double* upper, uint64_t num_parameters,
-                                  pmc_synth_mode mode, const char* threshold, double epsilon,
+ * Errors: PMC_ERROR_INVALID_ARGUMENT (NULL pointer, unknown parameter
+ * name, lower > upper, a non-finite bound, a range that makes a rate
+ * negative, a threshold with mode min/max), PMC_ERROR_UNSUPPORTED (the
+ * model is not parametric, or the property is outside the fragment of
+ * pmc_synthesis_request_create), PMC_ERROR_PROPERTY, PMC_ERROR_PARSE,
+ * PMC_ERROR_CANCELLED. The message of pmc_last_error() says which. The
+ * model and the request may be used by several threads at once; one
+ * options handle must not be shared by concurrent calls. (Before 1.0.0
+ * this function took the request's settings as eleven positional
+ * parameters.) */
+PMC_API pmc_status pmc_synthesize(const pmc_model* model, const pmc_synthesis_request* request,
                                   const pmc_options* options, pmc_synth_result** out_result);
 
 /* Frees the result (NULL is a no-op). */

@@ -14,11 +14,9 @@ void set_last_error(std::string message) { last_error = std::move(message); }
 
 extern "C" {
 
-const char* pmc_version(void) {
-#define PMC_STRINGIFY2(x) #x
-#define PMC_STRINGIFY(x) PMC_STRINGIFY2(x)
-  return PMC_STRINGIFY(PMC_VERSION_MAJOR) "." PMC_STRINGIFY(PMC_VERSION_MINOR) "." PMC_STRINGIFY(PMC_VERSION_PATCH);
-}
+const char* pmc_version(void) { return PMC_VERSION_STRING; }
+
+int pmc_version_number(void) { return PMC_VERSION_NUMBER; }
 
 const char* pmc_status_string(pmc_status status) {
   switch (pmc::api::raw_enum_value(status)) {

@@ -1,9 +1,23 @@
-// pmc_synthesize and the pmc_synth_result accessors.
+// pmc_synthesis_request, pmc_synthesize and the pmc_synth_result accessors.
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "api/guard.hpp"
 #include "synth/synthesis.hpp"
+
+// What pmc_synthesize reads: the property and the settings its setters
+// gave, already checked where a setter can check them alone.
+struct pmc_synthesis_request {
+  std::string property;
+  std::vector<pmc::ParamRange> ranges;  // in the order first set
+  pmc::SynthMode mode = pmc::SynthMode::threshold;
+  std::optional<pmc::property::Comparison> comparison;  // set by a threshold
+  double threshold = 0;
+  double epsilon = -1;  // < 0: the default
+};
 
 struct pmc_synth_result {
   pmc::SynthesisResult result;
@@ -29,51 +43,97 @@ const pmc::SynthesisResult& result_of(const pmc_synth_result* r) { return requir
 
 extern "C" {
 
-pmc_status pmc_synthesize(const pmc_model* model, const char* property, const char* const* parameter_names,
-                          const double* lower, const double* upper, uint64_t num_parameters, pmc_synth_mode mode,
-                          const char* threshold, double epsilon, const pmc_options* options,
+pmc_status pmc_synthesis_request_create(const char* property, pmc_synthesis_request** out_request) {
+  return guarded([&] {
+    require(property, "property");
+    require(out_request, "out_request");
+    auto request = std::make_unique<pmc_synthesis_request>();
+    request->property = property;
+    *out_request = request.release();
+  });
+}
+
+void pmc_synthesis_request_free(pmc_synthesis_request* request) { delete request; }
+
+pmc_status pmc_synthesis_request_set_mode(pmc_synthesis_request* request, pmc_synth_mode mode) {
+  return guarded([&] {
+    pmc_synthesis_request& r = require(request, "request");
+    switch (const int raw_mode = raw_enum_value(mode)) {
+      case PMC_SYNTH_THRESHOLD: r.mode = pmc::SynthMode::threshold; break;
+      case PMC_SYNTH_MIN: r.mode = pmc::SynthMode::minimum; break;
+      case PMC_SYNTH_MAX: r.mode = pmc::SynthMode::maximum; break;
+      default: fail(ErrorCode::invalid_argument, "unknown synthesis mode {}", raw_mode);
+    }
+  });
+}
+
+pmc_status pmc_synthesis_request_set_threshold(pmc_synthesis_request* request, const char* threshold) {
+  return guarded([&] {
+    pmc_synthesis_request& r = require(request, "request");
+    if (threshold == nullptr) {
+      r.comparison.reset();
+      r.threshold = 0;
+      return;
+    }
+    pmc::property::Comparison comparison;
+    double value = 0;
+    pmc::parse_threshold(threshold, comparison, value);
+    r.comparison = comparison;
+    r.threshold = value;
+  });
+}
+
+pmc_status pmc_synthesis_request_set_epsilon(pmc_synthesis_request* request, double epsilon) {
+  return guarded([&] {
+    pmc_synthesis_request& r = require(request, "request");
+    if (std::isnan(epsilon)) fail(ErrorCode::invalid_argument, "epsilon is NaN");
+    r.epsilon = epsilon > 0 ? epsilon : -1;
+  });
+}
+
+pmc_status pmc_synthesis_request_set_parameter_range(pmc_synthesis_request* request, const char* name, double lower,
+                                                     double upper) {
+  return guarded([&] {
+    pmc_synthesis_request& r = require(request, "request");
+    require(name, "name");
+    auto same_name = [&](const pmc::ParamRange& range) { return range.name == name; };
+    if (auto it = std::find_if(r.ranges.begin(), r.ranges.end(), same_name); it != r.ranges.end()) {
+      it->lower = lower;
+      it->upper = upper;
+    } else {
+      r.ranges.push_back({name, lower, upper});
+    }
+  });
+}
+
+pmc_status pmc_synthesis_request_clear_parameter_ranges(pmc_synthesis_request* request) {
+  return guarded([&] { require(request, "request").ranges.clear(); });
+}
+
+pmc_status pmc_synthesize(const pmc_model* model, const pmc_synthesis_request* request, const pmc_options* options,
                           pmc_synth_result** out_result) {
   bool converged = true;
   pmc_status status = guarded([&] {
     const pmc::Model& m = model_of(model);
-    require(property, "property");
+    const pmc_synthesis_request& r = require(request, "request");
     require(out_result, "out_result");
-    if (num_parameters > 0) {
-      require(parameter_names, "parameter_names");
-      require(lower, "lower");
-      require(upper, "upper");
-    }
-    std::vector<pmc::ParamRange> ranges;
-    for (uint64_t i = 0; i < num_parameters; ++i) {
-      if (parameter_names[i] == nullptr) fail(ErrorCode::invalid_argument, "parameter_names[{}] is NULL", i);
-      ranges.push_back({parameter_names[i], lower[i], upper[i]});
-    }
     pmc::SynthesisOptions o;
-    switch (const int raw_mode = raw_enum_value(mode)) {
-      case PMC_SYNTH_THRESHOLD: o.mode = pmc::SynthMode::threshold; break;
-      case PMC_SYNTH_MIN: o.mode = pmc::SynthMode::minimum; break;
-      case PMC_SYNTH_MAX: o.mode = pmc::SynthMode::maximum; break;
-      default: fail(ErrorCode::invalid_argument, "unknown synthesis mode {}", raw_mode);
-    }
-    if (threshold != nullptr) {
+    o.mode = r.mode;
+    if (r.comparison) {
       if (o.mode != pmc::SynthMode::threshold) {
         fail(ErrorCode::invalid_argument, "a threshold is given, but the mode is min/max synthesis");
       }
-      pmc::property::Comparison c;
-      double value = 0;
-      pmc::parse_threshold(threshold, c, value);
-      o.comparison = c;
-      o.threshold = value;
+      o.comparison = r.comparison;
+      o.threshold = r.threshold;
     }
-    if (std::isnan(epsilon)) fail(ErrorCode::invalid_argument, "epsilon is NaN");
-    o.epsilon = epsilon > 0 ? epsilon : -1;
+    o.epsilon = r.epsilon;
     if (options != nullptr) {
       o.solver = options->check.solver;
       o.settings = options->check.settings;
       o.settings.progress = nullptr;  // its signature reports solver steps
     }
     auto holder = std::make_unique<pmc_synth_result>();
-    holder->result = pmc::synthesize(m, property, ranges, o);
+    holder->result = pmc::synthesize(m, r.property, r.ranges, o);
     converged = holder->result.converged;
     if (!converged) {
       pmc::api::set_last_error(fmt::format("not converged: stopped after {} regions, before reaching epsilon {}",

@@ -37,6 +37,9 @@ pmc_model* build_small_dtmc() {
 TEST(CApi, VersionAndStatusStrings) {
   EXPECT_EQ(std::string(pmc_version()), std::to_string(PMC_VERSION_MAJOR) + "." + std::to_string(PMC_VERSION_MINOR) +
                                             "." + std::to_string(PMC_VERSION_PATCH));
+  EXPECT_EQ(std::string(pmc_version()), PMC_VERSION_STRING);
+  EXPECT_EQ(pmc_version_number(), PMC_VERSION_NUMBER);
+  EXPECT_EQ(PMC_VERSION_NUMBER, PMC_VERSION_MAJOR * 10000 + PMC_VERSION_MINOR * 100 + PMC_VERSION_PATCH);
   EXPECT_EQ(std::string(pmc_status_string(PMC_OK)), "ok");
   EXPECT_EQ(std::string(pmc_status_string(PMC_ERROR_PARSE)), "parse error");
   EXPECT_NE(std::string(pmc_status_string(static_cast<pmc_status>(999))), "");

@@ -852,8 +852,9 @@ TEST(CApiConcurrency, ModelsLoadAndFreeInManyThreadsAtOnce) {
 }
 
 // Scenario 6: one parametric CTMC shared by 6 threads, each synthesising
-// with options of its own (pmc_synthesize: "the model may be used by
-// several threads at once; one options handle must not be shared") and
+// with options of its own and one shared request (pmc_synthesize: "the
+// model and the request may be used by several threads at once; one
+// options handle must not be shared") and
 // checking the CTMC at a point of its own (pmc_options_set_parameter on its
 // own options); every answer equals the single-threaded one.
 TEST(CApiConcurrency, ParametricModelSharedBySynthesesAndPointChecks) {
@@ -864,6 +865,16 @@ TEST(CApiConcurrency, ParametricModelSharedBySynthesesAndPointChecks) {
   const char* const names[] = {"k1", "k2", "k3"};
   const double lower[] = {1, 1, 1}, upper[] = {3, 3, 1};
   const char* const property = "P=? [ F[10,10] \"correct\" ]";
+  // One request shared by every thread: pmc_synthesize only reads it.
+  pmc_synthesis_request* request = nullptr;
+  ASSERT_EQ(pmc_synthesis_request_create(property, &request), PMC_OK) << last_error();
+  const std::unique_ptr<pmc_synthesis_request, void (*)(pmc_synthesis_request*)> owned_request(
+      request, pmc_synthesis_request_free);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(pmc_synthesis_request_set_parameter_range(request, names[i], lower[i], upper[i]), PMC_OK);
+  }
+  ASSERT_EQ(pmc_synthesis_request_set_mode(request, PMC_SYNTH_MAX), PMC_OK);
+  ASSERT_EQ(pmc_synthesis_request_set_epsilon(request, 0.05), PMC_OK);
   struct Synthesis {
     uint64_t regions = 0;
     double optimum_lower = 0, optimum_upper = 0;
@@ -871,9 +882,7 @@ TEST(CApiConcurrency, ParametricModelSharedBySynthesesAndPointChecks) {
   const auto synthesize = [&](const pmc_options* options) {
     Synthesis out;
     pmc_synth_result* r = nullptr;
-    EXPECT_EQ(pmc_synthesize(model.get(), property, names, lower, upper, 3, PMC_SYNTH_MAX, nullptr, 0.05, options, &r),
-              PMC_OK)
-        << last_error();
+    EXPECT_EQ(pmc_synthesize(model.get(), request, options, &r), PMC_OK) << last_error();
     EXPECT_EQ(pmc_synth_result_num_regions(r, &out.regions), PMC_OK);
     EXPECT_EQ(pmc_synth_result_optimum(r, &out.optimum_lower, &out.optimum_upper), PMC_OK);
     pmc_synth_result_free(r);

@@ -1,10 +1,12 @@
-// The C ABI of parameter synthesis: pmc_synthesize rejects bad arguments
-// with a clear status and message, and a good call gives regions that
-// partition the space with consistent classes and bounds.
+// The C ABI of parameter synthesis: pmc_synthesis_request's setters and
+// pmc_synthesize reject bad arguments with a clear status and message, and
+// a good call gives regions that partition the space with consistent
+// classes and bounds.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,43 @@ std::string model_path(const char* name) {
 
 std::string last_error() { return pmc_last_error(); }
 
+struct RequestFree {
+  void operator()(pmc_synthesis_request* request) const { pmc_synthesis_request_free(request); }
+};
+using RequestPtr = std::unique_ptr<pmc_synthesis_request, RequestFree>;
+
+// A request with ranges for `names` (may be empty), the mode, threshold
+// (NULL: none) and epsilon; the status of the first call that fails, so a
+// test sees a setter's refusal just as pmc_synthesize's. `mode` is an int
+// so that BadArguments can pass a value outside the enum, as a C caller
+// may: holding 7 in a pmc_synth_mode variable is undefined in C++ (clang's
+// UBSan flags the load), a converted prvalue is not.
+pmc_status make_request(const char* property, const std::vector<const char*>& names, const double* lo,
+                        const double* hi, int mode, const char* threshold, double epsilon, RequestPtr& out) {
+  pmc_synthesis_request* request = nullptr;
+  if (pmc_status s = pmc_synthesis_request_create(property, &request); s != PMC_OK) return s;
+  out.reset(request);
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (pmc_status s = pmc_synthesis_request_set_parameter_range(request, names[i], lo[i], hi[i]); s != PMC_OK) {
+      return s;
+    }
+  }
+  if (pmc_status s = pmc_synthesis_request_set_mode(request, static_cast<pmc_synth_mode>(mode)); s != PMC_OK) return s;
+  if (threshold != nullptr) {
+    if (pmc_status s = pmc_synthesis_request_set_threshold(request, threshold); s != PMC_OK) return s;
+  }
+  return pmc_synthesis_request_set_epsilon(request, epsilon);
+}
+
+// pmc_synthesize with a request made by make_request.
+pmc_status synthesize(const pmc_model* model, const char* property, const std::vector<const char*>& names,
+                      const double* lo, const double* hi, int mode, const char* threshold, double epsilon,
+                      const pmc_options* options, pmc_synth_result** out_result) {
+  RequestPtr request;
+  if (pmc_status s = make_request(property, names, lo, hi, mode, threshold, epsilon, request); s != PMC_OK) return s;
+  return pmc_synthesize(model, request.get(), options, out_result);
+}
+
 class SynthApi : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -34,13 +73,8 @@ class SynthApi : public ::testing::Test {
 
   pmc_status run(const std::vector<const char*>& names, const std::vector<double>& lo, const std::vector<double>& hi,
                  int mode, const char* threshold, const char* property = k_property) {
-    // `mode` is an int so that BadArguments can pass a value outside the enum,
-    // as a C caller may: holding 7 in a pmc_synth_mode variable is undefined
-    // in C++ (clang's UBSan flags the load), a converted prvalue is not.
     pmc_synth_result* r = nullptr;
-    const pmc_status s = pmc_synthesize(model_, property, names.data(), lo.data(), hi.data(), names.size(),
-                                        static_cast<pmc_synth_mode>(mode),
-                                        threshold, 0.2, nullptr, &r);
+    const pmc_status s = synthesize(model_, property, names, lo.data(), hi.data(), mode, threshold, 0.2, nullptr, &r);
     if (s != PMC_OK) { EXPECT_EQ(r, nullptr); }
     pmc_synth_result_free(r);
     return s;
@@ -54,9 +88,7 @@ class SynthApi : public ::testing::Test {
 TEST_F(SynthApi, ThresholdRegions) {
   const double lo[] = {1, 1, 1}, hi[] = {3, 3, 3};
   pmc_synth_result* r = nullptr;
-  ASSERT_EQ(pmc_synthesize(model_, k_property, names_.data(), lo, hi, 3, PMC_SYNTH_THRESHOLD, ">=0.9", 0.2, nullptr,
-                           &r),
-            PMC_OK)
+  ASSERT_EQ(synthesize(model_, k_property, names_, lo, hi, PMC_SYNTH_THRESHOLD, ">=0.9", 0.2, nullptr, &r), PMC_OK)
       << last_error();
   uint64_t params = 0, regions = 0;
   ASSERT_EQ(pmc_synth_result_num_parameters(r, &params), PMC_OK);
@@ -102,8 +134,7 @@ TEST_F(SynthApi, ThresholdRegions) {
 TEST_F(SynthApi, MaxOptimum) {
   const double lo[] = {1, 1, 1}, hi[] = {3, 3, 1};
   pmc_synth_result* r = nullptr;
-  ASSERT_EQ(pmc_synthesize(model_, k_property, names_.data(), lo, hi, 3, PMC_SYNTH_MAX, nullptr, 0.05, nullptr, &r),
-            PMC_OK)
+  ASSERT_EQ(synthesize(model_, k_property, names_, lo, hi, PMC_SYNTH_MAX, nullptr, 0.05, nullptr, &r), PMC_OK)
       << last_error();
   double olo = 0, ohi = 0;
   ASSERT_EQ(pmc_synth_result_optimum(r, &olo, &ohi), PMC_OK);
@@ -123,7 +154,9 @@ TEST_F(SynthApi, BadArguments) {
   EXPECT_EQ(run(names_, {1, 1, NAN}, hi, PMC_SYNTH_THRESHOLD, ">=0.9"), PMC_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(run({"k1", "k2"}, {1, 1}, {2, 2}, PMC_SYNTH_THRESHOLD, ">=0.9"), PMC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(last_error().find("no range for parameter k3"), std::string::npos) << last_error();
+  // Setting k1 twice replaces its range: k2 has none.
   EXPECT_EQ(run({"k1", "k1", "k3"}, lo, hi, PMC_SYNTH_THRESHOLD, ">=0.9"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("no range for parameter k2"), std::string::npos) << last_error();
   EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_THRESHOLD, "=0.9"), PMC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(last_error().find("bad threshold"), std::string::npos) << last_error();
   EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_THRESHOLD, ">=abc"), PMC_ERROR_INVALID_ARGUMENT);
@@ -135,18 +168,30 @@ TEST_F(SynthApi, BadArguments) {
   EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_MAX, nullptr, "S=? [ \"correct\" ]"), PMC_ERROR_UNSUPPORTED);
   EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_MAX, nullptr, "P=? [ F<=1 \"nope\" ]"), PMC_ERROR_PROPERTY);
   EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_MAX, nullptr, "P=? [ F<=1 "), PMC_ERROR_PROPERTY);  // syntax errors give the column
+  EXPECT_EQ(run(names_, lo, hi, PMC_SYNTH_THRESHOLD, ">=0.9"), PMC_OK) << last_error();
   pmc_synth_result* r = nullptr;
-  EXPECT_EQ(pmc_synthesize(nullptr, k_property, names_.data(), lo.data(), hi.data(), 3, PMC_SYNTH_MAX, nullptr, 0,
-                           nullptr, &r),
-            PMC_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(pmc_synthesize(model_, nullptr, names_.data(), lo.data(), hi.data(), 3, PMC_SYNTH_MAX, nullptr, 0, nullptr,
-                           &r),
-            PMC_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(pmc_synthesize(model_, k_property, nullptr, lo.data(), hi.data(), 3, PMC_SYNTH_MAX, nullptr, 0, nullptr, &r),
-            PMC_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(pmc_synthesize(model_, k_property, names_.data(), lo.data(), hi.data(), 3, PMC_SYNTH_MAX, nullptr, 0,
-                           nullptr, nullptr),
-            PMC_ERROR_INVALID_ARGUMENT);
+  RequestPtr request;
+  ASSERT_EQ(make_request(k_property, names_, lo.data(), hi.data(), PMC_SYNTH_MAX, nullptr, 0, request), PMC_OK);
+  EXPECT_EQ(pmc_synthesize(nullptr, request.get(), nullptr, &r), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("model is NULL"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_synthesize(model_, nullptr, nullptr, &r), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("request is NULL"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_synthesize(model_, request.get(), nullptr, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  pmc_synthesis_request* made = nullptr;
+  EXPECT_EQ(pmc_synthesis_request_create(nullptr, &made), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("property is NULL"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_synthesis_request_create(k_property, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(made, nullptr);
+  EXPECT_EQ(pmc_synthesis_request_set_mode(nullptr, PMC_SYNTH_MIN), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_synthesis_request_set_threshold(nullptr, ">=0.5"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_synthesis_request_set_epsilon(nullptr, 0.1), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_synthesis_request_set_epsilon(request.get(), NAN), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("epsilon is NaN"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_synthesis_request_set_parameter_range(nullptr, "k1", 1, 2), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_synthesis_request_set_parameter_range(request.get(), nullptr, 1, 2), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("name is NULL"), std::string::npos) << last_error();
+  EXPECT_EQ(pmc_synthesis_request_clear_parameter_ranges(nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  pmc_synthesis_request_free(nullptr);
   EXPECT_EQ(r, nullptr);
   EXPECT_EQ(pmc_synth_result_num_regions(nullptr, nullptr), PMC_ERROR_INVALID_ARGUMENT);
   pmc_synth_result_free(nullptr);
@@ -162,10 +207,9 @@ TEST(SynthApiModels, NonParametricModel) {
       << last_error();
   const uint64_t goal[] = {1};
   ASSERT_EQ(pmc_model_add_label(model, "goal", goal, 1), PMC_OK) << last_error();
-  const char* names[] = {"k"};
   const double lo[] = {1}, hi[] = {2};
   pmc_synth_result* r = nullptr;
-  EXPECT_EQ(pmc_synthesize(model, "P=? [ F<=1 \"goal\" ]", names, lo, hi, 1, PMC_SYNTH_MAX, nullptr, 0, nullptr, &r),
+  EXPECT_EQ(synthesize(model, "P=? [ F<=1 \"goal\" ]", {"k"}, lo, hi, PMC_SYNTH_MAX, nullptr, 0, nullptr, &r),
             PMC_ERROR_UNSUPPORTED);
   EXPECT_NE(last_error().find("parametric"), std::string::npos) << last_error();
   pmc_model_free(model);
@@ -188,8 +232,7 @@ TEST(SynthApiModels, BuiltParametricModel) {
   ASSERT_EQ(pmc_model_add_label(model, "init", init, 1), PMC_OK) << last_error();
   const double lo[] = {1}, hi[] = {3};
   pmc_synth_result* r = nullptr;
-  ASSERT_EQ(pmc_synthesize(model, "P=? [ F<=1 \"goal\" ]", names, lo, hi, 1, PMC_SYNTH_MAX, nullptr, 0.001, nullptr,
-                           &r),
+  ASSERT_EQ(synthesize(model, "P=? [ F<=1 \"goal\" ]", {"k"}, lo, hi, PMC_SYNTH_MAX, nullptr, 0.001, nullptr, &r),
             PMC_OK)
       << last_error();
   double olo = 0, ohi = 0;
@@ -197,13 +240,20 @@ TEST(SynthApiModels, BuiltParametricModel) {
   EXPECT_LE(olo, 1 - std::exp(-3.0) + 1e-9);
   EXPECT_GE(ohi, 1 - std::exp(-3.0) - 1e-9);
   pmc_synth_result_free(r);
-  // Without ranges the model's declared range [0, 10] is used.
-  ASSERT_EQ(pmc_synthesize(model, "P>=0.5 [ F<=1 \"goal\" ]", nullptr, nullptr, nullptr, 0, PMC_SYNTH_THRESHOLD,
-                           nullptr, 0.01, nullptr, &r),
-            PMC_OK)
-      << last_error();
+  // Without ranges the model's declared range [0, 10] is used: a request
+  // whose ranges were cleared, used for two calls.
+  RequestPtr request;
+  ASSERT_EQ(make_request("P>=0.5 [ F<=1 \"goal\" ]", {"k"}, lo, hi, PMC_SYNTH_THRESHOLD, nullptr, 0.01, request),
+            PMC_OK);
+  ASSERT_EQ(pmc_synthesis_request_clear_parameter_ranges(request.get()), PMC_OK);
+  ASSERT_EQ(pmc_synthesize(model, request.get(), nullptr, &r), PMC_OK) << last_error();
+  uint64_t first_regions = 0;
+  ASSERT_EQ(pmc_synth_result_num_regions(r, &first_regions), PMC_OK);
+  pmc_synth_result_free(r);
+  ASSERT_EQ(pmc_synthesize(model, request.get(), nullptr, &r), PMC_OK) << last_error();
   uint64_t regions = 0;
   ASSERT_EQ(pmc_synth_result_num_regions(r, &regions), PMC_OK);
+  EXPECT_EQ(regions, first_regions);
   for (uint64_t i = 0; i < regions; ++i) {
     double l, u;
     pmc_region_class c;

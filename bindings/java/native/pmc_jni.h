@@ -5,6 +5,7 @@
  *   pmc_jni_library.c  version, solvers, devices, options
  *   pmc_jni_model.c    loading, building, labels, rewards, queries, saving
  *   pmc_jni_check.c    pmc_check, progress callbacks, results
+ *   pmc_jni_properties.c  properties files
  *
  * Rules the glue keeps, so that nothing a caller does can crash the JVM:
  * - Every pmc status is checked; a failure becomes a pending

@@ -12,13 +12,16 @@ JNIEXPORT jbyteArray JNICALL Java_org_pmc_Native_version(JNIEnv* env, jclass cls
   return new_bytes(env, pmc_version());
 }
 
-JNIEXPORT jintArray JNICALL Java_org_pmc_Native_headerVersion(JNIEnv* env, jclass cls) {
+JNIEXPORT jint JNICALL Java_org_pmc_Native_versionNumber(JNIEnv* env, jclass cls) {
+  (void)env;
   (void)cls;
-  const jint version[3] = {PMC_VERSION_MAJOR, PMC_VERSION_MINOR, PMC_VERSION_PATCH};
-  jintArray array = (*env)->NewIntArray(env, 3);
-  if (array == NULL) return NULL;
-  (*env)->SetIntArrayRegion(env, array, 0, 3, version);
-  return (*env)->ExceptionCheck(env) ? NULL : array;
+  return (jint)pmc_version_number();
+}
+
+JNIEXPORT jint JNICALL Java_org_pmc_Native_headerVersionNumber(JNIEnv* env, jclass cls) {
+  (void)env;
+  (void)cls;
+  return (jint)PMC_VERSION_NUMBER;
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_pmc_Native_statusString(JNIEnv* env, jclass cls, jint status) {

@@ -24,6 +24,7 @@ import org.pmc.NotConvergedException;
 import org.pmc.Options;
 import org.pmc.Pmc;
 import org.pmc.PmcException;
+import org.pmc.Properties;
 import org.pmc.Result;
 import org.pmc.Status;
 
@@ -248,8 +249,11 @@ public final class PmcTest {
   private static void testLibrary() {
     String version = Pmc.version();
     check(version.matches("\\d+\\.\\d+\\.\\d+"), "version \"" + version + "\" is major.minor.patch");
-    checkEquals(Pmc.headerVersion().split("\\.")[0], version.split("\\.")[0],
-                "major version of libpmc and of the pmc.h the JNI library was built with");
+    String[] parts = version.split("\\.");
+    checkEquals(Integer.parseInt(parts[0]) * 10000 + Integer.parseInt(parts[1]) * 100 + Integer.parseInt(parts[2]),
+                Pmc.versionNumber(), "versionNumber() is version() as one number");
+    check(Pmc.libraryIsCompatible(), "libpmc " + Pmc.versionNumber() + " serves the pmc.h "
+                                     + Pmc.headerVersionNumber() + " the JNI library was built with");
     List<String> solvers = Pmc.solvers();
     for (String s : List.of("cpu.jacobi", "cpu.gauss-seidel", "cpu.vi", "cpu.interval-vi", "cpu.steps")) {
       check(solvers.contains(s), "solvers " + solvers + " include " + s);
@@ -636,6 +640,41 @@ public final class PmcTest {
     checkThrows(NullPointerException.class, () -> Model.buildPrism(null, "K=2"), "null path");
   }
 
+  /** Properties files read by libpmc: examples/consensus/consensus.props, texts to check, errors. */
+  private static void testProperties() throws IOException {
+    Path props = dieExample().getParent().getParent().resolve("consensus").resolve("consensus.props");
+    Properties read = Properties.read(props);
+    checkEquals(5, read.size(), "properties in consensus.props");
+    checkEquals(new Properties.Entry("disagree", "Pmax=? [ F \"finished\" & !\"agree\" ]", 7), read.get(0), "first");
+    checkEquals("Pmax=? [ F<=20 \"finished\" ]", read.get(4).text(), "const T = 20 substituted");
+    checkEquals("", read.get(4).name(), "unnamed");
+    int count = 0;
+    for (Properties.Entry entry : read) count += entry.text().isEmpty() ? 0 : 1;
+    checkEquals(5, count, "iteration");
+    Properties typed = Properties.parse("const int N;\n\"six\": P=? [ F \"six\" ]\nP=? [ F<=N \"done\" ]\n",
+                                        "die.props", "N=3");
+    checkEquals("P=? [ F<=3 \"done\" ]", typed.get(1).text(), "constant given by the caller");
+    try (Model m = Model.load(dieExample()); Result r = m.check(typed.get(0).text())) {
+      checkClose(1.0 / 6, r.initialValue(), 1e-6, "a property's text checked");
+    }
+    Path dir = Files.createTempDirectory("pmc-java-props");
+    Path bad = dir.resolve("bad.props");
+    try {
+      Files.writeString(bad, "P=? [ F \"a\" ]\nconst int N;\nP=? [ F<=N \"a\" ]\n");
+      checkPmcError(Status.PARSE, bad + ":2: constant 'N' has no value", () -> Properties.read(bad), "undefined N");
+      checkEquals("P=? [ F<=4 \"a\" ]", Properties.read(bad, "N=4").get(1).text(), "N given");
+    } finally {
+      Files.deleteIfExists(bad);
+      Files.deleteIfExists(dir);
+    }
+    checkPmcError(Status.IO, "missing.props", () -> Properties.read(Path.of("/nonexistent/missing.props")), "missing");
+    checkPmcError(Status.PARSE, "typed:1: unterminated string", () -> Properties.parse("P=? [ F \"a ]", "typed", null),
+                  "bad syntax");
+    checkPmcError(Status.INVALID_ARGUMENT, "constants", () -> Properties.parse("P=? [ F \"a\" ]", null, "N"),
+                  "malformed constants");
+    checkThrows(NullPointerException.class, () -> Properties.read(null), "null path");
+  }
+
   private static void testSound() {
     String property = "P=? [ F \"six\" ]";
     try (Model m = Model.load(dieExample())) {
@@ -965,6 +1004,7 @@ public final class PmcTest {
     test("not converged: the partial result", PmcTest::testNotConverged);
     test("formats: .tra, .pmcb, .drn, .gz round trips", PmcTest::testFormats);
     test("PRISM-language sources", PmcTest::testPrismLanguage);
+    test("properties files", PmcTest::testProperties);
     test("DTMC leader_sync 3_2 (manifest)", () -> checkInstance("leader_sync", "3_2"));
     test("DTMC brp N16_M2 (manifest)", () -> checkInstance("brp", "N16_M2"));
     test("CTMC cluster N2 (manifest)", () -> checkInstance("cluster", "N2"));

@@ -33,13 +33,14 @@ from .errors import (CancelledError, ClosedError, DeviceError, Error, FileError,
                      OutOfMemoryError, ParseError, PropertyError, Status, UnsupportedError, check, lib)
 from .model import Model, ModelType, build_prism, load
 from .options import Options, Progress
+from .properties import Properties
 from .result import Result
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 __all__ = [
-    "load", "build_prism", "Model", "ModelType", "Options", "Progress", "Result", "Device",
-    "version", "solvers", "devices", "library_path",
+    "load", "build_prism", "Model", "ModelType", "Options", "Progress", "Properties", "Result", "Device",
+    "version", "version_number", "solvers", "devices", "library_path",
     "Status", "Error", "ClosedError", "InvalidArgumentError", "FileError", "ParseError", "ModelError",
     "PropertyError", "UnsupportedError", "OutOfMemoryError", "NoDeviceError", "DeviceError",
     "NotConvergedError", "CancelledError", "InternalError", "LibraryError",
@@ -52,6 +53,11 @@ Device = collections.namedtuple("Device", "index name free_memory total_memory c
 def version():
     """"major.minor.patch" of the libpmc actually loaded."""
     return lib().pmc_version().decode("ascii")
+
+
+def version_number():
+    """The loaded libpmc's version as MAJOR * 10000 + MINOR * 100 + PATCH."""
+    return lib().pmc_version_number()
 
 
 def library_path():

@@ -4,7 +4,7 @@ Discovery order (the first rule that applies decides; an explicit setting
 that does not work is an error, never silently skipped):
 
 1. ``PMC_LIBRARY``: the full path of the shared library (``libpmc.so``).
-2. ``PMC_LIB_DIR``: a directory holding it (``libpmc.so``, ``libpmc.so.0``,
+2. ``PMC_LIB_DIR``: a directory holding it (``libpmc.so``, ``libpmc.so.1``,
    ``libpmc.dylib`` or ``pmc.dll``).
 3. ``pkg-config --variable=libdir pmc`` (an installed pmc), when pkg-config
    is on ``PATH`` and knows pmc.
@@ -45,6 +45,7 @@ _f64_array = POINTER(c_double)
 _PROTOTYPES = {
     # Status, version, errors
     "pmc_version": (c_char_p, []),
+    "pmc_version_number": (c_int, []),
     "pmc_status_string": (c_char_p, [c_status]),
     "pmc_last_error": (c_char_p, []),
     "pmc_set_caller_language": (c_status, [c_char_p]),
@@ -118,6 +119,14 @@ _PROTOTYPES = {
     "pmc_result_seconds": (c_status, [_handle_p, _out_f64]),
     "pmc_result_phase_seconds": (c_status, [_handle_p, c_phase, _out_f64]),
     "pmc_solver_count": (c_status, [_out_u64]),
+    # Properties files
+    "pmc_properties_read": (c_status, [c_char_p, c_char_p, _out_handle]),
+    "pmc_properties_parse": (c_status, [c_char_p, c_char_p, c_char_p, _out_handle]),
+    "pmc_properties_free": (None, [_handle_p]),
+    "pmc_properties_count": (c_status, [_handle_p, _out_u64]),
+    "pmc_properties_name": (c_status, [_handle_p, c_uint64, _out_str]),
+    "pmc_properties_text": (c_status, [_handle_p, c_uint64, _out_str]),
+    "pmc_properties_line": (c_status, [_handle_p, c_uint64, _out_u64]),
     "pmc_solver_name": (c_status, [c_uint64, _out_str]),
     # GPU devices
     "pmc_device_count": (c_status, [_out_u64]),
@@ -126,9 +135,13 @@ _PROTOTYPES = {
     "pmc_device_compute_capability": (c_status, [c_uint64, _out_int, _out_int]),
 }
 
-# The ABI this binding was written against (pmc.h's PMC_VERSION_*). Before
-# 1.0 a minor release may change the ABI, so major.minor must match.
-ABI_VERSION = (0, 1)
+# The ABI this binding was written against: pmc.h's PMC_VERSION_NUMBER
+# (MAJOR * 10000 + MINOR * 100 + PATCH). A library of the same major number
+# keeps every function and value of it (pmc.h: "How this interface grows"),
+# and a later minor may add some, so the loaded library's
+# pmc_version_number() must have this major and be at least this number.
+ABI_VERSION_NUMBER = 10000
+ABI_MAJOR = ABI_VERSION_NUMBER // 10000
 
 
 class LibraryNotFound(ImportError):
@@ -137,10 +150,10 @@ class LibraryNotFound(ImportError):
 
 def _library_file_names():
     if sys.platform == "darwin":
-        return ["libpmc.dylib", "libpmc.0.dylib"]
+        return ["libpmc.dylib", f"libpmc.{ABI_MAJOR}.dylib"]
     if sys.platform == "win32":
         return ["pmc.dll", "libpmc.dll"]
-    return ["libpmc.so", "libpmc.so.0"]
+    return ["libpmc.so", f"libpmc.so.{ABI_MAJOR}"]
 
 
 def _in_directory(directory, origin):
@@ -215,17 +228,19 @@ def _declare(lib, path):
         except AttributeError:
             raise LibraryNotFound(
                 f"{path} lacks {name}: it is an older libpmc than these bindings need "
-                f"({ABI_VERSION[0]}.{ABI_VERSION[1]})") from None
+                f"({_version_text(ABI_VERSION_NUMBER)})") from None
         function.restype = restype
         function.argtypes = argtypes
-    version = lib.pmc_version().decode("ascii", "replace")
-    try:
-        major, minor = (int(part) for part in version.split(".")[:2])
-    except ValueError:
-        raise LibraryNotFound(f"{path} reports an unreadable version {version!r}") from None
-    if (major, minor) != ABI_VERSION:
+    number = lib.pmc_version_number()
+    if number // 10000 != ABI_MAJOR or number < ABI_VERSION_NUMBER:
         raise LibraryNotFound(
-            f"{path} is libpmc {version}, but these bindings are for {ABI_VERSION[0]}.{ABI_VERSION[1]}.x")
+            f"{path} is libpmc {_version_text(number)}, but these bindings need {ABI_MAJOR}.x.x from "
+            f"{_version_text(ABI_VERSION_NUMBER)} on")
+
+
+def _version_text(number):
+    """"major.minor.patch" of a PMC_VERSION_NUMBER."""
+    return f"{number // 10000}.{number // 100 % 100}.{number % 100}"
 
 
 _lock = threading.Lock()

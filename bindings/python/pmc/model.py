@@ -37,7 +37,20 @@ def _model_type(value):
         raise invalid_argument(f"unknown model type {value!r} (use dtmc, ctmc or mdp)") from None
 
 
-def _fs_path(path):
+def constants_arg(constants):
+    """Constant values for C: "N=3,K=2" from a str or a dict (None stays None)."""
+    if constants is None:
+        return None
+    if isinstance(constants, str):
+        return constants.encode("utf-8")
+    if isinstance(constants, dict):
+        def value(v):
+            return ("true" if v else "false") if isinstance(v, bool) else str(v)
+        return ",".join(f"{k}={value(v)}" for k, v in constants.items()).encode("utf-8")
+    raise TypeError(f"constants must be a str, a dict or None, not {type(constants).__name__}")
+
+
+def fs_path(path):
     """A path for C: str/bytes/PathLike, encoded as the OS wants it."""
     return os.fsencode(path)
 
@@ -85,7 +98,7 @@ def load(path, format=None, *, strict=None, row_sum_tolerance=None, memory_limit
         single = False
         if not paths:
             raise invalid_argument("no model file given")
-    encoded = [_fs_path(p) for p in paths]
+    encoded = [fs_path(p) for p in paths]
     out = ctypes.c_void_p()
     options = _loading_options(strict, row_sum_tolerance, memory_limit)
     try:
@@ -122,23 +135,14 @@ def build_prism(path, constants=None, *, max_states=None, threads=None, strict=N
     pmc.ModelError for an invalid model or too many states.
     """
     native = lib()
-    if constants is None:
-        text = None
-    elif isinstance(constants, str):
-        text = constants.encode("utf-8")
-    elif isinstance(constants, dict):
-        def value(v):
-            return ("true" if v else "false") if isinstance(v, bool) else str(v)
-        text = ",".join(f"{k}={value(v)}" for k, v in constants.items()).encode("utf-8")
-    else:
-        raise TypeError(f"constants must be a str, a dict or None, not {type(constants).__name__}")
+    text = constants_arg(constants)
     out = ctypes.c_void_p()
     options = None
     if max_states is not None or threads is not None or strict is not None or memory_limit is not None:
         options = Options(max_states=max_states, threads=threads, strict=strict, memory_limit=memory_limit)
     try:
         with (options._handle.borrow() if options else contextlib.nullcontext()) as optr:
-            check(native.pmc_model_build_prism(_fs_path(path), text, optr, ctypes.byref(out)))
+            check(native.pmc_model_build_prism(fs_path(path), text, optr, ctypes.byref(out)))
     finally:
         if options is not None:
             options.close()
@@ -413,7 +417,7 @@ class Model(_handle.OwnsHandle):
         .tra; a .gz suffix compresses text formats). A .tra also writes its
         .lab/.srew/.trew siblings. Thread-safe."""
         with self._handle.borrow() as ptr:
-            check(lib().pmc_model_save(ptr, _fs_path(path), _format_arg(format)))
+            check(lib().pmc_model_save(ptr, fs_path(path), _format_arg(format)))
 
     # ------------------------------------------------------------------ checking
 

@@ -19,9 +19,11 @@ use core::marker::{PhantomData, PhantomPinned};
 /// pattern for opaque C types): thread safety is the safe crate's decision.
 type Opaque = PhantomData<(*mut u8, PhantomPinned)>;
 
-pub const PMC_VERSION_MAJOR: u32 = 0;
-pub const PMC_VERSION_MINOR: u32 = 1;
+// pmc_version.h (generated from the build's version, included by pmc.h).
+pub const PMC_VERSION_MAJOR: u32 = 1;
+pub const PMC_VERSION_MINOR: u32 = 0;
 pub const PMC_VERSION_PATCH: u32 = 0;
+pub const PMC_VERSION_NUMBER: u32 = 10000;
 
 pub type pmc_status = c_int;
 pub const PMC_OK: pmc_status = 0;
@@ -67,6 +69,20 @@ pub const PMC_PHASE_TOTAL: pmc_phase = 7;
 
 /// Opaque; only ever handled through pointers.
 #[repr(C)]
+pub struct pmc_properties {
+    _private: [u8; 0],
+    _marker: Opaque,
+}
+
+/// Opaque; only ever handled through pointers.
+#[repr(C)]
+pub struct pmc_synthesis_request {
+    _private: [u8; 0],
+    _marker: Opaque,
+}
+
+/// Opaque; only ever handled through pointers.
+#[repr(C)]
 pub struct pmc_synth_result {
     _private: [u8; 0],
     _marker: Opaque,
@@ -108,6 +124,7 @@ pub struct pmc_result {
 extern "C" {
     // Status, version, errors
     pub fn pmc_version() -> *const c_char;
+    pub fn pmc_version_number() -> c_int;
     pub fn pmc_status_string(status: pmc_status) -> *const c_char;
     pub fn pmc_last_error() -> *const c_char;
     pub fn pmc_set_caller_language(language: *const c_char) -> pmc_status;
@@ -269,17 +286,54 @@ extern "C" {
     pub fn pmc_solver_count(out_count: *mut u64) -> pmc_status;
     pub fn pmc_solver_name(index: u64, out_name: *mut *const c_char) -> pmc_status;
 
+    // Properties files
+    pub fn pmc_properties_read(
+        path: *const c_char,
+        constants: *const c_char,
+        out_properties: *mut *mut pmc_properties,
+    ) -> pmc_status;
+    pub fn pmc_properties_parse(
+        text: *const c_char,
+        source_name: *const c_char,
+        constants: *const c_char,
+        out_properties: *mut *mut pmc_properties,
+    ) -> pmc_status;
+    pub fn pmc_properties_free(properties: *mut pmc_properties);
+    pub fn pmc_properties_count(properties: *const pmc_properties, out_count: *mut u64) -> pmc_status;
+    pub fn pmc_properties_name(
+        properties: *const pmc_properties,
+        index: u64,
+        out_name: *mut *const c_char,
+    ) -> pmc_status;
+    pub fn pmc_properties_text(
+        properties: *const pmc_properties,
+        index: u64,
+        out_text: *mut *const c_char,
+    ) -> pmc_status;
+    pub fn pmc_properties_line(properties: *const pmc_properties, index: u64, out_line: *mut u64) -> pmc_status;
+
     // Parameter synthesis (parametric CTMCs)
+    pub fn pmc_synthesis_request_create(
+        property: *const c_char,
+        out_request: *mut *mut pmc_synthesis_request,
+    ) -> pmc_status;
+    pub fn pmc_synthesis_request_free(request: *mut pmc_synthesis_request);
+    pub fn pmc_synthesis_request_set_mode(request: *mut pmc_synthesis_request, mode: pmc_synth_mode) -> pmc_status;
+    pub fn pmc_synthesis_request_set_threshold(
+        request: *mut pmc_synthesis_request,
+        threshold: *const c_char,
+    ) -> pmc_status;
+    pub fn pmc_synthesis_request_set_epsilon(request: *mut pmc_synthesis_request, epsilon: c_double) -> pmc_status;
+    pub fn pmc_synthesis_request_set_parameter_range(
+        request: *mut pmc_synthesis_request,
+        name: *const c_char,
+        lower: c_double,
+        upper: c_double,
+    ) -> pmc_status;
+    pub fn pmc_synthesis_request_clear_parameter_ranges(request: *mut pmc_synthesis_request) -> pmc_status;
     pub fn pmc_synthesize(
         model: *const pmc_model,
-        property: *const c_char,
-        parameter_names: *const *const c_char,
-        lower: *const c_double,
-        upper: *const c_double,
-        num_parameters: u64,
-        mode: pmc_synth_mode,
-        threshold: *const c_char,
-        epsilon: c_double,
+        request: *const pmc_synthesis_request,
         options: *const pmc_options,
         out_result: *mut *mut pmc_synth_result,
     ) -> pmc_status;

@@ -40,6 +40,7 @@
 //!   `pmc_options_reset_cancel` from any thread while they do (`&self`).
 //!   The progress callback may therefore run on several threads at once and
 //!   must be `Send + Sync`.
+//! - [`Properties`] is plain data copied out of libpmc (`Send + Sync`).
 //! - [`CheckResult`] is `Send` only: pmc.h says different handles may be
 //!   used from different threads, but does not say one result may be read
 //!   by several threads at once.
@@ -81,20 +82,27 @@ mod error;
 mod model;
 mod options;
 mod progress;
+mod properties;
 mod result;
 
 pub use error::{Error, ErrorKind, Result};
 pub use model::{Csr, Model, ModelKind, ParametricCsr, Rewards};
 pub use options::Options;
 pub use progress::Progress;
+pub use properties::{Properties, Property};
 pub use result::{CheckResult, InitialRange, Timings};
 
-/// The version of the libpmc actually loaded, "major.minor.patch" (compare
-/// with [`sys::PMC_VERSION_MAJOR`] etc., which these bindings were written
-/// against).
+/// The version of the libpmc actually loaded, "major.minor.patch".
 pub fn version() -> &'static str {
     // Static storage (pmc.h).
     unsafe { static_str(ffi!(sys::pmc_version())) }
+}
+
+/// The version of the libpmc actually loaded as MAJOR * 10000 + MINOR * 100
+/// + PATCH: compare with [`sys::PMC_VERSION_NUMBER`], the header these
+/// bindings were written against (same major number, not smaller).
+pub fn version_number() -> u32 {
+    ffi!(sys::pmc_version_number()) as u32
 }
 
 /// The names of the registered solvers, e.g. "cpu.jacobi", "gpu.vi": the
@@ -223,7 +231,7 @@ mod tests {
 
     #[test]
     fn version_matches_the_declarations() {
-        let expected = format!("{}.{}.{}", sys::PMC_VERSION_MAJOR, sys::PMC_VERSION_MINOR, sys::PMC_VERSION_PATCH);
-        assert_eq!(version(), expected);
+        assert_eq!(version_number() / 10000, sys::PMC_VERSION_NUMBER / 10000);
+        assert!(version_number() >= sys::PMC_VERSION_NUMBER);
     }
 }

@@ -281,7 +281,9 @@ fn bad_text_and_options_are_errors() {
 fn solvers_version_and_devices() {
     let solvers = pmc::solvers();
     assert!(solvers.contains(&"cpu.jacobi") && solvers.contains(&"cpu.gauss-seidel"), "{solvers:?}");
-    assert_eq!(pmc::version(), "0.1.0");
+    assert_eq!(pmc::version_number(), pmc::sys::PMC_VERSION_NUMBER);
+    let parts: Vec<u32> = pmc::version().split('.').map(|p| p.parse().unwrap()).collect();
+    assert_eq!(parts[0] * 10000 + parts[1] * 100 + parts[2], pmc::version_number());
     match pmc::devices() {
         Ok(devices) => {
             for device in devices {
@@ -470,4 +472,30 @@ fn builds_prism_language_sources() {
     let refused = model.check("Pmax=? [ F \"finished\" & !\"agree\" ]", &tiny).unwrap_err();
     assert_eq!(refused.kind(), ErrorKind::OutOfMemory);
     assert!(refused.message().contains("Options::set_memory_limit(BYTES)"), "{}", refused.message());
+}
+
+#[test]
+fn properties_files_read_by_the_library() {
+    let props = pmc::Properties::parse(
+        "const int N;\n\"first\": P=? [ F \"done\" ]\nP=? [ F<=N \"done\" ]\n",
+        Some("two.props"),
+        Some("N=2"),
+    )
+    .unwrap();
+    assert_eq!(props.len(), 2);
+    let pairs: Vec<(&str, &str)> = props.iter().collect();
+    assert_eq!(pairs, [("first", "P=? [ F \"done\" ]"), ("", "P=? [ F<=2 \"done\" ]")]);
+    assert_eq!(props.as_slice()[1].line, 3);
+    let model = two_state_dtmc();
+    let value = model.check(pairs[1].1, None).unwrap().initial_value();
+    assert!((value - (1.0 - 0.75 * 0.75)).abs() < 1e-12);
+
+    let error = pmc::Properties::parse("const int N;\nP=? [ F<=N \"done\" ]\n", Some("two.props"), None).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Parse);
+    assert!(error.message().contains("two.props:1: constant 'N' has no value"), "{error}");
+    let error = pmc::Properties::read("/nonexistent/missing.props", None).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Io);
+    assert!(error.message().contains("/nonexistent/missing.props"), "{error}");
+    let error = pmc::Properties::parse("P=? [ F \"a\" ]", None, Some("N")).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
 }

@@ -41,7 +41,9 @@ final class Native {
 
   // ---- library -----------------------------------------------------------
   static native byte[] version();
-  static native int[] headerVersion();
+  static native int versionNumber();
+  /** PMC_VERSION_NUMBER of the pmc.h the JNI library was compiled against. */
+  static native int headerVersionNumber();
   static native byte[] statusString(int status);
   static native long solverCount();
   static native byte[] solverName(long index);
@@ -52,6 +54,15 @@ final class Native {
   static native long[] deviceMemory(long index);
   /** {major, minor}. */
   static native int[] deviceComputeCapability(long index);
+
+  // ---- properties files ---------------------------------------------------
+  static native long propertiesRead(byte[] path, byte[] constants);
+  static native long propertiesParse(byte[] text, byte[] sourceName, byte[] constants);
+  static native void propertiesFree(long properties);
+  static native long propertiesCount(long properties);
+  static native byte[] propertiesName(long properties, long index);
+  static native byte[] propertiesText(long properties, long index);
+  static native long propertiesLine(long properties, long index);
 
   // ---- options -----------------------------------------------------------
   static native long optionsCreate();

@@ -25,11 +25,32 @@ public final class Pmc {
     return Strings.decode(Native.version());
   }
 
+  /** The libpmc actually loaded as MAJOR * 10000 + MINOR * 100 + PATCH ({@code pmc_version_number}). */
+  public static int versionNumber() {
+    Native.checkNotInListener();
+    return Native.versionNumber();
+  }
+
+  /** PMC_VERSION_NUMBER of the pmc.h the JNI library was compiled against. */
+  public static int headerVersionNumber() {
+    Native.checkNotInListener();
+    return Native.headerVersionNumber();
+  }
+
   /** "major.minor.patch" of the pmc.h the JNI library was compiled against. */
   public static String headerVersion() {
-    Native.checkNotInListener();
-    int[] v = Native.headerVersion();
-    return v[0] + "." + v[1] + "." + v[2];
+    int v = headerVersionNumber();
+    return v / 10000 + "." + v / 100 % 100 + "." + v % 100;
+  }
+
+  /**
+   * Whether the loaded libpmc serves what the JNI library was compiled
+   * against: the same major version, and not older.
+   */
+  public static boolean libraryIsCompatible() {
+    int loaded = versionNumber();
+    int header = headerVersionNumber();
+    return loaded / 10000 == header / 10000 && loaded >= header;
   }
 
   /** pmc's English name of a status, e.g. "parse error". */

@@ -1,4 +1,4 @@
-#include "property_file.hpp"
+#include "property/properties_file.hpp"
 
 #include <cctype>
 #include <fstream>
@@ -8,9 +8,11 @@
 
 #include "common/error.hpp"
 
-namespace pmc::shell {
+namespace pmc::property {
 
 namespace {
+
+using Constants = std::map<std::string, std::string>;  // name -> literal value
 
 bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -87,7 +89,7 @@ std::vector<Statement> split_statements(std::string_view content, const std::str
 }
 
 // Replaces whole-word identifiers outside quotes by their values.
-std::string substitute(const std::string& text, const std::map<std::string, std::string>& constants) {
+std::string substitute(const std::string& text, const Constants& constants) {
   if (constants.empty()) return text;
   std::string out;
   for (size_t i = 0; i < text.size();) {
@@ -130,8 +132,43 @@ bool is_literal(const std::string& value) {
   return digits;
 }
 
-// `const [int|double|bool] NAME = VALUE`
-void declare_constant(const Statement& s, const std::string& file_name, std::map<std::string, std::string>& constants) {
+bool is_identifier(std::string_view word) {
+  if (word.empty() || !is_identifier_start(word[0])) return false;
+  for (const char c : word) {
+    if (!is_identifier_char(c)) return false;
+  }
+  return true;
+}
+
+// "N=3,K=2": the values a caller gives for constants a file leaves without one.
+Constants parse_constant_definitions(std::string_view text) {
+  Constants out;
+  if (trim(text).empty()) return out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view pair = text.substr(start, end - start);
+    const size_t equals = pair.find('=');
+    const std::string name = equals == std::string_view::npos ? std::string() : trim(pair.substr(0, equals));
+    const std::string value = equals == std::string_view::npos ? std::string() : trim(pair.substr(equals + 1));
+    if (!is_identifier(name) || value.empty()) {
+      fail(ErrorCode::invalid_argument, "constants: expected NAME=VALUE, found {}", quote_for_message(pair));
+    }
+    if (!is_literal(value)) {
+      fail(ErrorCode::invalid_argument, "constants: {}: the value must be a number, true or false",
+           quote_for_message(pair));
+    }
+    if (!out.emplace(name, value).second) fail(ErrorCode::invalid_argument, "constants: constant '{}' given twice", name);
+    start = end + 1;
+  }
+  return out;
+}
+
+// `const [int|double|bool] NAME = VALUE`, or `const [type] NAME` whose value
+// comes from the caller's `defined` constants.
+void declare_constant(const Statement& s, const std::string& file_name, const Constants& defined,
+                      Constants& constants) {
   std::string rest = trim(std::string_view(s.text).substr(5));
   for (std::string_view type : {"int", "double", "bool"}) {
     if (starts_with_word(rest, type)) {
@@ -147,6 +184,12 @@ void declare_constant(const Statement& s, const std::string& file_name, std::map
          quote_for_message(s.text, 60));
   }
   const std::string after = trim(std::string_view(rest).substr(e));
+  if (after.empty() && defined.count(name) != 0) {
+    if (!constants.emplace(name, defined.at(name)).second) {
+      fail(ErrorCode::parse, "{}:{}: constant '{}' defined twice", file_name, s.line, name);
+    }
+    return;
+  }
   if (after.empty()) {
     fail(ErrorCode::parse,
          "{}:{}: constant '{}' has no value; a properties file's constants must be defined in it "
@@ -185,13 +228,15 @@ FileProperty split_property_name(const std::string& text, const std::string& whe
   return p;
 }
 
-std::vector<FileProperty> parse_property_file(std::string_view content, const std::string& file_name) {
+std::vector<FileProperty> parse_properties_file(std::string_view content, const std::string& file_name,
+                                                std::string_view constant_definitions) {
+  const Constants defined = parse_constant_definitions(constant_definitions);
   std::vector<FileProperty> out;
-  std::map<std::string, std::string> constants;
+  Constants constants;
   std::set<std::string> names;
   for (const Statement& s : split_statements(content, file_name)) {
     if (starts_with_word(s.text, "const")) {
-      declare_constant(s, file_name, constants);
+      declare_constant(s, file_name, defined, constants);
       continue;
     }
     if (starts_with_word(s.text, "label") || starts_with_word(s.text, "formula")) {
@@ -211,13 +256,13 @@ std::vector<FileProperty> parse_property_file(std::string_view content, const st
   return out;
 }
 
-std::vector<FileProperty> read_property_file(const std::string& path) {
+std::vector<FileProperty> read_properties_file(const std::string& path, std::string_view constant_definitions) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(ErrorCode::io, "{}: cannot open the properties file", path);
   std::ostringstream content;
   content << in.rdbuf();
   if (in.bad()) fail(ErrorCode::io, "{}: read failed", path);
-  return parse_property_file(content.str(), path);
+  return parse_properties_file(content.str(), path, constant_definitions);
 }
 
-}  // namespace pmc::shell
+}  // namespace pmc::property
