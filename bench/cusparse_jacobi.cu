@@ -8,8 +8,9 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <string>
 
+#include "cuda/check.cuh"
 #include "bench/gpu_baseline.hpp"
-#include "cuda/device_buffer.cuh"
+#include "cuda/device_buffer.hpp"
 #include "cuda/device_context.cuh"
 
 namespace pmc::bench {

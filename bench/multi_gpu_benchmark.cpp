@@ -25,7 +25,7 @@
 #include "check/check.hpp"
 #include "common/error.hpp"
 #include "cuda/devices.hpp"
-#include "cuda/gpu_solvers.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "formats/model_files.hpp"
 #include "support/manifest.hpp"
 

@@ -30,6 +30,7 @@
 #include "common/error.hpp"
 #include "cuda/devices.hpp"
 #include "formats/model_files.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "solver/param/param_solvers.hpp"
 #include "solver/parallel.hpp"
 #include "synth/synthesis.hpp"

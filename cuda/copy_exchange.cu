@@ -5,6 +5,7 @@
 // max of the parts' values read back to the host.
 #include <algorithm>
 
+#include "cuda/check.cuh"
 #include "cuda/slice_exchange.cuh"
 
 namespace pmc::cuda {

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "cuda/check.cuh"
-#include "cuda/devices.hpp"
+#include "cuda/device_runtime.hpp"
 #include "solver/device/device_selection.hpp"
 #include "solver/problem.hpp"
 
@@ -11,14 +11,7 @@ namespace pmc::cuda {
 // Makes the settings' primary device current (solver/device/device_selection.hpp);
 // throws Error(no_device) when there is no usable GPU, naming the reason.
 inline void select_device(const SolverSettings& settings) {
-  const DeviceList& list = discover_devices();
-  if (list.devices.empty()) throw Error(ErrorCode::no_device, "no usable GPU: " + list.problem);
-  const int device = primary_device(settings);
-  if (device < 0 || static_cast<size_t>(device) >= list.devices.size()) {
-    throw Error(ErrorCode::invalid_argument, "GPU " + std::to_string(device) + " does not exist (" +
-                                                 std::to_string(list.devices.size()) + " usable)");
-  }
-  PMC_CUDA_CHECK(cudaSetDevice(list.devices[device].ordinal));
+  make_device_current(primary_device_ordinal(settings));
 }
 
 class EventTimer {

@@ -7,8 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include "cuda/device_buffer.cuh"
-#include "cuda/device_csr.cuh"
+#include "cuda/check.cuh"
+#include "cuda/device_buffer.hpp"
+#include "solver/gpu/device_csr.hpp"
 #include "cuda/streams.cuh"
 #include "solver/device/row_partition.hpp"
 

@@ -1,5 +1,5 @@
 // GPU discovery, usable from host-only code: cuda/devices.cu implements it
-// with the CUDA runtime, cuda/devices_stub.cpp when pmc is built without CUDA.
+// with the CUDA runtime, lib/solver/gpu/without_cuda.cpp when pmc is built without CUDA.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +50,7 @@ bool wait_for_device_discovery(double seconds);
 double device_discovery_elapsed_seconds();
 
 namespace detail {
-// The uncached discovery: cuda/devices.cu, or cuda/devices_stub.cpp without CUDA.
+// The uncached discovery: cuda/devices.cu, or lib/solver/gpu/without_cuda.cpp without CUDA.
 DeviceList discover_uncached();
 }  // namespace detail
 // Free and total bytes of device `index`, measured now. Throws Error.

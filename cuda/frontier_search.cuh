@@ -11,8 +11,9 @@
 
 #include <cstdint>
 
-#include "cuda/device_buffer.cuh"
-#include "cuda/launch.cuh"
+#include "cuda/check.cuh"
+#include "cuda/device_buffer.hpp"
+#include "cuda/launch.hpp"
 #include "cuda/resident_chain.cuh"
 
 namespace pmc::cuda {

@@ -19,9 +19,10 @@
 #include <limits>
 #include <string>
 
+#include "cuda/check.cuh"
 #include "cuda/device_context.cuh"
-#include "cuda/device_csr.cuh"
-#include "cuda/gpu_solvers.hpp"
+#include "solver/gpu/device_csr.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "cuda/interval_kernels.cuh"
 #include "cuda/interval_loop.cuh"
 #include "cuda/row_kernels.cuh"

@@ -16,7 +16,8 @@
 
 #include <cub/block/block_reduce.cuh>
 
-#include "cuda/launch.cuh"
+#include "cuda/check.cuh"
+#include "cuda/launch.hpp"
 #include "cuda/reduce.cuh"
 
 namespace pmc::cuda {

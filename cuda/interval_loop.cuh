@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "cuda/device_buffer.cuh"
+#include "cuda/check.cuh"
+#include "cuda/device_buffer.hpp"
 #include "cuda/interval_kernels.cuh"
-#include "cuda/launch.cuh"
+#include "cuda/launch.hpp"
 #include "solver/problem.hpp"
 #include "solver/progress.hpp"
 

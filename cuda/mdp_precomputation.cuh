@@ -12,9 +12,10 @@
 
 #include <cstdint>
 
-#include "cuda/device_buffer.cuh"
+#include "cuda/check.cuh"
+#include "cuda/device_buffer.hpp"
 #include "cuda/frontier_search.cuh"
-#include "cuda/launch.cuh"
+#include "cuda/launch.hpp"
 #include "cuda/resident_chain.cuh"
 
 namespace pmc::cuda {

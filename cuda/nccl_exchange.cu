@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "cuda/check.cuh"
 #include "cuda/slice_exchange.cuh"
 
 namespace pmc::cuda {

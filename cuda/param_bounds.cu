@@ -38,12 +38,13 @@
 #include <numeric>
 #include <string>
 
-#include "cuda/device_buffer.cuh"
+#include "cuda/check.cuh"
+#include "cuda/device_buffer.hpp"
 #include "cuda/device_context.cuh"
-#include "cuda/launch.cuh"
+#include "cuda/launch.hpp"
 #include "cuda/param_kernels.hpp"
 #include "solver/param/param_setup.hpp"
-#include "solver/param/param_solvers.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {

@@ -19,8 +19,10 @@
 #include <cmath>
 #include <limits>
 
+#include "cuda/check.cuh"
 #include "cuda/device_context.cuh"
-#include "cuda/gpu_solvers.hpp"
+#include "cuda/devices.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "cuda/row_kernels.cuh"
 #include "cuda/slice_exchange.cuh"
 #include "cuda/vi_kernels.cuh"

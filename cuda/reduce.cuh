@@ -5,7 +5,7 @@
 
 #include <cub/block/block_reduce.cuh>
 
-#include "cuda/launch.cuh"
+#include "cuda/launch.hpp"
 
 namespace pmc::cuda {
 

@@ -11,8 +11,9 @@
 
 #include <cub/device/device_scan.cuh>
 
-#include "cuda/device_buffer.cuh"
-#include "cuda/launch.cuh"
+#include "cuda/check.cuh"
+#include "cuda/device_buffer.hpp"
+#include "cuda/launch.hpp"
 #include "cuda/staged_upload.cuh"
 
 namespace pmc::cuda {

@@ -24,10 +24,11 @@
 #include <thread>
 #include <vector>
 
+#include "cuda/check.cuh"
 #include "common/error_code.hpp"
 #include "cuda/device_context.cuh"
 #include "cuda/frontier_search.cuh"
-#include "cuda/gpu_solvers.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "cuda/interval_kernels.cuh"
 #include "cuda/interval_loop.cuh"
 #include "cuda/mdp_precomputation.cuh"

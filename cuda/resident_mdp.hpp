@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuda/device_buffer.cuh"
+#include "cuda/device_buffer.hpp"
 #include "cuda/resident_chain.cuh"
 #include "solver/problem.hpp"
 

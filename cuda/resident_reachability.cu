@@ -1,5 +1,5 @@
 // gpu.interval-vi on a resident chain (issue 19), the device half
-// (lib/solver/device/resident_reachability.cpp caches the chain on the model): P[φ U ψ] of a DTMC (or a
+// (lib/solver/gpu/resident_reachability.cpp caches the chain on the model): P[φ U ψ] of a DTMC (or a
 // CTMC's embedded DTMC) with everything after the labels on the GPU. The
 // first check of a model uploads its probability matrix and transposes it
 // there (cuda/resident_chain.cuh, cached on the model); each check then
@@ -15,10 +15,11 @@
 #include <thread>
 #include <vector>
 
+#include "cuda/check.cuh"
 #include "common/error_code.hpp"
 #include "cuda/device_context.cuh"
 #include "cuda/frontier_search.cuh"
-#include "cuda/gpu_solvers.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "cuda/interval_kernels.cuh"
 #include "cuda/interval_loop.cuh"
 #include "cuda/resident_chain.cuh"

@@ -1,38 +1,16 @@
-// The one row update behind gpu.jacobi, gpu.power-style steps and
-// uniformisation: y_i = scale_i·(b_i + Σ_k a_k·x[col_k]), optionally
-// acc_i += coef·y_i (uniformisation's weighted sum) and diff_i = the
-// convergence difference between x_i and y_i. Null pointers switch parts off.
-// Two layouts (GPU-PRISM §3): a thread per row for short rows, a warp per
-// row (lanes over the entries, shuffle reduction) for long ones.
+// Device code of the row update (RowUpdate, linear_kernels.hpp): a thread
+// per row for short rows, a warp per row (lanes over the entries, shuffle
+// reduction) for long ones (GPU-PRISM §3); launched from linear_kernels.cu.
 #pragma once
 
 #include <cstdint>
 
-#include "cuda/launch.cuh"
+#include "cuda/check.cuh"
+#include "cuda/launch.hpp"
+#include "cuda/linear_kernels.hpp"  // RowUpdate
 #include "cuda/reduce.cuh"
 
 namespace pmc::cuda {
-
-struct RowUpdate {
-  uint64_t rows;
-  const uint64_t* offsets;
-  const uint32_t* columns;
-  const double* values;
-  const double* b;      // may be null
-  const double* scale;  // may be null (1)
-  const double* x;
-  double* y;
-  double* diff;  // may be null
-  double* acc;   // may be null
-  double coef;
-  int relative;
-  int skip_diagonal;  // Jacobi on the system as given: leave a_ii out of the sum (scale holds 1/(1 − a_ii))
-  // Slices of a multi-GPU solve (cuda/partitioned_solve.cu): only rows
-  // [first, rows) are updated, and row i's own value sits at x[slot_base + i]
-  // and y[slot_base + i] (the padded iterate of solver/device/row_partition.hpp).
-  uint64_t first = 0;
-  uint64_t slot_base = 0;
-};
 
 __device__ inline void finish_row(const RowUpdate& u, uint64_t i, double sum) {
   if (u.b) sum += u.b[i];
@@ -64,17 +42,6 @@ static __global__ void row_update_warp(RowUpdate u) {
   }
   for (int delta = k_warp / 2; delta > 0; delta /= 2) sum += __shfl_down_sync(0xffffffffu, sum, delta);
   if (lane == 0) finish_row(u, i, sum);
-}
-
-static inline void launch_row_update(const RowUpdate& u, bool warp_per_row, cudaStream_t stream = nullptr) {
-  if (u.rows <= u.first) return;
-  const uint64_t count = u.rows - u.first;
-  if (warp_per_row) {
-    row_update_warp<<<blocks_for_warps(count), k_block_threads, 0, stream>>>(u);
-  } else {
-    row_update_thread<<<blocks_for_threads(count), k_block_threads, 0, stream>>>(u);
-  }
-  PMC_CUDA_CHECK_LAUNCH("row_update");
 }
 
 // Jacobi's scale_i = 1/(1 − a_ii), from the matrix on the device (no host

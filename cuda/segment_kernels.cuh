@@ -7,19 +7,11 @@
 
 #include <cstdint>
 
-#include "cuda/launch.cuh"
+#include "cuda/check.cuh"
+#include "cuda/launch.hpp"
 #include "cuda/row_kernels.cuh"
 
 namespace pmc::cuda {
-
-struct DeviceSegments {
-  uint64_t rows;
-  uint32_t segment_rows;   // 32: one thread per row; 16: two
-  uint32_t lanes_per_row;  // 32 / segment_rows
-  const uint64_t* segment_starts;
-  const uint32_t* columns;
-  const double* values;
-};
 
 static __global__ void segment_row_update(DeviceSegments m, RowUpdate u) {
   const uint64_t thread = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
@@ -37,13 +29,6 @@ static __global__ void segment_row_update(DeviceSegments m, RowUpdate u) {
   }
   if (m.lanes_per_row == 2) sum += __shfl_down_sync(0xffffffffu, sum, 1);
   if (lane < stride && lane % m.lanes_per_row == 0) finish_row(u, row, sum);
-}
-
-static inline void launch_segment_row_update(const DeviceSegments& m, const RowUpdate& u) {
-  if (m.rows == 0) return;
-  const uint64_t segments = (m.rows + m.segment_rows - 1) / m.segment_rows;
-  segment_row_update<<<blocks_for_warps(segments), k_block_threads>>>(m, u);
-  PMC_CUDA_CHECK_LAUNCH("segment_row_update");
 }
 
 }  // namespace pmc::cuda

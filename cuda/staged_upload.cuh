@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "cuda/check.cuh"
-#include "cuda/device_buffer.cuh"
+#include "cuda/device_buffer.hpp"
 
 namespace pmc::cuda {
 

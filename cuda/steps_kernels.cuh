@@ -1,15 +1,13 @@
-// Issue 23's stationarity test for gpu.steps and bounded gpu.vi: is the
-// iterate bit-for-bit the previous one? Every later step would then compute
-// the same vector again, so the bounded loop may stop with the exact result.
-// One flag word, set by any differing element and read back like the
-// convergence scalars of cuda/scalar.cuh (every few steps, not every one).
+// Device code of the stationarity test for gpu.steps and bounded gpu.vi
+// (device_identical, linear_kernels.hpp): one flag word, set by any
+// differing element and read back every few steps, like the convergence
+// scalars of reduction_kernels.hpp.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
-#include "cuda/device_buffer.cuh"
-#include "cuda/launch.cuh"
+#include "cuda/check.cuh"
+#include "cuda/launch.hpp"
 
 namespace pmc::cuda {
 
@@ -29,25 +27,6 @@ static __global__ void differ_kernel(uint64_t n, const double* a, const double* 
 static __global__ void axpy_kernel(uint64_t n, double c, const double* x, double* y) {
   const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   if (i < n) y[i] += c * x[i];
-}
-
-// True when a and b (n values each, on the device) are identical bit for bit.
-inline bool device_identical(uint64_t n, const double* a, const double* b, DeviceBuffer<unsigned>& flag) {
-  if (n == 0) return true;
-  if (flag.size() == 0) flag.allocate(1);
-  flag.fill_zero();
-  const unsigned blocks = static_cast<unsigned>(std::min<uint64_t>(blocks_for_threads(n), 4096));
-  differ_kernel<<<blocks, k_block_threads>>>(n, a, b, flag.data());
-  PMC_CUDA_CHECK_LAUNCH("differ_kernel");
-  unsigned changed = 0;
-  PMC_CUDA_CHECK(cudaMemcpy(&changed, flag.data(), sizeof changed, cudaMemcpyDeviceToHost));
-  return changed == 0;
-}
-
-inline void device_axpy(uint64_t n, double c, const double* x, double* y) {
-  if (n == 0) return;
-  axpy_kernel<<<blocks_for_threads(n), k_block_threads>>>(n, c, x, y);
-  PMC_CUDA_CHECK_LAUNCH("axpy_kernel");
 }
 
 }  // namespace pmc::cuda

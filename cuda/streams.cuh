@@ -1,23 +1,12 @@
-// RAII CUDA streams, events and pinned host values, for the multi-GPU
+// RAII CUDA events and pinned host values (streams: device_runtime.hpp), for the multi-GPU
 // solves (cuda/partitioned_solve.cu). Each is created on, and must be
 // destroyed with, the device that was current at its creation.
 #pragma once
 
 #include "cuda/check.cuh"
+#include "cuda/device_runtime.hpp"  // Stream
 
 namespace pmc::cuda {
-
-class Stream {
- public:
-  Stream() { PMC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_{};
-};
 
 class Event {
  public:

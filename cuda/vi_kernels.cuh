@@ -6,29 +6,12 @@
 
 #include <cstdint>
 
-#include "cuda/launch.cuh"
+#include "cuda/check.cuh"
+#include "cuda/launch.hpp"
+#include "cuda/minmax_kernels.hpp"  // BellmanUpdate
 #include "cuda/reduce.cuh"
 
 namespace pmc::cuda {
-
-struct BellmanUpdate {
-  uint64_t states;
-  const uint64_t* groups;   // states + 1: first choice of each state
-  const uint64_t* offsets;  // choices + 1
-  const uint32_t* columns;
-  const double* values;
-  const double* b;  // per choice
-  const double* x;
-  double* y;
-  double* diff;      // may be null
-  uint32_t* choice;  // may be null: the optimal choice, 0-based within the state
-  int maximize;
-  int relative;
-  // Slices of a multi-GPU solve, as RowUpdate: states [first, states), the
-  // state's own value at x[slot_base + s] and y[slot_base + s].
-  uint64_t first = 0;
-  uint64_t slot_base = 0;
-};
 
 __device__ inline void finish_state(const BellmanUpdate& u, uint64_t s, double best, uint32_t best_choice) {
   const double old_value = u.x[u.slot_base + s];
@@ -71,17 +54,6 @@ static __global__ void bellman_warp(BellmanUpdate u) {
     }
   }
   if (lane == 0) finish_state(u, s, best, best_choice);
-}
-
-static inline void launch_bellman(const BellmanUpdate& u, bool warp_per_state, cudaStream_t stream = nullptr) {
-  if (u.states <= u.first) return;
-  const uint64_t count = u.states - u.first;
-  if (warp_per_state) {
-    bellman_warp<<<blocks_for_warps(count), k_block_threads, 0, stream>>>(u);
-  } else {
-    bellman_thread<<<blocks_for_threads(count), k_block_threads, 0, stream>>>(u);
-  }
-  PMC_CUDA_CHECK_LAUNCH("bellman");
 }
 
 }  // namespace pmc::cuda

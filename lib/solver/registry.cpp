@@ -5,7 +5,7 @@
 #include "common/error.hpp"
 #include "solver/convergence.hpp"
 #include "cuda/devices.hpp"
-#include "cuda/gpu_solvers.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "solver/linear/cpu_solvers.hpp"
 #include "solver/device/cost_model.hpp"
 #include "solver/device/device_selection.hpp"

@@ -14,7 +14,7 @@
 #include "check/check.hpp"
 #include "common/error.hpp"
 #include "cuda/devices.hpp"
-#include "cuda/gpu_solvers.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "formats/model_files.hpp"
 #include "support/expect_error.hpp"
 #include "support/manifest.hpp"

@@ -15,7 +15,7 @@
 #include "check/check.hpp"
 #include "check/parametric.hpp"
 #include "common/error.hpp"
-#include "solver/param/param_solvers.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "support/manifest.hpp"
 #include "support/pctmc.hpp"
 #include "synth/synthesis.hpp"

@@ -10,7 +10,7 @@
 #include "check/chain_matrices.hpp"
 #include "check/check.hpp"
 #include "cuda/devices.hpp"
-#include "cuda/gpu_solvers.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/dtmc_precomputation.hpp"
 #include "graph/mdp_precomputation.hpp"

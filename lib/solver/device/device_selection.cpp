@@ -35,6 +35,17 @@ int primary_device(const SolverSettings& settings) {
   return settings.devices.empty() ? settings.device : settings.devices.front();
 }
 
+int primary_device_ordinal(const SolverSettings& settings) {
+  const DeviceList& list = discover_devices();
+  if (list.devices.empty()) throw Error(ErrorCode::no_device, "no usable GPU: " + list.problem);
+  const int device = primary_device(settings);
+  if (device < 0 || static_cast<size_t>(device) >= list.devices.size()) {
+    throw Error(ErrorCode::invalid_argument, "GPU " + std::to_string(device) + " does not exist (" +
+                                                 std::to_string(list.devices.size()) + " usable)");
+  }
+  return list.devices[device].ordinal;
+}
+
 uint64_t gpu_bytes_needed(uint64_t entries, uint64_t rows) { return 12 * entries + 48 * rows; }
 
 std::string device_chain_key(int index) { return fmt::format("{}chain:{}", k_device_key_prefix, index); }

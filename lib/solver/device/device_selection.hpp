@@ -15,6 +15,11 @@ namespace pmc {
 // The device the single-GPU solvers use: the first listed one, else
 // settings.device.
 int primary_device(const SolverSettings& settings);
+// The CUDA device number of primary_device(settings), which a single-GPU
+// solve makes current. Throws Error(no_device) when there is no usable GPU,
+// naming the reason, and Error(invalid_argument) for an index that does not
+// exist.
+int primary_device_ordinal(const SolverSettings& settings);
 
 // Device memory a GPU solve of `entries` non-zeros and `rows` rows needs on
 // one GPU: the matrix (12 B per non-zero, 8 B per row offset) and about five

@@ -24,13 +24,8 @@ SolveStats param_bounds_cpu(const ParamBoundsProblem& problem, const std::vector
 // benchmark and the tests, which run each.
 enum class ParamGpuLoop { automatic, per_step, fused, block };
 
-// The GPU solver (cuda/param_bounds.cu; a stub without CUDA), the registry's
-// entry with the automatic loop. A `loop` named where it cannot run:
-// Error(unsupported).
-SolveStats param_bounds_gpu(const ParamBoundsProblem& problem, const std::vector<ParamBox>& boxes,
-                            std::vector<ParamBounds>& out, const SolverSettings& settings);
-SolveStats param_bounds_gpu(const ParamBoundsProblem& problem, const std::vector<ParamBox>& boxes,
-                            std::vector<ParamBounds>& out, const SolverSettings& settings, ParamGpuLoop loop);
+// The GPU solver, param_bounds_gpu, is declared with the other GPU solvers
+// in solver/gpu/gpu_solvers.hpp.
 
 // Each box's uniformisation rate q (adaptive Fox–Glynn): how many steps it needs.
 std::vector<double> param_region_rates(const ParamBoundsProblem& problem, const std::vector<ParamBox>& boxes);

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cuda/device_context.cuh"
-#include "cuda/device_csr.cuh"
-#include "cuda/gpu_solvers.hpp"
-#include "cuda/row_kernels.cuh"
-#include "cuda/scalar.cuh"
+#include "cuda/bicgstab_kernels.hpp"
+#include "cuda/launch.hpp"
+#include "cuda/linear_kernels.hpp"
+#include "cuda/reduction_kernels.hpp"
+#include "solver/gpu/device_csr.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
+#include "solver/gpu/solve_context.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {
@@ -17,67 +19,36 @@ namespace pmc {
 namespace {
 
 using namespace pmc::cuda;
-
-// p = r + β·(p − ω·v)
-__global__ void update_direction(uint64_t n, const double* r, const double* v, double beta, double omega, double* p) {
-  const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
-  if (i < n) p[i] = r[i] + beta * (p[i] - omega * v[i]);
-}
-
-// out = a + c·b
-__global__ void axpy_into(uint64_t n, const double* a, double c, const double* b, double* out) {
-  const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
-  if (i < n) out[i] = a[i] + c * b[i];
-}
-
-// x += α·p + ω·s, diff_i = convergence difference of x_i.
-__global__ void update_solution(uint64_t n, const double* p, const double* s, double alpha, double omega, double* x,
-                                double* diff, int relative) {
-  const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
-  if (i >= n) return;
-  const double old_value = x[i];
-  const double new_value = old_value + alpha * p[i] + omega * s[i];
-  x[i] = new_value;
-  diff[i] = convergence_difference(old_value, new_value, relative);
-}
+using gpu::DeviceCsr;
 
 class Krylov {
  public:
-  Krylov(const LinearSystem& system, const std::vector<double>& x0)
-      : n_(system.a.num_rows()), a_(negated(system.a)), b_(system.b), x_(x0), r_(n_), r_hat_(n_), p_(n_), v_(n_),
-        s_(n_), t_(n_), diff_(n_), warp_(use_warp_per_row(n_, system.a.num_entries())) {}
+  Krylov(const LinearSystem& system, const std::vector<double>& x0, StreamHandle stream)
+      : stream_(stream), n_(system.a.num_rows()), a_(negated(system.a), stream), b_(system.b, stream), x_(x0, stream),
+        r_(n_), r_hat_(n_), p_(n_), v_(n_), s_(n_), t_(n_), diff_(n_),
+        warp_(use_warp_per_row(n_, system.a.num_entries())) {}
 
   // y = (I − A)·x: the row update with the negated matrix and b = x.
   void apply(const double* x, double* y) {
     RowUpdate u{n_, a_.offsets.data(), a_.columns.data(), a_.values.data(), x, nullptr, x, y, nullptr, nullptr, 0.0, 0, 0};
-    launch_row_update(u, warp_);
+    launch_row_update(u, warp_, stream_);
   }
-  double dot(const double* a, const double* b) {
-    scalar_.reset();
-    dot_kernel<<<reduction_blocks(n_), k_block_threads>>>(n_, a, b, scalar_.data());
-    PMC_CUDA_CHECK_LAUNCH("dot_kernel");
-    return scalar_.read();
-  }
-  double max_abs(const double* a) {
-    scalar_.reset();
-    max_abs_kernel<<<reduction_blocks(n_), k_block_threads>>>(n_, a, scalar_.data());
-    PMC_CUDA_CHECK_LAUNCH("max_abs_kernel");
-    return scalar_.read();
-  }
-  double max_of(const double* a) { return device_max(n_, a, scalar_); }
+  double dot(const double* a, const double* b) { return device_dot(n_, a, b, scalar_, stream_); }
+  double max_abs(const double* a) { return device_max_abs(n_, a, scalar_, stream_); }
+  double max_of(const double* a) { return device_max(n_, a, scalar_, stream_); }
   void axpy(const double* a, double c, const double* b, double* out) {
-    axpy_into<<<blocks_for_threads(n_), k_block_threads>>>(n_, a, c, b, out);
-    PMC_CUDA_CHECK_LAUNCH("axpy_into");
+    launch_axpy_into(blocks_for_threads(n_), n_, a, c, b, out, stream_);
   }
   // r = b − (I − A)·x and a fresh shadow residual r̂ = r.
   void restart() {
     apply(x_.data(), t_.data());
     axpy(b_.data(), -1.0, t_.data(), r_.data());
-    PMC_CUDA_CHECK(cudaMemcpy(r_hat_.data(), r_.data(), n_ * sizeof(double), cudaMemcpyDeviceToDevice));
-    p_.fill_zero();
-    v_.fill_zero();
+    copy_on_device(r_hat_.data(), r_.data(), n_ * sizeof(double), stream_);
+    p_.fill_zero(stream_);
+    v_.fill_zero(stream_);
   }
 
+  StreamHandle stream_;
   uint64_t n_;
   DeviceCsr a_;
   DeviceBuffer<double> b_, x_, r_, r_hat_, p_, v_, s_, t_, diff_;
@@ -98,8 +69,9 @@ constexpr int k_max_restarts = 5;
 
 SolveStats gpu_bicgstab_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
-  select_device(settings);
-  Krylov k(system, x);
+  const gpu::SolveContext context(settings);
+  const StreamHandle stream = context.stream();
+  Krylov k(system, x, stream);
   const uint64_t n = k.n_;
   const unsigned blocks = blocks_for_threads(n);
   SolveStats stats;
@@ -108,7 +80,7 @@ SolveStats gpu_bicgstab_linear(const LinearSystem& system, std::vector<double>& 
   // Two matrix products and about ten vector passes per iteration.
   stats.bytes_per_iteration = 2 * k.a_.bytes() + n * 8.0 * 24;
   const double b_norm = k.max_abs(k.b_.data());
-  EventTimer timer;
+  StreamTimer timer(stream);
   timer.start();
   k.restart();
   double rho = 1, alpha = 1, omega = 1;
@@ -137,8 +109,7 @@ SolveStats gpu_bicgstab_linear(const LinearSystem& system, std::vector<double>& 
     }
     const double beta = (rho_new / rho) * (alpha / omega);
     rho = rho_new;
-    update_direction<<<blocks, k_block_threads>>>(n, k.r_.data(), k.v_.data(), beta, omega, k.p_.data());
-    PMC_CUDA_CHECK_LAUNCH("update_direction");
+    launch_update_direction(blocks, n, k.r_.data(), k.v_.data(), beta, omega, k.p_.data(), stream);
     k.apply(k.p_.data(), k.v_.data());
     const double r_hat_v = k.dot(k.r_hat_.data(), k.v_.data());
     if (std::fabs(r_hat_v) < 1e-300 || !std::isfinite(r_hat_v)) {
@@ -152,9 +123,8 @@ SolveStats gpu_bicgstab_linear(const LinearSystem& system, std::vector<double>& 
     k.apply(k.s_.data(), k.t_.data());
     const double tt = k.dot(k.t_.data(), k.t_.data());
     omega = tt > 0 ? k.dot(k.t_.data(), k.s_.data()) / tt : 0.0;
-    update_solution<<<blocks, k_block_threads>>>(n, k.p_.data(), k.s_.data(), alpha, omega, k.x_.data(), k.diff_.data(),
-                                                 settings.relative ? 1 : 0);
-    PMC_CUDA_CHECK_LAUNCH("update_solution");
+    launch_update_solution(blocks, n, k.p_.data(), k.s_.data(), alpha, omega, k.x_.data(), k.diff_.data(),
+                           settings.relative ? 1 : 0, stream);
     k.axpy(k.s_.data(), -omega, k.t_.data(), k.r_.data());
     ++stats.iterations;
     if (k.max_of(k.diff_.data()) < settings.epsilon && residual_ok()) stats.converged = true;
@@ -166,7 +136,7 @@ SolveStats gpu_bicgstab_linear(const LinearSystem& system, std::vector<double>& 
   }
   stats.loop_seconds = timer.stop_seconds();
   std::vector<double> start_vector = x;
-  k.x_.download(x);
+  k.x_.download(x, stream);
   // As cpu.bicgstab: Krylov iterates are accurate normwise, not per
   // component, and the recursive residual can drift (on brp N256 this solver
   // "converged" to 1e105). Jacobi sweeps on the device refine x until PRISM's

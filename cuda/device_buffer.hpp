@@ -1,10 +1,13 @@
-// RAII device memory: the only place cudaMalloc/cudaFree appear (STYLE.md).
+// RAII device memory and page-locked host memory, over device_runtime.hpp:
+// usable from host code compiled without nvcc as well as from cuda/*.cu.
+// Copies go to the given stream (null: the legacy default stream, for code
+// that has none of its own).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "cuda/check.cuh"
+#include "cuda/device_runtime.hpp"
 
 namespace pmc::cuda {
 
@@ -13,7 +16,7 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(size_t count) { allocate(count); }
-  explicit DeviceBuffer(const std::vector<T>& host) { upload(host); }
+  explicit DeviceBuffer(const std::vector<T>& host, StreamHandle stream = nullptr) { upload(host, stream); }
   ~DeviceBuffer() { release(); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
@@ -35,23 +38,23 @@ class DeviceBuffer {
   void allocate(size_t count) {
     release();
     if (count == 0) return;
-    PMC_CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
+    data_ = static_cast<T*>(device_allocate(count * sizeof(T)));
     count_ = count;
   }
-  void upload(const std::vector<T>& host) {
+  void upload(const std::vector<T>& host, StreamHandle stream = nullptr) {
     if (host.size() != count_) allocate(host.size());
-    if (count_ > 0) PMC_CUDA_CHECK(cudaMemcpy(data_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice));
+    if (count_ > 0) copy_to_device(data_, host.data(), count_ * sizeof(T), stream);
   }
-  void download(std::vector<T>& host) const {
+  void download(std::vector<T>& host, StreamHandle stream = nullptr) const {
     host.resize(count_);
-    if (count_ > 0) PMC_CUDA_CHECK(cudaMemcpy(host.data(), data_, count_ * sizeof(T), cudaMemcpyDeviceToHost));
+    if (count_ > 0) copy_to_host(host.data(), data_, count_ * sizeof(T), stream);
   }
-  void fill_zero() {
-    if (count_ > 0) PMC_CUDA_CHECK(cudaMemset(data_, 0, count_ * sizeof(T)));
+  void fill_zero(StreamHandle stream = nullptr) {
+    if (count_ > 0) cuda::fill_bytes(data_, 0, count_ * sizeof(T), stream);
   }
   // Every byte set to `byte` (flags: 1 for uint8_t).
-  void fill_bytes(unsigned char byte) {
-    if (count_ > 0) PMC_CUDA_CHECK(cudaMemset(data_, byte, count_ * sizeof(T)));
+  void fill_bytes(unsigned char byte, StreamHandle stream = nullptr) {
+    if (count_ > 0) cuda::fill_bytes(data_, byte, count_ * sizeof(T), stream);
   }
 
   T* data() { return data_; }
@@ -60,7 +63,7 @@ class DeviceBuffer {
 
  private:
   void release() {
-    if (data_ != nullptr) cudaFree(data_);  // cannot fail usefully in a destructor
+    device_free(data_);
     data_ = nullptr;
     count_ = 0;
   }
@@ -83,12 +86,12 @@ class PinnedBuffer {
     if (count == count_) return;
     release();
     if (count == 0) return;
-    PMC_CUDA_CHECK(cudaMallocHost(&data_, count * sizeof(T)));
+    data_ = static_cast<T*>(pinned_allocate(count * sizeof(T)));
     count_ = count;
   }
-  void download(const DeviceBuffer<T>& from) {
+  void download(const DeviceBuffer<T>& from, StreamHandle stream = nullptr) {
     allocate(from.size());
-    if (count_ > 0) PMC_CUDA_CHECK(cudaMemcpy(data_, from.data(), count_ * sizeof(T), cudaMemcpyDeviceToHost));
+    if (count_ > 0) copy_to_host(data_, from.data(), count_ * sizeof(T), stream);
   }
   T* data() { return data_; }
   const T* data() const { return data_; }
@@ -96,7 +99,7 @@ class PinnedBuffer {
 
  private:
   void release() {
-    if (data_ != nullptr) cudaFreeHost(data_);
+    pinned_free(data_);
     data_ = nullptr;
     count_ = 0;
   }

@@ -1,17 +1,17 @@
 // gpu.jacobi and gpu.segscan-jacobi (GPU-PRISM §2–4): the whole iteration
 // stays on the device; the convergence test is a device-side max reduction
-// read back every k_check_interval iterations, not every one (DESIGN §4).
+// read back every k_check_interval iterations, not every one.
+#include <algorithm>
 #include <chrono>
 #include <limits>
 
-#include <cub/device/device_segmented_reduce.cuh>
-
-#include "cuda/device_context.cuh"
-#include "cuda/device_csr.cuh"
-#include "cuda/gpu_solvers.hpp"
-#include "cuda/row_kernels.cuh"
-#include "cuda/scalar.cuh"
-#include "cuda/segment_kernels.cuh"
+#include "cuda/launch.hpp"
+#include "cuda/linear_kernels.hpp"
+#include "cuda/reduction_kernels.hpp"
+#include "solver/device/device_selection.hpp"
+#include "solver/gpu/device_csr.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
+#include "solver/gpu/solve_context.hpp"
 #include "solver/linear/matrix_layouts.hpp"
 #include "solver/progress.hpp"
 
@@ -20,6 +20,7 @@ namespace pmc {
 namespace {
 
 using namespace pmc::cuda;
+using gpu::DeviceCsr;
 
 // Reading one double back costs a few microseconds; iterations cost about
 // as much on mid-size models, so checking every 8th keeps the overhead small
@@ -61,7 +62,8 @@ const char* kernel_name(Layout layout, bool warp) {
 
 SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings, Layout layout) {
   const auto start = std::chrono::steady_clock::now();
-  select_device(settings);
+  const gpu::SolveContext context(settings);
+  const StreamHandle stream = context.stream();
   // The row layout uploads the matrix as it is and skips the diagonal in the
   // kernel (copying 10^7+ entries on the host cost more than the whole
   // iteration: 0.19 s of 0.21 on 2.5M rows); the segmented scan sums whole
@@ -77,18 +79,16 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   SegmentedMatrix host_segments;
   if (warp_segmented) host_segments = to_segments(matrix, layout == Layout::warp_segments ? 32 : 16,
                                                   layout == Layout::warp_segments ? 1 : 2);
-  DeviceCsr a(warp_segmented ? SparseMatrix{std::vector<uint64_t>(n + 1, 0), {}, {}} : matrix);
-  DeviceBuffer<uint64_t> segment_starts(host_segments.segment_starts);
-  DeviceBuffer<uint32_t> segment_columns(host_segments.columns);
-  DeviceBuffer<double> segment_values(host_segments.values);
+  DeviceCsr a(warp_segmented ? SparseMatrix{std::vector<uint64_t>(n + 1, 0), {}, {}} : matrix, stream);
+  DeviceBuffer<uint64_t> segment_starts(host_segments.segment_starts, stream);
+  DeviceBuffer<uint32_t> segment_columns(host_segments.columns, stream);
+  DeviceBuffer<double> segment_values(host_segments.values, stream);
   const DeviceSegments segments{n, host_segments.segment_rows, host_segments.lanes_per_row, segment_starts.data(),
                                 segment_columns.data(), segment_values.data()};
-  DeviceBuffer<double> b(system.b), x_old(x), x_new(x.size()), diff(x.size());
-  DeviceBuffer<double> d_scale = segmented ? DeviceBuffer<double>(scale) : DeviceBuffer<double>(n);
+  DeviceBuffer<double> b(system.b, stream), x_old(x, stream), x_new(x.size()), diff(x.size());
+  DeviceBuffer<double> d_scale = segmented ? DeviceBuffer<double>(scale, stream) : DeviceBuffer<double>(n);
   if (!segmented && n > 0) {
-    jacobi_scale<<<blocks_for_threads(n), k_block_threads>>>(n, a.offsets.data(), a.columns.data(), a.values.data(),
-                                                              d_scale.data());
-    PMC_CUDA_CHECK_LAUNCH("jacobi_scale");
+    launch_jacobi_scale(n, a.offsets.data(), a.columns.data(), a.values.data(), d_scale.data(), stream);
   }
   DeviceScalar max_diff;
   const bool warp = settings.gpu_layout == GpuLayout::warp_per_row ||
@@ -101,8 +101,7 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   if (layout == Layout::segmented_scan) {
     products.allocate(std::max<uint64_t>(a.entries, 1));
     row_sums.allocate(n);
-    PMC_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, scan_temp_bytes, products.data(), row_sums.data(),
-                                                   static_cast<int>(n), a.offsets.data(), a.offsets.data() + 1));
+    scan_temp_bytes = segmented_sum_scratch_bytes(n, a.offsets.data());
     scan_temp.allocate(std::max<size_t>(scan_temp_bytes, 1));
   }
 
@@ -113,7 +112,7 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   const double matrix_bytes =
       warp_segmented ? host_segments.slots() * 12.0 + host_segments.segment_starts.size() * 8.0 : a.bytes();
   stats.bytes_per_iteration = matrix_bytes + n * 8.0 * 4 + (layout == Layout::segmented_scan ? a.entries * 16.0 + n * 16.0 : 0);
-  EventTimer timer;
+  StreamTimer timer(stream);
   timer.start();
   ProgressReporter progress(settings, stats.solver == "gpu.jacobi" ? "gpu.jacobi" : "gpu.segscan-jacobi",
                             settings.max_iterations);
@@ -125,33 +124,27 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
                 x_old.data(), x_new.data(), check ? diff.data() : nullptr, nullptr, 0.0, settings.relative ? 1 : 0,
                 segmented ? 0 : 1};
     if (layout == Layout::rows) {
-      launch_row_update(u, warp);
+      launch_row_update(u, warp, stream);
     } else if (warp_segmented) {
-      launch_segment_row_update(segments, u);
+      launch_segment_row_update(segments, u, stream);
     } else {
       if (a.entries > 0) {  // a grid of 0 blocks is a launch error
-        entry_products<<<blocks_for_threads(a.entries), k_block_threads>>>(a.entries, a.columns.data(),
-                                                                           a.values.data(), x_old.data(),
-                                                                           products.data());
-        PMC_CUDA_CHECK_LAUNCH("entry_products");
+        launch_entry_products(a.entries, a.columns.data(), a.values.data(), x_old.data(), products.data(), stream);
       } else {
-        products.fill_zero();
+        products.fill_zero(stream);
       }
-      PMC_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(scan_temp.data(), scan_temp_bytes, products.data(),
-                                                     row_sums.data(), static_cast<int>(n), a.offsets.data(),
-                                                     a.offsets.data() + 1));
-      finish_rows<<<blocks_for_threads(n), k_block_threads>>>(u, row_sums.data());
-      PMC_CUDA_CHECK_LAUNCH("finish_rows");
+      segmented_sum(scan_temp.data(), scan_temp_bytes, products.data(), row_sums.data(), n, a.offsets.data(), stream);
+      launch_finish_rows(u, row_sums.data(), stream);
     }
     std::swap(x_old, x_new);
     ++stats.iterations;
-    if (check && (residual = device_max(n, diff.data(), max_diff)) < settings.epsilon) {
+    if (check && (residual = device_max(n, diff.data(), max_diff, stream)) < settings.epsilon) {
       stats.converged = true;
       break;
     }
   }
   stats.loop_seconds = timer.stop_seconds();
-  x_old.download(x);
+  x_old.download(x, stream);
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
 }

@@ -4,12 +4,14 @@
 #include <chrono>
 #include <limits>
 
-#include "cuda/device_context.cuh"
-#include "cuda/device_csr.cuh"
-#include "cuda/gpu_solvers.hpp"
-#include "cuda/scalar.cuh"
-#include "cuda/steps_kernels.cuh"
-#include "cuda/vi_kernels.cuh"
+#include "cuda/launch.hpp"
+#include "cuda/linear_kernels.hpp"
+#include "cuda/minmax_kernels.hpp"
+#include "cuda/reduction_kernels.hpp"
+#include "solver/device/device_selection.hpp"
+#include "solver/gpu/device_csr.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
+#include "solver/gpu/solve_context.hpp"
 #include "solver/minmax/problem_end_components.hpp"
 #include "solver/progress.hpp"
 
@@ -18,21 +20,23 @@ namespace pmc {
 namespace {
 
 using namespace pmc::cuda;
+using gpu::DeviceCsr;
 
 constexpr uint64_t k_check_interval = 8;
 
 SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings, bool bounded) {
   const auto start = std::chrono::steady_clock::now();
-  select_device(settings);
+  const gpu::SolveContext context(settings);
+  const StreamHandle stream = context.stream();
   const uint64_t n = p.num_unknowns();
   if (solution.x.empty()) solution.x.assign(n, 0.0);
   if (solution.x.size() != n) {
     throw Error(ErrorCode::invalid_argument, "gpu.vi: start vector has " + std::to_string(solution.x.size()) +
                                                  " values, the problem has " + std::to_string(n) + " unknowns");
   }
-  DeviceCsr a(p.a);
-  DeviceBuffer<uint64_t> groups(p.row_groups);
-  DeviceBuffer<double> b(p.b), x(solution.x), y(solution.x.size()), diff(solution.x.size());
+  DeviceCsr a(p.a, stream);
+  DeviceBuffer<uint64_t> groups(p.row_groups, stream);
+  DeviceBuffer<double> b(p.b, stream), x(solution.x, stream), y(solution.x.size()), diff(solution.x.size());
   DeviceBuffer<uint32_t> choice(n);
   DeviceScalar max_diff;
   // A warp per state pays off once a state has many entries over its choices.
@@ -41,13 +45,13 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   stats.solver = "gpu.vi";
   stats.kernel = warp ? "warp-per-state" : "thread-per-state";
   stats.bytes_per_iteration = a.bytes() + p.b.size() * 8.0 + (n + 1) * 8.0 + n * 8.0 * 2;
-  // Bounded (issue 23): at most max_iterations of the steps, and every
+  // Bounded: at most max_iterations of the steps, and every
   // k_check_interval steps a bit-for-bit comparison of the last two iterates:
   // a stationary one is what every remaining step would give.
   const uint64_t limit = bounded ? std::min(p.steps, settings.max_iterations) : settings.max_iterations;
   DeviceBuffer<unsigned> changed_flag(bounded ? 1 : 0);
   bool stationary = false;
-  EventTimer timer;
+  StreamTimer timer(stream);
   timer.start();
   ProgressReporter progress(settings, "gpu.vi", limit);
   double residual = std::numeric_limits<double>::quiet_NaN();
@@ -56,15 +60,15 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
     const bool check = !bounded && ((stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == limit);
     BellmanUpdate u{n, groups.data(), a.offsets.data(), a.columns.data(), a.values.data(), b.data(), x.data(),
                     y.data(), check ? diff.data() : nullptr, nullptr, p.maximize ? 1 : 0, settings.relative ? 1 : 0};
-    launch_bellman(u, warp);
+    launch_bellman(u, warp, stream);
     std::swap(x, y);
     ++stats.iterations;
-    if (check && (residual = device_max(n, diff.data(), max_diff)) < settings.epsilon) {
+    if (check && (residual = device_max(n, diff.data(), max_diff, stream)) < settings.epsilon) {
       stats.converged = true;
       break;
     }
     if (bounded && stats.iterations % k_check_interval == 0 && stats.iterations < p.steps &&
-        device_identical(n, x.data(), y.data(), changed_flag)) {
+        device_identical(n, x.data(), y.data(), changed_flag, stream)) {
       stationary = true;
       stats.notes.push_back(stationary_note(stats.iterations, p.steps));
       break;
@@ -78,9 +82,9 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   // One more update only to read off the optimal choices (values unchanged).
   BellmanUpdate final_update{n, groups.data(), a.offsets.data(), a.columns.data(), a.values.data(), b.data(), x.data(),
                              y.data(), nullptr, choice.data(), p.maximize ? 1 : 0, 0};
-  launch_bellman(final_update, warp);
-  x.download(solution.x);
-  choice.download(solution.choice);
+  launch_bellman(final_update, warp, stream);
+  x.download(solution.x, stream);
+  choice.download(solution.choice, stream);
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
 }

@@ -1,4 +1,4 @@
-// gpu_resident_reachability (cuda/gpu_solvers.hpp): the host half, which
+// gpu_resident_reachability (solver/gpu/gpu_solvers.hpp): the host half, which
 // keeps the chain or MDP on the model (Model::derived_shared under
 // device_chain_key) and minds the memory budget; the device halves are
 // cuda/resident_reachability.cu (chains) and cuda/resident_mdp.cu (MDPs).
@@ -8,7 +8,7 @@
 #include "common/caller_language.hpp"
 #include "common/memory_limit.hpp"
 #include "cuda/devices.hpp"
-#include "cuda/gpu_solvers.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "model/model.hpp"
 #include "solver/device/device_selection.hpp"
 

@@ -19,7 +19,7 @@
 
 #include "common/error.hpp"
 #include "cuda/devices.hpp"
-#include "cuda/gpu_solvers.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "schedule/scc_schedule.hpp"
 #include "solver/minmax/bellman.hpp"
 #include "solver/cancellation.hpp"

@@ -1,0 +1,72 @@
+// The CUDA runtime calls that host code needs (lib/solver/gpu/), behind plain
+// C++: device and pinned memory, copies, streams, timing and the current
+// device. No CUDA header here, so that host code compiles without nvcc; the
+// definitions are in device_runtime.cu, and every failure throws pmc::Error
+// naming the call (check.cuh).
+//
+// Copies and fills are enqueued on a stream. A copy from the host returns
+// once the source may be reused, and a copy to the host once the value has
+// arrived (both wait for the stream), so host code never reads half a copy.
+#pragma once
+
+#include <cstddef>
+
+struct CUstream_st;  // the runtime's stream: cudaStream_t is CUstream_st*
+struct CUevent_st;   // the runtime's event: cudaEvent_t is CUevent_st*
+
+namespace pmc::cuda {
+
+// A stream to enqueue device work on. Null is the legacy default stream,
+// which synchronises with every other stream of the device: solvers use
+// their own Stream instead.
+using StreamHandle = CUstream_st*;
+
+void* device_allocate(size_t bytes);
+void device_free(void* data) noexcept;  // null is fine
+void* pinned_allocate(size_t bytes);    // page-locked host memory
+void pinned_free(void* data) noexcept;
+
+void copy_to_device(void* device, const void* host, size_t bytes, StreamHandle stream);
+void copy_to_host(void* host, const void* device, size_t bytes, StreamHandle stream);
+// Device to device: enqueued only, the host does not wait.
+void copy_on_device(void* to, const void* from, size_t bytes, StreamHandle stream);
+// Every byte of [device, device + bytes) set to `byte`; enqueued only.
+void fill_bytes(void* device, unsigned char byte, size_t bytes, StreamHandle stream);
+// Waits until everything enqueued on `stream` has run.
+void synchronize(StreamHandle stream);
+
+// Makes CUDA device `ordinal` (the runtime's number) current for this thread.
+void make_device_current(int ordinal);
+
+// A non-blocking stream of the device current at its creation, destroyed
+// with it.
+class Stream {
+ public:
+  Stream();
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  StreamHandle get() const { return stream_; }
+
+ private:
+  StreamHandle stream_ = nullptr;
+};
+
+// Seconds of device time between start() and stop_seconds(), measured with
+// events recorded on `stream`.
+class StreamTimer {
+ public:
+  explicit StreamTimer(StreamHandle stream);
+  ~StreamTimer();
+  StreamTimer(const StreamTimer&) = delete;
+  StreamTimer& operator=(const StreamTimer&) = delete;
+  void start();
+  double stop_seconds();  // waits for the stop event
+
+ private:
+  StreamHandle stream_;
+  CUevent_st* start_ = nullptr;
+  CUevent_st* stop_ = nullptr;
+};
+
+}  // namespace pmc::cuda

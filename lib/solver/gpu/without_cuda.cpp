@@ -1,0 +1,37 @@
+// A build without CUDA (-Dcuda=disabled, or no nvcc found): every GPU entry
+// point of gpu_solver_list.inc and the device discovery of cuda/devices.hpp
+// answer with a clear status, never a crash. The entry points come from the
+// same list as their declarations, so none can be forgotten here.
+#include "common/error.hpp"
+#include "cuda/devices.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
+
+namespace pmc {
+
+namespace {
+[[noreturn]] void no_cuda(const char* solver) {
+  fail(ErrorCode::no_device, "{} needs a GPU, but this pmc was built without CUDA support (rebuild with -Dcuda=enabled)",
+       solver);
+}
+}  // namespace
+
+// The stubs name their parameters (the list's text) without using them.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#define PMC_GPU_SOLVER(result, function, solver_name, parameters) \
+  result function parameters { no_cuda(solver_name); }
+#include "solver/gpu/gpu_solver_list.inc"
+#undef PMC_GPU_SOLVER
+#pragma GCC diagnostic pop
+
+DeviceList detail::discover_uncached() {
+  return DeviceList{{}, "pmc was built without CUDA support (meson option -Dcuda=disabled or no nvcc found)"};
+}
+
+void device_memory(uint64_t, uint64_t&, uint64_t&) {
+  fail(ErrorCode::no_device, "{}", discover_devices().problem);
+}
+
+bool built_with_cuda() { return false; }
+
+}  // namespace pmc
