@@ -17,63 +17,15 @@
 #include <string>
 #include <vector>
 
+#include "expression/expression.hpp"
 #include "model/model.hpp"
 
 namespace pmc::prism_language {
 
-struct SourceLocation {
-  std::string file;  // as the user named it
-  uint32_t line = 0;    // 1-based
-  uint32_t column = 0;  // 1-based
-  // "file:line:column" (or "file:line" when column is 0).
-  std::string to_string() const;
-};
-
-enum class ValueType : uint8_t { boolean, integer, real };
-
-// A typed expression over the program's variables; all constants and
-// formulas are already folded in. A state is the value of each variable in
-// Program::variables order (booleans as 0/1). The representation is private
-// to expression.cpp (a flat, allocation-free form: evaluation runs for every
-// state × command during exploration).
-class Expression {
- public:
-  Expression();  // the literal `true`
-  ~Expression();
-  Expression(const Expression&);
-  Expression(Expression&&) noexcept;
-  Expression& operator=(const Expression&);
-  Expression& operator=(Expression&&) noexcept;
-
-  ValueType type() const;
-  const SourceLocation& location() const;
-  // Whether it contains no variables (then any state gives the same value).
-  bool is_constant() const;
-
-  // Evaluation with PRISM's semantics (integer division is real division,
-  // `mod` as PRISM, pow of ints is an int, ...). Throws pmc::Error (code
-  // model) naming location() on a run-time error such as division by zero
-  // in an integer context or an integer overflow.
-  bool evaluate_bool(std::span<const int32_t> state) const;
-  int64_t evaluate_int(std::span<const int32_t> state) const;
-  double evaluate_real(std::span<const int32_t> state) const;  // ints and bools promoted
-
-  // PRISM syntax, for messages.
-  std::string to_string() const;
-
-  // For tests and for code that builds programs by hand.
-  static Expression boolean(bool value);
-  static Expression integer(int64_t value);
-  static Expression real(double value);
-  static Expression variable(uint32_t index, ValueType type, std::string name);
-
-  struct Representation;  // defined in expression.cpp (or a private header)
-  explicit Expression(std::unique_ptr<Representation> representation);
-  const Representation& representation() const { return *representation_; }
-
- private:
-  std::unique_ptr<Representation> representation_;
-};
+// Expressions of a checked source are the shared expression layer's.
+using expression::Expression;
+using expression::SourceLocation;
+using expression::ValueType;
 
 struct Variable {
   std::string name;

@@ -8,27 +8,18 @@
 #include <utility>
 #include <vector>
 
-#include "formats/prism_language/expression_tree.hpp"
+#include "expression/declarations.hpp"
+#include "expression/syntax_tree.hpp"
 #include "formats/prism_language/program.hpp"
 
 namespace pmc::prism_language {
 
-struct Position {
-  uint32_t line = 0, column = 0;
-};
-
-struct SyntaxConstant {
-  std::string name;
-  ValueType type = ValueType::integer;
-  std::optional<Node> value;  // nothing: undefined, set with --const
-  Position position;
-};
-
-struct SyntaxFormula {
-  std::string name;
-  Node value;
-  Position position;
-};
+using expression::ConstantDeclaration;
+using expression::Declarations;
+using expression::FormulaDeclaration;
+using expression::Node;
+using expression::NodeKind;
+using expression::Position;
 
 struct SyntaxVariable {
   std::string name;
@@ -92,11 +83,11 @@ struct SyntaxRewards {
   Position position;
 };
 
-struct SyntaxProgram {
+// Its constants and formulas (Declarations) are what the binder resolves
+// names against.
+struct SyntaxProgram : Declarations {
   std::optional<ModelType> type;  // nothing: no keyword (PRISM then takes an MDP)
   Position type_position;
-  std::vector<SyntaxConstant> constants;
-  std::vector<SyntaxFormula> formulas;
   std::vector<SyntaxVariable> globals;
   std::vector<SyntaxModule> modules;
   std::optional<Node> initial_states;

@@ -18,7 +18,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "formats/prism_language/source_definitions.hpp"
+#include "expression/source_scope.hpp"
 #include "solver/parallel.hpp"
 
 namespace pmc {
@@ -55,7 +55,7 @@ struct Instruction {
 struct Program {
   std::vector<Instruction> code;
   size_t max_stack = 0;
-  std::vector<prism_language::Expression> formulas;  // bound by the PRISM-language front end
+  std::vector<expression::Expression> formulas;  // bound by lib/expression, as in the source
 };
 
 class Compiler {
@@ -78,7 +78,7 @@ class Compiler {
  private:
   const StateValuations& valuations_;
   const SourceDefinitions& definitions_;
-  std::optional<prism_language::SourceScope> scope_;  // parsed at the first name it defines
+  std::optional<expression::SourceScope> scope_;  // parsed at the first name it defines
   std::unordered_map<std::string, size_t> columns_;
   Program program_;
   size_t depth_ = 0;  // stack depth after the code so far
@@ -106,13 +106,13 @@ class Compiler {
   // formula (its expression, bound as when the source was built).
   Type compile_definition(const Expression& e, Instruction in) {
     if (!definitions_.defines(e.name)) unknown_variable(e);
-    prism_language::Expression bound;
+    expression::Expression bound;
     Type type = Type::real;
     try {
       if (!scope_) scope_.emplace(definitions_, valuations_);
       bound = scope_->bind(e.name);
-      type = bound.type() == prism_language::ValueType::boolean   ? Type::boolean
-             : bound.type() == prism_language::ValueType::integer ? Type::integer
+      type = bound.type() == expression::ValueType::boolean   ? Type::boolean
+             : bound.type() == expression::ValueType::integer ? Type::integer
                                                                   : Type::real;
       if (bound.is_constant()) {
         in.kind = type == Type::boolean ? ExprKind::boolean : ExprKind::number;
@@ -260,9 +260,9 @@ bool run(const Program& program, std::span<const int32_t> row, double* stack, Ru
   size_t top = 0;  // number of values on the stack
   for (const Instruction& in : program.code) {
     if (in.formula >= 0) {
-      const prism_language::Expression& formula = program.formulas[static_cast<size_t>(in.formula)];
+      const expression::Expression& formula = program.formulas[static_cast<size_t>(in.formula)];
       try {
-        stack[top++] = formula.type() == prism_language::ValueType::boolean ? (formula.evaluate_bool(row) ? 1.0 : 0.0)
+        stack[top++] = formula.type() == expression::ValueType::boolean ? (formula.evaluate_bool(row) ? 1.0 : 0.0)
                                                                            : formula.evaluate_real(row);
       } catch (const Error& e) {  // "expression: division by zero while evaluating ..."
         std::string_view what = e.what();

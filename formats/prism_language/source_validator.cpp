@@ -10,15 +10,24 @@
 
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
-#include "formats/prism_language/binder.hpp"
+#include "expression/binder.hpp"
+#include "expression/compiler.hpp"
+#include "formats/prism_language/syntax.hpp"
 
 namespace pmc::prism_language {
 
+using expression::BindContext;
+using expression::Binder;
+using expression::compile_expression;
+using expression::node_to_string;
+using expression::Renames;
+using expression::type_name;
+
 namespace {
 
-class Checker {
+class SourceValidator {
  public:
-  Checker(const SyntaxProgram& syntax, const std::string& file) : syntax_(syntax), binder_(syntax, file) {}
+  SourceValidator(const SyntaxProgram& syntax, const std::string& file) : syntax_(syntax), binder_(syntax, file) {}
 
   Program run(const std::vector<ConstantAssignment>& given) {
     program_.file = binder_.file();
@@ -56,8 +65,8 @@ class Checker {
   }
 
   void names() {
-    for (const SyntaxConstant& c : syntax_.constants) claim(c.name, c.position, "a constant");
-    for (const SyntaxFormula& f : syntax_.formulas) {
+    for (const ConstantDeclaration& c : syntax_.constants) claim(c.name, c.position, "a constant");
+    for (const FormulaDeclaration& f : syntax_.formulas) {
       claim(f.name, f.position, "a formula");
       program_.formulas.emplace_back(f.name, node_to_string(f.value));
     }
@@ -68,12 +77,12 @@ class Checker {
       auto it = binder_.constant_index.find(g.name);
       if (it == binder_.constant_index.end()) {
         std::string declared;
-        for (const SyntaxConstant& c : syntax_.constants) declared += (declared.empty() ? "" : ", ") + c.name;
+        for (const ConstantDeclaration& c : syntax_.constants) declared += (declared.empty() ? "" : ", ") + c.name;
         fail(ErrorCode::invalid_argument, "{}: constant {}={} given: the model declares no constant '{}' ({})",
              binder_.file(), g.name, g.value, g.name,
              declared.empty() ? std::string("it declares no constants") : "its constants: " + declared);
       }
-      const SyntaxConstant& c = syntax_.constants[it->second];
+      const ConstantDeclaration& c = syntax_.constants[it->second];
       if (c.value) {
         fail(ErrorCode::invalid_argument, "{}: constant {}={} given: constant '{}' is already defined in the model",
              at(c.position), g.name, g.value, g.name);
@@ -83,7 +92,7 @@ class Checker {
     }
     std::string missing, example;
     size_t count = 0;
-    for (const SyntaxConstant& c : syntax_.constants) {
+    for (const ConstantDeclaration& c : syntax_.constants) {
       if (c.value || given_.count(c.name)) continue;
       ++count;
       missing += fmt::format("{}{} ({})", missing.empty() ? "" : ", ", c.name, type_name(c.type));
@@ -401,7 +410,7 @@ bool is_identifier(std::string_view s) {
 
 Program check_program(SyntaxProgram syntax, const std::string& file,
                       const std::vector<ConstantAssignment>& constants) {
-  return Checker(syntax, file).run(constants);
+  return SourceValidator(syntax, file).run(constants);
 }
 
 std::vector<ConstantAssignment> parse_constant_assignments(std::string_view text) {
