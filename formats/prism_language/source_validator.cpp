@@ -1,4 +1,4 @@
-// Parsed source → Program: constants given and evaluated, renamed modules
+// Parsed source → PrismModel: constants given and evaluated, renamed modules
 // expanded, variables laid out in PRISM's order, every expression bound,
 // typed and compiled, and the rules PRISM checks before building (ranges,
 // initial values, who may assign what).
@@ -29,7 +29,7 @@ class SourceValidator {
  public:
   SourceValidator(const SyntaxProgram& syntax, const std::string& file) : syntax_(syntax), binder_(syntax, file) {}
 
-  Program run(const std::vector<ConstantAssignment>& given) {
+  PrismModel run(const std::vector<ConstantAssignment>& given) {
     program_.file = binder_.file();
     if (syntax_.type) {
       program_.type = *syntax_.type;
@@ -387,7 +387,7 @@ class SourceValidator {
 
   const SyntaxProgram& syntax_;
   Binder binder_;
-  Program program_;
+  PrismModel program_;
   std::map<std::string, Position> names_;
   std::set<std::string> given_;
   std::vector<Expanded> expanded_;
@@ -408,8 +408,8 @@ bool is_identifier(std::string_view s) {
 
 }  // namespace
 
-Program check_program(SyntaxProgram syntax, const std::string& file,
-                      const std::vector<ConstantAssignment>& constants) {
+PrismModel check_program(SyntaxProgram syntax, const std::string& file,
+                         const std::vector<ConstantAssignment>& constants) {
   return SourceValidator(syntax, file).run(constants);
 }
 
@@ -442,12 +442,12 @@ std::vector<ConstantAssignment> parse_constant_assignments(std::string_view text
   return out;
 }
 
-Program parse_program(std::string_view source, const std::string& file_name,
-                      const std::vector<ConstantAssignment>& constants) {
+PrismModel parse_program(std::string_view source, const std::string& file_name,
+                         const std::vector<ConstantAssignment>& constants) {
   return check_program(parse_syntax(source, file_name), file_name, constants);
 }
 
-Program load_program(const std::string& path, const std::vector<ConstantAssignment>& constants) {
+PrismModel load_program(const std::string& path, const std::vector<ConstantAssignment>& constants) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(ErrorCode::io, "{}: cannot open the file", path);
   std::ostringstream text;

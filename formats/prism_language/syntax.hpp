@@ -1,6 +1,6 @@
 // A PRISM-language source as written (private to formats/prism_language/):
-// what parser.cpp produces and checker.cpp turns into a Program. Names are
-// not yet bound, renamed modules not yet expanded.
+// what parser.cpp produces and source_validator.cpp turns into a
+// PrismModel. Names are not yet bound, renamed modules not yet expanded.
 #pragma once
 
 #include <optional>
@@ -10,7 +10,7 @@
 
 #include "expression/declarations.hpp"
 #include "expression/syntax_tree.hpp"
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 
 namespace pmc::prism_language {
 
@@ -101,7 +101,7 @@ struct SyntaxProgram : Declarations {
 SyntaxProgram parse_syntax(std::string_view source, const std::string& file);
 
 // Binds, types and checks a parsed source with the user's constants.
-Program check_program(SyntaxProgram syntax, const std::string& file,
-                      const std::vector<ConstantAssignment>& constants);
+PrismModel check_program(SyntaxProgram syntax, const std::string& file,
+                         const std::vector<ConstantAssignment>& constants);
 
 }  // namespace pmc::prism_language

@@ -48,24 +48,24 @@ struct Instruction {
   uint32_t variable = 0;        // variable: its column in the valuations
   uint32_t arguments = 0;       // call: how many values it pops
   bool integer_power = false;   // call of pow on two integers: a negative exponent is undefined
-  int32_t formula = -1;         // a source's formula: its index in Program::formulas (`kind` unused)
+  int32_t formula = -1;         // a source's formula: its index in ConditionCode::formulas (`kind` unused)
   const Expression* source = nullptr;  // for run-time errors (mod by zero)
 };
 
-struct Program {
+struct ConditionCode {
   std::vector<Instruction> code;
   size_t max_stack = 0;
   std::vector<expression::Expression> formulas;  // bound by lib/expression, as in the source
 };
 
-class Compiler {
+class ConditionCompiler {
  public:
-  Compiler(const StateValuations& valuations, const SourceDefinitions& definitions)
+  ConditionCompiler(const StateValuations& valuations, const SourceDefinitions& definitions)
       : valuations_(valuations), definitions_(definitions) {
     for (size_t i = 0; i < valuations.variables.size(); ++i) columns_.emplace(valuations.variables[i], i);
   }
 
-  Program compile_condition(const Expression& e) {
+  ConditionCode compile_condition(const Expression& e) {
     const Type type = compile(e);
     if (type != Type::boolean) {
       const std::string text = property::to_string(e);
@@ -80,7 +80,7 @@ class Compiler {
   const SourceDefinitions& definitions_;
   std::optional<expression::SourceScope> scope_;  // parsed at the first name it defines
   std::unordered_map<std::string, size_t> columns_;
-  Program program_;
+  ConditionCode program_;
   size_t depth_ = 0;  // stack depth after the code so far
 
   void emit(Instruction instruction, size_t pops, size_t pushes = 1) {
@@ -256,7 +256,7 @@ struct RunError {
 
 // Runs `program` on one state's valuation row; false with `error` set on an
 // undefined operation.
-bool run(const Program& program, std::span<const int32_t> row, double* stack, RunError& error) {
+bool run(const ConditionCode& program, std::span<const int32_t> row, double* stack, RunError& error) {
   size_t top = 0;  // number of values on the stack
   for (const Instruction& in : program.code) {
     if (in.formula >= 0) {
@@ -348,7 +348,7 @@ std::string describe_state(const StateValuations& valuations, uint64_t state) {
 
 std::vector<uint8_t> expression_states(const Model& model, const property::Expression& expression, int threads) {
   const StateValuations& valuations = model.valuations();
-  const Program program = Compiler(valuations, model.definitions()).compile_condition(expression);
+  const ConditionCode program = ConditionCompiler(valuations, model.definitions()).compile_condition(expression);
   const auto n = static_cast<int64_t>(model.num_states());
   const size_t width = valuations.variables.size();
   std::vector<uint8_t> holds(static_cast<size_t>(n), 0);

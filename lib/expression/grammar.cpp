@@ -25,6 +25,9 @@ class ExpressionGrammar {
  public:
   explicit ExpressionGrammar(TokenCursor& in) : in_(in) {}
 
+  // expression() is the entry; below it one method per precedence level,
+  // loosest first: `? :`, `=>`, `<=>`, `|`, `&`, `!`, `=`, relations, `+`,
+  // `*`, unary minus, then literals, names, parentheses and calls.
 
   static std::vector<Node> list(Node a) {
     std::vector<Node> out;
