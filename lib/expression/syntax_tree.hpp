@@ -54,7 +54,7 @@ struct Node {
   NodeKind kind = NodeKind::boolean;
   ValueType type = ValueType::boolean;  // set by the binder
   uint32_t line = 0, column = 0;        // where the node starts
-  uint32_t depth = 1;                   // of the tree below (parser's nesting limit)
+  uint32_t depth = 1;                   // of the tree below (the grammar's depth limit)
   int64_t int_value = 1;
   double real_value = 0;
   uint32_t variable = 0;
