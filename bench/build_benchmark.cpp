@@ -23,7 +23,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 
 namespace {
 

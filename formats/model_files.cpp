@@ -8,7 +8,7 @@
 #include "formats/input_stream.hpp"
 #include "formats/pmcb.hpp"
 #include "formats/prism_explicit.hpp"
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "formats/storm_explicit.hpp"
 
 namespace pmc {

@@ -151,7 +151,7 @@ class Pool {
 
 }  // namespace
 
-uint64_t reach_states(const Program& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
+uint64_t reach_states(const PrismModel& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
                       StateSet& set, uint64_t max_states, unsigned threads, uint64_t memory_limit,
                       const std::atomic<bool>* cancel, const std::function<void(uint64_t, double)>& progress) {
   const uint32_t words = layout.words();

@@ -7,7 +7,7 @@
 #include <functional>
 #include <vector>
 
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "formats/prism_language/state_packing.hpp"
 #include "formats/prism_language/state_set.hpp"
 
@@ -21,7 +21,7 @@ namespace pmc::prism_language {
 // state throws (successors.hpp), or Error(cancelled) once `cancel` is set
 // (polled before each chunk). Returns the branches expanded (about the
 // model's transitions: what pass 3 will store).
-uint64_t reach_states(const Program& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
+uint64_t reach_states(const PrismModel& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
                       StateSet& set, uint64_t max_states, unsigned threads, uint64_t memory_limit = 0,
                       const std::atomic<bool>* cancel = nullptr,
                       const std::function<void(uint64_t, double)>& progress = {});

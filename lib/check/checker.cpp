@@ -86,9 +86,9 @@ void check_time_bound(const Model& model, const TimeBound& bound, size_t column)
   }
 }
 
-class Checker {
+class PropertyChecker {
  public:
-  Checker(const Model& model, const CheckOptions& options) : ctx_(model, options) {}
+  PropertyChecker(const Model& model, const CheckOptions& options) : ctx_(model, options) {}
 
   CheckContext& context() { return ctx_; }
 
@@ -298,7 +298,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   throw_if_cancelled(options.settings.cancel);  // a cancel requested before the check started
   validate_epsilon(options.settings.epsilon);
 
-  Checker checker(model, options);
+  PropertyChecker checker(model, options);
   CheckResult result;
   result.property = to_string(property);
   const Operator* top = property.top_operator();

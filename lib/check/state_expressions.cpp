@@ -18,7 +18,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "formats/prism_language/source_definitions.hpp"
+#include "expression/source_scope.hpp"
 #include "solver/parallel.hpp"
 
 namespace pmc {
@@ -48,24 +48,24 @@ struct Instruction {
   uint32_t variable = 0;        // variable: its column in the valuations
   uint32_t arguments = 0;       // call: how many values it pops
   bool integer_power = false;   // call of pow on two integers: a negative exponent is undefined
-  int32_t formula = -1;         // a source's formula: its index in Program::formulas (`kind` unused)
+  int32_t formula = -1;         // a source's formula: its index in ConditionCode::formulas (`kind` unused)
   const Expression* source = nullptr;  // for run-time errors (mod by zero)
 };
 
-struct Program {
+struct ConditionCode {
   std::vector<Instruction> code;
   size_t max_stack = 0;
-  std::vector<prism_language::Expression> formulas;  // bound by the PRISM-language front end
+  std::vector<expression::Expression> formulas;  // bound by lib/expression, as in the source
 };
 
-class Compiler {
+class ConditionCompiler {
  public:
-  Compiler(const StateValuations& valuations, const SourceDefinitions& definitions)
+  ConditionCompiler(const StateValuations& valuations, const SourceDefinitions& definitions)
       : valuations_(valuations), definitions_(definitions) {
     for (size_t i = 0; i < valuations.variables.size(); ++i) columns_.emplace(valuations.variables[i], i);
   }
 
-  Program compile_condition(const Expression& e) {
+  ConditionCode compile_condition(const Expression& e) {
     const Type type = compile(e);
     if (type != Type::boolean) {
       const std::string text = property::to_string(e);
@@ -78,9 +78,9 @@ class Compiler {
  private:
   const StateValuations& valuations_;
   const SourceDefinitions& definitions_;
-  std::optional<prism_language::SourceScope> scope_;  // parsed at the first name it defines
+  std::optional<expression::SourceScope> scope_;  // parsed at the first name it defines
   std::unordered_map<std::string, size_t> columns_;
-  Program program_;
+  ConditionCode program_;
   size_t depth_ = 0;  // stack depth after the code so far
 
   void emit(Instruction instruction, size_t pops, size_t pushes = 1) {
@@ -106,13 +106,13 @@ class Compiler {
   // formula (its expression, bound as when the source was built).
   Type compile_definition(const Expression& e, Instruction in) {
     if (!definitions_.defines(e.name)) unknown_variable(e);
-    prism_language::Expression bound;
+    expression::Expression bound;
     Type type = Type::real;
     try {
       if (!scope_) scope_.emplace(definitions_, valuations_);
       bound = scope_->bind(e.name);
-      type = bound.type() == prism_language::ValueType::boolean   ? Type::boolean
-             : bound.type() == prism_language::ValueType::integer ? Type::integer
+      type = bound.type() == expression::ValueType::boolean   ? Type::boolean
+             : bound.type() == expression::ValueType::integer ? Type::integer
                                                                   : Type::real;
       if (bound.is_constant()) {
         in.kind = type == Type::boolean ? ExprKind::boolean : ExprKind::number;
@@ -256,13 +256,13 @@ struct RunError {
 
 // Runs `program` on one state's valuation row; false with `error` set on an
 // undefined operation.
-bool run(const Program& program, std::span<const int32_t> row, double* stack, RunError& error) {
+bool run(const ConditionCode& program, std::span<const int32_t> row, double* stack, RunError& error) {
   size_t top = 0;  // number of values on the stack
   for (const Instruction& in : program.code) {
     if (in.formula >= 0) {
-      const prism_language::Expression& formula = program.formulas[static_cast<size_t>(in.formula)];
+      const expression::Expression& formula = program.formulas[static_cast<size_t>(in.formula)];
       try {
-        stack[top++] = formula.type() == prism_language::ValueType::boolean ? (formula.evaluate_bool(row) ? 1.0 : 0.0)
+        stack[top++] = formula.type() == expression::ValueType::boolean ? (formula.evaluate_bool(row) ? 1.0 : 0.0)
                                                                            : formula.evaluate_real(row);
       } catch (const Error& e) {  // "expression: division by zero while evaluating ..."
         std::string_view what = e.what();
@@ -348,7 +348,7 @@ std::string describe_state(const StateValuations& valuations, uint64_t state) {
 
 std::vector<uint8_t> expression_states(const Model& model, const property::Expression& expression, int threads) {
   const StateValuations& valuations = model.valuations();
-  const Program program = Compiler(valuations, model.definitions()).compile_condition(expression);
+  const ConditionCode program = ConditionCompiler(valuations, model.definitions()).compile_condition(expression);
   const auto n = static_cast<int64_t>(model.num_states());
   const size_t width = valuations.variables.size();
   std::vector<uint8_t> holds(static_cast<size_t>(n), 0);

@@ -19,7 +19,7 @@
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
 #include "formats/model_files.hpp"
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "model/model_memory.hpp"
 #include "pmc/pmc.h"
 #include "property/parser.hpp"
@@ -291,7 +291,7 @@ TEST(MemoryLimit, LyingHeadersFailBeforeAllocating) {
 TEST(MemoryLimit, ExplorationStopsWithTheStatesSoFar) {
   const std::string chain =
       "dtmc\nmodule m\n  x : [0..400000] init 0;\n  [] x<400000 -> (x'=x+1);\nendmodule\n";
-  const prism_language::Program program = prism_language::parse_program(chain, "chain.pm", {});
+  const prism_language::PrismModel program = prism_language::parse_program(chain, "chain.pm", {});
   for (unsigned threads : {1u, 2u}) {
     SCOPED_TRACE(threads);
     prism_language::ExploreOptions options;

@@ -11,7 +11,7 @@
 
 #include "common/error.hpp"
 #include "formats/model_files.hpp"
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "support/temp_dir.hpp"
 
 namespace pmc::prism_language {

@@ -1,21 +1,16 @@
-// Expression: a checked PRISM expression compiled to postfix code that runs
-// on a small fixed stack. Exploration evaluates every guard, weight and
-// assignment once per state and command, so evaluation allocates nothing
-// and dispatches one switch per instruction; constants are folded before
-// (expression_compile.cpp).
-#include "formats/prism_language/expression_code.hpp"
-
+// The postfix code's interpreter, and Expression's typed evaluation on it.
+// Exploration evaluates every guard, weight
+// and assignment once per state and command, so evaluation allocates
+// nothing and dispatches one switch per instruction; constants are folded
+// before (compiler.cpp).
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "common/error.hpp"
+#include "expression/code.hpp"
 
-namespace pmc::prism_language {
-
-std::string SourceLocation::to_string() const {
-  if (column == 0) return fmt::format("{}:{}", file, line);
-  return fmt::format("{}:{}:{}", file, line, column);
-}
+namespace pmc::expression {
 
 namespace {
 
@@ -152,24 +147,6 @@ Value evaluate(const Expression::Representation& r, std::span<const int32_t> sta
 
 }  // namespace
 
-Expression::Expression() : Expression(boolean(true)) {}
-Expression::~Expression() = default;
-Expression::Expression(const Expression& other)
-    : representation_(std::make_unique<Representation>(*other.representation_)) {}
-Expression::Expression(Expression&&) noexcept = default;
-Expression& Expression::operator=(const Expression& other) {
-  if (this != &other) representation_ = std::make_unique<Representation>(*other.representation_);
-  return *this;
-}
-Expression& Expression::operator=(Expression&&) noexcept = default;
-Expression::Expression(std::unique_ptr<Representation> representation)
-    : representation_(std::move(representation)) {}
-
-ValueType Expression::type() const { return representation_->type; }
-const SourceLocation& Expression::location() const { return representation_->location; }
-bool Expression::is_constant() const { return representation_->constant; }
-std::string Expression::to_string() const { return representation_->text; }
-
 bool Expression::evaluate_bool(std::span<const int32_t> state) const {
   const Representation& r = *representation_;
   if (r.type != ValueType::boolean) fail(ErrorCode::internal, "{} is not a boolean expression", r.text);
@@ -188,60 +165,4 @@ double Expression::evaluate_real(std::span<const int32_t> state) const {
   return r.type == ValueType::real ? value.d : static_cast<double>(value.i);
 }
 
-namespace {
-
-Expression literal(ValueType type, Value value, std::string text) {
-  auto r = std::make_unique<Expression::Representation>();
-  Instruction in;
-  in.op = Op::push;
-  in.value = value;
-  r->code.push_back(in);
-  r->type = type;
-  r->constant = true;
-  r->stack_size = 1;
-  r->text = std::move(text);
-  return Expression(std::move(r));
-}
-
-}  // namespace
-
-Expression Expression::boolean(bool value) {
-  Value v;
-  v.i = value;
-  return literal(ValueType::boolean, v, value ? "true" : "false");
-}
-
-Expression Expression::integer(int64_t value) {
-  Value v;
-  v.i = value;
-  return literal(ValueType::integer, v, std::to_string(value));
-}
-
-Expression Expression::real(double value) {
-  Value v;
-  v.d = value;
-  return literal(ValueType::real, v, real_literal_text(value));
-}
-
-Expression Expression::variable(uint32_t index, ValueType type, std::string name) {
-  auto r = std::make_unique<Expression::Representation>();
-  Instruction in;
-  in.op = Op::load;
-  in.arg = index;
-  r->code.push_back(in);
-  r->type = type;
-  r->constant = false;
-  r->stack_size = 1;
-  r->state_size = index + 1;
-  r->text = std::move(name);
-  return Expression(std::move(r));
-}
-
-std::string real_literal_text(double value) {
-  std::string text = fmt::format("{}", value);
-  // PRISM writes reals with a point, so "1" stays recognisably a double.
-  if (text.find_first_of(".eEni") == std::string::npos) text += ".0";
-  return text;
-}
-
-}  // namespace pmc::prism_language
+}  // namespace pmc::expression

@@ -1,130 +1,14 @@
-// Checked expression trees → postfix code (expression_code.hpp), and trees
-// back to PRISM text for messages. Constant subtrees are folded first, so a
-// guard like `s=N-1` costs one load, one push and one compare per state.
+// Checked expression trees → postfix code (code.hpp). Constant subtrees
+// are folded first, so a guard like `s=N-1` costs one load, one push and one compare per state.
 #include <optional>
 
 #include "common/error.hpp"
-#include "formats/prism_language/expression_code.hpp"
-#include "formats/prism_language/expression_tree.hpp"
+#include "expression/code.hpp"
+#include "expression/compiler.hpp"
 
-namespace pmc::prism_language {
-
-const char* function_name(NodeKind kind) {
-  switch (kind) {
-    case NodeKind::function_min: return "min";
-    case NodeKind::function_max: return "max";
-    case NodeKind::function_floor: return "floor";
-    case NodeKind::function_ceil: return "ceil";
-    case NodeKind::function_round: return "round";
-    case NodeKind::function_pow: return "pow";
-    case NodeKind::function_mod: return "mod";
-    case NodeKind::function_log: return "log";
-    default: return "";
-  }
-}
-
-bool is_function(NodeKind kind) { return *function_name(kind) != '\0'; }
-
-const char* operator_text(NodeKind kind) {
-  switch (kind) {
-    case NodeKind::multiply: return "*";
-    case NodeKind::divide: return "/";
-    case NodeKind::add: return "+";
-    case NodeKind::subtract: return "-";
-    case NodeKind::less: return "<";
-    case NodeKind::less_equal: return "<=";
-    case NodeKind::greater: return ">";
-    case NodeKind::greater_equal: return ">=";
-    case NodeKind::equal: return "=";
-    case NodeKind::not_equal: return "!=";
-    case NodeKind::logical_and: return "&";
-    case NodeKind::logical_or: return "|";
-    case NodeKind::implies: return "=>";
-    case NodeKind::iff: return "<=>";
-    default: return "?";
-  }
-}
-
+namespace pmc::expression {
 
 namespace {
-
-// PRISM's precedence, loosest first (PRISM manual, "Expressions").
-int precedence(const Node& n) {
-  switch (n.kind) {
-    case NodeKind::conditional: return 1;
-    case NodeKind::implies: return 2;
-    case NodeKind::iff: return 3;
-    case NodeKind::logical_or: return 4;
-    case NodeKind::logical_and: return 5;
-    case NodeKind::logical_not: return 6;
-    case NodeKind::equal:
-    case NodeKind::not_equal: return 7;
-    case NodeKind::less:
-    case NodeKind::less_equal:
-    case NodeKind::greater:
-    case NodeKind::greater_equal: return 8;
-    case NodeKind::add:
-    case NodeKind::subtract: return 9;
-    case NodeKind::multiply:
-    case NodeKind::divide: return 10;
-    case NodeKind::negate: return 11;
-    case NodeKind::integer: return n.int_value < 0 ? 11 : 12;
-    case NodeKind::real: return n.real_value < 0 ? 11 : 12;
-    default: return 12;
-  }
-}
-
-void write(const Node& n, std::string& out);
-
-void write_operand(const Node& n, bool parenthesise, std::string& out) {
-  if (parenthesise) out += '(';
-  write(n, out);
-  if (parenthesise) out += ')';
-}
-
-void write(const Node& n, std::string& out) {
-  const int p = precedence(n);
-  switch (n.kind) {
-    case NodeKind::boolean: out += n.int_value ? "true" : "false"; return;
-    case NodeKind::integer: out += std::to_string(n.int_value); return;
-    case NodeKind::real: out += real_literal_text(n.real_value); return;
-    case NodeKind::identifier:
-    case NodeKind::variable: out += n.name; return;
-    case NodeKind::negate:
-      out += '-';
-      write_operand(n.children[0], precedence(n.children[0]) < p, out);
-      return;
-    case NodeKind::logical_not:
-      out += '!';
-      write_operand(n.children[0], precedence(n.children[0]) < p, out);
-      return;
-    case NodeKind::conditional:
-      write_operand(n.children[0], precedence(n.children[0]) <= p, out);
-      out += " ? ";
-      write_operand(n.children[1], precedence(n.children[1]) <= p, out);
-      out += " : ";
-      write_operand(n.children[2], precedence(n.children[2]) < p, out);
-      return;
-    default: break;
-  }
-  if (is_function(n.kind)) {
-    out += function_name(n.kind);
-    out += '(';
-    for (size_t i = 0; i < n.children.size(); ++i) {
-      if (i > 0) out += ", ";
-      write(n.children[i], out);
-    }
-    out += ')';
-    return;
-  }
-  // Binary operators associate to the left, except `=>` (to the right).
-  const bool right = n.kind == NodeKind::implies;
-  write_operand(n.children[0], right ? precedence(n.children[0]) <= p : precedence(n.children[0]) < p, out);
-  out += ' ';
-  out += operator_text(n.kind);
-  out += ' ';
-  write_operand(n.children[1], right ? precedence(n.children[1]) < p : precedence(n.children[1]) <= p, out);
-}
 
 class Compiler {
  public:
@@ -315,12 +199,6 @@ Node fold(const Node& n) {
 
 }  // namespace
 
-std::string node_to_string(const Node& node) {
-  std::string out;
-  write(node, out);
-  return out;
-}
-
 Expression compile_expression(const Node& checked, const SourceLocation& location) {
   auto r = std::make_unique<Expression::Representation>();
   r->type = checked.type;
@@ -332,4 +210,4 @@ Expression compile_expression(const Node& checked, const SourceLocation& locatio
   return Expression(std::move(r));
 }
 
-}  // namespace pmc::prism_language
+}  // namespace pmc::expression

@@ -1,23 +1,27 @@
-// Expression trees of the PRISM-language front end (private to
-// formats/prism_language/). The parser builds them with identifiers; the
-// checker binds identifiers (constants and formulas folded in, variables by
-// index), types every node, and compile_expression turns the result into
-// the flat form Expression evaluates.
+// Expression trees, as the grammar (grammar.hpp) builds them with
+// identifiers; the binder (binder.hpp) binds identifiers (constants and
+// formulas folded in, variables by index) and types every node, and the
+// compiler (compiler.hpp) turns the result into the flat form Expression
+// evaluates.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "formats/prism_language/program.hpp"
+#include "expression/expression.hpp"
 
-namespace pmc::prism_language {
+namespace pmc::expression {
+
+struct Position {
+  uint32_t line = 0, column = 0;
+};
 
 enum class NodeKind : uint8_t {
   boolean,      // int_value 0/1
   integer,      // int_value
   real,         // real_value
-  identifier,   // name (parser only: the checker replaces it)
+  identifier,   // name (grammar only: the binder replaces it)
   variable,     // variable (index), name kept for messages
   negate,       // unary minus
   logical_not,
@@ -48,9 +52,9 @@ enum class NodeKind : uint8_t {
 
 struct Node {
   NodeKind kind = NodeKind::boolean;
-  ValueType type = ValueType::boolean;  // set by the checker
+  ValueType type = ValueType::boolean;  // set by the binder
   uint32_t line = 0, column = 0;        // where the node starts
-  uint32_t depth = 1;                   // of the tree below (parser's nesting limit)
+  uint32_t depth = 1;                   // of the tree below (the grammar's depth limit)
   int64_t int_value = 1;
   double real_value = 0;
   uint32_t variable = 0;
@@ -64,14 +68,11 @@ bool is_function(NodeKind kind);
 // A binary operator's spelling ("+", "<=>").
 const char* operator_text(NodeKind kind);
 
+// A double as PRISM would write it (always with a point or an exponent).
+std::string real_literal_text(double value);
+
 // The source text of a (checked or unchecked) tree, parenthesised as
 // PRISM's precedence needs.
 std::string node_to_string(const Node& node);
 
-// Compiles a checked tree (no identifiers, every node typed) into an
-// Expression located at `location`. Subtrees without variables are folded
-// to literals (unless evaluating them fails: the error then belongs to the
-// states that reach them).
-Expression compile_expression(const Node& checked, const SourceLocation& location);
-
-}  // namespace pmc::prism_language
+}  // namespace pmc::expression

@@ -1,6 +1,6 @@
-// Name binding and typing of expression trees (private to
-// formats/prism_language/): constants become literals (evaluated on first
-// use, in dependency order, cycles reported), formulas are expanded (PRISM
+// Name binding and typing of expression trees against declared constants
+// and formulas (declarations.hpp): constants become literals (evaluated on
+// first use, in dependency order, cycles reported), formulas are expanded (PRISM
 // expands them before renaming modules, so a renamed module's renaming
 // applies inside the formulas it uses), identifiers become variables.
 #pragma once
@@ -12,9 +12,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "formats/prism_language/syntax.hpp"
+#include "expression/declarations.hpp"
 
-namespace pmc::prism_language {
+namespace pmc::expression {
 
 // A renamed module's `from → to` (identifiers and actions).
 using Renames = std::map<std::string, std::string>;
@@ -30,7 +30,7 @@ struct BindContext {
 
 class Binder {
  public:
-  Binder(const SyntaxProgram& syntax, const std::string& file);
+  Binder(const Declarations& declarations, const std::string& file);
 
   const std::string& file() const { return file_; }
   SourceLocation location(uint32_t line, uint32_t column) const { return {file_, line, column}; }
@@ -65,7 +65,7 @@ class Binder {
   Node bind_identifier(const Node& n, BindContext& context, uint32_t depth);
   void type_node(Node& n) const;
 
-  const SyntaxProgram& syntax_;
+  const Declarations& declarations_;
   std::string file_;
   struct ConstantState {
     std::optional<Node> value;  // literal
@@ -84,4 +84,4 @@ class Binder {
 
 const char* type_name(ValueType type);
 
-}  // namespace pmc::prism_language
+}  // namespace pmc::expression

@@ -1,13 +1,14 @@
 // Binding identifiers and typing expressions with PRISM's rules (PRISM
 // manual, "Expressions"; PRISM's TypeCheck visitor): ints promote to
 // doubles, booleans never mix with numbers, `/` is always a double.
-#include "formats/prism_language/binder.hpp"
+#include "expression/binder.hpp"
 
 #include <charconv>
 
 #include "common/error.hpp"
+#include "expression/compiler.hpp"
 
-namespace pmc::prism_language {
+namespace pmc::expression {
 
 namespace {
 
@@ -50,10 +51,13 @@ const char* type_name(ValueType type) {
   return "?";
 }
 
-Binder::Binder(const SyntaxProgram& syntax, const std::string& file)
-    : syntax_(syntax), file_(file), constants_(syntax.constants.size()), expanding_(syntax.formulas.size()) {
-  for (size_t i = 0; i < syntax.constants.size(); ++i) constant_index.emplace(syntax.constants[i].name, i);
-  for (size_t i = 0; i < syntax.formulas.size(); ++i) formula_index.emplace(syntax.formulas[i].name, i);
+Binder::Binder(const Declarations& declarations, const std::string& file)
+    : declarations_(declarations),
+      file_(file),
+      constants_(declarations.constants.size()),
+      expanding_(declarations.formulas.size()) {
+  for (size_t i = 0; i < declarations.constants.size(); ++i) constant_index.emplace(declarations.constants[i].name, i);
+  for (size_t i = 0; i < declarations.formulas.size(); ++i) formula_index.emplace(declarations.formulas[i].name, i);
 }
 
 void Binder::declare_variable(const std::string& name, uint32_t index, ValueType type) {
@@ -61,7 +65,7 @@ void Binder::declare_variable(const std::string& name, uint32_t index, ValueType
 }
 
 void Binder::give_constant(size_t index, const std::string& text) {
-  const SyntaxConstant& c = syntax_.constants[index];
+  const ConstantDeclaration& c = declarations_.constants[index];
   Node at;
   at.line = c.position.line;
   at.column = c.position.column;
@@ -103,7 +107,7 @@ void Binder::give_constant(size_t index, const std::string& text) {
 const Node& Binder::constant_value(size_t index) {
   ConstantState& state = constants_[index];
   if (state.value) return *state.value;
-  const SyntaxConstant& c = syntax_.constants[index];
+  const ConstantDeclaration& c = declarations_.constants[index];
   if (state.evaluating) {
     fail(ErrorCode::parse, "{}: constant '{}' is defined in terms of itself ({})", location(c.position).to_string(),
          c.name, chain_text(chain_, c.name));
@@ -172,7 +176,7 @@ Node Binder::bind(const Node& n, BindContext& context, uint32_t depth) {
 Node Binder::bind_identifier(const Node& n, BindContext& context, uint32_t depth) {
   // Formulas first, by their own name: PRISM expands them before renaming.
   if (auto f = formula_index.find(n.name); f != formula_index.end()) {
-    const SyntaxFormula& formula = syntax_.formulas[f->second];
+    const FormulaDeclaration& formula = declarations_.formulas[f->second];
     if (expanding_[f->second]) {
       fail(ErrorCode::parse, "{}: formula '{}' is defined in terms of itself ({})",
            location(formula.position).to_string(), formula.name, chain_text(chain_, formula.name));
@@ -315,4 +319,4 @@ void Binder::type_node(Node& n) const {
   }
 }
 
-}  // namespace pmc::prism_language
+}  // namespace pmc::expression

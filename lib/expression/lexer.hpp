@@ -1,4 +1,5 @@
-// Tokens of the PRISM language (private to formats/prism_language/).
+// Tokens of the PRISM language, model sources and expressions alike (the
+// grammar in grammar.hpp and formats/prism_language/parser.cpp read them).
 #pragma once
 
 #include <cstdint>
@@ -6,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pmc::prism_language {
+namespace pmc::expression {
 
 enum class TokenKind : uint8_t {
   end,
@@ -42,4 +43,4 @@ bool is_reserved_word(std::string_view word);
 // How a token reads in a message: `'->'`, `identifier 'x'`, `end of file`.
 std::string describe(const Token& token);
 
-}  // namespace pmc::prism_language
+}  // namespace pmc::expression

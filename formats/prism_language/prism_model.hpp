@@ -1,10 +1,11 @@
-// A PRISM-language model after parsing and checking (issue 20): constants
-// and formulas substituted, renamed modules expanded, every identifier bound
-// to a variable index and every expression typed. The parser
-// (parser.cpp, checker.cpp) produces it; the explorer (explorer.cpp) turns
-// it into ModelParts. Nothing here refers to source text any more except
-// through SourceLocation, which errors found while exploring (an update
-// leaving a range, probabilities not summing to one) report.
+// A PRISM-language model after parsing and checking: constants and
+// formulas substituted, renamed modules expanded, every identifier bound to
+// a variable index and every expression typed (lib/expression). The parser
+// (parser.cpp, source_validator.cpp) produces it; the explorer
+// (explorer.cpp) turns it into ModelParts. Nothing here refers to source
+// text any more except through SourceLocation, which errors found while
+// exploring (an update leaving a range, probabilities not summing to one)
+// report.
 #pragma once
 
 #include <atomic>
@@ -17,75 +18,27 @@
 #include <string>
 #include <vector>
 
+#include "expression/expression.hpp"
 #include "model/model.hpp"
 
 namespace pmc::prism_language {
 
-struct SourceLocation {
-  std::string file;  // as the user named it
-  uint32_t line = 0;    // 1-based
-  uint32_t column = 0;  // 1-based
-  // "file:line:column" (or "file:line" when column is 0).
-  std::string to_string() const;
-};
-
-enum class ValueType : uint8_t { boolean, integer, real };
-
-// A typed expression over the program's variables; all constants and
-// formulas are already folded in. A state is the value of each variable in
-// Program::variables order (booleans as 0/1). The representation is private
-// to expression.cpp (a flat, allocation-free form: evaluation runs for every
-// state × command during exploration).
-class Expression {
- public:
-  Expression();  // the literal `true`
-  ~Expression();
-  Expression(const Expression&);
-  Expression(Expression&&) noexcept;
-  Expression& operator=(const Expression&);
-  Expression& operator=(Expression&&) noexcept;
-
-  ValueType type() const;
-  const SourceLocation& location() const;
-  // Whether it contains no variables (then any state gives the same value).
-  bool is_constant() const;
-
-  // Evaluation with PRISM's semantics (integer division is real division,
-  // `mod` as PRISM, pow of ints is an int, ...). Throws pmc::Error (code
-  // model) naming location() on a run-time error such as division by zero
-  // in an integer context or an integer overflow.
-  bool evaluate_bool(std::span<const int32_t> state) const;
-  int64_t evaluate_int(std::span<const int32_t> state) const;
-  double evaluate_real(std::span<const int32_t> state) const;  // ints and bools promoted
-
-  // PRISM syntax, for messages.
-  std::string to_string() const;
-
-  // For tests and for code that builds programs by hand.
-  static Expression boolean(bool value);
-  static Expression integer(int64_t value);
-  static Expression real(double value);
-  static Expression variable(uint32_t index, ValueType type, std::string name);
-
-  struct Representation;  // defined in expression.cpp (or a private header)
-  explicit Expression(std::unique_ptr<Representation> representation);
-  const Representation& representation() const { return *representation_; }
-
- private:
-  std::unique_ptr<Representation> representation_;
-};
+// Expressions of a checked source are the shared expression layer's.
+using expression::Expression;
+using expression::SourceLocation;
+using expression::ValueType;
 
 struct Variable {
   std::string name;
   ValueType type = ValueType::integer;  // boolean or integer
   int32_t lower = 0, upper = 1;         // booleans: 0..1
   int32_t initial = 0;                  // `init`, else `lower` (PRISM's default)
-  int32_t module = -1;                  // index into Program::modules; -1: global
+  int32_t module = -1;                  // index into PrismModel::modules; -1: global
   SourceLocation location;
 };
 
 struct Assignment {
-  uint32_t variable = 0;  // index into Program::variables
+  uint32_t variable = 0;  // index into PrismModel::variables
   Expression value;       // integer or boolean, as the variable
   SourceLocation location;
 };
@@ -99,7 +52,7 @@ struct Update {
 };
 
 struct Command {
-  // Index into Program::actions; 0 is the unlabelled action `[]`.
+  // Index into PrismModel::actions; 0 is the unlabelled action `[]`.
   uint32_t action = 0;
   Expression guard;
   std::vector<Update> updates;
@@ -142,7 +95,7 @@ struct RewardDefinition {
   SourceLocation location;
 };
 
-struct Program {
+struct PrismModel {
   ModelType type = ModelType::dtmc;  // dtmc, ctmc or mdp
   std::string file;
   // Globals first, then each module's variables in module order: PRISM's
@@ -174,10 +127,10 @@ std::vector<ConstantAssignment> parse_constant_assignments(std::string_view text
 // file:line:column; constants the source leaves undefined and `constants`
 // does not give are listed together with how to set them. A constant given
 // but not declared is an error too.
-Program parse_program(std::string_view source, const std::string& file_name,
-                      const std::vector<ConstantAssignment>& constants);
+PrismModel parse_program(std::string_view source, const std::string& file_name,
+                         const std::vector<ConstantAssignment>& constants);
 // Reads `path` (errors: code io) and parses it.
-Program load_program(const std::string& path, const std::vector<ConstantAssignment>& constants);
+PrismModel load_program(const std::string& path, const std::vector<ConstantAssignment>& constants);
 
 struct ExploreOptions {
   uint64_t max_states = 0;  // 0: no limit; above it exploration stops with an error
@@ -193,11 +146,11 @@ struct ExploreOptions {
 };
 
 // Reachable state space of `program` as PRISM's explicit engine builds it:
-// states sorted by valuation (variables in Program order), so state indices,
-// counts and matrices equal PRISM's `-exportmodel` files. Adds the labels
+// states sorted by valuation (variables in PrismModel order), so state
+// indices, counts and matrices equal PRISM's `-exportmodel` files. Adds the labels
 // "init" and "deadlock", the reward structures, action names and the state
 // valuations.
-ModelParts explore(const Program& program, const ExploreOptions& options);
+ModelParts explore(const PrismModel& program, const ExploreOptions& options);
 
 // load_program + explore + Model::create: what every loader calls for
 // .pm/.sm/.nm/.prism files.

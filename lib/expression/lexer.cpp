@@ -1,6 +1,6 @@
 // The PRISM language's tokens (PRISM's PrismParser.jj token section): what
 // is an identifier, a number, a symbol; comments skipped.
-#include "formats/prism_language/lexer.hpp"
+#include "expression/lexer.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -8,7 +8,7 @@
 
 #include "common/error.hpp"
 
-namespace pmc::prism_language {
+namespace pmc::expression {
 
 namespace {
 
@@ -183,4 +183,4 @@ std::string describe(const Token& token) {
   return "?";
 }
 
-}  // namespace pmc::prism_language
+}  // namespace pmc::expression

@@ -1,6 +1,6 @@
-// The compiled form behind Expression (private to formats/prism_language/):
+// The compiled form behind Expression (private to lib/expression/):
 // postfix instructions over a stack of untyped 8-byte values. The compiler
-// (expression_compile.cpp) resolves every type statically, so each
+// (compiler.cpp) resolves every type statically, so each
 // instruction knows whether its operands are integers (booleans as 0/1) or
 // doubles, and conversions are explicit `to_real` instructions.
 #pragma once
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "formats/prism_language/program.hpp"
+#include "expression/expression.hpp"
 
-namespace pmc::prism_language {
+namespace pmc::expression {
 
 union Value {
   int64_t i;  // integers and booleans (0/1)
@@ -82,7 +82,4 @@ struct Expression::Representation {
 // result is typed as r.type.
 Value run_code(const Expression::Representation& r, std::span<const int32_t> state, Value* stack);
 
-// A double as PRISM would write it (always with a point or an exponent).
-std::string real_literal_text(double value);
-
-}  // namespace pmc::prism_language
+}  // namespace pmc::expression

@@ -1,4 +1,4 @@
-// Parsed source → Program: constants given and evaluated, renamed modules
+// Parsed source → PrismModel: constants given and evaluated, renamed modules
 // expanded, variables laid out in PRISM's order, every expression bound,
 // typed and compiled, and the rules PRISM checks before building (ranges,
 // initial values, who may assign what).
@@ -10,17 +10,26 @@
 
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
-#include "formats/prism_language/binder.hpp"
+#include "expression/binder.hpp"
+#include "expression/compiler.hpp"
+#include "formats/prism_language/syntax.hpp"
 
 namespace pmc::prism_language {
 
+using expression::BindContext;
+using expression::Binder;
+using expression::compile_expression;
+using expression::node_to_string;
+using expression::Renames;
+using expression::type_name;
+
 namespace {
 
-class Checker {
+class SourceValidator {
  public:
-  Checker(const SyntaxProgram& syntax, const std::string& file) : syntax_(syntax), binder_(syntax, file) {}
+  SourceValidator(const SyntaxProgram& syntax, const std::string& file) : syntax_(syntax), binder_(syntax, file) {}
 
-  Program run(const std::vector<ConstantAssignment>& given) {
+  PrismModel run(const std::vector<ConstantAssignment>& given) {
     program_.file = binder_.file();
     if (syntax_.type) {
       program_.type = *syntax_.type;
@@ -56,8 +65,8 @@ class Checker {
   }
 
   void names() {
-    for (const SyntaxConstant& c : syntax_.constants) claim(c.name, c.position, "a constant");
-    for (const SyntaxFormula& f : syntax_.formulas) {
+    for (const ConstantDeclaration& c : syntax_.constants) claim(c.name, c.position, "a constant");
+    for (const FormulaDeclaration& f : syntax_.formulas) {
       claim(f.name, f.position, "a formula");
       program_.formulas.emplace_back(f.name, node_to_string(f.value));
     }
@@ -68,12 +77,12 @@ class Checker {
       auto it = binder_.constant_index.find(g.name);
       if (it == binder_.constant_index.end()) {
         std::string declared;
-        for (const SyntaxConstant& c : syntax_.constants) declared += (declared.empty() ? "" : ", ") + c.name;
+        for (const ConstantDeclaration& c : syntax_.constants) declared += (declared.empty() ? "" : ", ") + c.name;
         fail(ErrorCode::invalid_argument, "{}: constant {}={} given: the model declares no constant '{}' ({})",
              binder_.file(), g.name, g.value, g.name,
              declared.empty() ? std::string("it declares no constants") : "its constants: " + declared);
       }
-      const SyntaxConstant& c = syntax_.constants[it->second];
+      const ConstantDeclaration& c = syntax_.constants[it->second];
       if (c.value) {
         fail(ErrorCode::invalid_argument, "{}: constant {}={} given: constant '{}' is already defined in the model",
              at(c.position), g.name, g.value, g.name);
@@ -83,7 +92,7 @@ class Checker {
     }
     std::string missing, example;
     size_t count = 0;
-    for (const SyntaxConstant& c : syntax_.constants) {
+    for (const ConstantDeclaration& c : syntax_.constants) {
       if (c.value || given_.count(c.name)) continue;
       ++count;
       missing += fmt::format("{}{} ({})", missing.empty() ? "" : ", ", c.name, type_name(c.type));
@@ -378,7 +387,7 @@ class Checker {
 
   const SyntaxProgram& syntax_;
   Binder binder_;
-  Program program_;
+  PrismModel program_;
   std::map<std::string, Position> names_;
   std::set<std::string> given_;
   std::vector<Expanded> expanded_;
@@ -399,9 +408,9 @@ bool is_identifier(std::string_view s) {
 
 }  // namespace
 
-Program check_program(SyntaxProgram syntax, const std::string& file,
-                      const std::vector<ConstantAssignment>& constants) {
-  return Checker(syntax, file).run(constants);
+PrismModel check_program(SyntaxProgram syntax, const std::string& file,
+                         const std::vector<ConstantAssignment>& constants) {
+  return SourceValidator(syntax, file).run(constants);
 }
 
 std::vector<ConstantAssignment> parse_constant_assignments(std::string_view text) {
@@ -433,12 +442,12 @@ std::vector<ConstantAssignment> parse_constant_assignments(std::string_view text
   return out;
 }
 
-Program parse_program(std::string_view source, const std::string& file_name,
-                      const std::vector<ConstantAssignment>& constants) {
+PrismModel parse_program(std::string_view source, const std::string& file_name,
+                         const std::vector<ConstantAssignment>& constants) {
   return check_program(parse_syntax(source, file_name), file_name, constants);
 }
 
-Program load_program(const std::string& path, const std::vector<ConstantAssignment>& constants) {
+PrismModel load_program(const std::string& path, const std::vector<ConstantAssignment>& constants) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(ErrorCode::io, "{}: cannot open the file", path);
   std::ostringstream text;

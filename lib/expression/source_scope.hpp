@@ -2,17 +2,17 @@
 // and formulas (SourceDefinitions, model/model.hpp) so that properties can
 // name them, as PRISM's do: `P=? [ F "stable" ]` and `P=? [ F num_tokens=1 ]`
 // alike. SourceScope binds those names against a model's state variables
-// with the front end's own parser and binder, so a formula means in a
-// property what it meant in the source (`? :`, `<=>`, integer arithmetic).
+// with the grammar and binder that read the source, so a formula means in
+// a property what it meant in the source (`? :`, `<=>`, integer arithmetic).
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "formats/prism_language/program.hpp"
+#include "expression/expression.hpp"
 #include "model/model.hpp"
 
-namespace pmc::prism_language {
+namespace pmc::expression {
 
 // Throws pmc::Error (property) naming the first definition whose text does
 // not parse: possible only in a .pmcb file not written by pmc, whose reader
@@ -40,4 +40,4 @@ class SourceScope {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace pmc::prism_language
+}  // namespace pmc::expression
