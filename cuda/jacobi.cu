@@ -6,6 +6,7 @@
 
 #include <cub/device/device_segmented_reduce.cuh>
 
+#include "common/stopwatch.hpp"
 #include "cuda/device_context.cuh"
 #include "cuda/device_csr.cuh"
 #include "cuda/gpu_solvers.hpp"
@@ -152,7 +153,7 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   }
   stats.loop_seconds = timer.stop_seconds();
   x_old.download(x);
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = seconds_since(start);
   return stats;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/stopwatch.hpp"
 #include "cuda/device_context.cuh"
 #include "cuda/device_csr.cuh"
 #include "cuda/gpu_solvers.hpp"
@@ -67,7 +68,7 @@ SolveStats gpu_steps(const StepProblem& p, std::vector<double>& result, const So
   (accumulate ? acc : v).download(result);
   stats.converged = stationary || limit == p.steps;
   if (!stats.converged) stats.notes.push_back(step_limit_note("gpu.steps", limit, p.steps));
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = seconds_since(start);
   return stats;
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <limits>
 
+#include "common/stopwatch.hpp"
 #include "cuda/device_context.cuh"
 #include "cuda/device_csr.cuh"
 #include "cuda/gpu_solvers.hpp"
@@ -81,7 +82,7 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   launch_bellman(final_update, warp);
   x.download(solution.x);
   choice.download(solution.choice);
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = seconds_since(start);
   return stats;
 }
 
