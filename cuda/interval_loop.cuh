@@ -4,11 +4,11 @@
 // k_check_interval-th.
 #pragma once
 
-#include <chrono>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "common/stopwatch.hpp"
 #include "cuda/check.cuh"
 #include "cuda/device_buffer.hpp"
 #include "cuda/interval_kernels.cuh"
@@ -25,10 +25,6 @@ inline constexpr uint64_t k_check_interval = 8;
 namespace interval_loop {
 
 inline constexpr double k_infinity = std::numeric_limits<double>::infinity();
-
-inline double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 struct CheckReading {
   uint64_t open = 0;

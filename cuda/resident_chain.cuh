@@ -11,6 +11,7 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include "common/stopwatch.hpp"
 #include "cuda/check.cuh"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch.hpp"
@@ -84,7 +85,7 @@ struct ResidentChain {
     }
     if (entries > 0) upload->copy(columns.data(), host_columns, entries * sizeof(uint32_t));
     upload->finish();  // the transposition reads the offsets and columns
-    upload_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    upload_seconds = seconds_since(start);
 
     predecessor_offsets.allocate(n + 1);
     predecessors.allocate(entries);
@@ -117,7 +118,7 @@ struct ResidentChain {
     const auto values_start = std::chrono::steady_clock::now();
     if (entries > 0) upload->copy(values.data(), host_values, entries * sizeof(double));
     upload->finish();
-    upload_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - values_start).count();
+    upload_seconds += seconds_since(values_start);
     PMC_CUDA_CHECK(cudaDeviceSynchronize());
   }
 

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check/check.hpp"
+#include "common/stopwatch.hpp"
 #include "cuda/devices.hpp"
 #include "common/error.hpp"
 #include "interrupt.hpp"
@@ -347,7 +348,7 @@ int run_check(const Arguments& args, std::ostream& out) {
   // result only (the later ones report load 0), so that summing the results'
   // timings counts it once. The first result is that of the first property
   // that gives one: a property that fails has no result to carry it.
-  double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
+  double load_seconds = seconds_since(load_start);
   std::optional<ResultsTable> results_table;
   if (args.has("export-results")) results_table.emplace(args.value("export-results"));
   int status = 0;

@@ -13,6 +13,7 @@
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
+#include "common/stopwatch.hpp"
 #include "model/model_memory.hpp"
 #include "solver/registry.hpp"
 #include "graph/bitset_ops.hpp"
@@ -287,8 +288,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
     at_point.parameters.clear();
     CheckResult result = check(*instance, property_text, at_point);
     result.notes.push_back("parameters " + describe_point(options.parameters));
-    const double instantiation = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() -
-                                 result.seconds;
+    const double instantiation = seconds_since(start) - result.seconds;
     result.seconds += std::max(0.0, instantiation);
     result.timings.other += std::max(0.0, instantiation);
     return result;
@@ -335,7 +335,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   }
   fill_initial_values(model, result);
   checker.context().fill(result);
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = seconds_since(start);
   PhaseTimings& t = result.timings;
   t.other = std::max(0.0, result.seconds - (t.gpu_startup + t.precompute + t.build + t.transfer + t.solve));
   return result;

@@ -5,6 +5,7 @@
 
 #include "check/chain_matrices.hpp"
 #include "common/error.hpp"
+#include "common/stopwatch.hpp"
 #include "cuda/devices.hpp"
 #include "solver/device/device_selection.hpp"
 #include "solver/device/handover.hpp"
@@ -22,7 +23,7 @@ class GpuStartupClock {
  public:
   double seconds() const {
     if (up_before_ || !device_discovery_finished()) return 0;
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return seconds_since(start_);
   }
 
  private:

@@ -8,6 +8,7 @@
 
 #include "check/check.hpp"
 #include "check/memory_budget.hpp"
+#include "common/stopwatch.hpp"
 #include "graph/transpose.hpp"
 #include "solver/registry.hpp"
 
@@ -92,7 +93,7 @@ class CheckContext {
     ~PhaseScope() {
       --ctx_.phase_depth_;
       if (!outermost_) return;
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      const double s = seconds_since(start_);
       (phase_ == Phase::precompute ? ctx_.timings_.precompute : ctx_.timings_.build) += s;
     }
     PhaseScope(const PhaseScope&) = delete;

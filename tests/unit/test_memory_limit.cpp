@@ -18,6 +18,7 @@
 #include "common/cgroup_memory.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
+#include "common/stopwatch.hpp"
 #include "formats/model_files.hpp"
 #include "formats/prism_language/prism_model.hpp"
 #include "model/model_memory.hpp"
@@ -65,10 +66,6 @@ void write_gz(const std::string& path, const std::string& text) {
   ASSERT_NE(out, nullptr);
   gzwrite(out, text.data(), static_cast<unsigned>(text.size()));
   gzclose(out);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 TEST(MemoryLimit, DefaultIsTheMachinesMemory) {

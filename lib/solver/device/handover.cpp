@@ -1,3 +1,4 @@
+#include "common/stopwatch.hpp"
 #include "solver/device/handover.hpp"
 
 #include <fmt/format.h>
@@ -17,10 +18,6 @@ namespace {
 
 // How often the watcher looks at the clock, the user's flag and the GPU.
 constexpr double k_watch_seconds = 0.002;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 }  // namespace
 

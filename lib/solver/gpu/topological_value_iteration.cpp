@@ -18,6 +18,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "common/stopwatch.hpp"
 #include "cuda/devices.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "schedule/scc_schedule.hpp"
@@ -32,11 +33,6 @@
 namespace pmc {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 
 SolveStats blocked_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
