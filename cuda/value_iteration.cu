@@ -10,7 +10,7 @@
 #include "cuda/scalar.cuh"
 #include "cuda/steps_kernels.cuh"
 #include "cuda/vi_kernels.cuh"
-#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {
