@@ -13,6 +13,7 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "formats/input_stream.hpp"
 #include "formats/storm_explicit.hpp"
 #include "formats/text_fields.hpp"
@@ -23,12 +24,6 @@ namespace pmc {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
@@ -328,11 +323,6 @@ std::vector<double> read_storm_transition_rewards(const std::string& path, const
     rewards[e] = value;
   }
   return rewards;
-}
-
-std::string strip_suffix(std::string s, std::string_view suffix) {
-  if (s.ends_with(suffix)) s.resize(s.size() - suffix.size());
-  return s;
 }
 
 // "dir/foo.NAME.state.rew(.gz|.xz)" with suffix ".state.rew" → "dir/foo.NAME"; "" when it does not end so.
