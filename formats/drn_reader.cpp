@@ -6,7 +6,7 @@
 #include "common/text.hpp"
 #include "formats/affine_expression.hpp"
 #include "formats/drn.hpp"
-#include "formats/line_reader.hpp"
+#include "formats/file_line_reader.hpp"
 #include "model/model_memory.hpp"
 #include "model/validation.hpp"
 
@@ -409,7 +409,7 @@ class DrnReader {
     std::vector<double> state, transition;
   };
 
-  LineReader in_;
+  FileLineReader in_;
   ModelOptions options_;
   ModelParts parts_;
   std::string pending_;  // a header line read ahead

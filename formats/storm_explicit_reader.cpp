@@ -178,7 +178,7 @@ class StormTransitionsReader {
     if (parts_.type != ModelType::mdp) parts_.row_groups.clear();
   }
 
-  LineReader in_;
+  FileLineReader in_;
   ModelOptions options_;
   ModelParts parts_;
   uint64_t highest_ = 0, state_ = 0, choice_ = 0, row_first_line_ = 0;
@@ -186,7 +186,7 @@ class StormTransitionsReader {
 };
 
 void read_storm_labels(const std::string& path, ModelParts& parts) {
-  LineReader in(path);
+  FileLineReader in(path);
   std::string_view line;
   std::map<std::string, size_t, std::less<>> index;  // label → position in parts.labels
   const size_t first_label = parts.labels.size();
@@ -250,7 +250,7 @@ void read_storm_labels(const std::string& path, ModelParts& parts) {
 }
 
 std::vector<double> read_storm_state_rewards(const std::string& path, uint64_t num_states) {
-  LineReader in(path);
+  FileLineReader in(path);
   std::vector<double> rewards(num_states, 0.0);
   std::string_view line;
   bool any = false;
@@ -278,7 +278,7 @@ std::vector<double> read_storm_state_rewards(const std::string& path, uint64_t n
 }
 
 std::vector<double> read_storm_transition_rewards(const std::string& path, const ModelParts& parts) {
-  LineReader in(path);
+  FileLineReader in(path);
   const bool mdp = parts.type == ModelType::mdp;
   std::vector<double> rewards(parts.num_entries(), 0.0);
   std::vector<uint8_t> seen(parts.num_entries(), 0);
@@ -334,7 +334,7 @@ std::string reward_prefix(const std::string& path, std::string_view suffix) {
 }  // namespace
 
 bool is_storm_explicit_transitions(const std::string& tra_path) {
-  LineReader in(tra_path);
+  FileLineReader in(tra_path);
   std::string_view line;
   while (in.next(line)) {
     const size_t i = line.find_first_not_of(" \t\r");
