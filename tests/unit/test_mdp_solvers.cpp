@@ -12,14 +12,14 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "solver/minmax/scc_memory_blocks.hpp"
-#include "solver/convergence.hpp"
-#include "solver/minmax/mdp_solvers.hpp"
-#include "solver/parallel.hpp"
 #include "graph/end_components.hpp"
-#include "solver/minmax/end_component_quotient.hpp"
 #include "graph/scc.hpp"
+#include "solver/convergence.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
+#include "solver/minmax/mdp_solvers.hpp"
 #include "solver/minmax/problem_row_graph.hpp"
+#include "solver/minmax/scc_memory_blocks.hpp"
+#include "solver/parallel.hpp"
 
 namespace pmc {
 namespace {

@@ -29,11 +29,11 @@
 
 #include <fmt/format.h>
 
+#include "graph/scc.hpp"
 #include "solver/minmax/bellman.hpp"
 #include "solver/convergence.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
 #include "solver/minmax/end_component_quotient.hpp"
-#include "graph/scc.hpp"
 #include "solver/minmax/problem_row_graph.hpp"
 #include "solver/progress.hpp"
 #include "solver/minmax/scc_subproblem.hpp"

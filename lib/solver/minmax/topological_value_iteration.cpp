@@ -13,11 +13,11 @@
 #include <cmath>
 #include <limits>
 
+#include "graph/scc.hpp"
 #include "solver/minmax/scc_memory_blocks.hpp"
 #include "solver/minmax/bellman.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
 #include "solver/minmax/end_component_quotient.hpp"
-#include "graph/scc.hpp"
 #include "solver/minmax/problem_row_graph.hpp"
 #include "solver/progress.hpp"
 #include "solver/minmax/scc_subproblem.hpp"
