@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include "common/error.hpp"
 #include "graph/bitset_ops.hpp"
@@ -28,12 +29,14 @@ graph::MecDecomposition silent_end_components(const MinMaxProblem& p) {
 
 EndComponentQuotient collapse_end_components(const MinMaxProblem& p, const graph::MecDecomposition& ecs) {
   const uint64_t n = p.num_unknowns();
+  // state_of[s] before s is given a quotient unknown.
+  constexpr uint32_t k_unassigned = std::numeric_limits<uint32_t>::max();
   EndComponentQuotient q;
-  q.state_of.assign(n, k_no_mec);
+  q.state_of.assign(n, k_unassigned);
   uint32_t next = 0;
   std::vector<uint32_t> representative;  // quotient unknown -> an original unknown (its first member)
   for (uint64_t s = 0; s < n; ++s) {
-    if (q.state_of[s] != k_no_mec) continue;
+    if (q.state_of[s] != k_unassigned) continue;
     if (ecs.mec_of[s] == k_no_mec) {
       q.state_of[s] = next++;
     } else {
