@@ -32,7 +32,7 @@
 #include "solver/minmax/bellman.hpp"
 #include "solver/convergence.hpp"
 #pragma nv_diag_default 177
-#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {

@@ -264,7 +264,7 @@ class TransitionsReader {
     }
   }
 
-  LineReader in_;
+  FileLineReader in_;
   std::optional<ModelType> forced_;
   ModelOptions options_;
   ModelParts parts_;

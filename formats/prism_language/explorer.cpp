@@ -1,7 +1,7 @@
 // Explicit-state exploration of a checked PrismModel (issue 20), in three
 // passes that keep memory per state close to the packed vector plus the CSR:
 //
-//  1. reachability (reachability.cpp): the threads expand states from a
+//  1. reachability (state_discovery.cpp): the threads expand states from a
 //     shared pool and insert their targets into one concurrent set of
 //     packed states (state_set.hpp);
 //  2. numbering: the reached keys sorted — packed order is PRISM's state
@@ -28,7 +28,7 @@
 #include "common/memory_limit.hpp"
 #include "solver/cancellation.hpp"
 #include "formats/prism_language/prism_model.hpp"
-#include "formats/prism_language/reachability.hpp"
+#include "formats/prism_language/state_discovery.hpp"
 #include "formats/prism_language/rows.hpp"
 #include "formats/prism_language/state_packing.hpp"
 #include "formats/prism_language/state_set.hpp"

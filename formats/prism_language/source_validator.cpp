@@ -10,6 +10,7 @@
 
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "expression/binder.hpp"
 #include "expression/compiler.hpp"
 #include "formats/prism_language/syntax.hpp"
@@ -394,13 +395,6 @@ class SourceValidator {
   std::map<std::string, uint32_t> actions_;
 };
 
-std::string trim(std::string_view text) {
-  const size_t begin = text.find_first_not_of(" \t\r\n");
-  if (begin == std::string_view::npos) return {};
-  const size_t end = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(begin, end - begin + 1));
-}
-
 bool is_identifier(std::string_view s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
@@ -415,7 +409,9 @@ PrismModel check_program(SyntaxProgram syntax, const std::string& file,
 
 std::vector<ConstantAssignment> parse_constant_assignments(std::string_view text) {
   std::vector<ConstantAssignment> out;
-  if (trim(text).empty()) return out;
+  // Blanks around names and values: spaces, tabs and line breaks.
+  constexpr std::string_view blanks = " \t\r\n";
+  if (trim(text, blanks).empty()) return out;
   std::set<std::string> seen;
   size_t start = 0;
   while (start <= text.size()) {
@@ -425,8 +421,8 @@ std::vector<ConstantAssignment> parse_constant_assignments(std::string_view text
     const size_t equals = pair.find('=');
     ConstantAssignment a;
     if (equals != std::string_view::npos) {
-      a.name = trim(pair.substr(0, equals));
-      a.value = trim(pair.substr(equals + 1));
+      a.name = trim(pair.substr(0, equals), blanks);
+      a.value = trim(pair.substr(equals + 1), blanks);
     }
     if (equals == std::string_view::npos || !is_identifier(a.name) || a.value.empty()) {
       fail(ErrorCode::invalid_argument, "constants: expected NAME=VALUE, found {}", quote_for_message(pair));

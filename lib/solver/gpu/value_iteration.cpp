@@ -13,7 +13,7 @@
 #include "solver/gpu/device_csr.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/solve_context.hpp"
-#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {

@@ -8,7 +8,7 @@
 // Both iterations converge to the fixed point only when it is unique; with
 // end components among the unknowns the upper iteration can stay put, so
 // the solver runs on the end-component quotient
-// (problem_end_components.hpp), for maximize and minimize alike.
+// (end_component_quotient.hpp), for maximize and minimize alike.
 //
 // Upper start, in order: solution.upper if the caller gives one; the
 // problem's upper_bound (1 for probabilities); else optimistic value
@@ -34,7 +34,8 @@
 #include "solver/iteration.hpp"
 #include "solver/minmax/bellman.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
-#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
+#include "solver/progress.hpp"
 
 namespace pmc {
 

@@ -29,12 +29,15 @@
 #include <fmt/format.h>
 
 #include "common/stopwatch.hpp"
+#include "graph/scc.hpp"
+#include "solver/minmax/bellman.hpp"
 #include "solver/convergence.hpp"
 #include "solver/iteration.hpp"
 #include "solver/minmax/bellman.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
-#include "solver/minmax/problem_end_components.hpp"
-#include "solver/minmax/problem_graph.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
+#include "solver/minmax/problem_row_graph.hpp"
+#include "solver/progress.hpp"
 #include "solver/minmax/scc_subproblem.hpp"
 
 namespace pmc {
@@ -127,7 +130,7 @@ SweepReport interval_sweep(const SccProblem& s, const Pair* in, Pair* out, doubl
 
 // Longest chain of non-trivial SCCs from each SCC downwards (itself
 // included): the precision schedule of the header.
-std::vector<uint32_t> chain_lengths(const MinMaxProblem& p, const ProblemSccs& sccs) {
+std::vector<uint32_t> chain_lengths(const MinMaxProblem& p, const graph::SccDecomposition& sccs) {
   std::vector<uint32_t> length(sccs.num_components(), 0);
   for (uint64_t c = 0; c < sccs.num_components(); ++c) {
     uint32_t below = 0;
@@ -152,7 +155,7 @@ class TopologicalInterval {
   // l and u over all unknowns in, bounds out; false when some SCC found no
   // upper bound (u stays +∞ from there on) or hit the iteration limit.
   void solve(std::vector<double>& l, std::vector<double>& u) {
-    const ProblemSccs sccs = problem_sccs(p_);
+    const graph::SccDecomposition sccs = graph::strongly_connected_components(row_graph(p_));
     const std::vector<uint32_t> length = chain_lengths(p_, sccs);
     uint32_t longest = 1;
     for (const uint32_t k : length) longest = std::max(longest, k);

@@ -13,12 +13,14 @@
 #include <limits>
 
 #include "common/stopwatch.hpp"
-#include "schedule/scc_schedule.hpp"
+#include "graph/scc.hpp"
 #include "solver/iteration.hpp"
 #include "solver/minmax/bellman.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
-#include "solver/minmax/problem_end_components.hpp"
-#include "solver/minmax/problem_graph.hpp"
+#include "solver/minmax/problem_row_graph.hpp"
+#include "solver/minmax/scc_memory_blocks.hpp"
+#include "solver/progress.hpp"
 #include "solver/minmax/scc_subproblem.hpp"
 
 namespace pmc {
@@ -30,7 +32,7 @@ SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const Sol
   const uint64_t n = p.num_unknowns();
   std::vector<double> x = start_vector(solution.x, n, "cpu.topo-vi");
   const int threads = solver_threads(settings);
-  const ProblemSccs sccs = problem_sccs(p);
+  const graph::SccDecomposition sccs = graph::strongly_connected_components(row_graph(p));
   // Unlimited budget: one block. The loop is kept block-shaped because the
   // block is what a device solver transfers (Berger 2014 §3.3).
   const std::vector<uint64_t> bytes = all_scc_bytes(p, sccs);

@@ -7,7 +7,8 @@
 #include "solver/iteration.hpp"
 #include "solver/minmax/bellman.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
-#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
+#include "solver/progress.hpp"
 
 namespace pmc {
 

@@ -1,6 +1,6 @@
-// The SCC scheduler (DESIGN §4; Berger 2014 §3.3): the SCCs of a problem in
-// dependency order (successors first) grouped into blocks that fit a memory
-// budget. The thesis decomposes only when the model does not fit the GPU,
+// Topological value iteration's schedule (Berger 2014 §3.3): the SCCs of a
+// problem in dependency order (successors first) grouped into blocks that
+// fit a memory budget; cpu.topo-vi and gpu.topo-vi solve one block at a time. The thesis decomposes only when the model does not fit the GPU,
 // then "re-joins" SCCs by maximum fit: starting from the next SCC to solve,
 // it adds the next SCC in line while the device memory permits. Every
 // prerequisite of a block is then solved already or inside the block. An SCC
@@ -11,8 +11,8 @@
 #include <span>
 #include <vector>
 
+#include "graph/scc.hpp"
 #include "solver/problem.hpp"
-#include "solver/minmax/problem_graph.hpp"
 
 namespace pmc {
 
@@ -24,10 +24,10 @@ namespace pmc {
 //                already solved successor when the entry leaves the SCC (an
 //                upper bound: several entries may share one successor, and a
 //                solver may instead fold those into b).
-uint64_t scc_bytes(const MinMaxProblem& problem, const ProblemSccs& sccs, uint64_t component);
+uint64_t scc_bytes(const MinMaxProblem& problem, const graph::SccDecomposition& sccs, uint64_t component);
 
 // scc_bytes for every component, in the decomposition's order.
-std::vector<uint64_t> all_scc_bytes(const MinMaxProblem& problem, const ProblemSccs& sccs);
+std::vector<uint64_t> all_scc_bytes(const MinMaxProblem& problem, const graph::SccDecomposition& sccs);
 
 struct SccBlock {
   uint64_t first_scc = 0;  // index of the first SCC, in dependency order

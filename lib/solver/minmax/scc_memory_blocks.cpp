@@ -1,8 +1,8 @@
-#include "schedule/scc_schedule.hpp"
+#include "solver/minmax/scc_memory_blocks.hpp"
 
 namespace pmc {
 
-uint64_t scc_bytes(const MinMaxProblem& p, const ProblemSccs& sccs, uint64_t component) {
+uint64_t scc_bytes(const MinMaxProblem& p, const graph::SccDecomposition& sccs, uint64_t component) {
   uint64_t bytes = 0;
   for (uint32_t s : sccs.component(component)) {
     bytes += 4 * 8 + 4;
@@ -17,7 +17,7 @@ uint64_t scc_bytes(const MinMaxProblem& p, const ProblemSccs& sccs, uint64_t com
   return bytes;
 }
 
-std::vector<uint64_t> all_scc_bytes(const MinMaxProblem& p, const ProblemSccs& sccs) {
+std::vector<uint64_t> all_scc_bytes(const MinMaxProblem& p, const graph::SccDecomposition& sccs) {
   std::vector<uint64_t> out(sccs.num_components());
   for (uint64_t c = 0; c < out.size(); ++c) out[c] = scc_bytes(p, sccs, c);
   return out;

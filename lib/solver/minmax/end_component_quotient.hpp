@@ -16,8 +16,8 @@
 // leaves goes to the target or to a zero state, which is progress a
 // scheduler may want) and all its entries lie in C. An end component is a C
 // strongly connected through internal choices with at least one internal
-// choice per state; the maximal ones are found by the usual refinement
-// (SCCs, drop choices that leave their SCC, repeat).
+// choice per state; the maximal ones are graph/end_components.hpp's search
+// with only the silent rows allowed.
 //
 // For minimize this collapses exactly the zero-reward end components of an
 // expected-reward problem (where staying forever costs ∞, so an optimal
@@ -32,6 +32,12 @@
 #include <vector>
 
 #include "solver/problem.hpp"
+
+// Declared, not included: cuda/ sources include this header and nvcc builds
+// them as C++17, which the graph headers (C++20) do not compile under.
+namespace pmc::graph {
+struct MecDecomposition;
+}  // namespace pmc::graph
 
 namespace pmc {
 
@@ -49,17 +55,9 @@ inline bool row_is_silent(const MinMaxProblem& p, uint64_t r) {
   return sum >= 1.0 - k_leak_tolerance;
 }
 
-struct EndComponents {
-  static constexpr uint32_t k_none = std::numeric_limits<uint32_t>::max();
-  std::vector<uint32_t> ec_of;    // per unknown: its maximal end component, or k_none
-  std::vector<uint8_t> internal;  // per row: 1 when the row is an internal choice of its state's component
-  uint64_t count = 0;
-};
-
-// Maximal end components (over internal choices, as defined above).
-// Iterative; each refinement round is one SCC decomposition, O(n + m); the
-// number of rounds is small in practice (at most the number of unknowns).
-EndComponents find_end_components(const MinMaxProblem& problem);
+// Maximal end components over internal choices, as defined above: mec_of
+// per unknown, and `choices` holds exactly the internal rows.
+graph::MecDecomposition silent_end_components(const MinMaxProblem& problem);
 
 // The problem with every end component collapsed into one unknown.
 struct EndComponentQuotient {
@@ -74,7 +72,7 @@ struct EndComponentQuotient {
 // and every consumer sums entries). A component with no such choice never
 // leaves and never earns: it gets one empty choice (value 0, the least fixed
 // point; for rewards the checker has already made such states infinite).
-EndComponentQuotient collapse_end_components(const MinMaxProblem& problem, const EndComponents& ecs);
+EndComponentQuotient collapse_end_components(const MinMaxProblem& problem, const graph::MecDecomposition& ecs);
 
 // Quotient vector from a vector over the unknowns: a collapsed unknown takes
 // the minimum (`take_max` false: keeps a lower start a lower bound) or the
@@ -88,7 +86,7 @@ std::vector<double> expand_values(const EndComponentQuotient& q, const std::vect
 // chosen exit takes it; every other member takes an internal choice one step
 // closer to that member (backward BFS inside the component), so the induced
 // chain reaches the exit with probability 1 and earns nothing on the way.
-std::vector<uint32_t> expand_choices(const MinMaxProblem& problem, const EndComponents& ecs,
+std::vector<uint32_t> expand_choices(const MinMaxProblem& problem, const graph::MecDecomposition& ecs,
                                      const EndComponentQuotient& q, const std::vector<uint32_t>& quotient_choice);
 
 // Runs `solve` on the quotient when `problem` has end components (mapping

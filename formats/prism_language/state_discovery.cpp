@@ -10,7 +10,7 @@
 // finish their current chunk and wait, one thread grows the table, and all
 // go on. The state whose targets were not all inserted is expanded again
 // afterwards; inserting is idempotent.
-#include "formats/prism_language/reachability.hpp"
+#include "formats/prism_language/state_discovery.hpp"
 
 #include <algorithm>
 #include <atomic>

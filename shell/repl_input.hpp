@@ -22,9 +22,9 @@ struct Completion {
 };
 using Completer = std::function<Completion(const std::string& line_before_cursor)>;
 
-class LineReader {
+class ReplInput {
  public:
-  virtual ~LineReader() = default;
+  virtual ~ReplInput() = default;
   // The next line without its newline; nullopt at the end of input.
   virtual std::optional<std::string> read(const std::string& prompt) = 0;
   virtual bool interactive() const = 0;
@@ -32,9 +32,9 @@ class LineReader {
 
 // `history_path` empty: no history file. Completion candidates that do not
 // fit on one line are listed below the prompt.
-std::unique_ptr<LineReader> terminal_reader(const std::string& history_path, Completer completer);
+std::unique_ptr<ReplInput> terminal_reader(const std::string& history_path, Completer completer);
 
 // Lines of `in` (a file or standard input). `name` is for error messages.
-std::unique_ptr<LineReader> script_reader(std::istream& in);
+std::unique_ptr<ReplInput> script_reader(std::istream& in);
 
 }  // namespace pmc::shell

@@ -1,4 +1,4 @@
-#include "formats/line_reader.hpp"
+#include "formats/file_line_reader.hpp"
 
 #include <cstring>
 
@@ -11,11 +11,11 @@ constexpr size_t k_max_line = size_t{64} << 20;
 
 }  // namespace
 
-LineReader::LineReader(std::string path) : input_(std::move(path)) { buffer_.resize(k_initial_buffer); }
+FileLineReader::FileLineReader(std::string path) : input_(std::move(path)) { buffer_.resize(k_initial_buffer); }
 
-LineReader::~LineReader() = default;
+FileLineReader::~FileLineReader() = default;
 
-void LineReader::refill() {
+void FileLineReader::refill() {
   // Keep the unread tail, then read as much as fits after it.
   if (begin_ > 0) {
     std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
@@ -35,7 +35,7 @@ void LineReader::refill() {
   bytes_read_ += got;
 }
 
-bool LineReader::next(std::string_view& line) {
+bool FileLineReader::next(std::string_view& line) {
   size_t scanned = begin_;
   while (true) {
     const char* start = buffer_.data() + scanned;
@@ -64,7 +64,7 @@ bool LineReader::next(std::string_view& line) {
   }
 }
 
-bool LineReader::next_content(std::string_view& line) {
+bool FileLineReader::next_content(std::string_view& line) {
   while (next(line)) {
     size_t i = line.find_first_not_of(" \t");
     if (i == std::string_view::npos || line[i] == '#') continue;

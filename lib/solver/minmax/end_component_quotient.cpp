@@ -1,100 +1,46 @@
-#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include "common/error.hpp"
+#include "graph/bitset_ops.hpp"
+#include "graph/end_components.hpp"
 #include "solver/cancellation.hpp"
-#include "solver/minmax/problem_graph.hpp"
+#include "solver/minmax/problem_row_graph.hpp"
 
 namespace pmc {
+namespace {
 
-EndComponents find_end_components(const MinMaxProblem& p) {
-  const uint64_t n = p.num_unknowns();
-  const uint64_t rows = p.a.num_rows();
-  const auto& groups = p.row_groups;
-  const auto& offsets = p.a.row_offsets;
-  const auto& columns = p.a.columns;
+constexpr uint32_t k_no_mec = graph::MecDecomposition::k_no_mec;
 
-  // Candidate internal choices: earn nothing and lose no mass (see header).
-  std::vector<uint8_t> enabled(rows, 0);
-  for (uint64_t r = 0; r < rows; ++r) enabled[r] = row_is_silent(p, r);
-  std::vector<uint8_t> candidate(n, 0);
-  for (uint64_t s = 0; s < n; ++s) {
-    for (uint64_t r = groups[s]; r < groups[s + 1] && !candidate[s]; ++r) candidate[s] = enabled[r];
+}  // namespace
+
+graph::MecDecomposition silent_end_components(const MinMaxProblem& p) {
+  // Only silent rows can be internal choices (see header); every unknown
+  // may take part.
+  Bitset silent(p.a.num_rows());
+  for (uint64_t r = 0; r < p.a.num_rows(); ++r) {
+    if (row_is_silent(p, r)) silent.set(r);
   }
-
-  // Refinement: a choice with an entry outside its state's SCC cannot stay
-  // in any end component; a state left without choices is in none. Repeat
-  // until stable; then every remaining SCC is a maximal end component.
-  ProblemSccs sccs;
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    sccs = problem_sccs(p, candidate, enabled);
-    for (uint64_t s = 0; s < n; ++s) {
-      if (!candidate[s]) continue;
-      bool any = false;
-      for (uint64_t r = groups[s]; r < groups[s + 1]; ++r) {
-        if (!enabled[r]) continue;
-        for (uint64_t e = offsets[r]; e < offsets[r + 1]; ++e) {
-          const uint32_t t = columns[e];
-          if (!candidate[t] || sccs.component_of[t] != sccs.component_of[s]) {
-            enabled[r] = 0;
-            changed = true;
-            break;
-          }
-        }
-        any = any || enabled[r];
-      }
-      if (!any) {
-        candidate[s] = 0;
-        changed = true;
-      }
-    }
-  }
-
-  EndComponents out;
-  out.ec_of.assign(n, EndComponents::k_none);
-  std::vector<uint32_t> renumber(sccs.num_components(), EndComponents::k_none);
-  for (uint64_t s = 0; s < n; ++s) {
-    if (!candidate[s]) continue;
-    uint32_t& id = renumber[sccs.component_of[s]];
-    if (id == EndComponents::k_none) id = static_cast<uint32_t>(out.count++);
-    out.ec_of[s] = id;
-  }
-  // A row still enabled belongs to a candidate state and stays in its SCC.
-  out.internal = std::move(enabled);
-  return out;
+  return graph::maximal_end_components(row_graph(p), graph::bits::full(p.num_unknowns()), &silent);
 }
 
-EndComponentQuotient collapse_end_components(const MinMaxProblem& p, const EndComponents& ecs) {
+EndComponentQuotient collapse_end_components(const MinMaxProblem& p, const graph::MecDecomposition& ecs) {
   const uint64_t n = p.num_unknowns();
-  // Members of each component, as CSR.
-  std::vector<uint64_t> member_offsets(ecs.count + 1, 0);
-  for (uint64_t s = 0; s < n; ++s) {
-    if (ecs.ec_of[s] != EndComponents::k_none) ++member_offsets[ecs.ec_of[s] + 1];
-  }
-  for (uint64_t c = 0; c < ecs.count; ++c) member_offsets[c + 1] += member_offsets[c];
-  std::vector<uint32_t> members(member_offsets.back());
-  {
-    std::vector<uint64_t> cursor(member_offsets.begin(), member_offsets.end() - 1);
-    for (uint64_t s = 0; s < n; ++s) {
-      if (ecs.ec_of[s] != EndComponents::k_none) members[cursor[ecs.ec_of[s]]++] = static_cast<uint32_t>(s);
-    }
-  }
-
+  // state_of[s] before s is given a quotient unknown.
+  constexpr uint32_t k_unassigned = std::numeric_limits<uint32_t>::max();
   EndComponentQuotient q;
-  q.state_of.assign(n, EndComponents::k_none);
+  q.state_of.assign(n, k_unassigned);
   uint32_t next = 0;
   std::vector<uint32_t> representative;  // quotient unknown -> an original unknown (its first member)
   for (uint64_t s = 0; s < n; ++s) {
-    if (q.state_of[s] != EndComponents::k_none) continue;
-    if (ecs.ec_of[s] == EndComponents::k_none) {
+    if (q.state_of[s] != k_unassigned) continue;
+    if (ecs.mec_of[s] == k_no_mec) {
       q.state_of[s] = next++;
     } else {
-      const uint32_t c = ecs.ec_of[s];
-      for (uint64_t i = member_offsets[c]; i < member_offsets[c + 1]; ++i) q.state_of[members[i]] = next;
+      for (uint32_t member : ecs.mec(ecs.mec_of[s])) q.state_of[member] = next;
       ++next;
     }
     representative.push_back(static_cast<uint32_t>(s));
@@ -118,15 +64,14 @@ EndComponentQuotient collapse_end_components(const MinMaxProblem& p, const EndCo
     out.a.row_offsets.push_back(out.a.columns.size());
   };
   for (uint32_t rep : representative) {
-    const uint32_t c = ecs.ec_of[rep];
-    if (c == EndComponents::k_none) {
+    const uint32_t c = ecs.mec_of[rep];
+    if (c == k_no_mec) {
       for (uint64_t r = p.row_groups[rep]; r < p.row_groups[rep + 1]; ++r) add_row(r);
     } else {
       const uint64_t first = out.b.size();
-      for (uint64_t i = member_offsets[c]; i < member_offsets[c + 1]; ++i) {
-        const uint32_t s = members[i];
+      for (uint32_t s : ecs.mec(c)) {
         for (uint64_t r = p.row_groups[s]; r < p.row_groups[s + 1]; ++r) {
-          if (!ecs.internal[r]) add_row(r);
+          if (!ecs.choices.test(r)) add_row(r);
         }
       }
       if (out.b.size() == first) add_row(EndComponentQuotient::k_no_row);
@@ -157,17 +102,17 @@ std::vector<double> expand_values(const EndComponentQuotient& q, const std::vect
   return out;
 }
 
-std::vector<uint32_t> expand_choices(const MinMaxProblem& p, const EndComponents& ecs, const EndComponentQuotient& q,
+std::vector<uint32_t> expand_choices(const MinMaxProblem& p, const graph::MecDecomposition& ecs, const EndComponentQuotient& q,
                                      const std::vector<uint32_t>& quotient_choice) {
   const uint64_t n = p.num_unknowns();
-  const std::vector<uint32_t> owner = row_owners(p);
+  const std::vector<uint32_t> owner = graph::row_owners(row_graph(p));
   std::vector<uint32_t> choice(n, 0);
   std::vector<uint8_t> assigned(n, 0);
   std::vector<uint32_t> queue;
   for (uint64_t s = 0; s < n; ++s) {
     const uint32_t qs = q.state_of[s];
     const uint64_t qrow = q.problem.row_groups[qs] + (quotient_choice.empty() ? 0 : quotient_choice[qs]);
-    if (ecs.ec_of[s] == EndComponents::k_none) {
+    if (ecs.mec_of[s] == k_no_mec) {
       choice[s] = static_cast<uint32_t>(q.row_origin[qrow] - p.row_groups[s]);
       assigned[s] = 1;
     } else if (q.row_origin[qrow] != EndComponentQuotient::k_no_row && owner[q.row_origin[qrow]] == s) {
@@ -180,7 +125,7 @@ std::vector<uint32_t> expand_choices(const MinMaxProblem& p, const EndComponents
   // component, so the BFS below never crosses components).
   std::vector<uint64_t> pred_offsets(n + 1, 0);
   for (uint64_t r = 0; r < p.a.num_rows(); ++r) {
-    if (!ecs.internal[r]) continue;
+    if (!ecs.choices.test(r)) continue;
     for (uint64_t e = p.a.row_offsets[r]; e < p.a.row_offsets[r + 1]; ++e) ++pred_offsets[p.a.columns[e] + 1];
   }
   for (uint64_t s = 0; s < n; ++s) pred_offsets[s + 1] += pred_offsets[s];
@@ -188,7 +133,7 @@ std::vector<uint32_t> expand_choices(const MinMaxProblem& p, const EndComponents
   {
     std::vector<uint64_t> cursor(pred_offsets.begin(), pred_offsets.end() - 1);
     for (uint64_t r = 0; r < p.a.num_rows(); ++r) {
-      if (!ecs.internal[r]) continue;
+      if (!ecs.choices.test(r)) continue;
       for (uint64_t e = p.a.row_offsets[r]; e < p.a.row_offsets[r + 1]; ++e) preds[cursor[p.a.columns[e]]++] = r;
     }
   }
@@ -206,7 +151,7 @@ std::vector<uint32_t> expand_choices(const MinMaxProblem& p, const EndComponents
   for (uint64_t s = 0; s < n; ++s) {
     if (assigned[s]) continue;
     for (uint64_t r = p.row_groups[s]; r < p.row_groups[s + 1]; ++r) {
-      if (ecs.internal[r]) {
+      if (ecs.choices.test(r)) {
         choice[s] = static_cast<uint32_t>(r - p.row_groups[s]);
         break;
       }
@@ -224,9 +169,9 @@ SolveStats solve_with_end_components_collapsed(const MinMaxProblem& p, MinMaxSol
            p.num_unknowns());
     }
   }
-  const EndComponents ecs = find_end_components(p);
+  const graph::MecDecomposition ecs = silent_end_components(p);
   throw_if_cancelled(settings.cancel);  // the search can take a while on a large problem
-  if (ecs.count == 0) {
+  if (ecs.count() == 0) {
     SolveStats stats = solve(p, solution, settings);
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return stats;

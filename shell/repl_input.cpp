@@ -1,12 +1,12 @@
 // script_reader(); terminal_reader() is in terminal_reader_libedit.cpp or,
 // where libedit is missing, terminal_reader_plain.cpp.
-#include "line_reader.hpp"
+#include "repl_input.hpp"
 
 namespace pmc::shell {
 
 namespace {
 
-class ScriptReader final : public LineReader {
+class ScriptReader final : public ReplInput {
  public:
   explicit ScriptReader(std::istream& in) : in_(in) {}
   std::optional<std::string> read(const std::string&) override {
@@ -23,6 +23,6 @@ class ScriptReader final : public LineReader {
 
 }  // namespace
 
-std::unique_ptr<LineReader> script_reader(std::istream& in) { return std::make_unique<ScriptReader>(in); }
+std::unique_ptr<ReplInput> script_reader(std::istream& in) { return std::make_unique<ScriptReader>(in); }
 
 }  // namespace pmc::shell
