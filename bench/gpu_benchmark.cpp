@@ -31,7 +31,7 @@
 #include "bench/gpu_baseline.hpp"
 #include "check/chain_matrices.hpp"
 #include "common/stopwatch.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "formats/model_files.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/dtmc_precomputation.hpp"

@@ -29,7 +29,7 @@
 #include "check/parametric.hpp"
 #include "common/error.hpp"
 #include "common/stopwatch.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "formats/model_files.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/param/param_solvers.hpp"

@@ -21,7 +21,7 @@
 
 #include "check/check.hpp"
 #include "common/stopwatch.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "model/model.hpp"
 #include "synthetic_systems.hpp"
 

@@ -22,7 +22,7 @@
 #include "common/stopwatch.hpp"
 #include "cuda/check.cuh"
 #include "cuda/device_context.cuh"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "cuda/row_kernels.cuh"
 #include "cuda/slice_exchange.cuh"

@@ -17,7 +17,7 @@
 
 #include "check/check.hpp"
 #include "common/stopwatch.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "common/error.hpp"
 #include "interrupt.hpp"
 #include "model_commands.hpp"

@@ -7,7 +7,7 @@
 #include "commands.hpp"
 #include "interrupt.hpp"
 #include "common/caller_language.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "process_exit.hpp"
 #include "repl.hpp"
 

@@ -26,7 +26,7 @@
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 #include "formats/prism_language/prism_model.hpp"
 #include "formats/prism_language/state_discovery.hpp"
 #include "formats/prism_language/rows.hpp"

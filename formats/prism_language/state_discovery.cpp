@@ -24,7 +24,7 @@
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
 #include "formats/prism_language/successors.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 
 namespace pmc::prism_language {
 namespace {

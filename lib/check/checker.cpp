@@ -18,7 +18,7 @@
 #include "solver/registry.hpp"
 #include "graph/bitset_ops.hpp"
 #include "property/parser.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 
 namespace pmc {
 

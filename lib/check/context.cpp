@@ -6,11 +6,11 @@
 #include "check/chain_matrices.hpp"
 #include "common/error.hpp"
 #include "common/stopwatch.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/device/device_selection.hpp"
 #include "solver/device/handover.hpp"
 #include "solver/convergence.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 
 namespace pmc {
 

@@ -144,8 +144,8 @@ Constants parse_constant_definitions(std::string_view text) {
     if (end == std::string_view::npos) end = text.size();
     const std::string_view pair = text.substr(start, end - start);
     const size_t equals = pair.find('=');
-    const std::string name = equals == std::string_view::npos ? std::string() : trim(pair.substr(0, equals));
-    const std::string value = equals == std::string_view::npos ? std::string() : trim(pair.substr(equals + 1));
+    const std::string name = equals == std::string_view::npos ? std::string() : std::string(trim(pair.substr(0, equals)));
+    const std::string value = equals == std::string_view::npos ? std::string() : std::string(trim(pair.substr(equals + 1)));
     if (!is_identifier(name) || value.empty()) {
       fail(ErrorCode::invalid_argument, "constants: expected NAME=VALUE, found {}", quote_for_message(pair));
     }
@@ -163,7 +163,7 @@ Constants parse_constant_definitions(std::string_view text) {
 // comes from the caller's `defined` constants.
 void declare_constant(const Statement& s, const std::string& file_name, const Constants& defined,
                       Constants& constants) {
-  std::string rest = trim(std::string_view(s.text).substr(5));
+  std::string rest = std::string(trim(std::string_view(s.text).substr(5)));
   for (std::string_view type : {"int", "double", "bool"}) {
     if (starts_with_word(rest, type)) {
       rest = std::string(trim(std::string_view(rest).substr(type.size())));
@@ -177,7 +177,7 @@ void declare_constant(const Statement& s, const std::string& file_name, const Co
     fail(ErrorCode::parse, "{}:{}: expected a constant's name after 'const' in {}", file_name, s.line,
          quote_for_message(s.text, 60));
   }
-  const std::string after = trim(std::string_view(rest).substr(e));
+  const std::string after = std::string(trim(std::string_view(rest).substr(e)));
   if (after.empty() && defined.count(name) != 0) {
     if (!constants.emplace(name, defined.at(name)).second) {
       fail(ErrorCode::parse, "{}:{}: constant '{}' defined twice", file_name, s.line, name);

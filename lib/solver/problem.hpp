@@ -84,7 +84,7 @@ struct SolverSettings {
   // gpu.jacobi: renumber the unknowns in breadth-first order first (ibid.
   // §3), so that a row's columns lie near its own index.
   bool bfs_reorder = false;
-  // Cancellation (solver/cancellation.hpp): when set, the flag is polled
+  // Cancellation (common/cancellation.hpp): when set, the flag is polled
   // between iterations of every solver, CPU and GPU, and a set flag ends the
   // solve with Error(cancelled). Owned by the caller; it must outlive the
   // solve. Setting it is safe from any thread or a signal handler.

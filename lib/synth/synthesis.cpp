@@ -9,7 +9,7 @@
 
 #include "check/parametric.hpp"
 #include "common/error.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 #include "solver/param/param_setup.hpp"
 #include "synth/engine.hpp"
 

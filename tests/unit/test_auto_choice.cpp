@@ -12,9 +12,9 @@
 
 #include "check/check.hpp"
 #include "common/stopwatch.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "formats/model_files.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 #include "solver/device/cost_model.hpp"
 #include "solver/device/handover.hpp"
 #include "solver/registry.hpp"

@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "common/error.hpp"
-#include "cuda/devices.hpp"
-#include "solver/cancellation.hpp"
+#include "solver/device/devices.hpp"
+#include "common/cancellation.hpp"
 #include "solver/device/cost_model.hpp"
 
 namespace pmc {

@@ -8,7 +8,7 @@
 #include "common/caller_language.hpp"
 #include "common/memory_limit.hpp"
 #include "common/stopwatch.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "model/model.hpp"
 #include "solver/device/device_selection.hpp"

@@ -19,11 +19,11 @@
 
 #include "common/error.hpp"
 #include "common/stopwatch.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/minmax/scc_memory_blocks.hpp"
 #include "solver/minmax/bellman.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 #include "solver/device/device_selection.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
 #include "solver/minmax/end_component_quotient.hpp"

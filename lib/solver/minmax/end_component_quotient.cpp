@@ -7,7 +7,7 @@
 #include "common/error.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/end_components.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 #include "solver/minmax/problem_row_graph.hpp"
 
 namespace pmc {

@@ -17,7 +17,7 @@
 #include <chrono>
 
 #include "common/stopwatch.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 #include "solver/param/param_setup.hpp"
 #include "solver/param/param_solvers.hpp"
 #include "solver/parallel.hpp"
