@@ -209,7 +209,7 @@ void CheckContext::solve_steps(const StepProblem& problem, std::vector<double>& 
       solver, handover, options_.settings,
       [&](const SolverEntry& s, const SolverSettings& settings) { return s.steps(problem, result, settings); });
   record(stats);
-  // Exact unless the iteration limit cut the steps short (issue 23).
+  // Exact unless the iteration limit cut the steps short.
   if (!stats.converged) mark_unsound("the iteration limit cut a step-bounded iteration short");
 }
 
