@@ -123,7 +123,7 @@ class DrnReader {
       for (const auto& name : parameters_) parts_.parameters.push_back(Parameter{name});
     }
     rewards_.resize(reward_names_.size());
-    // Issue 22: the declared model must fit the memory limit (reading
+    // The declared model must fit the memory limit (reading
     // follows the data, but would fail only once memory is full).
     require_model_memory(parts_.type, declared_states_, declared_choices_, 0, parts_.parameters.size(),
                          options_.memory_limit, fmt::format("{}:{}: the header's model", in_.path(), in_.line_number()));
@@ -363,7 +363,7 @@ class DrnReader {
   }
 
   // Storm writes exit rates with its stream's default 6 significant digits
-  // (issue 24: 36 of 276 states of a Storm CTMC were off by more than 1e-6),
+  // (in one Storm CTMC 36 of 276 states were off by more than 1e-6),
   // i.e. off by up to half a unit in the 6th digit: 5e-6 of the value. The
   // 1e-9 on top absorbs the sum's own rounding.
   static bool same_up_to_storm_rounding(double written, double sum) {

@@ -88,7 +88,7 @@ class StormTransitionsReader {
     any_ = true;
     move_to_row(source, choice);
     // A transition written with value 0 stays until Model::create drops it
-    // with its rewards: Storm keeps it, and its .trans.rew may name it (issue 24).
+    // with its rewards: Storm keeps it, and its .trans.rew may name it.
     parts_.columns.push_back(static_cast<uint32_t>(target));
     parts_.values.push_back(value);
   }
@@ -106,7 +106,7 @@ class StormTransitionsReader {
     if (state > next) {
       const std::string where = fmt::format("{}:{}", in_.path(), in_.line_number());
       check_declared_count(state, in_.bytes_read(), "states", where);
-      // Issue 22: the states up to this index (each gets a row) must fit
+      // The states up to this index (each gets a row) must fit
       // the memory limit before their rows are added.
       require_model_memory(parts_.type, state, rows() + (state - next), parts_.columns.size(), 0,
                            options_.memory_limit, where + ": state index " + std::to_string(state));

@@ -120,7 +120,7 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
       // largest solve streams per iteration: benchmarks derive GB/s from them.
       {"solve_seconds", r.solve_seconds},
       {"bytes_per_iteration", r.bytes_per_iteration},
-      // Seconds by phase; "total" is "seconds" plus "load" (issue 19).
+      // Seconds by phase; "total" is "seconds" plus "load".
       {"timings", timings_json(r.timings)},
       {"states", model.num_states()},
       {"transitions", model.num_entries()},
@@ -323,7 +323,7 @@ int run_check(const Arguments& args, std::ostream& out) {
   const auto load_start = std::chrono::steady_clock::now();
   const bool start_early = may_use_gpu(options.solver) && (options.solver != "auto" || any_unbounded_reachability(properties));
   if (start_early && model_file_bytes(args) >= k_background_start_file_bytes) {
-    start_device_discovery();  // CUDA's start-up overlaps parsing (issue 19)
+    start_device_discovery();  // CUDA's start-up overlaps parsing
   }
   ModelPtr model;
   try {

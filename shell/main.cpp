@@ -1,4 +1,4 @@
-// The `pmc` executable (DESIGN §6): a command (`pmc check ...`), or with
+// The `pmc` executable (docs/design.md §6): a command (`pmc check ...`), or with
 // none, or only shell options, the shell.
 #include <iostream>
 #include <string>

@@ -156,8 +156,8 @@ class PropertyChecker {
   std::vector<double> operator_values(const Operator& op, ResultExtras* extras) {
     const Model& model = ctx_.model();
     const bool mdp = model.type() == ModelType::mdp;
-    // Issue 22: what this operator's computation will hold, before any of
-    // it is built (its nested operators were estimated as they ran).
+    // What this operator's computation will hold, against the memory limit,
+    // before any of it is built (its nested operators were estimated as they ran).
     const CheckOptions& options = ctx_.options();
     require_estimate(estimate_operator(model, op, options.solver, options.settings), options.settings,
                      fmt::format("checking {}", property::to_string(op)));
@@ -166,7 +166,7 @@ class PropertyChecker {
     switch (op.kind) {
       case OperatorKind::probability: {
         const PathFormula& path = *op.path;
-        if (op.condition) {  // Storm's P[ F φ || F ψ ] (issue 24)
+        if (op.condition) {  // Storm's P[ F φ || F ψ ]
           require_conditional_shape(op);
           const bool maximize = mdp && maximizes(op);
           return conditional_probabilities(ctx_, op, maximize, states(*path.right), states(*op.condition->right),
@@ -210,7 +210,7 @@ class PropertyChecker {
   CheckContext ctx_;
 };
 
-// The result's bounds (issue 18): a sound solve's, or the values themselves
+// The result's bounds: a sound solve's, or the values themselves
 // widened by the absolute error of uniformisation where only exact steps
 // made them; none when any step of the check certified nothing.
 void certify(const CheckContext& ctx, ResultExtras extras, CheckResult& result) {
@@ -278,9 +278,10 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   const auto start = std::chrono::steady_clock::now();
   const Property property = parse_property(property_text);
   if (!options.parameters.empty()) {
-    // A pCTMC at a point is a CTMC (issue 21); instantiating costs one pass
+    // A pCTMC at a point is a CTMC; instantiating costs one pass
     // over the entries, small beside any solve, so it is not cached.
-    // The instance is a copy of the model's matrix (issue 22: counted first).
+    // The instance is a copy of the model's matrix (counted against the
+    // memory limit first).
     require_memory(2 * model_bytes(model), options.settings.memory_limit,
                    fmt::format("instantiating the parametric CTMC at {}", describe_point(options.parameters)));
     const ModelPtr instance = instantiate_parameters(model, options.parameters);
