@@ -546,6 +546,12 @@ TEST(PropertyParser, ExpressionsDifferFromModelSources) {
                 "one side)\n"
                 "  x<y=z\n"
                 "     ^"},
+      // Tokens are read one ahead as the parse goes, so the first error in
+      // reading order wins over a character model sources' lexer would
+      // refuse before parsing.
+      {"P>2 [ F a ] $", "column 3: probability bound must be in [0,1] but found 2\n"
+                        "  P>2 [ F a ] $\n"
+                        "    ^"},
       // `func(name, ...)` is model sources' spelling of a call only.
       {"func(min,x,1)<2", "column 5: expected '&', '|', '=>' or end of input but found '('\n"
                           "  func(min,x,1)<2\n"
