@@ -26,7 +26,7 @@ const BuiltinFunction* find_function(std::string_view name) {
 
 const char* function_name(NodeKind kind) {
   for (const BuiltinFunction& f : k_functions) {
-    if (f.kind == kind) return f.name.data();
+    if (f.kind == kind) return f.name.data();  // the names are literals: NUL-terminated
   }
   return "";
 }
