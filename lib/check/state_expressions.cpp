@@ -19,6 +19,7 @@
 
 #include "common/error.hpp"
 #include "expression/source_scope.hpp"
+#include "expression/syntax_tree.hpp"
 #include "solver/parallel.hpp"
 
 namespace pmc {
@@ -47,6 +48,9 @@ struct Instruction {
   double constant = 0.0;        // number, boolean
   uint32_t variable = 0;        // variable: its column in the valuations
   uint32_t arguments = 0;       // call: how many values it pops
+  // call: which function, resolved once at compile time so that no state
+  // compares names.
+  expression::NodeKind function = expression::NodeKind::function_min;
   bool integer_power = false;   // call of pow on two integers: a negative exponent is undefined
   int32_t formula = -1;         // a source's formula: its index in ConditionCode::formulas (`kind` unused)
   const Expression* source = nullptr;  // for run-time errors (mod by zero)
@@ -236,6 +240,8 @@ class ConditionCompiler {
     require_numbers(e, e.name, types);
     const bool all_integers = std::all_of(types.begin(), types.end(), [](Type t) { return t == Type::integer; });
     in.arguments = static_cast<uint32_t>(e.args.size());
+    // The parser admits only the built-in functions' names.
+    in.function = expression::find_function(e.name)->kind;
     in.integer_power = e.name == "pow" && all_integers;
     emit(in, e.args.size());
     if (e.name == "floor" || e.name == "ceil" || e.name == "round") return Type::integer;
@@ -278,34 +284,35 @@ bool run(const ConditionCode& program, std::span<const int32_t> row, double* sta
       case ExprKind::variable: stack[top++] = row[in.variable]; break;
       case ExprKind::negate: stack[top - 1] = -stack[top - 1]; break;
       case ExprKind::call: {
-        const std::string& name = in.source->name;
         double* args = stack + top - in.arguments;
         double result = args[0];
-        if (name == "min") {
-          for (uint32_t i = 1; i < in.arguments; ++i) result = std::fmin(result, args[i]);
-        } else if (name == "max") {
-          for (uint32_t i = 1; i < in.arguments; ++i) result = std::fmax(result, args[i]);
-        } else if (name == "floor") {
-          result = std::floor(args[0]);
-        } else if (name == "ceil") {
-          result = std::ceil(args[0]);
-        } else if (name == "round") {
-          result = std::floor(args[0] + 0.5);  // Java's Math.round, as PRISM
-        } else if (name == "pow") {
-          if (in.integer_power && args[1] < 0) {
-            error = {in.source, "a negative exponent of an integer power"};
-            return false;
-          }
-          result = std::pow(args[0], args[1]);
-        } else if (name == "log") {
-          result = std::log(args[0]) / std::log(args[1]);
-        } else {  // mod, with Java's remainder made non-negative as PRISM does
-          if (args[1] == 0) {
-            error = {in.source, "mod by zero"};
-            return false;
-          }
-          result = std::fmod(args[0], args[1]);
-          if (result < 0) result += args[1];
+        switch (in.function) {
+          case expression::NodeKind::function_min:
+            for (uint32_t i = 1; i < in.arguments; ++i) result = std::fmin(result, args[i]);
+            break;
+          case expression::NodeKind::function_max:
+            for (uint32_t i = 1; i < in.arguments; ++i) result = std::fmax(result, args[i]);
+            break;
+          case expression::NodeKind::function_floor: result = std::floor(args[0]); break;
+          case expression::NodeKind::function_ceil: result = std::ceil(args[0]); break;
+          case expression::NodeKind::function_round:
+            result = std::floor(args[0] + 0.5);  // Java's Math.round, as PRISM
+            break;
+          case expression::NodeKind::function_pow:
+            if (in.integer_power && args[1] < 0) {
+              error = {in.source, "a negative exponent of an integer power"};
+              return false;
+            }
+            result = std::pow(args[0], args[1]);
+            break;
+          case expression::NodeKind::function_log: result = std::log(args[0]) / std::log(args[1]); break;
+          default:  // mod, with Java's remainder made non-negative as PRISM does
+            if (args[1] == 0) {
+              error = {in.source, "mod by zero"};
+              return false;
+            }
+            result = std::fmod(args[0], args[1]);
+            if (result < 0) result += args[1];
         }
         top -= in.arguments;
         stack[top++] = result;

@@ -197,20 +197,7 @@ class ExpressionGrammar {
 
   // After `name(` (or `func(name,`): the arguments and `)`.
   Node call(const Token& function, const Node& at) {
-    struct Known {
-      std::string_view name;
-      NodeKind kind;
-      size_t arguments;  // 0: one or more
-    };
-    static constexpr Known known[] = {
-        {"min", NodeKind::function_min, 0},     {"max", NodeKind::function_max, 0},
-        {"floor", NodeKind::function_floor, 1}, {"ceil", NodeKind::function_ceil, 1},
-        {"round", NodeKind::function_round, 1}, {"pow", NodeKind::function_pow, 2},
-        {"mod", NodeKind::function_mod, 2},     {"log", NodeKind::function_log, 2}};
-    const Known* k = nullptr;
-    for (const Known& candidate : known) {
-      if (candidate.name == function.text) k = &candidate;
-    }
+    const BuiltinFunction* k = find_function(function.text);
     if (!k) {
       fail(ErrorCode::parse, "{}: unknown function '{}' (PRISM's are min, max, floor, ceil, round, pow, mod, log)",
            where(function), function.text);

@@ -1,23 +1,34 @@
-// Expression trees back to PRISM text, for messages: parenthesised as
-// PRISM's precedence needs, so the text parses to the same tree.
+// PRISM's built-in functions, and expression trees back to PRISM text for
+// messages: parenthesised as PRISM's precedence needs, so the text parses
+// to the same tree.
 #include "expression/syntax_tree.hpp"
 
 #include <fmt/format.h>
 
 namespace pmc::expression {
 
-const char* function_name(NodeKind kind) {
-  switch (kind) {
-    case NodeKind::function_min: return "min";
-    case NodeKind::function_max: return "max";
-    case NodeKind::function_floor: return "floor";
-    case NodeKind::function_ceil: return "ceil";
-    case NodeKind::function_round: return "round";
-    case NodeKind::function_pow: return "pow";
-    case NodeKind::function_mod: return "mod";
-    case NodeKind::function_log: return "log";
-    default: return "";
+namespace {
+
+constexpr BuiltinFunction k_functions[] = {
+    {"min", NodeKind::function_min, 0},     {"max", NodeKind::function_max, 0},
+    {"floor", NodeKind::function_floor, 1}, {"ceil", NodeKind::function_ceil, 1},
+    {"round", NodeKind::function_round, 1}, {"pow", NodeKind::function_pow, 2},
+    {"mod", NodeKind::function_mod, 2},     {"log", NodeKind::function_log, 2}};
+
+}  // namespace
+
+const BuiltinFunction* find_function(std::string_view name) {
+  for (const BuiltinFunction& f : k_functions) {
+    if (f.name == name) return &f;
   }
+  return nullptr;
+}
+
+const char* function_name(NodeKind kind) {
+  for (const BuiltinFunction& f : k_functions) {
+    if (f.kind == kind) return f.name.data();  // the names are literals: NUL-terminated
+  }
+  return "";
 }
 
 bool is_function(NodeKind kind) { return *function_name(kind) != '\0'; }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "expression/expression.hpp"
@@ -61,6 +62,17 @@ struct Node {
   std::string name;
   std::vector<Node> children;
 };
+
+// One of PRISM's built-in functions, as both languages (model sources and
+// properties) call them: one table, so the two cannot disagree on which
+// names are functions or how many arguments they take.
+struct BuiltinFunction {
+  std::string_view name;
+  NodeKind kind;
+  size_t arguments;  // 0: variadic (min and max)
+};
+// The built-in function called `name`, or nullptr when there is none.
+const BuiltinFunction* find_function(std::string_view name);
 
 // PRISM's spelling of a function node kind ("min", ...), for messages.
 const char* function_name(NodeKind kind);
