@@ -1,4 +1,4 @@
-// The property AST (DESIGN §3): the PRISM subset pmc checks, as parsed by
+// The property AST (docs/design.md §3): the PRISM subset pmc checks, as parsed by
 // parse_property (property/parser.hpp). Nodes are immutable once built and
 // shared through shared_ptr<const ...>, so a Property is cheap to copy and
 // safe to read from several threads.

@@ -2,7 +2,7 @@
 // Σ_k c_k·v_k (uniformisation with Fox–Glynn weights, cumulative rewards).
 // Rows are independent: the product runs on all cores.
 //
-// Issue 23: a bound of 1e14 steps must not run for months when the iterate
+// A bound of 1e14 steps must not run for months when the iterate
 // stops changing after a few dozen. Each step also tells whether v_k is
 // bit-for-bit v_{k−1}; from then on every step recomputes the same vector
 // (the same rows summed in the same order), so v_K = v_k exactly and the

@@ -1,5 +1,5 @@
 // The CPU solvers of MinMaxProblems (MDP min/max reachability and expected
-// rewards; DESIGN §4), registered in registry.cpp as cpu.vi, cpu.topo-vi and
+// rewards), registered in registry.cpp as cpu.vi, cpu.topo-vi and
 // cpu.interval-vi. All take solution.x as the start (lower) vector (empty:
 // zeros) and fill solution.x and solution.choice (the optimal row per
 // unknown, 0-based within its group); interval iteration also fills

@@ -1,4 +1,4 @@
-// cpu.topo-interval-vi: interval iteration SCC by SCC (issue 18), the sound
+// cpu.topo-interval-vi: interval iteration SCC by SCC, the sound
 // counterpart of cpu.topo-vi. Whole-problem interval iteration sweeps every
 // state until the slowest SCC has met the test (measured: 4886 sweeps on
 // consensus N4_K4 Pmax, 12× cpu.topo-vi); in dependency order each SCC is

@@ -48,7 +48,7 @@ SolveStats value_iteration(const MinMaxProblem& p, MinMaxSolution& solution, con
   return solve_with_end_components_collapsed(p, solution, settings, vi_core);
 }
 
-// Issue 23: as cpu.steps, the loop ends once x_k is bit-for-bit x_{k−1}
+// A huge step bound must not run for ever: as cpu.steps, the loop ends once x_k is bit-for-bit x_{k−1}
 // (every later step would recompute it), and after max_iterations steps.
 SolveStats value_iteration_steps(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
   const Stopwatch solve_clock;
