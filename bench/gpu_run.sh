@@ -33,6 +33,11 @@
 #                                 compute-sanitizer reports as exit 255), then tests/abi/exit_paths
 #   bash bench/gpu_run.sh auto    bench/auto_choice.py: cpu / gpu / auto whole commands (AUTO_ARGS,
 #                                 AUTO_REPEAT), sources in .dev-src/models, hold-outs in .dev-src/qvbs
+#   bash bench/gpu_run.sh compare the same figures from an earlier tree and this one, same machine, same run:
+#                                 BEFORE_TREE (default .dev-before/tree.tar.gz, `git archive REV | gzip`) built
+#                                 in /tmp/bb like /tmp/b, then bench/whole_check_benchmark of each in turn
+#                                 (COMPARE_WHOLE_ARGS) and bench/before_after.py: defaults, --solver gpu, and
+#                                 --solver cpu below COMPARE_CPU_MAX transitions (COMPARE_ARGS: sizes, repeats)
 #   bash bench/gpu_run.sh multi   row_partition unit test, test_gpu_multi_gpu (every carried model;
 #                                 slices on one GPU, NCCL and 2+ GPUs where there are), memcheck,
 #                                 multi_gpu_benchmark, then test_gpu_solvers (the shared kernels)
@@ -320,13 +325,49 @@ elif [ "$phase" = stress ]; then
     # compute-sanitizer unless told it need not be.
     no_cuda_ok=""
     compute-sanitizer --help 2>&1 | grep -q -- --require-cuda-init && no_cuda_ok="--require-cuda-init no"
+    # Every kernel is checked in its first launches; a solve's thousands of
+    # later launches run unchecked, else one run takes minutes (memcheck
+    # slows each launch 10-100x).
+    launches=""
+    compute-sanitizer --help 2>&1 | grep -q -- --launch-count && launches="--launch-count ${SANITIZER_LAUNCH_COUNT:-400}"
     timeout ${SANITIZER_TIMEOUT:-300} python3 bench/stress.py /tmp/b/shell/pmc --sources .dev-src/models \
       --runs ${SANITIZER_RUNS:-40} --jobs ${SANITIZER_JOBS:-4} --seed 7 --timeout ${SANITIZER_RUN_TIMEOUT:-240} \
       --min-transitions ${SANITIZER_MIN_TRANSITIONS:-100000} --max-transitions ${SANITIZER_MAX_TRANSITIONS:-800000} \
-      --wrapper "compute-sanitizer --tool memcheck $no_cuda_ok --error-exitcode 99" --log "$OUT/stress_memcheck.log" \
+      --wrapper "compute-sanitizer --tool memcheck $no_cuda_ok $launches --error-exitcode 99" --log "$OUT/stress_memcheck.log" \
       > "$OUT/stress_memcheck.txt" 2>&1
     echo "memcheck stress exit $? after $((SECONDS - start)) s"; tail -20 "$OUT/stress_memcheck.txt"
   fi
+elif [ "$phase" = compare ]; then
+  tree=${BEFORE_TREE:-.dev-before/tree.tar.gz}
+  [ -f "$tree" ] || { echo "no earlier tree at $tree (git archive REV | gzip > $tree)"; exit 1; }
+  start=$SECONDS
+  rm -rf /tmp/before-src && mkdir -p /tmp/before-src && tar xzf "$tree" -C /tmp/before-src
+  if [ ! -f /tmp/bb/build.ninja ]; then
+    (cd /tmp/before-src && meson setup /tmp/bb -Dcuda=enabled -Dbuildtype=release ${BUILD_OPTIONS:-}) > "$OUT/setup_before.log" 2>&1 \
+      || { tail -30 "$OUT/setup_before.log"; exit 1; }
+  fi
+  ninja -C /tmp/bb shell/pmc bench/whole_check_benchmark > "$OUT/build_before.log" 2>&1 || { grep -E "error" -A5 "$OUT/build_before.log" | head -40; exit 1; }
+  echo "earlier tree built: $((SECONDS - start)) s"
+  for round in 1 2; do
+    for which in before after; do
+      bin=/tmp/b; [ $which = before ] && bin=/tmp/bb
+      echo "== whole_check_benchmark, $which, round $round"
+      timeout 240 $bin/bench/whole_check_benchmark ${COMPARE_WHOLE_ARGS:---sizes 20 --repeat 3} > "$OUT/whole_${which}_$round.txt" 2>&1
+      echo "exit $?"; cat "$OUT/whole_${which}_$round.txt"
+    done
+  done
+  # The defaults and the GPU on every carried model of 100K+ transitions; the
+  # CPU below COMPARE_CPU_MAX transitions (consensus N6_K2 takes ~20 s a run there).
+  echo "== before_after.py, defaults and --solver gpu"
+  timeout ${COMPARE_TIMEOUT:-300} python3 bench/before_after.py /tmp/bb/shell/pmc /tmp/b/shell/pmc --models "$PMC_MODELS" \
+    --mode "auto=" --mode "gpu=--solver gpu" ${COMPARE_ARGS:---min-transitions 100000 --repeat 3} \
+    --json "$OUT/before_after.json" > "$OUT/before_after.txt" 2>&1
+  echo "exit $?"; cat "$OUT/before_after.txt"
+  echo "== before_after.py, --solver cpu"
+  timeout ${COMPARE_TIMEOUT:-300} python3 bench/before_after.py /tmp/bb/shell/pmc /tmp/b/shell/pmc --models "$PMC_MODELS" \
+    --mode "cpu=--solver cpu" ${COMPARE_ARGS:---min-transitions 100000 --repeat 3} --max-transitions ${COMPARE_CPU_MAX:-2000000} \
+    --json "$OUT/before_after_cpu.json" > "$OUT/before_after_cpu.txt" 2>&1
+  echo "exit $?"; cat "$OUT/before_after_cpu.txt"
 elif [ "$phase" = auto ]; then
   # auto against cpu and gpu, whole commands (bench/auto_choice.py).
   start=$SECONDS
