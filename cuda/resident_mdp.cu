@@ -30,18 +30,18 @@
 #include "cuda/frontier_search.cuh"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "cuda/interval_kernels.cuh"
-#include "cuda/interval_loop.cuh"
 #include "cuda/mdp_precomputation.cuh"
 #include "cuda/resident_chain.cuh"
 #include "cuda/resident_mdp.hpp"
 #include "solver/convergence.hpp"
+#include "solver/gpu/interval_loop.hpp"
 
 namespace pmc {
 
 namespace {
 
 using namespace pmc::cuda;
-using namespace pmc::cuda::interval_loop;
+using namespace pmc::gpu::interval_loop;
 
 constexpr const char* k_name = "gpu.interval-vi";
 constexpr uint32_t k_no_row = std::numeric_limits<uint32_t>::max();
@@ -166,13 +166,13 @@ struct MdpWorkspace {
   DeviceBuffer<uint64_t> left, right, mask, everything;
   DeviceBuffer<unsigned> first, second, third;
   DeviceBuffer<uint8_t> status;
-  DeviceBuffer<double2> v, w;
+  DeviceBuffer<BoundPair> v, w;
   DeviceBuffer<uint32_t> chosen;
   DeviceBuffer<int32_t> local;
   DeviceBuffer<unsigned> counter;
   FrontierSearch search;
   MdpSearchScratch scratch;
-  PinnedBuffer<double2> pairs;
+  PinnedBuffer<BoundPair> pairs;
   PinnedBuffer<uint8_t> status_out;
   PinnedBuffer<int32_t> choice_out;
 };
@@ -202,7 +202,7 @@ bool maybe_states_have_end_components(ResidentChain& chain, MdpWorkspace& ws) {
 void choose_rows(ResidentChain& chain, const ReachabilityProblem& p, MdpWorkspace& ws) {
   const uint64_t n = chain.states;
   const ChoiceInputs in{n, chain.groups.data(), chain.offsets.data(), chain.columns.data(), chain.values.data(),
-                        ws.status.data(), ws.v.data()};
+                        ws.status.data(), as_double2(ws.v.data())};
   if (!p.maximize) {
     choose_min_rows<<<blocks_for_threads(n), k_block_threads>>>(in, ws.right.data(), ws.chosen.data());
     PMC_CUDA_CHECK_LAUNCH("choose_min_rows");
@@ -259,7 +259,8 @@ SolveStats gpu_mdp_reachability_on_chain(ResidentChain& chain, const Reachabilit
   if (n > 0) {
     classify_mdp_states<<<blocks_for_threads(n), k_block_threads>>>(n, ws.first.data(), ws.second.data(),
                                                                     p.maximize ? 1 : 0, ws.status.data(),
-                                                                    ws.v.data(), ws.w.data(), ws.counter.data());
+                                                                    as_double2(ws.v.data()), as_double2(ws.w.data()),
+                                                                    ws.counter.data());
     PMC_CUDA_CHECK_LAUNCH("classify_mdp_states");
   }
   const unsigned maybe = read_counter(ws.counter);
@@ -286,7 +287,7 @@ SolveStats gpu_mdp_reachability_on_chain(ResidentChain& chain, const Reachabilit
                             nullptr, ws.v.data(), ws.w.data(), check, settings.epsilon, settings.relative ? 1 : 0,
                             p.maximize ? 1 : 0, k_both};
           u.status = ws.status.data();
-          launch_interval_bellman(u, warp);
+          launch_interval_bellman(u, warp, nullptr);
           std::swap(ws.v, ws.w);
         },
         [](const CheckReading& r) { return r.open == 0; }, record, settings, stats, progress, residual);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/interval_kernels.hpp"
 #include "cuda/resident_chain.cuh"
 #include "solver/problem.hpp"
 
@@ -24,6 +25,7 @@ void upload_words(cuda::DeviceBuffer<uint64_t>& to, const std::vector<uint64_t>&
 
 // The pinned read-back into out's per-state vectors (status, bounds, their
 // midpoint).
-void split_reachability_results(const double2* pairs, const uint8_t* status, uint64_t n, ReachabilitySolution& out);
+void split_reachability_results(const cuda::BoundPair* pairs, const uint8_t* status, uint64_t n,
+                                 ReachabilitySolution& out);
 
 }  // namespace pmc

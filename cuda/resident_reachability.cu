@@ -21,17 +21,17 @@
 #include "cuda/frontier_search.cuh"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "cuda/interval_kernels.cuh"
-#include "cuda/interval_loop.cuh"
 #include "cuda/resident_chain.cuh"
 #include "cuda/resident_mdp.hpp"
 #include "solver/convergence.hpp"
+#include "solver/gpu/interval_loop.hpp"
 
 namespace pmc {
 
 namespace {
 
 using namespace pmc::cuda;
-using namespace pmc::cuda::interval_loop;
+using namespace pmc::gpu::interval_loop;
 
 constexpr const char* k_name = "gpu.interval-vi";
 
@@ -150,9 +150,9 @@ struct Workspace {
   DeviceBuffer<uint64_t> left, right;
   DeviceBuffer<unsigned> first, second;
   DeviceBuffer<uint8_t> status;
-  DeviceBuffer<double2> v, w;
+  DeviceBuffer<BoundPair> v, w;
   FrontierSearch search;
-  PinnedBuffer<double2> pairs;
+  PinnedBuffer<BoundPair> pairs;
   PinnedBuffer<uint8_t> status_out;
 };
 
@@ -167,7 +167,8 @@ void upload_words(DeviceBuffer<uint64_t>& to, const std::vector<uint64_t>& words
 
 // Split over the host's cores: millions of states take ~10 ms on one core.
 // The vectors' zero-filling resize stays on this thread.
-void split_reachability_results(const double2* pairs, const uint8_t* status, uint64_t n, ReachabilitySolution& out) {
+void split_reachability_results(const BoundPair* pairs, const uint8_t* status, uint64_t n,
+                                 ReachabilitySolution& out) {
   out.status.resize(n);
   out.lower.resize(n);
   out.upper.resize(n);
@@ -178,9 +179,9 @@ void split_reachability_results(const double2* pairs, const uint8_t* status, uin
     const uint64_t begin = n * w / workers, end = n * (w + 1) / workers;
     for (uint64_t s = begin; s < end; ++s) {
       out.status[s] = status[s];
-      out.lower[s] = pairs[s].x;
-      out.upper[s] = pairs[s].y;
-      out.values[s] = bounds_midpoint(pairs[s].x, pairs[s].y);
+      out.lower[s] = pairs[s].lower;
+      out.upper[s] = pairs[s].upper;
+      out.values[s] = bounds_midpoint(pairs[s].lower, pairs[s].upper);
     }
   };
   std::vector<std::thread> threads;
@@ -216,7 +217,7 @@ SolveStats gpu_reachability_on_chain(const void* resident, const ReachabilityPro
   DeviceBuffer<uint64_t>&left = ws.left, &right = ws.right;
   DeviceBuffer<unsigned>&first = ws.first, &second = ws.second;
   DeviceBuffer<uint8_t>& status = ws.status;
-  DeviceBuffer<double2>&v = ws.v, &w = ws.w;
+  DeviceBuffer<BoundPair>&v = ws.v, &w = ws.w;
   FrontierSearch& search = ws.search;
 
   auto t = std::chrono::steady_clock::now();
@@ -232,8 +233,8 @@ SolveStats gpu_reachability_on_chain(const void* resident, const ReachabilityPro
   search.seed_unreached_by(first.data(), second.data());
   search.run(*chain, left.data(), right.data(), second.data());
   if (n > 0) {
-    classify_states<<<blocks_for_threads(n), k_block_threads>>>(n, first.data(), second.data(), status.data(), v.data(),
-                                                                w.data());
+    classify_states<<<blocks_for_threads(n), k_block_threads>>>(n, first.data(), second.data(), status.data(),
+                                                                as_double2(v.data()), as_double2(w.data()));
     PMC_CUDA_CHECK_LAUNCH("classify_states");
   }
   PMC_CUDA_CHECK(cudaDeviceSynchronize());
@@ -250,7 +251,7 @@ SolveStats gpu_reachability_on_chain(const void* resident, const ReachabilityPro
   double residual = std::numeric_limits<double>::quiet_NaN();
   bool done = true;
   if (n > 0) {
-    masked_gaps<<<blocks_for_threads(n), k_block_threads>>>(n, status.data(), v.data(), settings.epsilon,
+    masked_gaps<<<blocks_for_threads(n), k_block_threads>>>(n, status.data(), as_double2(v.data()), settings.epsilon,
                                                             settings.relative ? 1 : 0, record.reset());
     PMC_CUDA_CHECK_LAUNCH("masked_gaps");
     done = record.read().open == 0;
@@ -259,7 +260,8 @@ SolveStats gpu_reachability_on_chain(const void* resident, const ReachabilityPro
     done = iterate(
         [&](IntervalCheck* check) {
           const MaskedRows u{n, chain->offsets.data(), chain->columns.data(), chain->values.data(), status.data(),
-                             v.data(), w.data(), check, settings.epsilon, settings.relative ? 1 : 0};
+                             as_double2(v.data()), as_double2(w.data()), check, settings.epsilon,
+                             settings.relative ? 1 : 0};
           if (warp) {
             masked_rows_warp<<<blocks_for_warps(n), k_block_threads>>>(u);
           } else {
