@@ -2,7 +2,7 @@
 // everything after the labels on the GPU, as cuda/resident_reachability.cu
 // does for chains. Per check: φ and ψ go up (a bit per state); Prob0A and
 // Prob1E (max) or Prob0E and Prob1A (min) run as frontier searches
-// (cuda/mdp_precomputation.cuh); interval iteration applies the Bellman
+// (cuda/mdp_precomputation.hpp); interval iteration applies the Bellman
 // operator to both bounds on the whole matrix with the decided states held
 // fixed (no restricted MDP is built); the scheduler is chosen on the device;
 // one {lower, upper} pair, one status byte and one choice per state come
@@ -27,11 +27,12 @@
 #include "cuda/check.cuh"
 #include "common/error_code.hpp"
 #include "cuda/device_context.cuh"
-#include "cuda/frontier_search.cuh"
+#include "cuda/frontier_kernels.cuh"
+#include "cuda/frontier_search.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "cuda/interval_kernels.cuh"
-#include "cuda/mdp_precomputation.cuh"
-#include "cuda/resident_chain.cuh"
+#include "cuda/mdp_precomputation.hpp"
+#include "cuda/resident_chain.hpp"
 #include "cuda/resident_mdp.hpp"
 #include "solver/convergence.hpp"
 #include "solver/gpu/interval_loop.hpp"

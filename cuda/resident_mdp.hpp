@@ -8,7 +8,7 @@
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/interval_kernels.hpp"
-#include "cuda/resident_chain.cuh"
+#include "cuda/resident_chain.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {

@@ -2,9 +2,9 @@
 // (lib/solver/gpu/resident_reachability.cpp caches the chain on the model): P[φ U ψ] of a DTMC (or a
 // CTMC's embedded DTMC) with everything after the labels on the GPU. The
 // first check of a model uploads its probability matrix and transposes it
-// there (cuda/resident_chain.cuh, cached on the model); each check then
+// there (cuda/resident_chain.hpp, cached on the model); each check then
 // uploads only φ and ψ (a bit per state), runs prob0/prob1 as frontier
-// searches (cuda/frontier_search.cuh), and iterates both bounds on the whole
+// searches (cuda/frontier_search.hpp), and iterates both bounds on the whole
 // matrix with the states prob0/prob1 decide held fixed — the equation system
 // the host would build (restrict_linear) is implicit in that mask — and
 // reads back one {lower, upper} pair and one status byte per state.
@@ -18,10 +18,10 @@
 #include "cuda/check.cuh"
 #include "common/error_code.hpp"
 #include "cuda/device_context.cuh"
-#include "cuda/frontier_search.cuh"
+#include "cuda/frontier_search.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "cuda/interval_kernels.cuh"
-#include "cuda/resident_chain.cuh"
+#include "cuda/resident_chain.hpp"
 #include "cuda/resident_mdp.hpp"
 #include "solver/convergence.hpp"
 #include "solver/gpu/interval_loop.hpp"
