@@ -28,7 +28,7 @@ struct ResidentChain {
   // One solve's vectors, kept for the next solve on this chain (allocating
   // them is most of a resident check's set-up otherwise); solves on one
   // chain take turns with them. Its type is the solver's
-  // (cuda/resident_reachability.cu).
+  // (lib/solver/gpu/resident_chain_reachability.cpp).
   std::mutex workspace_mutex;
   std::shared_ptr<void> workspace;
 

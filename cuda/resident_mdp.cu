@@ -1,5 +1,5 @@
 // gpu.interval-vi on a resident MDP (issue 19): Pmax/Pmin of φ U ψ with
-// everything after the labels on the GPU, as cuda/resident_reachability.cu
+// everything after the labels on the GPU, as lib/solver/gpu/resident_chain_reachability.cpp
 // does for chains. Per check: φ and ψ go up (a bit per state); Prob0A and
 // Prob1E (max) or Prob0E and Prob1A (min) run as frontier searches
 // (cuda/mdp_precomputation.hpp); interval iteration applies the Bellman

@@ -1,5 +1,5 @@
 // gpu.interval-vi's solve on a resident MDP (cuda/resident_mdp.cu), and the
-// pieces it shares with the chain's (cuda/resident_reachability.cu). For
+// pieces it shares with the chain's (lib/solver/gpu/resident_chain_reachability.cpp). For
 // .cu files only.
 #pragma once
 
