@@ -111,7 +111,7 @@ struct IntervalBellmanView {
   int maximize;
   int mode;
   // Null: every state is an unknown. Else only k_reach_maybe states are
-  // (a resident MDP, cuda/resident_mdp.cu): the others keep their values,
+  // (a resident MDP, lib/solver/gpu/resident_mdp_reachability.cpp): the others keep their values,
   // which the iteration never writes, so v and w must both hold them.
   const uint8_t* status = nullptr;
 };

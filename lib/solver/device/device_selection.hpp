@@ -27,7 +27,7 @@ int primary_device_ordinal(const SolverSettings& settings);
 uint64_t gpu_bytes_needed(uint64_t entries, uint64_t rows);
 
 // A chain or MDP resident on a GPU (lib/solver/gpu/resident_chain_reachability.cpp,
-// cuda/resident_mdp.cu): the model's cache key for usable device `index`,
+// resident_mdp_reachability.cpp): the model's cache key for usable device `index`,
 // the bytes it takes (matrix, 16 B per non-zero with its transposed graph)
 // and those of one solve's working vectors on it. `mdp_rows`: the MDP's
 // rows (choices), 0 for a chain.

@@ -1,6 +1,6 @@
 // The iteration loop gpu.interval-vi's solvers share
 // (lib/solver/gpu/interval_value_iteration.cpp, resident_chain_reachability.cpp,
-// cuda/resident_mdp.cu): one launch per iteration, the stopping test's device
+// resident_mdp_reachability.cpp): one launch per iteration, the stopping test's device
 // record read back every k_check_interval-th. Host code: the kernels are
 // reached through cuda/interval_kernels.hpp.
 #pragma once

@@ -11,7 +11,7 @@
 //
 // Host code over the launchers of cuda/resident_kernels.hpp and the
 // searches of cuda/frontier_search.hpp. Its work goes to the legacy default
-// stream, as the resident MDP solve's (cuda/resident_mdp.cu) does.
+// stream, as the resident MDP solve's (resident_mdp_reachability.cpp) does.
 #include <algorithm>
 #include <chrono>
 #include <memory>
@@ -26,11 +26,11 @@
 #include "cuda/interval_kernels.hpp"
 #include "cuda/resident_chain.hpp"
 #include "cuda/resident_kernels.hpp"
-#include "cuda/resident_mdp.hpp"
 #include "solver/convergence.hpp"
 #include "solver/device/device_selection.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/interval_loop.hpp"
+#include "solver/gpu/resident_solves.hpp"
 
 namespace pmc {
 

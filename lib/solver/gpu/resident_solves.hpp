@@ -1,6 +1,6 @@
-// gpu.interval-vi's solve on a resident MDP (cuda/resident_mdp.cu), and the
-// pieces it shares with the chain's (lib/solver/gpu/resident_chain_reachability.cpp). For
-// .cu files only.
+// gpu.interval-vi's solve on a resident MDP (resident_mdp_reachability.cpp),
+// and the pieces it shares with the chain's (resident_chain_reachability.cpp).
+// Built with CUDA only.
 #pragma once
 
 #include <cstdint>

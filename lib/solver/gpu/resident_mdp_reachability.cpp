@@ -1,4 +1,4 @@
-// gpu.interval-vi on a resident MDP (issue 19): Pmax/Pmin of φ U ψ with
+// gpu.interval-vi on a resident MDP: Pmax/Pmin of φ U ψ with
 // everything after the labels on the GPU, as lib/solver/gpu/resident_chain_reachability.cpp
 // does for chains. Per check: φ and ψ go up (a bit per state); Prob0A and
 // Prob1E (max) or Prob0E and Prob1A (min) run as frontier searches
@@ -16,6 +16,10 @@
 // them), which is exactly "no end component among them". Where that fails
 // (consensus: the coins can be flipped forever), the solve returns the
 // decided states only and the checker builds the quotient on the host.
+//
+// Host code over the launchers of cuda/resident_mdp_kernels.hpp and
+// cuda/interval_kernels.hpp and the searches of
+// cuda/mdp_precomputation.hpp; its work goes to the legacy default stream.
 #include <chrono>
 #include <limits>
 #include <memory>
@@ -24,18 +28,18 @@
 #include <thread>
 #include <vector>
 
-#include "cuda/check.cuh"
 #include "common/error_code.hpp"
-#include "cuda/device_context.cuh"
-#include "cuda/frontier_kernels.cuh"
+#include "cuda/device_buffer.hpp"
+#include "cuda/device_runtime.hpp"
 #include "cuda/frontier_search.hpp"
-#include "solver/gpu/gpu_solvers.hpp"
-#include "cuda/interval_kernels.cuh"
+#include "cuda/interval_kernels.hpp"
 #include "cuda/mdp_precomputation.hpp"
 #include "cuda/resident_chain.hpp"
-#include "cuda/resident_mdp.hpp"
+#include "cuda/resident_mdp_kernels.hpp"
 #include "solver/convergence.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/interval_loop.hpp"
+#include "solver/gpu/resident_solves.hpp"
 
 namespace pmc {
 
@@ -45,116 +49,6 @@ using namespace pmc::cuda;
 using namespace pmc::gpu::interval_loop;
 
 constexpr const char* k_name = "gpu.interval-vi";
-constexpr uint32_t k_no_row = std::numeric_limits<uint32_t>::max();
-// As progressing_max_choices (lib/check/mdp_properties.cpp): a row is
-// optimal within 1e-9 relative of its state's value.
-constexpr double k_optimal_tolerance = 1e-9;
-
-// zero: `first` did not reach s. one: `second` reached s (max: the Prob1E
-// set itself) or did not (min: the complement of the Prob1A search).
-__global__ void classify_mdp_states(uint64_t n, const unsigned* first, const unsigned* second, int one_when_reached,
-                                    uint8_t* status, double2* v, double2* w, unsigned* maybe_count) {
-  const uint64_t s = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
-  if (s >= n) return;
-  const bool one = (second[s] != 0) == (one_when_reached != 0);
-  const uint8_t st = first[s] == 0 ? k_reach_zero : (one ? k_reach_one : k_reach_maybe);
-  status[s] = st;
-  const double2 start = st == k_reach_one ? make_double2(1.0, 1.0)
-                                           : (st == k_reach_zero ? make_double2(0.0, 0.0) : make_double2(0.0, 1.0));
-  v[s] = start;
-  w[s] = start;
-  if (st == k_reach_maybe) atomicAdd(maybe_count, 1u);
-}
-
-// A mask word per 64 states: bit s set when status[s] is in `statuses`
-// (bit k for status k).
-__global__ void status_words(uint64_t n, const uint8_t* status, unsigned statuses, uint64_t* words) {
-  const uint64_t word = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
-  if (word * 64 >= n) return;
-  uint64_t bits = 0;
-  const uint64_t end = word * 64 + 64 < n ? word * 64 + 64 : n;
-  for (uint64_t s = word * 64; s < end; ++s) {
-    if ((statuses >> status[s]) & 1u) bits |= uint64_t{1} << (s - word * 64);
-  }
-  words[word] = bits;
-}
-
-// Maybe states that `search` reached: those from which some scheduler
-// avoids the decided states forever (they lie in or lead into an end
-// component among the maybe states).
-__global__ void count_reached_maybe(uint64_t n, const uint8_t* status, const unsigned* reached, unsigned* count) {
-  const uint64_t s = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
-  if (s < n && status[s] == k_reach_maybe && reached[s] != 0) atomicAdd(count, 1u);
-}
-
-// Σ P(r, t)·l(t): a row's value on the lower bounds.
-__device__ inline double row_value(const uint64_t* offsets, const uint32_t* columns, const double* values, uint64_t r,
-                                   const double2* v) {
-  double sum = 0.0;
-  for (uint64_t k = offsets[r]; k < offsets[r + 1]; ++k) sum += values[k] * v[columns[k]].x;
-  return sum;
-}
-
-struct ChoiceInputs {
-  uint64_t n;
-  const uint64_t* groups;
-  const uint64_t* offsets;
-  const uint32_t* columns;
-  const double* values;
-  const uint8_t* status;
-  const double2* v;
-};
-
-// Pmin's scheduler: a maybe state takes the first row of least lower-bound
-// value (without end components among the maybe states every such choice
-// makes progress); a zero state outside ψ the first row that stays among the
-// zero states (some row does: Prob0E). Chosen rows as global indices.
-__global__ void choose_min_rows(ChoiceInputs in, const uint64_t* psi, uint32_t* chosen) {
-  const uint64_t s = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
-  if (s >= in.n) return;
-  uint32_t pick = k_no_row;
-  const uint8_t st = in.status[s];
-  if (st == k_reach_maybe) {
-    double best = INFINITY;
-    for (uint64_t r = in.groups[s]; r < in.groups[s + 1]; ++r) {
-      const double value = row_value(in.offsets, in.columns, in.values, r, in.v);
-      if (value < best) {
-        best = value;
-        pick = static_cast<uint32_t>(r);
-      }
-    }
-  } else if (st == k_reach_zero && !in_set(psi, s)) {
-    for (uint64_t r = in.groups[s]; r < in.groups[s + 1] && pick == k_no_row; ++r) {
-      bool stays = true;
-      for (uint64_t k = in.offsets[r]; k < in.offsets[r + 1] && stays; ++k) stays = in.status[in.columns[k]] == k_reach_zero;
-      if (stays) pick = static_cast<uint32_t>(r);
-    }
-  }
-  chosen[s] = pick;
-}
-
-// Pmax's scheduler, first half: the rows whose value on the lower bounds
-// is within tolerance of their state's lower bound (the arg-max row always
-// is: a monotone lower iteration keeps B(l) >= l; the midpoints are no
-// fixpoint and left states without a row); the search from ψ over them
-// (second half) then gives every state a row towards ψ.
-__global__ void flag_optimal_rows(ChoiceInputs in, uint8_t* usable) {
-  const uint64_t s = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
-  if (s >= in.n) return;
-  const double value = in.v[s].x;
-  const double slack = k_optimal_tolerance * fmax(1.0, value);
-  const bool zero = in.status[s] == k_reach_zero;
-  for (uint64_t r = in.groups[s]; r < in.groups[s + 1]; ++r) {
-    usable[r] = !zero && row_value(in.offsets, in.columns, in.values, r, in.v) >= value - slack;
-  }
-}
-
-// Global rows to indices within the state's group (-1: none).
-__global__ void local_choices(uint64_t n, const uint64_t* groups, const uint32_t* chosen, int32_t* out) {
-  const uint64_t s = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
-  if (s >= n) return;
-  out[s] = chosen[s] == k_no_row ? -1 : static_cast<int32_t>(chosen[s] - groups[s]);
-}
 
 // One MDP solve's device vectors, kept on the resident copy for the next.
 struct MdpWorkspace {
@@ -180,7 +74,7 @@ struct MdpWorkspace {
 
 unsigned read_counter(const DeviceBuffer<unsigned>& counter) {
   unsigned value = 0;
-  PMC_CUDA_CHECK(cudaMemcpy(&value, counter.data(), sizeof value, cudaMemcpyDeviceToHost));
+  copy_to_host(&value, counter.data(), sizeof value, nullptr);
   return value;
 }
 
@@ -188,35 +82,29 @@ unsigned read_counter(const DeviceBuffer<unsigned>& counter) {
 // some scheduler: Prob0E/Prob1A of "eventually decided" over all states.
 bool maybe_states_have_end_components(ResidentChain& chain, MdpWorkspace& ws) {
   const uint64_t n = chain.states;
-  status_words<<<blocks_for_threads(MdpWorkspace::words(n)), k_block_threads>>>(
-      n, ws.status.data(), (1u << k_reach_zero) | (1u << k_reach_one), ws.mask.data());
-  PMC_CUDA_CHECK_LAUNCH("status_words");
+  launch_status_words(n, ws.status.data(), (1u << cuda::k_reach_zero) | (1u << cuda::k_reach_one), ws.mask.data(),
+                      nullptr);
   search_prob0e(ws.search, ws.scratch, chain, ws.everything.data(), ws.mask.data(), ws.third.data());
   search_prob1a(ws.search, chain, ws.everything.data(), ws.mask.data(), ws.third.data(), ws.second.data());
   ws.counter.fill_zero();
-  count_reached_maybe<<<blocks_for_threads(n), k_block_threads>>>(n, ws.status.data(), ws.second.data(),
-                                                                   ws.counter.data());
-  PMC_CUDA_CHECK_LAUNCH("count_reached_maybe");
+  launch_count_reached_maybe(n, ws.status.data(), ws.second.data(), ws.counter.data(), nullptr);
   return read_counter(ws.counter) != 0;
 }
 
 void choose_rows(ResidentChain& chain, const ReachabilityProblem& p, MdpWorkspace& ws) {
   const uint64_t n = chain.states;
   const ChoiceInputs in{n, chain.groups.data(), chain.offsets.data(), chain.columns.data(), chain.values.data(),
-                        ws.status.data(), as_double2(ws.v.data())};
+                        ws.status.data(), ws.v.data()};
   if (!p.maximize) {
-    choose_min_rows<<<blocks_for_threads(n), k_block_threads>>>(in, ws.right.data(), ws.chosen.data());
-    PMC_CUDA_CHECK_LAUNCH("choose_min_rows");
+    launch_choose_min_rows(in, ws.right.data(), ws.chosen.data(), nullptr);
   } else {
     // As progressing_max_choices: a breadth-first search from ψ over the
     // optimal rows of states not decided zero; each state keeps the row
     // through which it was first reached.
-    flag_optimal_rows<<<blocks_for_threads(n), k_block_threads>>>(in, ws.scratch.usable.data());
-    PMC_CUDA_CHECK_LAUNCH("flag_optimal_rows");
-    status_words<<<blocks_for_threads(MdpWorkspace::words(n)), k_block_threads>>>(
-        n, ws.status.data(), (1u << k_reach_maybe) | (1u << k_reach_one), ws.mask.data());
-    PMC_CUDA_CHECK_LAUNCH("status_words");
-    ws.chosen.fill_bytes(0xff);  // k_no_row
+    launch_flag_optimal_rows(in, ws.scratch.usable.data(), nullptr);
+    launch_status_words(n, ws.status.data(), (1u << cuda::k_reach_maybe) | (1u << cuda::k_reach_one), ws.mask.data(),
+                        nullptr);
+    ws.chosen.fill_bytes(0xff);  // no row yet (resident_mdp_kernels.hpp)
     Expansion how;
     how.mode = k_through_usable_row;
     how.usable = ws.scratch.usable.data();
@@ -224,9 +112,7 @@ void choose_rows(ResidentChain& chain, const ReachabilityProblem& p, MdpWorkspac
     ws.search.seed_set(ws.right.data(), ws.first.data());
     ws.search.run(chain, ws.mask.data(), nullptr, ws.first.data(), how);
   }
-  local_choices<<<blocks_for_threads(n), k_block_threads>>>(n, chain.groups.data(), ws.chosen.data(),
-                                                            ws.local.data());
-  PMC_CUDA_CHECK_LAUNCH("local_choices");
+  launch_local_choices(n, chain.groups.data(), ws.chosen.data(), ws.local.data(), nullptr);
 }
 
 }  // namespace
@@ -258,15 +144,12 @@ SolveStats gpu_mdp_reachability_on_chain(ResidentChain& chain, const Reachabilit
   }
   ws.counter.fill_zero();
   if (n > 0) {
-    classify_mdp_states<<<blocks_for_threads(n), k_block_threads>>>(n, ws.first.data(), ws.second.data(),
-                                                                    p.maximize ? 1 : 0, ws.status.data(),
-                                                                    as_double2(ws.v.data()), as_double2(ws.w.data()),
-                                                                    ws.counter.data());
-    PMC_CUDA_CHECK_LAUNCH("classify_mdp_states");
+    launch_classify_mdp_states(n, ws.first.data(), ws.second.data(), p.maximize ? 1 : 0, ws.status.data(),
+                               ws.v.data(), ws.w.data(), ws.counter.data(), nullptr);
   }
   const unsigned maybe = read_counter(ws.counter);
   out.solved = !(p.maximize && maybe > 0 && maybe_states_have_end_components(chain, ws));
-  PMC_CUDA_CHECK(cudaDeviceSynchronize());
+  synchronize(nullptr);  // all of the searches' work is on the legacy default stream
   stats.precompute_seconds = seconds_since(t);
 
   const bool warp = warp_layout(settings, n, chain.entries);
@@ -275,7 +158,7 @@ SolveStats gpu_mdp_reachability_on_chain(ResidentChain& chain, const Reachabilit
     // The matrix, the status bytes, the pairs gathered (at least once) and written.
     stats.bytes_per_iteration = chain.matrix_bytes() + n * (1.0 + 16.0 + 16.0);
   }
-  EventTimer timer;
+  StreamTimer timer(nullptr);
   timer.start();
   bool done = true;
   if (out.solved && maybe > 0) {
@@ -300,7 +183,7 @@ SolveStats gpu_mdp_reachability_on_chain(ResidentChain& chain, const Reachabilit
   if (out.solved) {
     t = std::chrono::steady_clock::now();
     choose_rows(chain, p, ws);
-    PMC_CUDA_CHECK(cudaDeviceSynchronize());
+    synchronize(nullptr);
     stats.precompute_seconds += seconds_since(t);  // graph work, as the host's scheduler search
   }
 
