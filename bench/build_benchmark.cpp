@@ -23,7 +23,8 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "formats/prism_language/program.hpp"
+#include "common/stopwatch.hpp"
+#include "formats/prism_language/prism_model.hpp"
 
 namespace {
 
@@ -106,7 +107,7 @@ int main(int argc, char** argv) {
       for (int r = 0; r < repeat; ++r) {
         const auto start = std::chrono::steady_clock::now();
         pmc::ModelPtr model = pmc::prism_language::build_model_from_source(t.path, constants, options);
-        seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        seconds.push_back(pmc::seconds_since(start));
         states = model->num_states();
         transitions = model->num_entries();
       }

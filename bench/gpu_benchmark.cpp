@@ -30,7 +30,8 @@
 
 #include "bench/gpu_baseline.hpp"
 #include "check/chain_matrices.hpp"
-#include "cuda/devices.hpp"
+#include "common/stopwatch.hpp"
+#include "solver/device/devices.hpp"
 #include "formats/model_files.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/dtmc_precomputation.hpp"
@@ -111,7 +112,7 @@ Measured run_cusparse(const LinearSystem& system, const SolverSettings& settings
   m.solver = "cusparse+cub";
   const auto start = std::chrono::steady_clock::now();
   const pmc::bench::BaselineRun run = pmc::bench::cusparse_jacobi(system, m.x, settings);
-  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.seconds = pmc::seconds_since(start);
   m.iterations = run.iterations;
   m.converged = run.converged;
   m.loop_seconds = run.loop_seconds;

@@ -11,16 +11,13 @@
 #include <fmt/format.h>
 #include <zlib.h>
 
+#include "common/stopwatch.hpp"
 #include "formats/model_files.hpp"
 #include "formats/pmcb.hpp"
 #include "formats/prism_explicit.hpp"
 #include "model/model.hpp"
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // Bytes of text the parser consumes (the .gz files are inflated first).
 uint64_t uncompressed_bytes(const std::string& path) {
@@ -45,10 +42,10 @@ Timing best_of(int repeats, Read read) {
   for (int i = 0; i < repeats; ++i) {
     auto t0 = std::chrono::steady_clock::now();
     pmc::ModelParts parts = read();
-    double read_s = seconds_since(t0);
+    double read_s = pmc::seconds_since(t0);
     auto t1 = std::chrono::steady_clock::now();
     pmc::ModelPtr model = pmc::Model::create(std::move(parts));
-    double create_s = seconds_since(t1);
+    double create_s = pmc::seconds_since(t1);
     if (read_s + create_s < best.total()) best = {read_s, create_s};
   }
   return best;

@@ -24,7 +24,7 @@
 #include "bench/synthetic_systems.hpp"
 #include "check/check.hpp"
 #include "common/error.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "formats/model_files.hpp"
 #include "support/manifest.hpp"

@@ -18,7 +18,7 @@
 #include <fmt/format.h>
 
 #include "check/check.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #ifdef PMC_BENCH_CUDA
 #include "bench/gpu_baseline.hpp"
 #endif

@@ -28,7 +28,8 @@
 
 #include "check/parametric.hpp"
 #include "common/error.hpp"
-#include "cuda/devices.hpp"
+#include "common/stopwatch.hpp"
+#include "solver/device/devices.hpp"
 #include "formats/model_files.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/param/param_solvers.hpp"
@@ -41,10 +42,6 @@ namespace {
 using pmc::ParamBounds;
 using pmc::ParamBox;
 using pmc::SolverSettings;
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 pmc::ModelPtr load(const std::string& file) {
   return pmc::load_model({pmc::testing::models_root() + "/pctmc/" + file}, "", {});
@@ -103,7 +100,7 @@ GpuTiming time_gpu(const pmc::ParamBoundsProblem& problem, const std::vector<Par
   }
   const auto start = std::chrono::steady_clock::now();
   const pmc::SolveStats stats = pmc::param_bounds_gpu(problem, boxes, out, settings, loop);
-  t.seconds = seconds_since(start);
+  t.seconds = pmc::seconds_since(start);
   t.kernel = stats.kernel;
   t.gbs = stats.bytes_per_iteration * static_cast<double>(stats.iterations) / stats.loop_seconds / 1e9;
   const double diff = largest_difference(cpu, out);
@@ -128,7 +125,7 @@ void bounds_part(const std::string& model_file, const std::vector<size_t>& regio
     std::vector<ParamBounds> cpu;
     auto start = std::chrono::steady_clock::now();
     pmc::param_bounds_cpu(q.problem, boxes, cpu, SolverSettings{});
-    const double cpu_s = seconds_since(start);
+    const double cpu_s = pmc::seconds_since(start);
     const uint64_t steps = total_steps(cpu);
     const double ms = static_cast<double>(steps) / 1e6;
     if (!gpu) {
@@ -182,7 +179,7 @@ Run synthesize(const pmc::Model& m, const std::string& property, const std::vect
     if (e.code() != pmc::ErrorCode::cancelled) throw;
     run.capped = true;
   }
-  run.seconds = seconds_since(start);
+  run.seconds = pmc::seconds_since(start);
   return run;
 }
 

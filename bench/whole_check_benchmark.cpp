@@ -20,7 +20,8 @@
 #include <vector>
 
 #include "check/check.hpp"
-#include "cuda/devices.hpp"
+#include "common/stopwatch.hpp"
+#include "solver/device/devices.hpp"
 #include "model/model.hpp"
 #include "synthetic_systems.hpp"
 
@@ -159,7 +160,7 @@ int main(int argc, char** argv) {
     for (const std::string& layout : split(layouts)) {
       const auto build_start = std::chrono::steady_clock::now();
       const ModelParts parts = synthetic_chain(std::stoull(size) * 1000000, per_row, layout == "banded", 42);
-      const double built = std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count();
+      const double built = seconds_since(build_start);
       std::printf("\n%sM %s: %llu states, %llu transitions (built in %.1f s, not timed)\n", size.c_str(),
                   layout.c_str(), static_cast<unsigned long long>(parts.num_states),
                   static_cast<unsigned long long>(parts.num_entries()), built);

@@ -66,17 +66,11 @@ DeviceList detail::discover_uncached() {
   return list;
 }
 
-void device_memory(uint64_t index, uint64_t& free_bytes, uint64_t& total_bytes) {
-  const DeviceList& list = discover_devices();
-  if (list.devices.empty()) throw Error(ErrorCode::no_device, list.problem);
-  if (index >= list.devices.size()) {
-    throw Error(ErrorCode::invalid_argument, "device " + std::to_string(index) + " does not exist (" +
-                                                 std::to_string(list.devices.size()) + " device(s))");
-  }
+void device_memory_of_ordinal(int ordinal, uint64_t& free_bytes, uint64_t& total_bytes) {
   size_t free_memory = 0, total_memory = 0;
   int previous = 0;
   PMC_CUDA_CHECK(cudaGetDevice(&previous));
-  PMC_CUDA_CHECK(cudaSetDevice(list.devices[index].ordinal));
+  PMC_CUDA_CHECK(cudaSetDevice(ordinal));
   const cudaError_t status = cudaMemGetInfo(&free_memory, &total_memory);
   cudaSetDevice(previous);
   PMC_CUDA_CHECK(status);

@@ -38,6 +38,7 @@
 #include <numeric>
 #include <string>
 
+#include "common/stopwatch.hpp"
 #include "cuda/check.cuh"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_context.cuh"
@@ -525,7 +526,7 @@ SolveStats param_bounds_gpu(const ParamBoundsProblem& problem, const std::vector
   stats.converged = true;
   // bytes_per_iteration × iterations is what moved over all launches.
   stats.bytes_per_iteration = stats.iterations > 0 ? bytes_moved / static_cast<double>(stats.iterations) : 0;
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = seconds_since(start);
   return stats;
 }
 

@@ -19,9 +19,10 @@
 #include <cmath>
 #include <limits>
 
+#include "common/stopwatch.hpp"
 #include "cuda/check.cuh"
 #include "cuda/device_context.cuh"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "cuda/row_kernels.cuh"
 #include "cuda/slice_exchange.cuh"
@@ -132,7 +133,7 @@ int iterate(DeviceParts& parts, SliceExchange& exchange, const SolverSettings& s
     }
   }
   synchronize(parts);
-  stats.loop_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
+  stats.loop_seconds = seconds_since(loop_start);
   if (bounded) stats.converged = true;
   return current;
 }
@@ -198,7 +199,7 @@ SolveStats gpu_jacobi_partitioned(const LinearSystem& system, std::vector<double
                               });
   download_result(parts, layout, current, x);
   exchange.reset();  // communicators before the parts' streams
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = seconds_since(start);
   return stats;
 }
 
@@ -262,7 +263,7 @@ SolveStats gpu_value_iteration_partitioned(const MinMaxProblem& p, MinMaxSolutio
     for (uint64_t k = 0; k < local.size(); ++k) solution.choice[layout.states[slice][k]] = local[k];
   }
   exchange.reset();
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = seconds_since(start);
   return stats;
 }
 

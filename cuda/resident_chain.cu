@@ -5,6 +5,7 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include "common/stopwatch.hpp"
 #include "cuda/check.cuh"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch.hpp"
@@ -55,7 +56,7 @@ ResidentChain::ResidentChain(int device_ordinal, uint64_t n, const uint64_t* hos
   }
   if (entries > 0) upload->copy(columns.data(), host_columns, entries * sizeof(uint32_t));
   upload->finish();  // the transposition reads the offsets and columns
-  upload_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  upload_seconds = seconds_since(start);
 
   predecessor_offsets.allocate(n + 1);
   predecessors.allocate(entries);
@@ -88,7 +89,7 @@ ResidentChain::ResidentChain(int device_ordinal, uint64_t n, const uint64_t* hos
   const auto values_start = std::chrono::steady_clock::now();
   if (entries > 0) upload->copy(values.data(), host_values, entries * sizeof(double));
   upload->finish();
-  upload_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - values_start).count();
+  upload_seconds += seconds_since(values_start);
   PMC_CUDA_CHECK(cudaDeviceSynchronize());
 }
 

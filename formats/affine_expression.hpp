@@ -1,4 +1,4 @@
-// Rate expressions of parametric models, c + Σ_k a_k·p_k (DESIGN §1).
+// Rate expressions of parametric models, c + Σ_k a_k·p_k.
 // The parser accepts what Storm writes for polynomials (+ - * / ^, numbers,
 // parameter names, parentheses) and rejects anything that is not affine,
 // naming the offending term.

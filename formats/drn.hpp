@@ -1,4 +1,4 @@
-// Storm's explicit DRN format (DESIGN §2): DTMC, CTMC and MDP with double or
+// Storm's explicit DRN format: DTMC, CTMC and MDP with double or
 // rational values, and CTMCs whose rates are affine in parameters
 // (@value_type: parametric), read as pCTMCs.
 #pragma once

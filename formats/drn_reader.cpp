@@ -3,40 +3,25 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "common/text.hpp"
 #include "formats/affine_expression.hpp"
 #include "formats/drn.hpp"
-#include "formats/line_reader.hpp"
+#include "formats/file_line_reader.hpp"
 #include "model/model_memory.hpp"
 #include "model/validation.hpp"
 
 namespace pmc {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
-}
-
-std::vector<std::string> split_words(std::string_view s) {
-  std::vector<std::string> words;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    size_t start = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    if (i > start) words.emplace_back(s.substr(start, i - start));
-  }
-  return words;
-}
+// DRN separates tokens by spaces and tabs only; any other byte is content.
+std::string_view trim_blanks(std::string_view s) { return trim(s, " \t"); }
 
 // Splits off the first blank-separated token of `line`.
 std::string_view take_token(std::string_view& line) {
-  line = trim(line);
+  line = trim_blanks(line);
   size_t end = line.find_first_of(" \t");
   std::string_view token = line.substr(0, end);
-  line = end == std::string_view::npos ? std::string_view{} : trim(line.substr(end));
+  line = end == std::string_view::npos ? std::string_view{} : trim_blanks(line.substr(end));
   return token;
 }
 
@@ -49,7 +34,7 @@ class DrnReader {
     parts_.row_offsets.push_back(0);
     std::string_view line;
     while (in_.next(line)) {
-      line = trim(line);
+      line = trim_blanks(line);
       if (line.empty() || line.starts_with("//")) continue;
       if (line.starts_with("state ") || line == "state") read_state(line.substr(5));
       else if (line.starts_with("action ") || line == "action") read_action(line.substr(6));
@@ -68,7 +53,7 @@ class DrnReader {
   std::string_view next_header_line() {
     std::string_view line;
     if (!in_.next(line)) error("the file ends inside the header");
-    return trim(line);
+    return trim_blanks(line);
   }
 
   void read_header() {
@@ -83,17 +68,17 @@ class DrnReader {
       } else if (!in_.next(line)) {
         fail(ErrorCode::parse, "{}: no @model section (is this a DRN file?)", in_.path());
       }
-      line = trim(line);
+      line = trim_blanks(line);
       if (line.empty() || line.starts_with("//")) continue;
       if (line.starts_with("@type:")) {
-        std::string type(trim(line.substr(6)));
+        std::string type(trim_blanks(line.substr(6)));
         if (type == "DTMC") parts_.type = ModelType::dtmc;
         else if (type == "CTMC") parts_.type = ModelType::ctmc;
         else if (type == "MDP") parts_.type = ModelType::mdp;
         else error("model type {} is not supported (pmc reads DTMC, CTMC and MDP)", quote_for_message(type));
         saw_type = true;
       } else if (line.starts_with("@value_type:")) {
-        std::string_view vt = trim(line.substr(12));
+        std::string_view vt = trim_blanks(line.substr(12));
         if (vt == "double" || vt == "rational") parametric_ = false;
         else if (vt == "parametric") parametric_ = true;
         else error("value type {} is not supported (double, rational or parametric)", quote_for_message(vt));
@@ -138,7 +123,7 @@ class DrnReader {
       for (const auto& name : parameters_) parts_.parameters.push_back(Parameter{name});
     }
     rewards_.resize(reward_names_.size());
-    // Issue 22: the declared model must fit the memory limit (reading
+    // The declared model must fit the memory limit (reading
     // follows the data, but would fail only once memory is full).
     require_model_memory(parts_.type, declared_states_, declared_choices_, 0, parts_.parameters.size(),
                          options_.memory_limit, fmt::format("{}:{}: the header's model", in_.path(), in_.line_number()));
@@ -165,8 +150,8 @@ class DrnReader {
       if (line.front() != '$') error("expected a placeholder '$name : value', found {}", quote_for_message(line));
       const size_t colon = line.find(':');
       if (colon == std::string_view::npos) error("placeholder without ':'");
-      std::string name(trim(line.substr(1, colon - 1)));
-      auto value = parse_value(trim(line.substr(colon + 1)));
+      std::string name(trim_blanks(line.substr(1, colon - 1)));
+      auto value = parse_value(trim_blanks(line.substr(colon + 1)));
       if (!placeholders_.emplace(name, value).second) error("placeholder ${} is defined twice", name);
     }
   }
@@ -204,12 +189,12 @@ class DrnReader {
     const size_t close = line.find(']');
     if (close == std::string_view::npos) error("reward list of {} has no closing ']'", owner);
     std::string_view inner = line.substr(1, close - 1);
-    line = trim(line.substr(close + 1));
+    line = trim_blanks(line.substr(close + 1));
     std::vector<double> values;
     size_t start = 0;
     while (start <= inner.size()) {
       size_t comma = inner.find(',', start);
-      std::string_view item = trim(inner.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+      std::string_view item = trim_blanks(inner.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
       AffineExpression v = parse_value(item);
       if (std::any_of(v.coefficients.begin(), v.coefficients.end(), [](double a) { return a != 0.0; })) {
         error("parametric rewards are not supported ({})", quote_for_message(item));
@@ -262,7 +247,7 @@ class DrnReader {
         const size_t close = line.find('"', 1);
         if (close == std::string_view::npos) error("label without closing double quote");
         name = std::string(line.substr(1, close - 1));
-        line = trim(line.substr(close + 1));
+        line = trim_blanks(line.substr(close + 1));
       } else {
         name = std::string(take_token(line));
       }
@@ -314,9 +299,9 @@ class DrnReader {
     if (!row_open_) error("a transition needs a 'state' and an 'action' line before it, found {}", quote_for_message(line));
     const size_t colon = line.find(':');
     if (colon == std::string_view::npos) error("expected 'target : value', found {}", quote_for_message(line));
-    const uint64_t target = header_number(trim(line.substr(0, colon)), "a target state");
+    const uint64_t target = header_number(trim_blanks(line.substr(0, colon)), "a target state");
     if (target >= declared_states_) error("target state {} out of range (@nr_states is {})", target, declared_states_);
-    const AffineExpression value = parse_value(trim(line.substr(colon + 1)));
+    const AffineExpression value = parse_value(trim_blanks(line.substr(colon + 1)));
     if (parts_.type != ModelType::pctmc) {
       if (auto problem = entry_value_problem(parts_.type, value.constant); !problem.empty()) error("{}", problem);
     }
@@ -378,7 +363,7 @@ class DrnReader {
   }
 
   // Storm writes exit rates with its stream's default 6 significant digits
-  // (issue 24: 36 of 276 states of a Storm CTMC were off by more than 1e-6),
+  // (in one Storm CTMC 36 of 276 states were off by more than 1e-6),
   // i.e. off by up to half a unit in the 6th digit: 5e-6 of the value. The
   // 1e-9 on top absorbs the sum's own rounding.
   static bool same_up_to_storm_rounding(double written, double sum) {
@@ -424,7 +409,7 @@ class DrnReader {
     std::vector<double> state, transition;
   };
 
-  LineReader in_;
+  FileLineReader in_;
   ModelOptions options_;
   ModelParts parts_;
   std::string pending_;  // a header line read ahead

@@ -1,4 +1,4 @@
-// The bytes of a model file as its reader sees them (issue 24): plain, gzip-
+// The bytes of a model file as its reader sees them: plain, gzip-
 // or xz-compressed — told by the first bytes, not the name — and, plain or
 // compressed, a tar archive holding one file (Storm's brp-16-2.drn.gz is a
 // gzip'd tar). A name ending in .gz or .xz promises compressed data: plain

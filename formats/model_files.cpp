@@ -8,7 +8,7 @@
 #include "formats/input_stream.hpp"
 #include "formats/pmcb.hpp"
 #include "formats/prism_explicit.hpp"
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "formats/storm_explicit.hpp"
 
 namespace pmc {
@@ -116,7 +116,7 @@ std::string transitions_path(const std::vector<std::string>& paths) {
 }
 
 // The format of `paths`: `format`, else by extension; a .tra tells its
-// dialect by its first line (issue 21): Storm's names the model type,
+// dialect by its first line: Storm's names the model type,
 // PRISM's holds counts or a comment.
 FormatChoice choose_format(const std::vector<std::string>& paths, std::string_view format) {
   if (paths.empty()) fail(ErrorCode::invalid_argument, "no model file given");

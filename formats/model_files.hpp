@@ -39,7 +39,7 @@ bool is_prism_language_path(std::string_view path);
 
 // What a loader needs beyond ModelOptions: the settings of PRISM-language
 // sources. Converts implicitly from ModelOptions, so that callers with only
-// those (and `{}`) keep compiling. The memory limit (issue 22) is
+// those (and `{}`) keep compiling. The memory limit is
 // model.memory_limit (0: the machine's memory), which every reader and the
 // PRISM-language explorer receive with the other ModelOptions.
 struct LoadOptions {

@@ -7,7 +7,7 @@
 
 namespace pmc {
 
-// options.memory_limit (issue 22): the header's sizes must fit it (and the
+// options.memory_limit: the header's sizes must fit it (and the
 // file) before the arrays are reserved; the other options are Model::create's.
 ModelParts read_pmcb(const std::string& path, const ModelOptions& options = {});
 

@@ -14,7 +14,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
 #include "common/error.hpp"
-#include "formats/prism_language/source_definitions.hpp"
+#include "expression/source_scope.hpp"
 #include "common/huge_pages.hpp"
 #include "formats/pmc.pb.h"
 #include "formats/pmcb.hpp"
@@ -130,7 +130,7 @@ class PmcbReader {
     for (const auto& d : h.constants()) parts_.definitions.constants.emplace_back(d.name(), d.text());
     for (const auto& d : h.formulas()) parts_.definitions.formulas.emplace_back(d.name(), d.text());
     try {
-      prism_language::check_source_definitions(parts_.definitions);
+      expression::check_source_definitions(parts_.definitions);
     } catch (const Error& e) {
       error("{}", e.what());
     }

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "formats/input_stream.hpp"
 #include "formats/prism_readers.hpp"
 
@@ -13,13 +14,6 @@ namespace fs = std::filesystem;
 
 // `stem + ext`, or compressed (.gz, .xz), whichever exists, else "".
 std::string existing(const std::string& stem, const std::string& ext) { return find_plain_or_compressed(stem + ext); }
-
-std::string strip_suffix(std::string s, std::string_view suffix) {
-  if (s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    s.resize(s.size() - suffix.size());
-  }
-  return s;
-}
 
 // "foo.srew.gz" → ".srew"
 std::string extension_of(const std::string& path) {

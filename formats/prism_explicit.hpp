@@ -1,4 +1,4 @@
-// PRISM's explicit export format (DESIGN §2): .tra transitions, .lab labels,
+// PRISM's explicit export format: .tra transitions, .lab labels,
 // .srew/.trew state and transition rewards (numbered model1.srew, ... for
 // several structures), .sta state valuations. Files may be gzip- or
 // xz-compressed.

@@ -19,7 +19,7 @@ struct RewardFileStart {
   std::string_view header;
 };
 
-RewardFileStart read_reward_file_start(LineReader& in) {
+RewardFileStart read_reward_file_start(FileLineReader& in) {
   RewardFileStart start;
   std::string_view line;
   while (in.next(line)) {
@@ -39,7 +39,7 @@ RewardFileStart read_reward_file_start(LineReader& in) {
   in.fail_at("empty reward file: expected a header line");
 }
 
-void expect_state_count(TextFields& f, LineReader& in, const ModelParts& parts) {
+void expect_state_count(TextFields& f, FileLineReader& in, const ModelParts& parts) {
   const uint64_t states = f.integer("the number of states");
   if (states != parts.num_states) {
     in.fail_at("the header declares {} states but the transitions file has {}", states, parts.num_states);
@@ -48,7 +48,7 @@ void expect_state_count(TextFields& f, LineReader& in, const ModelParts& parts) 
 
 void read_state_rewards(const std::string& path, const ModelParts& parts, RewardStructure& out,
                         std::optional<std::string>& name) {
-  LineReader in(path);
+  FileLineReader in(path);
   RewardFileStart start = read_reward_file_start(in);
   name = start.name;
   TextFields header(in, start.header);
@@ -88,7 +88,7 @@ int64_t find_entry(const ModelParts& parts, uint64_t row, uint64_t target) {
 void read_transition_rewards(const std::string& path, const ModelParts& parts, RewardStructure& out,
                              std::optional<std::string>& name) {
   const bool mdp = parts.type == ModelType::mdp;
-  LineReader in(path);
+  FileLineReader in(path);
   RewardFileStart start = read_reward_file_start(in);
   name = start.name;
   TextFields header(in, start.header);
@@ -143,7 +143,7 @@ void read_transition_rewards(const std::string& path, const ModelParts& parts, R
 }  // namespace
 
 void read_prism_labels(const std::string& path, ModelParts& parts) {
-  LineReader in(path);
+  FileLineReader in(path);
   std::string_view line;
   if (!in.next_content(line)) in.fail_at("empty labels file: expected a header like 0=\"init\" 1=\"deadlock\"");
   TextFields header(in, line);
@@ -196,7 +196,7 @@ RewardStructure read_prism_rewards(const PrismRewardFiles& files, const ModelPar
 }
 
 void read_prism_valuations(const std::string& path, ModelParts& parts) {
-  LineReader in(path);
+  FileLineReader in(path);
   std::string_view line;
   if (!in.next_content(line)) in.fail_at("empty states file: expected a header like (x,y,z)");
   StateValuations v;

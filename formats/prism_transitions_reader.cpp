@@ -86,7 +86,7 @@ class TransitionsReader {
     std::error_code ec;
     const uint64_t disk = std::filesystem::file_size(in_.file_path(), ec);
     const uint64_t room = ec ? 0 : (in_.compressed() ? disk : disk / 6);
-    // Issue 22: before anything is reserved, the header's model must fit
+    // Before anything is reserved, the header's model must fit
     // the memory limit — its state count as claimed (states without lines
     // get rows all the same), once plausible for the file's size, and its
     // rows and transitions as far as an uncompressed file can hold them (a
@@ -129,7 +129,7 @@ class TransitionsReader {
     move_to_row(source, choice);
     row_last_line_ = in_.line_number();
     // A transition written with value 0 stays until Model::create drops it
-    // with its rewards: a .trew may name it (issue 24).
+    // with its rewards: a .trew may name it.
     const uint64_t row_begin = parts_.row_offsets.back();
     if (parts_.columns.size() > row_begin) {
       const uint32_t last = parts_.columns.back();
@@ -264,7 +264,7 @@ class TransitionsReader {
     }
   }
 
-  LineReader in_;
+  FileLineReader in_;
   std::optional<ModelType> forced_;
   ModelOptions options_;
   ModelParts parts_;

@@ -1,4 +1,4 @@
-// Storm's explicit format (`storm --explicit m.tra m.lab`, issue 21): a .tra
+// Storm's explicit format (`storm --explicit m.tra m.lab`): a .tra
 // whose first line names the model type (dtmc, ctmc, mdp) and holds no
 // counts, then `src dst value` (MDP: `src choice dst value`) lines; a .lab
 // with `#DECLARATION` / label names / `#END`, then `state label label ...`

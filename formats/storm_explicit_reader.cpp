@@ -13,6 +13,7 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "formats/input_stream.hpp"
 #include "formats/storm_explicit.hpp"
 #include "formats/text_fields.hpp"
@@ -23,12 +24,6 @@ namespace pmc {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
@@ -93,7 +88,7 @@ class StormTransitionsReader {
     any_ = true;
     move_to_row(source, choice);
     // A transition written with value 0 stays until Model::create drops it
-    // with its rewards: Storm keeps it, and its .trans.rew may name it (issue 24).
+    // with its rewards: Storm keeps it, and its .trans.rew may name it.
     parts_.columns.push_back(static_cast<uint32_t>(target));
     parts_.values.push_back(value);
   }
@@ -111,7 +106,7 @@ class StormTransitionsReader {
     if (state > next) {
       const std::string where = fmt::format("{}:{}", in_.path(), in_.line_number());
       check_declared_count(state, in_.bytes_read(), "states", where);
-      // Issue 22: the states up to this index (each gets a row) must fit
+      // The states up to this index (each gets a row) must fit
       // the memory limit before their rows are added.
       require_model_memory(parts_.type, state, rows() + (state - next), parts_.columns.size(), 0,
                            options_.memory_limit, where + ": state index " + std::to_string(state));
@@ -183,7 +178,7 @@ class StormTransitionsReader {
     if (parts_.type != ModelType::mdp) parts_.row_groups.clear();
   }
 
-  LineReader in_;
+  FileLineReader in_;
   ModelOptions options_;
   ModelParts parts_;
   uint64_t highest_ = 0, state_ = 0, choice_ = 0, row_first_line_ = 0;
@@ -191,7 +186,7 @@ class StormTransitionsReader {
 };
 
 void read_storm_labels(const std::string& path, ModelParts& parts) {
-  LineReader in(path);
+  FileLineReader in(path);
   std::string_view line;
   std::map<std::string, size_t, std::less<>> index;  // label → position in parts.labels
   const size_t first_label = parts.labels.size();
@@ -255,7 +250,7 @@ void read_storm_labels(const std::string& path, ModelParts& parts) {
 }
 
 std::vector<double> read_storm_state_rewards(const std::string& path, uint64_t num_states) {
-  LineReader in(path);
+  FileLineReader in(path);
   std::vector<double> rewards(num_states, 0.0);
   std::string_view line;
   bool any = false;
@@ -283,7 +278,7 @@ std::vector<double> read_storm_state_rewards(const std::string& path, uint64_t n
 }
 
 std::vector<double> read_storm_transition_rewards(const std::string& path, const ModelParts& parts) {
-  LineReader in(path);
+  FileLineReader in(path);
   const bool mdp = parts.type == ModelType::mdp;
   std::vector<double> rewards(parts.num_entries(), 0.0);
   std::vector<uint8_t> seen(parts.num_entries(), 0);
@@ -330,11 +325,6 @@ std::vector<double> read_storm_transition_rewards(const std::string& path, const
   return rewards;
 }
 
-std::string strip_suffix(std::string s, std::string_view suffix) {
-  if (s.ends_with(suffix)) s.resize(s.size() - suffix.size());
-  return s;
-}
-
 // "dir/foo.NAME.state.rew(.gz|.xz)" with suffix ".state.rew" → "dir/foo.NAME"; "" when it does not end so.
 std::string reward_prefix(const std::string& path, std::string_view suffix) {
   const std::string p(strip_compression_suffix(path));
@@ -344,7 +334,7 @@ std::string reward_prefix(const std::string& path, std::string_view suffix) {
 }  // namespace
 
 bool is_storm_explicit_transitions(const std::string& tra_path) {
-  LineReader in(tra_path);
+  FileLineReader in(tra_path);
   std::string_view line;
   while (in.next(line)) {
     const size_t i = line.find_first_not_of(" \t\r");

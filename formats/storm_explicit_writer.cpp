@@ -1,16 +1,12 @@
 // Writes Storm's explicit dialect (storm_explicit.hpp); reading the files
 // back gives the same model (values in shortest round-trip form), except
 // for what the dialect cannot hold: actions and state valuations.
+#include "common/text.hpp"
 #include "formats/storm_explicit.hpp"
 #include "formats/text_writer.hpp"
 
 namespace pmc {
 namespace {
-
-std::string strip_suffix(std::string s, std::string_view suffix) {
-  if (s.ends_with(suffix)) s.resize(s.size() - suffix.size());
-  return s;
-}
 
 void write_transitions(const Model& m, const std::string& path, const std::vector<double>* rewards) {
   TextWriter out(path);

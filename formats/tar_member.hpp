@@ -1,4 +1,4 @@
-// The one file of a tar archive (issue 24: Storm ships brp-16-2.drn.gz as a
+// The one file of a tar archive (Storm ships brp-16-2.drn.gz as a
 // gzip'd tar). POSIX ustar headers with GNU long names ('L') and pax `path`
 // records; directories, links and other entries are skipped. No libarchive:
 // pmc needs one member, read front to back.

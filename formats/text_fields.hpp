@@ -8,13 +8,13 @@
 #include <string_view>
 
 #include "common/error.hpp"
-#include "formats/line_reader.hpp"
+#include "formats/file_line_reader.hpp"
 
 namespace pmc {
 
 class TextFields {
  public:
-  TextFields(const LineReader& reader, std::string_view line) : reader_(reader), line_(line) {}
+  TextFields(const FileLineReader& reader, std::string_view line) : reader_(reader), line_(line) {}
 
   bool at_end() {
     skip_blanks();
@@ -147,7 +147,7 @@ class TextFields {
     return line_.substr(at, end - at);
   }
 
-  const LineReader& reader_;
+  const FileLineReader& reader_;
   std::string_view line_;
   size_t pos_ = 0;
 };

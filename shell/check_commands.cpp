@@ -16,7 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "check/check.hpp"
-#include "cuda/devices.hpp"
+#include "common/stopwatch.hpp"
+#include "solver/device/devices.hpp"
 #include "common/error.hpp"
 #include "interrupt.hpp"
 #include "model_commands.hpp"
@@ -119,7 +120,7 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
       // largest solve streams per iteration: benchmarks derive GB/s from them.
       {"solve_seconds", r.solve_seconds},
       {"bytes_per_iteration", r.bytes_per_iteration},
-      // Seconds by phase; "total" is "seconds" plus "load" (issue 19).
+      // Seconds by phase; "total" is "seconds" plus "load".
       {"timings", timings_json(r.timings)},
       {"states", model.num_states()},
       {"transitions", model.num_entries()},
@@ -322,7 +323,7 @@ int run_check(const Arguments& args, std::ostream& out) {
   const auto load_start = std::chrono::steady_clock::now();
   const bool start_early = may_use_gpu(options.solver) && (options.solver != "auto" || any_unbounded_reachability(properties));
   if (start_early && model_file_bytes(args) >= k_background_start_file_bytes) {
-    start_device_discovery();  // CUDA's start-up overlaps parsing (issue 19)
+    start_device_discovery();  // CUDA's start-up overlaps parsing
   }
   ModelPtr model;
   try {
@@ -347,7 +348,7 @@ int run_check(const Arguments& args, std::ostream& out) {
   // result only (the later ones report load 0), so that summing the results'
   // timings counts it once. The first result is that of the first property
   // that gives one: a property that fails has no result to carry it.
-  double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
+  double load_seconds = seconds_since(load_start);
   std::optional<ResultsTable> results_table;
   if (args.has("export-results")) results_table.emplace(args.value("export-results"));
   int status = 0;

@@ -21,7 +21,8 @@ nlohmann::json json_number(double value);
 // `check --json`): raised when a field is removed or changes its meaning or
 // type, not when one is added (README.md, "JSON records").
 inline constexpr int k_check_json_schema = 1;
-// DESIGN §6's JSON object of one checked property.
+// The JSON object of one checked property (`pmc check --json`; its required
+// keys are in docs/design.md §6).
 nlohmann::json result_json(const CheckResult& result, const Model& model);
 // "property: value" and a line with solver, iterations and time.
 void print_result_text(const CheckResult& result, std::ostream& out);

@@ -155,7 +155,7 @@ Completion complete_line(const Session& session, const std::string& line) {
   c.word = args.substr(word_start);
   const std::vector<std::string> before = [&] {
     try {
-      return split_words(args.substr(0, word_start));
+      return split_command_words(args.substr(0, word_start));
     } catch (...) {
       return std::vector<std::string>{};
     }

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "line_reader.hpp"
+#include "repl_input.hpp"
 #include "session.hpp"
 
 namespace pmc::shell {

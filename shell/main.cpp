@@ -1,4 +1,4 @@
-// The `pmc` executable (DESIGN §6): a command (`pmc check ...`), or with
+// The `pmc` executable (docs/design.md §6): a command (`pmc check ...`), or with
 // none, or only shell options, the shell.
 #include <iostream>
 #include <string>
@@ -7,7 +7,7 @@
 #include "commands.hpp"
 #include "interrupt.hpp"
 #include "common/caller_language.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "process_exit.hpp"
 #include "repl.hpp"
 

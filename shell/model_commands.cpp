@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "formats/model_files.hpp"
 #include "interrupt.hpp"
 #include "settings.hpp"

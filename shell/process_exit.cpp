@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 
 namespace pmc::shell {
 

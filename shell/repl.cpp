@@ -11,7 +11,7 @@
 
 #include "completion.hpp"
 #include "interrupt.hpp"
-#include "line_reader.hpp"
+#include "repl_input.hpp"
 #include "session.hpp"
 
 namespace pmc::shell {
@@ -71,7 +71,7 @@ int run_repl(const std::vector<std::string>& words) {
   Session session(std::cout, std::cerr);
   session.json = options.json;
   std::ifstream script;
-  std::unique_ptr<LineReader> reader;
+  std::unique_ptr<ReplInput> reader;
   if (!options.script.empty()) {
     script.open(options.script);
     if (!script) {

@@ -46,7 +46,7 @@ bool parse_on_off(std::string_view what, const std::string& value) {
 }
 
 Arguments parse(const std::string& rest, const std::vector<OptionSpec>& specs) {
-  return Arguments(split_words(rest), specs);
+  return Arguments(split_command_words(rest), specs);
 }
 
 bool wants_json(const Session& session, const Arguments& args) { return session.json || args.has("json"); }
@@ -631,7 +631,7 @@ const char* repl_example(std::string_view command) {
 }
 
 LineOutcome help(Session& session, const std::string& rest) {
-  const std::vector<std::string> words = split_words(rest);
+  const std::vector<std::string> words = split_command_words(rest);
   if (words.size() > 1) fail(ErrorCode::invalid_argument, "help takes at most one command name");
   if (words.empty()) {
     if (session.json) {
@@ -675,7 +675,7 @@ LineOutcome help(Session& session, const std::string& rest) {
 
 }  // namespace
 
-std::vector<std::string> split_words(std::string_view text) {
+std::vector<std::string> split_command_words(std::string_view text) {
   std::vector<std::string> words;
   size_t i = 0;
   while (i < text.size()) {

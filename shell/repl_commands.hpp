@@ -30,6 +30,6 @@ const ReplCommand* find_repl_command(std::string_view name);
 
 // Splits on blanks, keeping '...' and "..." quoted words together (quotes
 // removed). Throws Error(invalid_argument) on an unterminated quote.
-std::vector<std::string> split_words(std::string_view text);
+std::vector<std::string> split_command_words(std::string_view text);
 
 }  // namespace pmc::shell

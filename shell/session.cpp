@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/stopwatch.hpp"
 #include "repl_commands.hpp"
 
 namespace pmc::shell {
@@ -71,7 +72,7 @@ LineOutcome run_line(Session& session, const std::string& line) {
     report_error(session, name, fmt::format("internal error: {}", e.what()));
   }
   if (session.time && outcome != LineOutcome::quit) {
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    const double seconds = seconds_since(began);
     if (session.json) {
       session.out << nlohmann::json{{"command", name}, {"seconds", seconds}}.dump() << '\n';
     } else {

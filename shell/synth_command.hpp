@@ -1,4 +1,4 @@
-// `pmc synth` (DESIGN §6) and the shell's `synth`: parameter synthesis on a
+// `pmc synth` (docs/design.md §6) and the shell's `synth`: parameter synthesis on a
 // parametric CTMC.
 #pragma once
 

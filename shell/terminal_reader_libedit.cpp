@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "interrupt.hpp"
-#include "line_reader.hpp"
+#include "repl_input.hpp"
 
 namespace pmc::shell {
 
@@ -38,7 +38,7 @@ void list_candidates(const std::vector<std::string>& candidates, FILE* out) {
   std::fflush(out);
 }
 
-class TerminalReader final : public LineReader {
+class TerminalReader final : public ReplInput {
  public:
   TerminalReader(std::string history_path, Completer completer)
       : history_path_(std::move(history_path)), completer_(std::move(completer)) {
@@ -136,7 +136,7 @@ class TerminalReader final : public LineReader {
 
 }  // namespace
 
-std::unique_ptr<LineReader> terminal_reader(const std::string& history_path, Completer completer) {
+std::unique_ptr<ReplInput> terminal_reader(const std::string& history_path, Completer completer) {
   return std::make_unique<TerminalReader>(history_path, std::move(completer));
 }
 

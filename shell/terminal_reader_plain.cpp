@@ -5,13 +5,13 @@
 #include <cstdio>
 
 #include "interrupt.hpp"
-#include "line_reader.hpp"
+#include "repl_input.hpp"
 
 namespace pmc::shell {
 
 namespace {
 
-class PlainTerminalReader final : public LineReader {
+class PlainTerminalReader final : public ReplInput {
  public:
   std::optional<std::string> read(const std::string& prompt) override {
     for (;;) {
@@ -38,7 +38,7 @@ class PlainTerminalReader final : public LineReader {
 
 }  // namespace
 
-std::unique_ptr<LineReader> terminal_reader(const std::string&, Completer) {
+std::unique_ptr<ReplInput> terminal_reader(const std::string&, Completer) {
   return std::make_unique<PlainTerminalReader>();
 }
 

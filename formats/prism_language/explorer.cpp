@@ -1,7 +1,7 @@
-// Explicit-state exploration of a checked Program (issue 20), in three
+// Explicit-state exploration of a checked PrismModel (issue 20), in three
 // passes that keep memory per state close to the packed vector plus the CSR:
 //
-//  1. reachability (reachability.cpp): the threads expand states from a
+//  1. reachability (state_discovery.cpp): the threads expand states from a
 //     shared pool and insert their targets into one concurrent set of
 //     packed states (state_set.hpp);
 //  2. numbering: the reached keys sorted — packed order is PRISM's state
@@ -26,9 +26,9 @@
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
-#include "solver/cancellation.hpp"
-#include "formats/prism_language/program.hpp"
-#include "formats/prism_language/reachability.hpp"
+#include "common/cancellation.hpp"
+#include "formats/prism_language/prism_model.hpp"
+#include "formats/prism_language/state_discovery.hpp"
 #include "formats/prism_language/rows.hpp"
 #include "formats/prism_language/state_packing.hpp"
 #include "formats/prism_language/state_set.hpp"
@@ -86,7 +86,7 @@ void parallel_for(int64_t n, unsigned threads, int64_t chunk, Body body) {
   if (error) std::rethrow_exception(error);
 }
 
-void check_variables(const Program& program) {
+void check_variables(const PrismModel& program) {
   for (const Variable& v : program.variables) {
     if (v.lower > v.upper) {
       fail(ErrorCode::model, "{}: variable {} has the empty range [{}..{}]", v.location.to_string(), v.name, v.lower,
@@ -100,7 +100,7 @@ void check_variables(const Program& program) {
 }
 
 // Packed initial states, in state order.
-std::vector<uint64_t> initial_states(const Program& program, const StateLayout& layout, unsigned threads) {
+std::vector<uint64_t> initial_states(const PrismModel& program, const StateLayout& layout, unsigned threads) {
   const uint32_t words = layout.words();
   const size_t num_vars = program.variables.size();
   if (!program.initial_states) {
@@ -178,7 +178,7 @@ std::vector<uint64_t> sorted_keys(const StateSet& set, unsigned threads) {
 // the sort's copy), the indices, the valuations, and the rows twice (the
 // blocks, then the model's arrays), about one entry per branch of pass 1 —
 // must fit the memory limit before they start.
-void require_build_memory(const Program& program, const StateSet& set, uint64_t branches, uint64_t memory_limit) {
+void require_build_memory(const PrismModel& program, const StateSet& set, uint64_t branches, uint64_t memory_limit) {
   const uint64_t n = set.size();
   const uint64_t keys = 2 * n * set.words() * sizeof(uint64_t) + set.capacity() * sizeof(uint32_t);
   const uint64_t valuations = n * program.variables.size() * sizeof(int32_t);
@@ -190,7 +190,7 @@ void require_build_memory(const Program& program, const StateSet& set, uint64_t 
                              format_bytes(keys), format_bytes(valuations), format_bytes(rows)));
 }
 
-ModelParts explore_program(const Program& program, const ExploreOptions& options) {
+ModelParts explore_program(const PrismModel& program, const ExploreOptions& options) {
   if (program.type != ModelType::dtmc && program.type != ModelType::ctmc && program.type != ModelType::mdp) {
     fail(ErrorCode::unsupported, "{}: PRISM-language models are DTMCs, CTMCs or MDPs, not {}", program.file,
          to_string(program.type));
@@ -357,7 +357,7 @@ ModelParts explore_program(const Program& program, const ExploreOptions& options
 
 }  // namespace
 
-ModelParts explore(const Program& program, const ExploreOptions& options) {
+ModelParts explore(const PrismModel& program, const ExploreOptions& options) {
   try {
     return explore_program(program, options);
   } catch (const std::bad_alloc&) {

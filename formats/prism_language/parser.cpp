@@ -1,27 +1,31 @@
 // Recursive-descent parser for the PRISM language (PRISM manual, "The PRISM
-// Language"; precedence as PRISM's PrismParser.jj). It only builds syntax
-// (syntax.hpp); names, types and values are the checker's.
+// Language"): constants, formulas, modules, commands, labels, rewards; the
+// expressions in them are the shared grammar's (expression/grammar.hpp). It
+// only builds syntax (syntax.hpp); names, types and values are the
+// validator's.
 #include <algorithm>
 
 #include "common/error.hpp"
-#include "formats/prism_language/lexer.hpp"
+#include "expression/grammar.hpp"
+#include "expression/lexer.hpp"
+#include "expression/token_cursor.hpp"
 #include "formats/prism_language/syntax.hpp"
 
 namespace pmc::prism_language {
 
+using expression::is_reserved_word;
+using expression::parse_expression;
+using expression::Token;
+using expression::TokenCursor;
+using expression::TokenKind;
+using expression::tokenize;
+
 namespace {
 
-// Deeper trees are refused rather than risking the stack of whatever thread
-// parses (every later pass over a tree recurses too).
-constexpr uint32_t k_max_depth = 1000;
-// Parentheses, unary operators and calls cost a dozen parser frames per
-// level (one per precedence level), so their nesting is capped lower: 256
-// levels stay well inside a 1 MiB thread stack (a JVM thread's, say).
-constexpr uint32_t k_max_nesting = 256;
-
-class Parser {
+// The model-level grammar; expressions are the shared grammar's.
+class Parser : TokenCursor {
  public:
-  Parser(std::vector<Token> tokens, const std::string& file) : tokens_(std::move(tokens)), file_(file) {}
+  using TokenCursor::TokenCursor;
 
   SyntaxProgram program() {
     SyntaxProgram p;
@@ -43,7 +47,7 @@ class Parser {
       } else if (t.is("const") || t.is("rate") || t.is("prob")) {
         p.constants.push_back(constant());
       } else if (t.is("formula")) {
-        SyntaxFormula f;
+        FormulaDeclaration f;
         f.position = position(next());
         f.name = name("a formula name");
         expect("=");
@@ -92,40 +96,10 @@ class Parser {
     return std::nullopt;
   }
 
-  const Token& peek(size_t ahead = 0) const { return tokens_[std::min(at_ + ahead, tokens_.size() - 1)]; }
-  const Token& next() {
-    const Token& t = tokens_[at_];
-    if (at_ + 1 < tokens_.size()) ++at_;
-    return t;
-  }
-  bool accept(std::string_view text) {
-    if (!peek().is(text)) return false;
-    next();
-    return true;
-  }
-  const Token& expect(std::string_view text) {
-    if (!peek().is(text)) error(peek(), fmt::format("'{}'", text));
-    return next();
-  }
-  std::string where(const Token& t) const { return fmt::format("{}:{}:{}", file_, t.line, t.column); }
   static Position position(const Token& t) { return {t.line, t.column}; }
 
-  [[noreturn]] void error(const Token& t, const std::string& expected) const {
-    fail(ErrorCode::parse, "{}: expected {}, found {}", where(t), expected, describe(t));
-  }
-
-  std::string name(const char* what) {
-    const Token& t = peek();
-    if (t.kind != TokenKind::identifier) error(t, what);
-    if (is_reserved_word(t.text)) {
-      fail(ErrorCode::parse, "{}: expected {}, found keyword '{}' (reserved in PRISM)", where(t), what, t.text);
-    }
-    next();
-    return std::string(t.text);
-  }
-
-  SyntaxConstant constant() {
-    SyntaxConstant c;
+  ConstantDeclaration constant() {
+    ConstantDeclaration c;
     const Token& keyword = next();
     c.position = position(keyword);
     if (keyword.is("rate") || keyword.is("prob")) {
@@ -219,7 +193,7 @@ class Parser {
       for (const SyntaxUpdate& u : c.updates) {
         if (!u.weight) {
           fail(ErrorCode::parse, "{}:{}:{}: expected a probability or rate 'p : ...' before each of several "
-               "updates joined by '+'", file_, u.position.line, u.position.column);
+               "updates joined by '+'", file(), u.position.line, u.position.column);
         }
       }
     }
@@ -274,216 +248,8 @@ class Parser {
     return r;
   }
 
-  // Expressions, loosest first.
+  Node expression() { return parse_expression(*this); }
 
-  static std::vector<Node> list(Node a) {
-    std::vector<Node> out;
-    out.push_back(std::move(a));
-    return out;
-  }
-  static std::vector<Node> list(Node a, Node b) {
-    std::vector<Node> out = list(std::move(a));
-    out.push_back(std::move(b));
-    return out;
-  }
-
-  // A node at its first child's position.
-  Node make(NodeKind kind, std::vector<Node> children) {
-    Node n;
-    n.kind = kind;
-    n.line = children[0].line;
-    n.column = children[0].column;
-    for (const Node& c : children) n.depth = std::max(n.depth, c.depth + 1);
-    if (n.depth > k_max_depth) {
-      fail(ErrorCode::parse, "{}:{}:{}: expression nested too deeply (more than {} levels)", file_, n.line,
-           n.column, k_max_depth);
-    }
-    n.children = std::move(children);
-    return n;
-  }
-
-  Node expression() {
-    if (++nesting_ > k_max_nesting) {
-      fail(ErrorCode::parse, "{}: expression nested too deeply (more than {} levels)", where(peek()), k_max_nesting);
-    }
-    Node n = conditional();
-    --nesting_;
-    return n;
-  }
-
-  Node conditional() {
-    Node c = implies();
-    if (!accept("?")) return c;
-    Node a = implies();
-    expect(":");
-    Node b = expression();  // right-associative
-    std::vector<Node> parts = list(std::move(c), std::move(a));
-    parts.push_back(std::move(b));
-    return make(NodeKind::conditional, std::move(parts));
-  }
-
-  Node implies() {
-    Node a = iff();
-    if (!accept("=>")) return a;
-    Node b = implies();
-    return make(NodeKind::implies, list(std::move(a), std::move(b)));
-  }
-
-  template <typename Operand>
-  Node left_associative(Operand operand, std::initializer_list<std::pair<std::string_view, NodeKind>> ops) {
-    Node a = (this->*operand)();
-    while (true) {
-      std::optional<NodeKind> kind;
-      for (const auto& [text, k] : ops) {
-        if (peek().is(text)) kind = k;
-      }
-      if (!kind) return a;
-      next();
-      Node b = (this->*operand)();
-      a = make(*kind, list(std::move(a), std::move(b)));
-    }
-  }
-
-  Node iff() { return left_associative(&Parser::disjunction, {{"<=>", NodeKind::iff}}); }
-  Node disjunction() { return left_associative(&Parser::conjunction, {{"|", NodeKind::logical_or}}); }
-  Node conjunction() { return left_associative(&Parser::negation, {{"&", NodeKind::logical_and}}); }
-
-  Node negation() {
-    if (!peek().is("!")) return equality();
-    const Token& bang = next();
-    nest(bang);
-    Node a = negation();
-    --nesting_;
-    Node n = make(NodeKind::logical_not, list(std::move(a)));
-    n.line = bang.line;
-    n.column = bang.column;
-    return n;
-  }
-
-  Node equality() {
-    return left_associative(&Parser::relational, {{"=", NodeKind::equal}, {"!=", NodeKind::not_equal}});
-  }
-  Node relational() {
-    return left_associative(&Parser::additive, {{"<", NodeKind::less},
-                                                {"<=", NodeKind::less_equal},
-                                                {">", NodeKind::greater},
-                                                {">=", NodeKind::greater_equal}});
-  }
-  Node additive() {
-    return left_associative(&Parser::multiplicative, {{"+", NodeKind::add}, {"-", NodeKind::subtract}});
-  }
-  Node multiplicative() {
-    return left_associative(&Parser::unary, {{"*", NodeKind::multiply}, {"/", NodeKind::divide}});
-  }
-
-  void nest(const Token& t) {
-    if (++nesting_ > k_max_nesting) {
-      fail(ErrorCode::parse, "{}: expression nested too deeply (more than {} levels)", where(t), k_max_nesting);
-    }
-  }
-
-  Node unary() {
-    if (!peek().is("-")) return basic();
-    const Token& minus = next();
-    nest(minus);
-    Node a = unary();
-    --nesting_;
-    Node n = make(NodeKind::negate, list(std::move(a)));
-    n.line = minus.line;
-    n.column = minus.column;
-    return n;
-  }
-
-  Node basic() {
-    const Token& t = peek();
-    Node n;
-    n.line = t.line;
-    n.column = t.column;
-    if (t.kind == TokenKind::integer) {
-      n.kind = NodeKind::integer;
-      n.int_value = next().int_value;
-      return n;
-    }
-    if (t.kind == TokenKind::real) {
-      n.kind = NodeKind::real;
-      n.real_value = next().real_value;
-      return n;
-    }
-    if (t.is("true") || t.is("false")) {
-      n.kind = NodeKind::boolean;
-      n.int_value = next().is("true");
-      return n;
-    }
-    if (t.is("(")) {
-      next();
-      Node inner = expression();
-      expect(")");
-      return inner;
-    }
-    if (t.is("func")) {
-      next();
-      expect("(");
-      const Token& f = peek();
-      if (f.kind != TokenKind::identifier) error(f, "a function name");
-      next();
-      expect(",");
-      return call(f, n);
-    }
-    if (t.kind == TokenKind::identifier && peek(1).is("(")) {
-      next();
-      next();
-      return call(t, n);
-    }
-    if (t.kind == TokenKind::identifier && !is_reserved_word(t.text)) {
-      n.kind = NodeKind::identifier;
-      n.name = std::string(next().text);
-      return n;
-    }
-    error(t, "an expression");
-  }
-
-  // After `name(` (or `func(name,`): the arguments and `)`.
-  Node call(const Token& function, const Node& at) {
-    struct Known {
-      std::string_view name;
-      NodeKind kind;
-      size_t arguments;  // 0: one or more
-    };
-    static constexpr Known known[] = {
-        {"min", NodeKind::function_min, 0},     {"max", NodeKind::function_max, 0},
-        {"floor", NodeKind::function_floor, 1}, {"ceil", NodeKind::function_ceil, 1},
-        {"round", NodeKind::function_round, 1}, {"pow", NodeKind::function_pow, 2},
-        {"mod", NodeKind::function_mod, 2},     {"log", NodeKind::function_log, 2}};
-    const Known* k = nullptr;
-    for (const Known& candidate : known) {
-      if (candidate.name == function.text) k = &candidate;
-    }
-    if (!k) {
-      fail(ErrorCode::parse, "{}: unknown function '{}' (PRISM's are min, max, floor, ceil, round, pow, mod, log)",
-           where(function), function.text);
-    }
-    std::vector<Node> arguments;
-    nest(function);
-    do {
-      arguments.push_back(expression());
-    } while (accept(","));
-    --nesting_;
-    expect(")");
-    if (k->arguments != 0 && arguments.size() != k->arguments) {
-      fail(ErrorCode::parse, "{}: function '{}' takes {} argument{}, found {}", where(function), k->name,
-           k->arguments, k->arguments == 1 ? "" : "s", arguments.size());
-    }
-    Node n = make(k->kind, std::move(arguments));
-    n.line = at.line;
-    n.column = at.column;
-    n.name = std::string(k->name);
-    return n;
-  }
-
-  std::vector<Token> tokens_;
-  size_t at_ = 0;
-  const std::string& file_;
-  uint32_t nesting_ = 0;
 };
 
 }  // namespace

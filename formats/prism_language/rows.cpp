@@ -5,7 +5,7 @@
 
 namespace pmc::prism_language {
 
-RowBuilder::RowBuilder(const Program& program, const StateSet& states, std::vector<uint32_t> reward_structures)
+RowBuilder::RowBuilder(const PrismModel& program, const StateSet& states, std::vector<uint32_t> reward_structures)
     : program_(program), states_(states), words_(states.words()), structures_(std::move(reward_structures)) {}
 
 double RowBuilder::transition_reward(uint32_t structure, uint32_t action, std::span<const int32_t> values) const {

@@ -25,7 +25,7 @@
 #include <span>
 #include <vector>
 
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "formats/prism_language/state_set.hpp"
 #include "formats/prism_language/successors.hpp"
 
@@ -47,7 +47,7 @@ class RowBuilder {
  public:
   // `reward_structures`: indices into program.rewards of the structures with
   // transition items (RowBlock::transition_rewards follows this order).
-  RowBuilder(const Program& program, const StateSet& states, std::vector<uint32_t> reward_structures);
+  RowBuilder(const PrismModel& program, const StateSet& states, std::vector<uint32_t> reward_structures);
 
   // Appends the rows of `state` (whose successors `generator` has just
   // expanded from `values`) to `block`.
@@ -58,7 +58,7 @@ class RowBuilder {
   double transition_reward(uint32_t structure, uint32_t action, std::span<const int32_t> values) const;
   void sort_branches(const SuccessorGenerator& generator, size_t first, size_t last);
 
-  const Program& program_;
+  const PrismModel& program_;
   const StateSet& states_;
   uint32_t words_;
   std::vector<uint32_t> structures_;

@@ -4,7 +4,7 @@
 // ints. Variable 0 sits in the most significant bits of word 0, the next
 // ones below it, and a variable never straddles two words: comparing packed
 // states word by word, as unsigned integers, is then exactly PRISM's state
-// order (lexicographic on the values in Program::variables order, which is
+// order (lexicographic on the values in PrismModel::variables order, which is
 // how the explicit engine sorts its states and numbers its `.sta` rows).
 #pragma once
 
@@ -13,7 +13,7 @@
 #include <span>
 #include <vector>
 
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 
 namespace pmc::prism_language {
 

@@ -13,7 +13,7 @@ constexpr double k_probability_sum_tolerance = 1e-5;
 
 }  // namespace
 
-std::string describe_state(const Program& program, std::span<const int32_t> values) {
+std::string describe_state(const PrismModel& program, std::span<const int32_t> values) {
   std::string out = "(";
   for (size_t i = 0; i < program.variables.size() && i < values.size(); ++i) {
     if (i > 0) out += ',';
@@ -28,7 +28,7 @@ std::string describe_state(const Program& program, std::span<const int32_t> valu
   return out + ")";
 }
 
-SuccessorGenerator::SuccessorGenerator(const Program& program, const StateLayout& layout)
+SuccessorGenerator::SuccessorGenerator(const PrismModel& program, const StateLayout& layout)
     : program_(program),
       layout_(layout),
       words_(layout.words()),

@@ -3,7 +3,7 @@
 //
 //  1. each module's unlabelled commands whose guard holds, module by module
 //     in source order, each its own alternative ("independent" choices);
-//  2. then, for every action a in Program::actions order, if every module
+//  2. then, for every action a in PrismModel::actions order, if every module
 //     whose alphabet holds a has at least one enabled a-command, every
 //     combination of one enabled a-command per such module, the first
 //     module's command varying fastest (Updater builds the product by
@@ -20,17 +20,17 @@
 #include <string>
 #include <vector>
 
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "formats/prism_language/state_packing.hpp"
 
 namespace pmc::prism_language {
 
 // "(x=1,b=true)", PRISM's way of naming a state in messages.
-std::string describe_state(const Program& program, std::span<const int32_t> values);
+std::string describe_state(const PrismModel& program, std::span<const int32_t> values);
 
 class SuccessorGenerator {
  public:
-  SuccessorGenerator(const Program& program, const StateLayout& layout);
+  SuccessorGenerator(const PrismModel& program, const StateLayout& layout);
 
   // Computes the alternatives of the state `values`. Throws pmc::Error (code
   // model) naming the source location and the state when an update leaves
@@ -71,7 +71,7 @@ class SuccessorGenerator {
   [[noreturn]] void fail_in_state(const SourceLocation& where, const std::string& what,
                                   std::span<const int32_t> values) const;
 
-  const Program& program_;
+  const PrismModel& program_;
   const StateLayout& layout_;
   uint32_t words_;
   bool rates_;

@@ -1,6 +1,6 @@
 // A PRISM-language source as written (private to formats/prism_language/):
-// what parser.cpp produces and checker.cpp turns into a Program. Names are
-// not yet bound, renamed modules not yet expanded.
+// what parser.cpp produces and source_validator.cpp turns into a
+// PrismModel. Names are not yet bound, renamed modules not yet expanded.
 #pragma once
 
 #include <optional>
@@ -8,27 +8,18 @@
 #include <utility>
 #include <vector>
 
-#include "formats/prism_language/expression_tree.hpp"
-#include "formats/prism_language/program.hpp"
+#include "expression/declarations.hpp"
+#include "expression/syntax_tree.hpp"
+#include "formats/prism_language/prism_model.hpp"
 
 namespace pmc::prism_language {
 
-struct Position {
-  uint32_t line = 0, column = 0;
-};
-
-struct SyntaxConstant {
-  std::string name;
-  ValueType type = ValueType::integer;
-  std::optional<Node> value;  // nothing: undefined, set with --const
-  Position position;
-};
-
-struct SyntaxFormula {
-  std::string name;
-  Node value;
-  Position position;
-};
+using expression::ConstantDeclaration;
+using expression::Declarations;
+using expression::FormulaDeclaration;
+using expression::Node;
+using expression::NodeKind;
+using expression::Position;
 
 struct SyntaxVariable {
   std::string name;
@@ -92,11 +83,11 @@ struct SyntaxRewards {
   Position position;
 };
 
-struct SyntaxProgram {
+// Its constants and formulas (Declarations) are what the binder resolves
+// names against.
+struct SyntaxProgram : Declarations {
   std::optional<ModelType> type;  // nothing: no keyword (PRISM then takes an MDP)
   Position type_position;
-  std::vector<SyntaxConstant> constants;
-  std::vector<SyntaxFormula> formulas;
   std::vector<SyntaxVariable> globals;
   std::vector<SyntaxModule> modules;
   std::optional<Node> initial_states;
@@ -110,7 +101,7 @@ struct SyntaxProgram {
 SyntaxProgram parse_syntax(std::string_view source, const std::string& file);
 
 // Binds, types and checks a parsed source with the user's constants.
-Program check_program(SyntaxProgram syntax, const std::string& file,
-                      const std::vector<ConstantAssignment>& constants);
+PrismModel check_program(SyntaxProgram syntax, const std::string& file,
+                         const std::vector<ConstantAssignment>& constants);
 
 }  // namespace pmc::prism_language

@@ -587,7 +587,7 @@ typedef enum pmc_phase {
  * (see the top of this file). */
 PMC_API pmc_status pmc_result_phase_seconds(const pmc_result* result, pmc_phase phase, double* out_seconds);
 
-/* The registered solvers (DESIGN §4 names, e.g. "cpu.jacobi"). Names have
+/* The registered solvers, by their stable names (e.g. "cpu.jacobi"). Names have
  * static storage. Thread-safe. */
 PMC_API pmc_status pmc_solver_count(uint64_t* out_count);
 PMC_API pmc_status pmc_solver_name(uint64_t index, const char** out_name);

@@ -1,5 +1,5 @@
 #include "api/guard.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 
 using pmc::api::guarded;
 using pmc::api::require;

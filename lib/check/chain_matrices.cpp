@@ -75,7 +75,7 @@ LinearSystem restrict_linear(const CsrView& p, const Bitset& unknowns, const std
   }
   system.b.reserve(next);
   system.a.row_offsets.reserve(next + 1);
-  // Reserved once (issue 22): growing by doubling held up to twice the
+  // Reserved once: growing by doubling held up to twice the
   // matrix while copying, beyond what the memory estimate counts.
   system.a.columns.reserve(entries);
   system.a.values.reserve(entries);

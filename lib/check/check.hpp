@@ -1,4 +1,4 @@
-// Model checking (DESIGN §3–4): a property on a model → values per state.
+// Model checking (docs/design.md §3–4): a property on a model → values per state.
 // lib/check/ turns the property into numerical problems (lib/solver/) and
 // knows nothing about devices.
 #pragma once
@@ -18,13 +18,14 @@ namespace pmc {
 struct CheckOptions {
   std::string solver = "auto";  // "auto", "cpu", "gpu" or a registered name (cpu.jacobi, ...)
   SolverSettings settings;
-  // A parametric CTMC is checked as the CTMC at this point (issue 21):
+  // A parametric CTMC is checked as the CTMC at this point:
   // every parameter needs a value in its range; given for a model without
   // parameters it is an error (instantiate_parameters says which).
   ParameterPoint parameters;
 };
 
-// Where a check's time went (issue 19, DESIGN §4 "Results"), in seconds.
+// Where a check's time went (the per-phase timings of docs/design.md §4),
+// in seconds.
 // The phases do not overlap; `other` is what none of them covers (parsing
 // the property, labels and state formulas, assembling the results), so
 // total() = load + CheckResult::seconds.
@@ -62,7 +63,7 @@ struct CheckResult {
   // state's choices) per state; -1 where any choice is optimal. Empty when
   // the property has none.
   std::vector<int64_t> scheduler;
-  // Certified bounds (issue 18): when `sound`, lower[s] ≤ exact value ≤
+  // Certified bounds: when `sound`, lower[s] ≤ exact value ≤
   // upper[s] in every state (up to floating-point rounding) and `values`
   // holds their midpoint (sound solvers: within ε of the exact value once
   // converged). Bounded and time-bounded properties are sound by

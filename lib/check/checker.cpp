@@ -13,11 +13,12 @@
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
+#include "common/stopwatch.hpp"
 #include "model/model_memory.hpp"
 #include "solver/registry.hpp"
 #include "graph/bitset_ops.hpp"
 #include "property/parser.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 
 namespace pmc {
 
@@ -86,9 +87,9 @@ void check_time_bound(const Model& model, const TimeBound& bound, size_t column)
   }
 }
 
-class Checker {
+class PropertyChecker {
  public:
-  Checker(const Model& model, const CheckOptions& options) : ctx_(model, options) {}
+  PropertyChecker(const Model& model, const CheckOptions& options) : ctx_(model, options) {}
 
   CheckContext& context() { return ctx_; }
 
@@ -155,8 +156,8 @@ class Checker {
   std::vector<double> operator_values(const Operator& op, ResultExtras* extras) {
     const Model& model = ctx_.model();
     const bool mdp = model.type() == ModelType::mdp;
-    // Issue 22: what this operator's computation will hold, before any of
-    // it is built (its nested operators were estimated as they ran).
+    // What this operator's computation will hold, against the memory limit,
+    // before any of it is built (its nested operators were estimated as they ran).
     const CheckOptions& options = ctx_.options();
     require_estimate(estimate_operator(model, op, options.solver, options.settings), options.settings,
                      fmt::format("checking {}", property::to_string(op)));
@@ -165,7 +166,7 @@ class Checker {
     switch (op.kind) {
       case OperatorKind::probability: {
         const PathFormula& path = *op.path;
-        if (op.condition) {  // Storm's P[ F φ || F ψ ] (issue 24)
+        if (op.condition) {  // Storm's P[ F φ || F ψ ]
           require_conditional_shape(op);
           const bool maximize = mdp && maximizes(op);
           return conditional_probabilities(ctx_, op, maximize, states(*path.right), states(*op.condition->right),
@@ -209,7 +210,7 @@ class Checker {
   CheckContext ctx_;
 };
 
-// The result's bounds (issue 18): a sound solve's, or the values themselves
+// The result's bounds: a sound solve's, or the values themselves
 // widened by the absolute error of uniformisation where only exact steps
 // made them; none when any step of the check certified nothing.
 void certify(const CheckContext& ctx, ResultExtras extras, CheckResult& result) {
@@ -277,9 +278,10 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   const auto start = std::chrono::steady_clock::now();
   const Property property = parse_property(property_text);
   if (!options.parameters.empty()) {
-    // A pCTMC at a point is a CTMC (issue 21); instantiating costs one pass
+    // A pCTMC at a point is a CTMC; instantiating costs one pass
     // over the entries, small beside any solve, so it is not cached.
-    // The instance is a copy of the model's matrix (issue 22: counted first).
+    // The instance is a copy of the model's matrix (counted against the
+    // memory limit first).
     require_memory(2 * model_bytes(model), options.settings.memory_limit,
                    fmt::format("instantiating the parametric CTMC at {}", describe_point(options.parameters)));
     const ModelPtr instance = instantiate_parameters(model, options.parameters);
@@ -287,8 +289,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
     at_point.parameters.clear();
     CheckResult result = check(*instance, property_text, at_point);
     result.notes.push_back("parameters " + describe_point(options.parameters));
-    const double instantiation = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() -
-                                 result.seconds;
+    const double instantiation = seconds_since(start) - result.seconds;
     result.seconds += std::max(0.0, instantiation);
     result.timings.other += std::max(0.0, instantiation);
     return result;
@@ -298,7 +299,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   throw_if_cancelled(options.settings.cancel);  // a cancel requested before the check started
   validate_epsilon(options.settings.epsilon);
 
-  Checker checker(model, options);
+  PropertyChecker checker(model, options);
   CheckResult result;
   result.property = to_string(property);
   const Operator* top = property.top_operator();
@@ -335,7 +336,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   }
   fill_initial_values(model, result);
   checker.context().fill(result);
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = seconds_since(start);
   PhaseTimings& t = result.timings;
   t.other = std::max(0.0, result.seconds - (t.gpu_startup + t.precompute + t.build + t.transfer + t.solve));
   return result;

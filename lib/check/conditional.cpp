@@ -1,4 +1,4 @@
-// Conditional probabilities P[ F φ || F ψ ] (issue 24; conditional.hpp).
+// Conditional probabilities P[ F φ || F ψ ] (see conditional.hpp).
 //
 // Chains: P(F φ | F ψ) = P(F φ ∧ F ψ) / P(F ψ). A run that satisfies both
 // meets φ ∪ ψ somewhere first and from there still needs the other one: a

@@ -1,4 +1,4 @@
-// Conditional probabilities, Storm's P[ F φ || F ψ ] (issue 24): the
+// Conditional probabilities, Storm's P[ F φ || F ψ ]: the
 // probability of eventually reaching φ given that ψ is eventually reached.
 #pragma once
 

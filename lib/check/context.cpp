@@ -5,11 +5,12 @@
 
 #include "check/chain_matrices.hpp"
 #include "common/error.hpp"
-#include "cuda/devices.hpp"
+#include "common/stopwatch.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/device/device_selection.hpp"
 #include "solver/device/handover.hpp"
 #include "solver/convergence.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 
 namespace pmc {
 
@@ -22,7 +23,7 @@ class GpuStartupClock {
  public:
   double seconds() const {
     if (up_before_ || !device_discovery_finished()) return 0;
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return seconds_since(start_);
   }
 
  private:
@@ -208,7 +209,7 @@ void CheckContext::solve_steps(const StepProblem& problem, std::vector<double>& 
       solver, handover, options_.settings,
       [&](const SolverEntry& s, const SolverSettings& settings) { return s.steps(problem, result, settings); });
   record(stats);
-  // Exact unless the iteration limit cut the steps short (issue 23).
+  // Exact unless the iteration limit cut the steps short.
   if (!stats.converged) mark_unsound("the iteration limit cut a step-bounded iteration short");
 }
 
@@ -229,8 +230,8 @@ void CheckContext::solve_min_max(const MinMaxProblem& problem, MinMaxSolution& s
         return (kind == ProblemKind::min_max_steps ? s.min_max_steps : s.min_max)(problem, solution, settings);
       });
   record(stats);
-  // Bounded steps are exact (unless the iteration limit cut them short, issue
-  // 23); an unbounded solve is certified only by bounds.
+  // Bounded steps are exact (unless the iteration limit cut them
+  // short); an unbounded solve is certified only by bounds.
   if (kind == ProblemKind::min_max && !stats.sound) mark_uncertified_solve(solver);
   if (kind == ProblemKind::min_max_steps && !stats.converged) {
     mark_unsound("the iteration limit cut a step-bounded iteration short");

@@ -8,6 +8,7 @@
 
 #include "check/check.hpp"
 #include "check/memory_budget.hpp"
+#include "common/stopwatch.hpp"
 #include "graph/transpose.hpp"
 #include "solver/registry.hpp"
 
@@ -28,7 +29,7 @@ class CheckContext {
   void solve_linear(const LinearSystem& system, std::vector<double>& x, std::vector<double>* lower = nullptr,
                     std::vector<double>* upper = nullptr);
   // P[φ U ψ] of a DTMC/CTMC, or Pmax/Pmin (`maximize`) of an MDP, on a
-  // GPU-resident copy of the model, its precomputation included (issue 19),
+  // GPU-resident copy of the model, its precomputation included,
   // when the options choose that: "gpu", a solver that solves
   // ProblemKind::reachability, or "auto" where the cost model predicts the
   // GPU faster. False: the caller takes the host path (also when the copy
@@ -42,7 +43,7 @@ class CheckContext {
   // MDPs. `bounds` is set when the solver produced sound lower/upper bounds.
   void solve_min_max(const MinMaxProblem& problem, MinMaxSolution& solution);
 
-  // Issue 22: before a problem over `unknowns` (or of `shape`) is built —
+  // Before a problem over `unknowns` (or of `shape`) is built —
   // the equation system, iteration matrix or restricted MDP of a
   // computation of `kind`, with its vectors and the requested solver's —
   // the check's memory (check/memory_budget.hpp) against the memory limit.
@@ -65,7 +66,7 @@ class CheckContext {
     return work();
   }
 
-  // Soundness of the check (issue 18). Unsound once any step certifies
+  // Soundness of the check. Unsound once any step certifies
   // nothing: an unsound solver, a stationary distribution, bounds lost in
   // a composition, a nested bound decided by values whose bounds straddle it.
   void mark_unsound(std::string why);
@@ -92,7 +93,7 @@ class CheckContext {
     ~PhaseScope() {
       --ctx_.phase_depth_;
       if (!outermost_) return;
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      const double s = seconds_since(start_);
       (phase_ == Phase::precompute ? ctx_.timings_.precompute : ctx_.timings_.build) += s;
     }
     PhaseScope(const PhaseScope&) = delete;
@@ -109,7 +110,7 @@ class CheckContext {
   // while CUDA starts, the GPU solver to hand it over to (choose_solver).
   const SolverEntry& pick(ProblemKind kind, uint64_t entries, uint64_t rows, const ChoiceHint& hint = {},
                           Handover* handover = nullptr);
-  // Issue 22, before `solver` allocates anything: the host memory of the
+  // Before `solver` allocates anything: the host memory of the
   // solve (check/memory_budget.hpp) against the memory limit, and a GPU
   // solver's device memory against its budget. `problem_bytes`: what the
   // built problem holds.

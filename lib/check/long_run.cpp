@@ -54,7 +54,8 @@ StationarySystem bscc_system(const Model& model, std::span<const uint32_t> state
   return system;
 }
 
-// A BSCC's stationary system: its states and their entries (issue 22).
+// A BSCC's stationary system: its states and their entries, for the
+// memory estimate.
 ProblemShape bscc_shape(const Model& model, std::span<const uint32_t> states) {
   ProblemShape shape{states.size(), states.size(), 0};
   for (uint32_t s : states) shape.entries += model.row_offsets()[s + 1] - model.row_offsets()[s];

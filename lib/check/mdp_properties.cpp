@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/mdp_precomputation.hpp"
+#include "graph/reachability.hpp"
 #include "solver/convergence.hpp"
 #include "solver/parallel.hpp"
 
@@ -92,24 +93,13 @@ void progressing_max_choices(const Model& model, const graph::TransposedGraph& t
     }
     return optimal[row] == 1;
   };
-  std::vector<uint8_t> reached(model.num_states(), 0);
-  std::vector<uint32_t> queue;
-  queue.reserve(model.num_states());
-  bits::for_each_set(target, [&](uint64_t s) {
-    reached[s] = 1;
-    queue.push_back(static_cast<uint32_t>(s));
-  });
   // Breadth-first over predecessor rows: a state is reached through the
   // first optimal choice that leads into the already-reached set.
-  for (size_t head = 0; head < queue.size(); ++head) {
-    for (const uint32_t row : transposed.predecessor_rows(queue[head])) {
-      const uint32_t s = transposed.state_of_row(row);
-      if (reached[s] || decided_zero.test(s) || !is_optimal(row, s)) continue;
-      reached[s] = 1;
-      scheduler[s] = static_cast<int64_t>(row - groups[s]);
-      queue.push_back(s);
-    }
-  }
+  graph::backward_search(transposed, target, [&](uint32_t row, uint32_t s) {
+    if (decided_zero.test(s) || !is_optimal(row, s)) return false;
+    scheduler[s] = static_cast<int64_t>(row - groups[s]);
+    return true;
+  });
 }
 
 // φ U ψ, unbounded.

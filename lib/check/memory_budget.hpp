@@ -1,4 +1,4 @@
-// What a check will hold in host memory (issue 22), estimated before it is
+// What a check will hold in host memory, estimated before it is
 // allocated, so that a property too big for the memory limit
 // (SolverSettings::memory_limit; 0 = the machine's) fails with
 // Error(out_of_memory) at once, naming what it needs, instead of after

@@ -1,4 +1,4 @@
-// pCTMC properties → the parametric-bounds problem (DESIGN §3–4; Češka et
+// pCTMC properties → the parametric-bounds problem (docs/design.md §3–4; Češka et
 // al. 2017, PRISM-PSY §2.1): the unnested time-bounded fragment
 //   P [ φ U I ψ ], P [ F I ψ ] with I = <=t or [t1,t2],   R [ C<=t ]
 // where φ, ψ are boolean combinations of labels. The property may be a

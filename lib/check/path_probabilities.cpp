@@ -1,5 +1,5 @@
-// Probabilities of path formulas in DTMCs and CTMCs (issue: X, U, U<=k, F,
-// G and their time-bounded CTMC forms). Unbounded operators of a CTMC use
+// Probabilities of path formulas in DTMCs and CTMCs (X, U, U<=k, F, G
+// and their time-bounded CTMC forms). Unbounded operators of a CTMC use
 // its embedded DTMC; time bounds use uniformisation (transient.cpp).
 #include <cmath>
 

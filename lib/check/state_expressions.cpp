@@ -18,7 +18,8 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "formats/prism_language/source_definitions.hpp"
+#include "expression/source_scope.hpp"
+#include "expression/syntax_tree.hpp"
 #include "solver/parallel.hpp"
 
 namespace pmc {
@@ -47,25 +48,28 @@ struct Instruction {
   double constant = 0.0;        // number, boolean
   uint32_t variable = 0;        // variable: its column in the valuations
   uint32_t arguments = 0;       // call: how many values it pops
+  // call: which function, resolved once at compile time so that no state
+  // compares names.
+  expression::NodeKind function = expression::NodeKind::function_min;
   bool integer_power = false;   // call of pow on two integers: a negative exponent is undefined
-  int32_t formula = -1;         // a source's formula: its index in Program::formulas (`kind` unused)
+  int32_t formula = -1;         // a source's formula: its index in ConditionCode::formulas (`kind` unused)
   const Expression* source = nullptr;  // for run-time errors (mod by zero)
 };
 
-struct Program {
+struct ConditionCode {
   std::vector<Instruction> code;
   size_t max_stack = 0;
-  std::vector<prism_language::Expression> formulas;  // bound by the PRISM-language front end
+  std::vector<expression::Expression> formulas;  // bound by lib/expression, as in the source
 };
 
-class Compiler {
+class ConditionCompiler {
  public:
-  Compiler(const StateValuations& valuations, const SourceDefinitions& definitions)
+  ConditionCompiler(const StateValuations& valuations, const SourceDefinitions& definitions)
       : valuations_(valuations), definitions_(definitions) {
     for (size_t i = 0; i < valuations.variables.size(); ++i) columns_.emplace(valuations.variables[i], i);
   }
 
-  Program compile_condition(const Expression& e) {
+  ConditionCode compile_condition(const Expression& e) {
     const Type type = compile(e);
     if (type != Type::boolean) {
       const std::string text = property::to_string(e);
@@ -78,9 +82,9 @@ class Compiler {
  private:
   const StateValuations& valuations_;
   const SourceDefinitions& definitions_;
-  std::optional<prism_language::SourceScope> scope_;  // parsed at the first name it defines
+  std::optional<expression::SourceScope> scope_;  // parsed at the first name it defines
   std::unordered_map<std::string, size_t> columns_;
-  Program program_;
+  ConditionCode program_;
   size_t depth_ = 0;  // stack depth after the code so far
 
   void emit(Instruction instruction, size_t pops, size_t pushes = 1) {
@@ -106,13 +110,13 @@ class Compiler {
   // formula (its expression, bound as when the source was built).
   Type compile_definition(const Expression& e, Instruction in) {
     if (!definitions_.defines(e.name)) unknown_variable(e);
-    prism_language::Expression bound;
+    expression::Expression bound;
     Type type = Type::real;
     try {
       if (!scope_) scope_.emplace(definitions_, valuations_);
       bound = scope_->bind(e.name);
-      type = bound.type() == prism_language::ValueType::boolean   ? Type::boolean
-             : bound.type() == prism_language::ValueType::integer ? Type::integer
+      type = bound.type() == expression::ValueType::boolean   ? Type::boolean
+             : bound.type() == expression::ValueType::integer ? Type::integer
                                                                   : Type::real;
       if (bound.is_constant()) {
         in.kind = type == Type::boolean ? ExprKind::boolean : ExprKind::number;
@@ -236,6 +240,8 @@ class Compiler {
     require_numbers(e, e.name, types);
     const bool all_integers = std::all_of(types.begin(), types.end(), [](Type t) { return t == Type::integer; });
     in.arguments = static_cast<uint32_t>(e.args.size());
+    // The parser admits only the built-in functions' names.
+    in.function = expression::find_function(e.name)->kind;
     in.integer_power = e.name == "pow" && all_integers;
     emit(in, e.args.size());
     if (e.name == "floor" || e.name == "ceil" || e.name == "round") return Type::integer;
@@ -256,13 +262,13 @@ struct RunError {
 
 // Runs `program` on one state's valuation row; false with `error` set on an
 // undefined operation.
-bool run(const Program& program, std::span<const int32_t> row, double* stack, RunError& error) {
+bool run(const ConditionCode& program, std::span<const int32_t> row, double* stack, RunError& error) {
   size_t top = 0;  // number of values on the stack
   for (const Instruction& in : program.code) {
     if (in.formula >= 0) {
-      const prism_language::Expression& formula = program.formulas[static_cast<size_t>(in.formula)];
+      const expression::Expression& formula = program.formulas[static_cast<size_t>(in.formula)];
       try {
-        stack[top++] = formula.type() == prism_language::ValueType::boolean ? (formula.evaluate_bool(row) ? 1.0 : 0.0)
+        stack[top++] = formula.type() == expression::ValueType::boolean ? (formula.evaluate_bool(row) ? 1.0 : 0.0)
                                                                            : formula.evaluate_real(row);
       } catch (const Error& e) {  // "expression: division by zero while evaluating ..."
         std::string_view what = e.what();
@@ -278,34 +284,35 @@ bool run(const Program& program, std::span<const int32_t> row, double* stack, Ru
       case ExprKind::variable: stack[top++] = row[in.variable]; break;
       case ExprKind::negate: stack[top - 1] = -stack[top - 1]; break;
       case ExprKind::call: {
-        const std::string& name = in.source->name;
         double* args = stack + top - in.arguments;
         double result = args[0];
-        if (name == "min") {
-          for (uint32_t i = 1; i < in.arguments; ++i) result = std::fmin(result, args[i]);
-        } else if (name == "max") {
-          for (uint32_t i = 1; i < in.arguments; ++i) result = std::fmax(result, args[i]);
-        } else if (name == "floor") {
-          result = std::floor(args[0]);
-        } else if (name == "ceil") {
-          result = std::ceil(args[0]);
-        } else if (name == "round") {
-          result = std::floor(args[0] + 0.5);  // Java's Math.round, as PRISM
-        } else if (name == "pow") {
-          if (in.integer_power && args[1] < 0) {
-            error = {in.source, "a negative exponent of an integer power"};
-            return false;
-          }
-          result = std::pow(args[0], args[1]);
-        } else if (name == "log") {
-          result = std::log(args[0]) / std::log(args[1]);
-        } else {  // mod, with Java's remainder made non-negative as PRISM does
-          if (args[1] == 0) {
-            error = {in.source, "mod by zero"};
-            return false;
-          }
-          result = std::fmod(args[0], args[1]);
-          if (result < 0) result += args[1];
+        switch (in.function) {
+          case expression::NodeKind::function_min:
+            for (uint32_t i = 1; i < in.arguments; ++i) result = std::fmin(result, args[i]);
+            break;
+          case expression::NodeKind::function_max:
+            for (uint32_t i = 1; i < in.arguments; ++i) result = std::fmax(result, args[i]);
+            break;
+          case expression::NodeKind::function_floor: result = std::floor(args[0]); break;
+          case expression::NodeKind::function_ceil: result = std::ceil(args[0]); break;
+          case expression::NodeKind::function_round:
+            result = std::floor(args[0] + 0.5);  // Java's Math.round, as PRISM
+            break;
+          case expression::NodeKind::function_pow:
+            if (in.integer_power && args[1] < 0) {
+              error = {in.source, "a negative exponent of an integer power"};
+              return false;
+            }
+            result = std::pow(args[0], args[1]);
+            break;
+          case expression::NodeKind::function_log: result = std::log(args[0]) / std::log(args[1]); break;
+          default:  // mod, with Java's remainder made non-negative as PRISM does
+            if (args[1] == 0) {
+              error = {in.source, "mod by zero"};
+              return false;
+            }
+            result = std::fmod(args[0], args[1]);
+            if (result < 0) result += args[1];
         }
         top -= in.arguments;
         stack[top++] = result;
@@ -348,7 +355,7 @@ std::string describe_state(const StateValuations& valuations, uint64_t state) {
 
 std::vector<uint8_t> expression_states(const Model& model, const property::Expression& expression, int threads) {
   const StateValuations& valuations = model.valuations();
-  const Program program = Compiler(valuations, model.definitions()).compile_condition(expression);
+  const ConditionCode program = ConditionCompiler(valuations, model.definitions()).compile_condition(expression);
   const auto n = static_cast<int64_t>(model.num_states());
   const size_t width = valuations.variables.size();
   std::vector<uint8_t> holds(static_cast<size_t>(n), 0);

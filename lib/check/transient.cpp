@@ -20,7 +20,7 @@ namespace {
 namespace bits = graph::bits;
 
 // Fox–Glynn's truncation error is absolute, while results can be as small
-// as 1e-7 and must agree within 1e-5 relative (DESIGN §7): truncate far
+// as 1e-7 and must agree with the reference within 1e-5 relative: truncate far
 // below the solver's ε (the extra terms cost a few iterations).
 double fox_glynn_epsilon(const CheckContext& ctx) {
   return std::clamp(ctx.options().settings.epsilon * 1e-6, 1e-300, 1e-8);
@@ -43,7 +43,7 @@ enum class Weights { poisson, tail };
 // Fills problem.steps and its coefficients (problem.a, b, x0 set), solves
 // and returns Σ_k c_k·v_k; `magnitude` bounds |v_k| (the error bound's m).
 //
-// Issue 23: with q·t huge (F<=1e12 on a stiff chain), neither the steps (about
+// With q·t huge (F<=1e12 on a stiff chain), neither the steps (about
 // q·t) nor the Fox–Glynn window (about 10·sqrt(q·t) weights) may be
 // attempted blindly. When the window starts beyond what may be iterated
 // (max_iterations) or its weights beyond what may be stored

@@ -1,4 +1,4 @@
-// The host memory pmc may use (issue 22): a limit the user sets
+// The host memory pmc may use: a limit the user sets
 // (`--memory-limit`, pmc_options_set_memory_limit), or by default what the
 // machine has. Loaders, the checker and the GPU solvers' host side compare
 // what they are about to allocate with it first, so a model or property too

@@ -29,19 +29,28 @@ struct Block {
 
 class MecRefinement {
  public:
-  MecRefinement(const Model& model, const Bitset& subset)
-      : groups_(model.row_groups()),
-        row_offsets_(model.row_offsets()),
-        columns_(model.columns()),
-        allowed_(model.num_rows()),
-        stamp_(model.num_states(), k_dropped),
-        index_(model.num_states(), k_unvisited),
-        lowlink_(model.num_states(), 0) {
+  // rows == nullptr: every row of a subset state is allowed at the start.
+  MecRefinement(const RowGraph& graph, const Bitset& subset, const Bitset* rows)
+      : groups_(graph.row_groups),
+        row_offsets_(graph.row_offsets),
+        columns_(graph.columns),
+        allowed_(graph.num_rows()),
+        stamp_(graph.num_states(), k_dropped),
+        index_(graph.num_states(), k_unvisited),
+        lowlink_(graph.num_states(), 0) {
     Block all{next_id_++, {}};
     bits::for_each_set(subset, [&](uint64_t s) {
+      bool any_allowed = false;
+      for (uint64_t r = groups_[s]; r < groups_[s + 1]; ++r) {
+        if (rows != nullptr && !rows->test(r)) continue;
+        allowed_.set(r);
+        any_allowed = true;
+      }
+      // A state without an allowed row is in no end component; leaving it
+      // out now gives the same result as dropping it in the first round.
+      if (!any_allowed) return;
       all.states.push_back(static_cast<uint32_t>(s));
       stamp_[s] = all.id;
-      for (uint64_t r = groups_[s]; r < groups_[s + 1]; ++r) allowed_.set(r);
     });
     if (!all.states.empty()) work_.push_back(std::move(all));
   }
@@ -164,9 +173,9 @@ class MecRefinement {
     return true;
   }
 
-  const std::vector<uint64_t>& groups_;
-  const std::vector<uint64_t>& row_offsets_;
-  const std::vector<uint32_t>& columns_;
+  std::span<const uint64_t> groups_;
+  std::span<const uint64_t> row_offsets_;
+  std::span<const uint32_t> columns_;
   Bitset allowed_;  // over rows: choices not yet dropped
   // Per state: the id of the block or SCC it currently belongs to, or
   // k_dropped. Ids are never reused (64-bit, one per SCC found), so a stale
@@ -231,6 +240,17 @@ Bitset MecDecomposition::states_in_mecs() const {
   return set;
 }
 
+MecDecomposition maximal_end_components(const RowGraph& graph, const Bitset& subset, const Bitset* rows) {
+  if (subset.size() != graph.num_states() || (rows != nullptr && rows->size() != graph.num_rows())) {
+    fail(ErrorCode::invalid_argument,
+         "maximal end components: masks of {} states / {} rows for a graph of {} states / {} rows", subset.size(),
+         rows ? rows->size() : graph.num_rows(), graph.num_states(), graph.num_rows());
+  }
+  MecRefinement refinement(graph, subset, rows);
+  refinement.run();
+  return std::move(refinement).result(graph.num_states());
+}
+
 MecDecomposition maximal_end_components(const Model& model, const Bitset& subset) {
   if (model.type() != ModelType::mdp && model.type() != ModelType::dtmc) {
     fail(ErrorCode::unsupported, "maximal end components are defined for MDPs (and DTMCs); this model is a {}",
@@ -240,9 +260,7 @@ MecDecomposition maximal_end_components(const Model& model, const Bitset& subset
     fail(ErrorCode::invalid_argument, "maximal end components: the state subset has {} states, the model has {}",
          subset.size(), model.num_states());
   }
-  MecRefinement refinement(model, subset);
-  refinement.run();
-  return std::move(refinement).result(model.num_states());
+  return maximal_end_components(row_graph(model), subset);
 }
 
 MecDecomposition maximal_end_components(const Model& model) {

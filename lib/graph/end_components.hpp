@@ -10,7 +10,9 @@
 // the MEC quotient.
 //
 // The MECs of a subset: the end components using only states of the subset
-// (a choice with a successor outside it is never part of one).
+// (a choice with a successor outside it is never part of one). The search
+// runs on any RowGraph (row_graph.hpp), so a solver can ask for the end
+// components of its own problem, over the choices it allows.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "common/bitset.hpp"
+#include "graph/row_graph.hpp"
 #include "model/model.hpp"
 
 namespace pmc::graph {
@@ -34,7 +37,7 @@ struct MecDecomposition {
   // same reason as Bsccs: there can be as many MECs as states.
   std::vector<uint64_t> offsets;
   std::vector<uint32_t> states;
-  // Over the model's rows: row r is set iff its state lies in a MEC and all of
+  // Over the graph's rows: row r is set iff its state lies in a MEC and all of
   // r's successors lie in that same MEC (the choices a scheduler may use to
   // stay inside). Every state of a MEC has at least one such row; rows of
   // states outside every MEC are clear.
@@ -55,10 +58,18 @@ struct MecDecomposition {
 // without a choice, and repeat on each SCC that lost something until none
 // does. Only SCCs that changed are decomposed again, with an iterative
 // Tarjan (explicit stack; a recursive one overflows on million-state paths)
-// over the allowed choices only, which graph/scc.hpp cannot restrict to.
-// O(n + rows + entries) per round, each round touching only the changed
-// SCCs; at most rows rounds in the worst case, usually a handful.
+// over the allowed choices only. It is its own Tarjan rather than
+// graph/scc.hpp's because it re-decomposes a block in place, stamping
+// states instead of re-allocating per-state arrays for each of many small
+// rounds. O(n + rows + entries) per round, each round touching only the
+// changed SCCs; at most rows rounds in the worst case, usually a handful.
 //
+// `rows` (one bit per row; null: all) is the set of choices allowed at the
+// start: the others are never part of an end component, as if absent.
+// subset.size() must be num_states and rows->size() num_rows, else
+// pmc::Error(invalid_argument).
+MecDecomposition maximal_end_components(const RowGraph& graph, const Bitset& subset, const Bitset* rows = nullptr);
+
 // MDP and DTMC models (for a DTMC the MECs are its bottom SCCs within the
 // subset); other types throw pmc::Error(unsupported). subset.size() must be
 // num_states, else pmc::Error(invalid_argument).

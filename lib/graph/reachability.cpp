@@ -1,33 +1,50 @@
 #include "graph/reachability.hpp"
 
-#include <vector>
-
 #include "common/error.hpp"
-#include "graph/bitset_ops.hpp"
 
 namespace pmc::graph {
 
-Bitset backward_reachable(const TransposedGraph& graph, const Bitset& from, const Bitset& through) {
+Bitset backward_reachable(const TransposedGraph& graph, const Bitset& from, const Bitset& through,
+                          const Bitset* rows) {
   const uint64_t n = graph.num_states;
   if (from.size() != n || through.size() != n) {
     fail(ErrorCode::invalid_argument, "backward reachability: state sets have {} and {} states, the graph has {}",
          from.size(), through.size(), n);
   }
-  Bitset reached = from;
-  // Each state enters the queue at most once (it is marked when pushed), so a
-  // vector with a moving head is a FIFO queue that never needs more than n
-  // slots; it grows only as far as the search actually goes.
-  std::vector<uint32_t> queue;
+  if (rows != nullptr && rows->size() != graph.num_rows) {
+    fail(ErrorCode::invalid_argument, "backward reachability: the row set has {} rows, the graph has {}",
+         rows->size(), graph.num_rows);
+  }
+  if (rows == nullptr) return backward_search(graph, from, [&](uint32_t, uint32_t pred) { return through.test(pred); });
+  return backward_search(graph, from,
+                         [&](uint32_t row, uint32_t pred) { return through.test(pred) && rows->test(row); });
+}
+
+Bitset forward_reachable(const RowGraph& graph, const Bitset& from, const Bitset& through, const Bitset* rows) {
+  const uint64_t n = graph.num_states();
+  if (from.size() != n || through.size() != n) {
+    fail(ErrorCode::invalid_argument, "forward reachability: state sets have {} and {} states, the graph has {}",
+         from.size(), through.size(), n);
+  }
+  if (rows != nullptr && rows->size() != graph.num_rows()) {
+    fail(ErrorCode::invalid_argument, "forward reachability: the row set has {} rows, the graph has {}",
+         rows->size(), graph.num_rows());
+  }
+  Bitset found = from;
+  std::vector<uint32_t> queue;  // FIFO with a moving head, as in backward_search
   bits::for_each_set(from, [&](uint64_t s) { queue.push_back(static_cast<uint32_t>(s)); });
   for (size_t head = 0; head < queue.size(); ++head) {
-    for (uint32_t row : graph.predecessor_rows(queue[head])) {
-      const uint32_t pred = graph.state_of_row(row);
-      if (reached.test(pred) || !through.test(pred)) continue;
-      reached.set(pred);
-      queue.push_back(pred);
+    const uint32_t s = queue[head];
+    for (uint64_t r = graph.row_groups[s]; r < graph.row_groups[s + 1]; ++r) {
+      if (rows != nullptr && !rows->test(r)) continue;
+      for (uint32_t t : graph.successors(r)) {
+        if (found.test(t) || !through.test(t)) continue;
+        found.set(t);
+        queue.push_back(t);
+      }
     }
   }
-  return reached;
+  return found;
 }
 
 }  // namespace pmc::graph

@@ -9,22 +9,25 @@ namespace {
 
 constexpr uint32_t k_unvisited = std::numeric_limits<uint32_t>::max();
 
-// One suspended call of the recursive Tarjan: the state being explored and
-// the next of its out-edges to look at.
+// One suspended call of the recursive Tarjan: the state being explored, the
+// row it is walking and the next entry to look at. Without a row mask all
+// of a state's rows are consecutive, so its out-edges are one contiguous
+// range of entries and `row` stays unused.
 struct Frame {
   uint32_t state;
-  uint64_t next_edge;
+  uint64_t row;
+  uint64_t entry;
 };
 
-SccDecomposition tarjan(const Model& model, const Bitset* subset) {
-  const uint64_t n = model.num_states();
-  const std::vector<uint64_t>& groups = model.row_groups();
-  const std::vector<uint64_t>& row_offsets = model.row_offsets();
-  const std::vector<uint32_t>& columns = model.columns();
-  // A state's rows are consecutive, so all its out-edges (over every choice
-  // of an MDP) are one contiguous range of entries.
-  auto edges_begin = [&](uint64_t s) { return row_offsets[groups[s]]; };
-  auto edges_end = [&](uint64_t s) { return row_offsets[groups[s + 1]]; };
+// kRowMask is a template parameter so the common unmasked search (topological
+// value iteration, BSCCs) walks each state's entries as one flat range with
+// no per-row test in its inner loop.
+template <bool kRowMask>
+SccDecomposition tarjan(const RowGraph& graph, const Bitset* subset, const Bitset* rows) {
+  const uint64_t n = graph.num_states();
+  const std::span<const uint64_t> groups = graph.row_groups;
+  const std::span<const uint64_t> row_offsets = graph.row_offsets;
+  const std::span<const uint32_t> columns = graph.columns;
   auto included = [&](uint64_t s) { return subset == nullptr || subset->test(s); };
 
   SccDecomposition out;
@@ -44,7 +47,26 @@ SccDecomposition tarjan(const Model& model, const Bitset* subset) {
   auto discover = [&](uint32_t s) {
     index[s] = lowlink[s] = next_index++;
     stack.push_back(s);
-    frames.push_back({s, edges_begin(s)});
+    frames.push_back({s, groups[s], row_offsets[groups[s]]});
+  };
+  // The next successor of frame.state (through a row of the mask), if any.
+  auto next_successor = [&](Frame& frame, uint32_t& successor) {
+    if constexpr (!kRowMask) {
+      if (frame.entry >= row_offsets[groups[frame.state + 1]]) return false;
+      successor = columns[frame.entry++];
+      return true;
+    } else {
+      const uint64_t end_row = groups[frame.state + 1];
+      while (frame.row < end_row) {
+        if (rows->test(frame.row) && frame.entry < row_offsets[frame.row + 1]) {
+          successor = columns[frame.entry++];
+          return true;
+        }
+        ++frame.row;
+        frame.entry = row_offsets[frame.row];  // row_offsets has rows+1 entries
+      }
+      return false;
+    }
   };
 
   for (uint64_t root = 0; root < n; ++root) {
@@ -53,8 +75,8 @@ SccDecomposition tarjan(const Model& model, const Bitset* subset) {
     while (!frames.empty()) {
       Frame& frame = frames.back();
       const uint32_t v = frame.state;
-      if (frame.next_edge < edges_end(v)) {
-        const uint32_t w = columns[frame.next_edge++];
+      uint32_t w = 0;
+      if (next_successor(frame, w)) {
         if (!included(w)) continue;
         if (index[w] == k_unvisited) {
           discover(w);  // invalidates `frame`; the loop re-reads frames.back()
@@ -67,13 +89,13 @@ SccDecomposition tarjan(const Model& model, const Bitset* subset) {
       // reached a state discovered earlier that is still open.
       if (lowlink[v] == index[v]) {
         const auto id = static_cast<uint32_t>(out.num_components());
-        uint32_t w;
+        uint32_t x;
         do {
-          w = stack.back();
+          x = stack.back();
           stack.pop_back();
-          out.component_of[w] = id;
-          out.states.push_back(w);
-        } while (w != v);
+          out.component_of[x] = id;
+          out.states.push_back(x);
+        } while (x != v);
         out.offsets.push_back(out.states.size());
       }
       frames.pop_back();
@@ -90,14 +112,26 @@ SccDecomposition tarjan(const Model& model, const Bitset* subset) {
 
 }  // namespace
 
-SccDecomposition strongly_connected_components(const Model& model) { return tarjan(model, nullptr); }
+SccDecomposition strongly_connected_components(const RowGraph& graph, const Bitset* states, const Bitset* rows) {
+  if ((states != nullptr && states->size() != graph.num_states()) ||
+      (rows != nullptr && rows->size() != graph.num_rows())) {
+    fail(ErrorCode::invalid_argument, "SCC decomposition: masks of {} states / {} rows for a graph of {} states / {} rows",
+         states ? states->size() : graph.num_states(), rows ? rows->size() : graph.num_rows(), graph.num_states(),
+         graph.num_rows());
+  }
+  return rows == nullptr ? tarjan<false>(graph, states, nullptr) : tarjan<true>(graph, states, rows);
+}
+
+SccDecomposition strongly_connected_components(const Model& model) {
+  return strongly_connected_components(row_graph(model));
+}
 
 SccDecomposition strongly_connected_components(const Model& model, const Bitset& subset) {
   if (subset.size() != model.num_states()) {
     fail(ErrorCode::invalid_argument, "SCC decomposition: the state subset has {} states, the model has {}",
          subset.size(), model.num_states());
   }
-  return tarjan(model, &subset);
+  return strongly_connected_components(row_graph(model), &subset);
 }
 
 }  // namespace pmc::graph

@@ -1,11 +1,12 @@
-// Strongly connected components of a model's state graph (Tarjan 1972),
-// the basis of BSCC detection (steady state) and of the SCC scheduler's
-// topological order (Berger 2014 §2.7: solve an SCC after every SCC it can
-// reach, each as a smaller instance).
+// Strongly connected components of a state graph (Tarjan 1972), the basis
+// of BSCC detection (steady state), of the maximal end-component search and
+// of topological value iteration's order (Berger 2014 §2.7: solve an SCC
+// after every SCC it can reach, each as a smaller instance).
 //
-// The state graph has an edge s -> t when some row of s (for an MDP: some
-// choice) has an entry in column t; every stored entry is non-zero, so these
-// are exactly the positive-probability (positive-rate) transitions.
+// The graph (row_graph.hpp) has an edge s -> t when some row of s (for an
+// MDP: some choice) has an entry in column t; for a Model every stored entry
+// is non-zero, so these are exactly the positive-probability (positive-rate)
+// transitions.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "common/bitset.hpp"
+#include "graph/row_graph.hpp"
 #include "model/model.hpp"
 
 namespace pmc::graph {
@@ -37,15 +39,25 @@ struct SccDecomposition {
   }
 };
 
-// All states. Iterative (explicit DFS stack): models have millions of states
-// and a recursive DFS overflows the thread stack on a long path. O(n + m)
-// time; at most 32 bytes of work space per state (discovery index, lowlink,
-// Tarjan stack, DFS frame) besides the output.
+// Iterative (explicit DFS stack): models have millions of states and a
+// recursive DFS overflows the thread stack on a long path. O(n + m) time; at
+// most 40 bytes of work space per state (discovery index, lowlink, Tarjan
+// stack, DFS frame) besides the output.
+//
+// `states` (one bit per state) restricts the search to the subgraph induced
+// by the set states: edges to other states are ignored and those states get
+// k_no_component. `rows` (one bit per row) keeps only the edges of the set
+// rows, as the end-component search needs when it switches choices off.
+// Either may be null: no restriction. A mask of the wrong size throws
+// pmc::Error(invalid_argument).
+SccDecomposition strongly_connected_components(const RowGraph& graph, const Bitset* states = nullptr,
+                                               const Bitset* rows = nullptr);
+
+// All states of the model.
 SccDecomposition strongly_connected_components(const Model& model);
 
 // Only the states in `subset` (subset.size() == num_states, else
-// pmc::Error(invalid_argument)); edges to states outside it are ignored, so
-// these are the SCCs of the subgraph induced by the subset.
+// pmc::Error(invalid_argument)).
 SccDecomposition strongly_connected_components(const Model& model, const Bitset& subset);
 
 }  // namespace pmc::graph

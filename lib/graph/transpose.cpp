@@ -1,6 +1,7 @@
 #include "graph/transpose.hpp"
 
 #include "common/error.hpp"
+#include "graph/row_graph.hpp"
 
 namespace pmc::graph {
 
@@ -35,13 +36,7 @@ TransposedGraph transpose(const Model& model) {
   }
   g.offsets.pop_back();
 
-  if (model.type() == ModelType::mdp) {
-    const std::vector<uint64_t>& groups = model.row_groups();
-    g.row_to_state.resize(rows);
-    for (uint64_t s = 0; s < n; ++s) {
-      for (uint64_t r = groups[s]; r < groups[s + 1]; ++r) g.row_to_state[r] = static_cast<uint32_t>(s);
-    }
-  }
+  if (model.type() == ModelType::mdp) g.row_to_state = row_owners(row_graph(model));
   return g;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "model/normalize.hpp"
 
 namespace pmc {
@@ -18,12 +19,11 @@ std::string_view to_string(ModelType type) {
 }
 
 std::optional<ModelType> model_type_from_string(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (lower == "dtmc") return ModelType::dtmc;
-  if (lower == "ctmc") return ModelType::ctmc;
-  if (lower == "mdp") return ModelType::mdp;
-  if (lower == "pctmc") return ModelType::pctmc;
+  const std::string name = lower(text);
+  if (name == "dtmc") return ModelType::dtmc;
+  if (name == "ctmc") return ModelType::ctmc;
+  if (name == "mdp") return ModelType::mdp;
+  if (name == "pctmc") return ModelType::pctmc;
   return std::nullopt;
 }
 

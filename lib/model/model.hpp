@@ -1,4 +1,4 @@
-// The model store (DESIGN §1): one CSR layout for DTMCs, CTMCs, MDPs and
+// The model store (docs/design.md §1): one CSR layout for DTMCs, CTMCs, MDPs and
 // parametric CTMCs, with labels, reward structures, action names and state
 // valuations. A Model is immutable once created and may be shared across
 // threads; everything that builds one fills a ModelParts and hands it to
@@ -28,7 +28,7 @@ std::optional<ModelType> model_type_from_string(std::string_view text);
 inline bool has_probability_rows(ModelType t) { return t == ModelType::dtmc || t == ModelType::mdp; }
 inline bool is_continuous_time(ModelType t) { return t == ModelType::ctmc || t == ModelType::pctmc; }
 
-// Column indices are 32-bit (DESIGN §1), so a model has fewer than 2^32 states.
+// Column indices are 32-bit, so a model has fewer than 2^32 states.
 inline constexpr uint64_t k_max_states = std::numeric_limits<uint32_t>::max();
 
 struct Parameter {
@@ -114,7 +114,7 @@ struct ModelOptions {
   bool strict = false;
   // |Σ row − 1| allowed for DTMC/MDP rows.
   double row_sum_tolerance = 1e-9;
-  // Host memory the load may use, in bytes (issue 22; 0 = the machine's,
+  // Host memory the load may use, in bytes (0 = the machine's,
   // common/memory_limit.hpp): readers check what a header claims, and the
   // PRISM-language explorer its growing state store, against it before
   // allocating.
@@ -125,7 +125,7 @@ class Model {
  public:
   // Sorts each row by column, drops zero entries, gives deadlock states a
   // self-loop (or rejects them when strict), and validates everything listed
-  // in DESIGN §1. Throws pmc::Error (code model) naming the state and problem.
+  // in docs/design.md §1. Throws pmc::Error (code model) naming the state and problem.
   static std::shared_ptr<const Model> create(ModelParts parts, const ModelOptions& options = {});
 
   ModelType type() const { return parts_.type; }
@@ -165,7 +165,7 @@ class Model {
   // Equal structure and data (warnings are not compared).
   bool same_as(const Model& other) const;
 
-  // Derived data (transposed graph, SCCs, device copies: DESIGN §1) built
+  // Derived data (transposed graph, SCCs, device copies) built
   // on first use by `build()` and kept for the model's lifetime. Thread-safe;
   // `key` names the kind of data, T must be the same for one key.
   template <typename T, typename Build>

@@ -1,4 +1,4 @@
-// How much memory a model takes (issue 22): measured for a model that
+// How much memory a model takes: measured for a model that
 // exists, estimated from counts for one a reader or builder is about to make
 // (a file's header, an exploration's states), so that it can be refused
 // against the memory limit (common/memory_limit.hpp) before allocating.

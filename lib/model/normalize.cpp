@@ -238,7 +238,7 @@ void normalize_model_parts(ModelParts& p, const ModelOptions& options) {
         "load strictly to reject them",
         deadlocks, first_deadlock));
   }
-  // Issue 24: Storm keeps such a transition and its reward; dropping both
+  // Storm keeps such a transition and its reward; dropping both
   // gives the same values (a transition never taken earns nothing) and keeps
   // the graph algorithms from seeing an edge that is not there.
   if (dropped > 0) {

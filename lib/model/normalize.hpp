@@ -1,5 +1,5 @@
 // Model::create's two passes over a ModelParts: normalisation (row order,
-// zero entries, deadlocks) and validation (everything in DESIGN §1).
+// zero entries, deadlocks) and validation (everything docs/design.md §1 lists).
 #pragma once
 
 #include <string>

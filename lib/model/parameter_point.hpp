@@ -1,4 +1,4 @@
-// A parametric CTMC at one parameter point (issue 21): the CTMC whose rates
+// A parametric CTMC at one parameter point: the CTMC whose rates
 // are c + Σ_k a_k·p_k with every p_k given. `pmc check --param`, the shell's
 // `set param`, pmc_options_set_parameter and the bindings all come here, so
 // they accept and reject the same points with the same messages.

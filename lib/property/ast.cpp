@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "expression/syntax_tree.hpp"
+
 namespace pmc::property {
 
 namespace {
@@ -237,10 +239,8 @@ std::string to_string(const Expression& expression) {
 }
 
 int function_arity(std::string_view name) {
-  if (name == "min" || name == "max") return 0;
-  if (name == "floor" || name == "ceil" || name == "round") return 1;
-  if (name == "pow" || name == "mod" || name == "log") return 2;
-  return -1;
+  const expression::BuiltinFunction* f = expression::find_function(name);
+  return f ? static_cast<int>(f->arguments) : -1;
 }
 
 std::string to_string(const StateFormula& formula) {

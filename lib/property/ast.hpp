@@ -1,4 +1,4 @@
-// The property AST (DESIGN §3): the PRISM subset pmc checks, as parsed by
+// The property AST (docs/design.md §3): the PRISM subset pmc checks, as parsed by
 // parse_property (property/parser.hpp). Nodes are immutable once built and
 // shared through shared_ptr<const ...>, so a Property is cheap to copy and
 // safe to read from several threads.
@@ -201,8 +201,10 @@ std::string_view to_string(Comparison comparison);  // "=?", "<", "<=", ">", ">=
 // (nested operators included), so the checker can report unknown ones.
 std::vector<std::string> collect_labels(const StateFormula& formula);
 
-// PRISM's functions an expression may call: the number of arguments `name`
-// takes (0: two or more, as min and max), or -1 when it is no function.
+// PRISM's functions an expression may call (lib/expression's table): the
+// number of arguments `name` takes (0: variadic, min and max, which the
+// property language requires to have two or more while model sources
+// accept one), or -1 when it is no function.
 int function_arity(std::string_view name);
 
 }  // namespace pmc::property

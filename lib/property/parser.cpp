@@ -1,6 +1,6 @@
 // Recursive descent over a one-token lookahead lexer. The grammar is in
 // parser.hpp. Every error names a 1-based column, what was expected and what
-// was found (STYLE.md, "Errors").
+// was found (docs/style.md, "Errors").
 #include "property/parser.hpp"
 
 #include <algorithm>

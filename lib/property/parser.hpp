@@ -1,4 +1,4 @@
-// The property parser (DESIGN §3): one property in PRISM syntax, subset.
+// The property parser (docs/design.md §3): one property in PRISM syntax, subset.
 //
 //   property  := state
 //   state     := or ( '=>' state )?                  -- right-associative

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 
 namespace pmc::property {
 
@@ -16,13 +17,6 @@ using Constants = std::map<std::string, std::string>;  // name -> literal value
 
 bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 // One statement: a property or a declaration, with the line it starts on.
 struct Statement {
@@ -40,7 +34,7 @@ std::vector<Statement> split_statements(std::string_view content, const std::str
   bool blank = true;  // current holds only white space
   int line = 1, start_line = 1, depth = 0;
   auto finish = [&] {
-    std::string t = trim(current);
+    std::string t(trim(current));
     if (!t.empty()) out.push_back({t, start_line});
     current.clear();
     blank = true;
@@ -150,8 +144,8 @@ Constants parse_constant_definitions(std::string_view text) {
     if (end == std::string_view::npos) end = text.size();
     const std::string_view pair = text.substr(start, end - start);
     const size_t equals = pair.find('=');
-    const std::string name = equals == std::string_view::npos ? std::string() : trim(pair.substr(0, equals));
-    const std::string value = equals == std::string_view::npos ? std::string() : trim(pair.substr(equals + 1));
+    const std::string name = equals == std::string_view::npos ? std::string() : std::string(trim(pair.substr(0, equals)));
+    const std::string value = equals == std::string_view::npos ? std::string() : std::string(trim(pair.substr(equals + 1)));
     if (!is_identifier(name) || value.empty()) {
       fail(ErrorCode::invalid_argument, "constants: expected NAME=VALUE, found {}", quote_for_message(pair));
     }
@@ -169,10 +163,10 @@ Constants parse_constant_definitions(std::string_view text) {
 // comes from the caller's `defined` constants.
 void declare_constant(const Statement& s, const std::string& file_name, const Constants& defined,
                       Constants& constants) {
-  std::string rest = trim(std::string_view(s.text).substr(5));
+  std::string rest = std::string(trim(std::string_view(s.text).substr(5)));
   for (std::string_view type : {"int", "double", "bool"}) {
     if (starts_with_word(rest, type)) {
-      rest = trim(std::string_view(rest).substr(type.size()));
+      rest = std::string(trim(std::string_view(rest).substr(type.size())));
       break;
     }
   }
@@ -183,7 +177,7 @@ void declare_constant(const Statement& s, const std::string& file_name, const Co
     fail(ErrorCode::parse, "{}:{}: expected a constant's name after 'const' in {}", file_name, s.line,
          quote_for_message(s.text, 60));
   }
-  const std::string after = trim(std::string_view(rest).substr(e));
+  const std::string after = std::string(trim(std::string_view(rest).substr(e)));
   if (after.empty() && defined.count(name) != 0) {
     if (!constants.emplace(name, defined.at(name)).second) {
       fail(ErrorCode::parse, "{}:{}: constant '{}' defined twice", file_name, s.line, name);
@@ -200,7 +194,7 @@ void declare_constant(const Statement& s, const std::string& file_name, const Co
     fail(ErrorCode::parse, "{}:{}: expected '=' after constant '{}', found {}", file_name, s.line, name,
          quote_for_message(after, 40));
   }
-  const std::string value = substitute(trim(std::string_view(after).substr(1)), constants);
+  const std::string value = substitute(std::string(trim(std::string_view(after).substr(1))), constants);
   if (!is_literal(value)) {
     fail(ErrorCode::parse,
          "{}:{}: constant '{}' = {}: pmc takes only a number, true or false (or an earlier constant) as a "
@@ -218,10 +212,10 @@ FileProperty split_property_name(const std::string& text, const std::string& whe
   if (!text.empty() && text[0] == '"') {
     const size_t close = text.find('"', 1);
     if (close == std::string::npos) return p;  // the property parser reports the unterminated name
-    const std::string after = trim(std::string_view(text).substr(close + 1));
+    const std::string after = std::string(trim(std::string_view(text).substr(close + 1)));
     if (!after.empty() && after[0] == ':') {
       p.name = text.substr(1, close - 1);
-      p.text = trim(std::string_view(after).substr(1));
+      p.text = std::string(trim(std::string_view(after).substr(1)));
       if (p.text.empty()) fail(ErrorCode::parse, "{}: property \"{}\" has no formula after ':'", where, p.name);
     }
   }

@@ -15,10 +15,10 @@ inline double convergence_difference(double old_value, double new_value, bool re
   return diff;
 }
 
-// Sound solvers' stopping rule (issue 18): bounds lower ≤ v ≤ upper are
+// Sound solvers' stopping rule (certified bounds): bounds lower ≤ v ≤ upper are
 // close enough when upper − lower ≤ 2ε·max(|lower|, 1e-9) (relative) or
 // ≤ 2ε (absolute). Their midpoint is then within ε of v relative to v, or
-// within 1e-9·ε absolutely for values below 1e-9 (DESIGN §7's floor: a
+// within 1e-9·ε absolutely for values below 1e-9 (the reference tolerance's floor, docs/design.md §7: a
 // value that is exactly 0, e.g. an expected reward nothing earns, would
 // otherwise need its upper bound iterated down to 0; and one as small as
 // 1e-79 is the same as 0 at that precision). NaN and an infinite upper are

@@ -1,8 +1,8 @@
 // Poisson weights for uniformisation (Fox & Glynn 1988, "Computing Poisson
 // probabilities", CACM 31(4)): the probabilities P[N = k] of N ~ Poisson(λ),
 // λ = q·t, truncated to a window [left, right] that holds all but ε of the
-// mass. Shared by the CPU and GPU transient solvers (STYLE.md: shared
-// numerics live once).
+// mass. Shared by the CPU and GPU transient solvers (shared numerics
+// live once, docs/style.md).
 #pragma once
 
 #include <cstdint>
@@ -41,8 +41,8 @@ struct FoxGlynnWeights {
 FoxGlynnWeights fox_glynn(double lambda, double epsilon);
 
 // A step count L with P[N < L] <= ε/2 for N ~ Poisson(λ), without computing
-// any weight (issue 23): the Chernoff bound P[N <= λ − x] <= exp(−x²/(2λ))
-// with x = sqrt(2·λ·ln(2/ε)). Fox–Glynn's window starts near it (its left
+// any weight, so a huge λ is never summed term by term: the Chernoff bound
+// P[N <= λ − x] <= exp(−x²/(2λ)) with x = sqrt(2·λ·ln(2/ε)). Fox–Glynn's window starts near it (its left
 // end is at least about this far right), so uniformisation up to L needs no
 // weights: every c_k before it is below ε/2 in total. 0 when λ is small.
 uint64_t poisson_lower_bound(double lambda, double epsilon);

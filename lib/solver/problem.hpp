@@ -1,4 +1,4 @@
-// The numerical problems lib/check/ hands to solvers (DESIGN §4). Solvers
+// The numerical problems lib/check/ hands to solvers (docs/design.md §4). Solvers
 // know nothing about properties; the checker knows nothing about devices.
 #pragma once
 
@@ -84,7 +84,7 @@ struct SolverSettings {
   // gpu.jacobi: renumber the unknowns in breadth-first order first (ibid.
   // §3), so that a row's columns lie near its own index.
   bool bfs_reorder = false;
-  // Cancellation (solver/cancellation.hpp): when set, the flag is polled
+  // Cancellation (common/cancellation.hpp): when set, the flag is polled
   // between iterations of every solver, CPU and GPU, and a set flag ends the
   // solve with Error(cancelled). Owned by the caller; it must outlive the
   // solve. Setting it is safe from any thread or a signal handler.
@@ -106,7 +106,7 @@ struct SolveStats {
   double seconds = 0;
   double bytes_per_iteration = 0;  // matrix and vectors streamed per iteration
   double loop_seconds = 0;         // the iterations alone (GPU: CUDA events), no setup or transfers
-  // Parts of `seconds` outside the loop (issue 19's phases); the rest of
+  // Parts of `seconds` outside the loop (the phases a result reports: load, precompute, build, transfer, solve); the rest of
   // `seconds` counts as building the solver's data.
   double startup_seconds = 0;     // waiting for the CUDA context
   double transfer_seconds = 0;    // host <-> device copies
@@ -121,7 +121,7 @@ class Model;
 // P[φ U ψ] of a DTMC (or of a CTMC's embedded DTMC) in every state, the
 // qualitative precomputation (prob0, prob1) included: the problem a GPU
 // solves on its resident copy of the chain, without the host building an
-// equation system (issue 19).
+// equation system (the whole check on the GPU).
 struct ReachabilityProblem {
   const Model* model = nullptr;  // keeps the device copy (Model::derived_shared), freed with it
   uint64_t states = 0;
@@ -180,7 +180,7 @@ struct StationarySystem {
 // v_0 = x0, v_{k+1} = A·v_k + b (b may be empty), K = `steps`. The result is
 // v_K, or, when weighted(), Σ_{k=0..K} c_k·v_k: bounded until, cumulative and
 // instantaneous rewards, and uniformisation with Fox–Glynn weights. The
-// weights are stored over their window only (issue 23: a huge q·t must not
+// weights are stored over their window only (a huge q·t must not
 // allocate K + 1 of them): c_k = coefficient_before for k < coefficients_first,
 // coefficients[k − coefficients_first] inside the window, 0 after it.
 //

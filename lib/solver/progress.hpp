@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {

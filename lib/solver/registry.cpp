@@ -4,7 +4,7 @@
 
 #include "common/error.hpp"
 #include "solver/convergence.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/linear/cpu_solvers.hpp"
 #include "solver/device/cost_model.hpp"

@@ -1,4 +1,4 @@
-// The solver registry (DESIGN §4): every solver, CPU or GPU, by its stable,
+// The solver registry (docs/design.md §4): every solver, CPU or GPU, by its stable,
 // user-visible name, with the problems it solves. The only place that
 // connects lib/check/ (problems) with solvers; registry.cpp lists them all.
 #pragma once
@@ -53,7 +53,7 @@ struct SolverEntry {
   // (device-resident: the checker skips its host precomputation).
   ReachabilitySolve reachability = nullptr;
   // Certifies every answer of its unbounded problems with lower/upper bounds
-  // (DESIGN §4: `auto` picks these unless the options say unsound).
+  // (`auto` picks these unless the options say unsound).
   bool sound = false;
 
   bool solves(ProblemKind kind) const;

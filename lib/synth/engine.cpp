@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 #include "solver/parallel.hpp"
 #include "solver/progress.hpp"
 

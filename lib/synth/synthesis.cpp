@@ -1,6 +1,7 @@
 // synthesize(): checks the parameter space against the model, builds the
 // parametric-bounds problem of the property, and runs the refinement loop
 // of the mode asked for.
+#include "common/stopwatch.hpp"
 #include "synth/synthesis.hpp"
 
 #include <chrono>
@@ -8,7 +9,7 @@
 
 #include "check/parametric.hpp"
 #include "common/error.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 #include "solver/param/param_setup.hpp"
 #include "synth/engine.hpp"
 
@@ -176,7 +177,7 @@ SynthesisResult synthesize(const Model& model, std::string_view property_text, c
     synth::optimum_synthesis(engine, space, options.mode == SynthMode::maximum, epsilon, options.max_regions, result);
   }
   engine.fill(result);
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = seconds_since(start);
   return result;
 }
 

@@ -1,4 +1,4 @@
-// Parameter synthesis for pCTMCs (DESIGN §4 synth/; Češka et al. 2017,
+// Parameter synthesis for pCTMCs (Češka et al. 2017,
 // PRISM-PSY §2.2): threshold synthesis splits the parameter space into
 // regions where the property surely holds, surely fails, or is undecided
 // (at most ε of the volume); min/max synthesis finds regions that contain

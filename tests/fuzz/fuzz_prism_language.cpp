@@ -4,7 +4,7 @@
 // .pmcb. A first line `// const TEXT` gives TEXT as --const assignments,
 // so the fuzzer reaches constants that the source leaves undefined. See
 // fuzz_support.hpp for the contract.
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "fuzz_support.hpp"
 
 namespace {
@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   pmc::ModelPtr model;
   const bool built = pmc::fuzz::clean_or_finding("prism_language build", [&] {
     const auto constants = pmc::prism_language::parse_constant_assignments(constants_text);
-    const pmc::prism_language::Program program = pmc::prism_language::parse_program(source, "fuzz.pm", constants);
+    const pmc::prism_language::PrismModel program = pmc::prism_language::parse_program(source, "fuzz.pm", constants);
     pmc::prism_language::ExploreOptions options;
     options.max_states = k_max_states;
     options.threads = 1;

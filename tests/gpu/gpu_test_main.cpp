@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "support/manifest.hpp"
 
 int main(int argc, char** argv) {

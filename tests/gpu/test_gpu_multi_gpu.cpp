@@ -13,7 +13,7 @@
 
 #include "check/check.hpp"
 #include "common/error.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "formats/model_files.hpp"
 #include "support/expect_error.hpp"

@@ -9,7 +9,7 @@
 
 #include "check/chain_matrices.hpp"
 #include "check/check.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/dtmc_precomputation.hpp"

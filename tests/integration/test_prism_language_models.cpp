@@ -16,7 +16,8 @@
 #include <string>
 
 #include "check/check.hpp"
-#include "formats/prism_language/program.hpp"
+#include "common/stopwatch.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "support/manifest.hpp"
 
 namespace pmc::testing {
@@ -57,7 +58,7 @@ const Model& built_model(const ManifestRow& row) {
     const auto start = std::chrono::steady_clock::now();
     built = prism_language::build_model_from_source(source, prism_language::parse_constant_assignments(row.constants),
                                                     prism_language::ExploreOptions{});
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = seconds_since(start);
     std::cout << "[ built    ] " << row.name() << ": " << built->num_states() << " states, " << built->num_entries()
               << " transitions in " << seconds << " s ("
               << static_cast<double>(built->num_states()) / std::max(seconds, 1e-9) << " states/s)\n";

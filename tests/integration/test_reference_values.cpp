@@ -13,7 +13,7 @@
 #include <string>
 
 #include "check/check.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "formats/model_files.hpp"
 #include "solver/convergence.hpp"
 #include "solver/registry.hpp"

@@ -24,7 +24,7 @@
 #include <string>
 
 #include "check/check.hpp"
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "support/manifest.hpp"
 
 namespace pmc {

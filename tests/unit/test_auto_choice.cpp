@@ -11,9 +11,10 @@
 #include <thread>
 
 #include "check/check.hpp"
-#include "cuda/devices.hpp"
+#include "common/stopwatch.hpp"
+#include "solver/device/devices.hpp"
 #include "formats/model_files.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 #include "solver/device/cost_model.hpp"
 #include "solver/device/handover.hpp"
 #include "solver/registry.hpp"
@@ -126,7 +127,7 @@ struct FakeSolvers {
       }
       ++cpu_runs;
       const auto start = std::chrono::steady_clock::now();
-      while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < cpu_seconds) {
+      while (seconds_since(start) < cpu_seconds) {
         throw_if_cancelled(settings.cancel);
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
@@ -139,7 +140,7 @@ struct FakeSolvers {
 GpuReady ready_after(double after) {
   const auto start = std::chrono::steady_clock::now();
   return [=](double wait) {
-    const double left = after - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double left = after - seconds_since(start);
     if (left > wait) {
       std::this_thread::sleep_for(std::chrono::duration<double>(wait));
       return false;
@@ -155,7 +156,7 @@ TEST(HandOver, ALongCpuSolveMovesToTheGpuOnceItIsUp) {
   const Handover handover{&f.gpu, 20, 0.001};
   const auto start = std::chrono::steady_clock::now();
   const SolveStats stats = solve_handing_over(f.cpu, handover, SolverSettings{}, f.solve(), ready_after(0.05));
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5);
+  EXPECT_LT(seconds_since(start), 5);
   EXPECT_EQ(stats.solver, "gpu.fake");
   EXPECT_EQ(f.gpu_runs, 1);
   ASSERT_EQ(stats.notes.size(), 1u);

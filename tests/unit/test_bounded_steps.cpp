@@ -11,6 +11,7 @@
 
 #include "check/check.hpp"
 #include "common/error.hpp"
+#include "common/stopwatch.hpp"
 #include "formats/model_files.hpp"
 #include "solver/linear/cpu_solvers.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
@@ -28,7 +29,7 @@ bool has_note(const std::vector<std::string>& notes, const std::string& text) {
 double seconds_of(const std::function<void()>& work) {
   const auto start = std::chrono::steady_clock::now();
   work();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return seconds_since(start);
 }
 
 // 0 → ½ to 1, ½ stays; 1 absorbing with reward 1 (b): v_k(0) = 1 − 2^−k

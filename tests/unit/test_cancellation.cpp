@@ -1,4 +1,4 @@
-// Cancellation and progress (solver/cancellation.hpp, solver/progress.hpp):
+// Cancellation and progress (common/cancellation.hpp, solver/progress.hpp):
 // every registered CPU solver, on every problem kind it solves, stops with
 // Error(cancelled) when the flag is set, and reports progress on a long
 // solve. (GPU solvers poll the same flag; they are tested on the device.)

@@ -7,7 +7,7 @@
 
 #include "check/check.hpp"
 #include "common/error.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "formats/model_files.hpp"
 #include "solver/registry.hpp"
 

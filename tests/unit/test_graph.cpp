@@ -15,6 +15,7 @@
 #include "graph/bscc.hpp"
 #include "graph/dtmc_precomputation.hpp"
 #include "graph/reachability.hpp"
+#include "graph/row_graph.hpp"
 #include "graph/scc.hpp"
 #include "graph/transpose.hpp"
 #include "model/model.hpp"
@@ -386,6 +387,46 @@ TEST(GraphScc, TwoMillionStateCycleIsOneComponent) {
   ASSERT_EQ(sccs.num_components(), 1u);
   EXPECT_EQ(sccs.component(0).size(), k_long);
   EXPECT_EQ(bottom_sccs(*m).count(), 1u);
+}
+
+// Row masks and state subsets over the MDP 0: {→1, →2/3}, 1: {→1, →0},
+// 2: {→2}, 3: {→2/3} (rows 0..5 in that order), through the one RowGraph
+// view the solvers use too.
+TEST(GraphRowMasks, ReachabilityAndSccsFollowOnlyAllowedRows) {
+  ModelPtr m = make_mdp({
+      {{{1, 1.0}}, {{2, 0.5}, {3, 0.5}}},
+      {{{1, 1.0}}, {{0, 1.0}}},
+      {{{2, 1.0}}},
+      {{{2, 0.5}, {3, 0.5}}},
+  });
+  const RowGraph graph = row_graph(*m);
+  EXPECT_EQ(graph.num_states(), 4u);
+  EXPECT_EQ(graph.num_rows(), 6u);
+  EXPECT_EQ(row_owners(graph), (std::vector<uint32_t>{0, 0, 1, 1, 2, 3}));
+  const Bitset all = bits::full(4);
+  const Bitset without_row_1 = bits::complement(set_of(6, {1}));
+
+  EXPECT_EQ(members(forward_reachable(graph, set_of(4, {0}), all)), (std::vector<uint64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(members(forward_reachable(graph, set_of(4, {0}), all, &without_row_1)), (std::vector<uint64_t>{0, 1}));
+  EXPECT_EQ(members(forward_reachable(graph, set_of(4, {0}), set_of(4, {0, 2, 3}))),
+            (std::vector<uint64_t>{0, 2, 3}));
+
+  const TransposedGraph g = transpose(*m);
+  EXPECT_EQ(members(backward_reachable(g, set_of(4, {2}), all, &without_row_1)), (std::vector<uint64_t>{2, 3}));
+  const Bitset only_self_loops = set_of(6, {0, 2, 4});
+  EXPECT_EQ(members(backward_reachable(g, set_of(4, {2}), all, &only_self_loops)), (std::vector<uint64_t>{2}));
+
+  EXPECT_EQ(strongly_connected_components(graph).num_components(), 3u);
+  const Bitset without_row_3 = bits::complement(set_of(6, {3}));
+  const SccDecomposition split = strongly_connected_components(graph, nullptr, &without_row_3);
+  EXPECT_EQ(split.num_components(), 4u);
+  expect_consistent(split, 4);
+  const Bitset subset = set_of(4, {0, 1});
+  EXPECT_EQ(strongly_connected_components(graph, &subset).num_components(), 1u);
+
+  EXPECT_THROW(forward_reachable(graph, set_of(4, {0}), all, &subset), Error);
+  EXPECT_THROW(backward_reachable(g, set_of(4, {0}), all, &subset), Error);
+  EXPECT_THROW(strongly_connected_components(graph, nullptr, &subset), Error);
 }
 
 }  // namespace

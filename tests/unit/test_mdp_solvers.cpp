@@ -12,12 +12,14 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "schedule/scc_schedule.hpp"
+#include "graph/end_components.hpp"
+#include "graph/scc.hpp"
 #include "solver/convergence.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
+#include "solver/minmax/problem_row_graph.hpp"
+#include "solver/minmax/scc_memory_blocks.hpp"
 #include "solver/parallel.hpp"
-#include "solver/minmax/problem_end_components.hpp"
-#include "solver/minmax/problem_graph.hpp"
 
 namespace pmc {
 namespace {
@@ -220,9 +222,9 @@ TEST(MdpSolvers, MaxWithEndComponent) {
 // both states get 0.6; 0 must move to 1, and 1 must exit.
 TEST(MdpSolvers, MaxWithTwoStateEndComponent) {
   const MinMaxProblem p = make_problem({{{{{1, 1.0}}, 0.0}, {{}, 0.3}}, {{{{0, 1.0}}, 0.0}, {{}, 0.6}}}, true);
-  const EndComponents ecs = find_end_components(p);
-  EXPECT_EQ(ecs.count, 1u);
-  EXPECT_EQ(ecs.ec_of[0], ecs.ec_of[1]);
+  const graph::MecDecomposition ecs = silent_end_components(p);
+  EXPECT_EQ(ecs.count(), 1u);
+  EXPECT_EQ(ecs.mec_of[0], ecs.mec_of[1]);
   expect_all_solve(p, {0.6, 0.6});
   MinMaxSolution solution;
   interval_value_iteration(p, solution, precise());
@@ -246,7 +248,7 @@ TEST(MdpSolvers, MinRewardWithZeroRewardEndComponent) {
 // progress, not an end component: Rmin = 0.
 TEST(MdpSolvers, LeakingZeroRewardChoiceIsNoEndComponent) {
   const MinMaxProblem p = make_problem({{{{{0, 0.5}}, 0.0}, {{}, 2.0}}}, false, k_inf);
-  EXPECT_EQ(find_end_components(p).count, 0u);
+  EXPECT_EQ(silent_end_components(p).count(), 0u);
   expect_all_solve(p, {0.0});
 }
 
@@ -401,7 +403,7 @@ TEST(MdpSolvers, RandomProblemsAgree) {
         SCOPED_TRACE(testing::Message() << "seed " << seed << (maximize ? " max" : " min")
                                         << (rewards ? " rewards" : " probabilities"));
         const MinMaxProblem p = random_problem(200, maximize, rewards, seed);
-        end_components += find_end_components(p).count;
+        end_components += silent_end_components(p).count();
         MinMaxSolution reference;
         ASSERT_TRUE(value_iteration(p, reference, settings).converged);
         for (const NamedSolver& solver : k_solvers) {
@@ -457,7 +459,7 @@ TEST(MdpSolvers, LargeRandomProblemsAgreeInParallel) {
 
 TEST(ProblemGraph, SccsInReverseTopologicalOrder) {
   const MinMaxProblem p = make_problem(scc_chain(), true);
-  const ProblemSccs sccs = problem_sccs(p);
+  const graph::SccDecomposition sccs = graph::strongly_connected_components(row_graph(p));
   EXPECT_EQ(sccs.num_components(), 5u);
   EXPECT_EQ(sccs.component_of[4], sccs.component_of[5]);
   // Every edge goes to a component solved no later.
@@ -483,7 +485,7 @@ TEST(ProblemGraph, LongChainIsIterative) {
     p.b.push_back(s + 1 < n ? 0.0 : 0.5);
     p.row_groups.push_back(s + 1);
   }
-  EXPECT_EQ(problem_sccs(p).num_components(), n);
+  EXPECT_EQ(graph::strongly_connected_components(row_graph(p)).num_components(), n);
   MinMaxSolution solution;
   const SolveStats stats = topological_value_iteration(p, solution, precise());
   EXPECT_TRUE(stats.converged);
@@ -526,7 +528,7 @@ TEST(SccSchedule, MaxFitGrouping) {
 // leaving) = 2·36 + 3·16 + 3·12 + 8 = 164.
 TEST(SccSchedule, SccBytes) {
   const MinMaxProblem p = make_problem(scc_chain(), true);
-  const ProblemSccs sccs = problem_sccs(p);
+  const graph::SccDecomposition sccs = graph::strongly_connected_components(row_graph(p));
   EXPECT_EQ(scc_bytes(p, sccs, sccs.component_of[0]), 92u);
   EXPECT_EQ(scc_bytes(p, sccs, sccs.component_of[4]), 164u);
   const std::vector<uint64_t> all = all_scc_bytes(p, sccs);

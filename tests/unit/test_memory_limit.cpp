@@ -18,8 +18,9 @@
 #include "common/cgroup_memory.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
+#include "common/stopwatch.hpp"
 #include "formats/model_files.hpp"
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "model/model_memory.hpp"
 #include "pmc/pmc.h"
 #include "property/parser.hpp"
@@ -65,10 +66,6 @@ void write_gz(const std::string& path, const std::string& text) {
   ASSERT_NE(out, nullptr);
   gzwrite(out, text.data(), static_cast<unsigned>(text.size()));
   gzclose(out);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 TEST(MemoryLimit, DefaultIsTheMachinesMemory) {
@@ -291,7 +288,7 @@ TEST(MemoryLimit, LyingHeadersFailBeforeAllocating) {
 TEST(MemoryLimit, ExplorationStopsWithTheStatesSoFar) {
   const std::string chain =
       "dtmc\nmodule m\n  x : [0..400000] init 0;\n  [] x<400000 -> (x'=x+1);\nendmodule\n";
-  const prism_language::Program program = prism_language::parse_program(chain, "chain.pm", {});
+  const prism_language::PrismModel program = prism_language::parse_program(chain, "chain.pm", {});
   for (unsigned threads : {1u, 2u}) {
     SCOPED_TRACE(threads);
     prism_language::ExploreOptions options;

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "support/manifest.hpp"
 
 namespace pmc::prism_language {
@@ -53,7 +53,7 @@ TEST(PrismLanguageParser, EverySharedModelParses) {
     if (path.empty()) continue;  // a carried subset may hold the explicit files only
     ++with_source;
     SCOPED_TRACE(row.name() + " " + row.constants);
-    Program p;
+    PrismModel p;
     try {
       p = load_program(path, parse_constant_assignments(row.constants));
     } catch (const Error& e) {
@@ -105,7 +105,7 @@ TEST(PrismLanguageParser, ParametricCtmcSourcesParseAtAPoint) {
     if (!fs::exists(dir + "/" + file)) continue;
     SCOPED_TRACE(file);
     try {
-      const Program p = load_program(dir + "/" + file, parse_constant_assignments(constants));
+      const PrismModel p = load_program(dir + "/" + file, parse_constant_assignments(constants));
       EXPECT_EQ(p.type, ModelType::ctmc);
     } catch (const Error& e) {
       ADD_FAILURE() << e.what();
@@ -255,7 +255,7 @@ TEST(PrismLanguageExpressions, ConstantnessTextAndBuilders) {
 // ---- program structure ----
 
 TEST(PrismLanguageParser, ProgramStructure) {
-  const Program p = parse_program(R"(// no model type: PRISM takes an mdp
+  const PrismModel p = parse_program(R"(// no model type: PRISM takes an mdp
 const N;          // an int
 const double r = N / 2;
 formula done = s = N;
@@ -321,7 +321,7 @@ endrewards
 }
 
 TEST(PrismLanguageParser, InitBlockAndSynonyms) {
-  const Program p = parse_program(R"(probabilistic
+  const PrismModel p = parse_program(R"(probabilistic
 rate mu = 1;
 module m
   x : [0..3];

@@ -517,6 +517,56 @@ TEST(PropertyParser, DeepButWithinLimits) {
 
 // ---- errors ----
 
+// The property language's expressions are not PRISM's model-source
+// expressions (lib/expression's grammar): these differences are the
+// property language's own and must survive any sharing of the grammar.
+TEST(PropertyParser, ExpressionsDifferFromModelSources) {
+  const std::pair<const char*, const char*> accepted[] = {
+      // Literals are doubles, exact up to 2^53; model sources stop at 2^31 - 1.
+      {"x=3000000000", "e(eq(x,3000000000))"},
+      // A trailing point ends a number; in model sources '.' alone is no token.
+      {"x=1.", "e(eq(x,1.0))"},
+      // PRISM's model keywords are not reserved in properties.
+      {"module=1", "e(eq(module,1))"},
+  };
+  for (const auto& [input, expected] : accepted) EXPECT_EQ(shape(input), expected) << input;
+  // Whole messages, where model sources would accept the text or word the
+  // error otherwise.
+  const std::pair<const char*, const char*> refused[] = {
+      // No `? :`: a property's boolean layer ends the expression before '?'.
+      {"x=1 ? 2 : 3", "column 5: expected '&', '|', '=>' or end of input but found '?'\n"
+                      "  x=1 ? 2 : 3\n"
+                      "      ^"},
+      // min and max take two or more arguments (one in model sources).
+      {"min(x)<1", "column 1: min takes two or more arguments but is given 1\n"
+                   "  min(x)<1\n"
+                   "  ^"},
+      // Comparisons do not chain (model sources read them left to right).
+      {"x<y=z", "column 4: comparisons do not chain: '=' follows a comparison (write a=b & b=c, or parenthesise "
+                "one side)\n"
+                "  x<y=z\n"
+                "     ^"},
+      // Tokens are read one ahead as the parse goes, so the first error in
+      // reading order wins over a character model sources' lexer would
+      // refuse before parsing.
+      {"P>2 [ F a ] $", "column 3: probability bound must be in [0,1] but found 2\n"
+                        "  P>2 [ F a ] $\n"
+                        "    ^"},
+      // `func(name, ...)` is model sources' spelling of a call only.
+      {"func(min,x,1)<2", "column 5: expected '&', '|', '=>' or end of input but found '('\n"
+                          "  func(min,x,1)<2\n"
+                          "      ^"},
+  };
+  for (const auto& [input, message] : refused) {
+    try {
+      parse_property(input);
+      ADD_FAILURE() << "accepted " << input;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), message) << input;
+    }
+  }
+}
+
 struct BadCase {
   std::string text;
   size_t column;

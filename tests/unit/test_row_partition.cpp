@@ -10,7 +10,7 @@
 #include <random>
 
 #include "common/error_code.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/device/device_selection.hpp"
 #include "solver/device/row_partition.hpp"
 #include "support/expect_error.hpp"

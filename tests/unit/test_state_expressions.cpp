@@ -14,7 +14,7 @@
 #include "common/error.hpp"
 #include "formats/model_files.hpp"
 #include "formats/pmcb.hpp"
-#include "formats/prism_language/program.hpp"
+#include "formats/prism_language/prism_model.hpp"
 #include "property/parser.hpp"
 #include "support/temp_dir.hpp"
 

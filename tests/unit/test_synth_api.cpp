@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "pmc/pmc.h"
 #include "support/manifest.hpp"
 

@@ -34,7 +34,8 @@ import org.pmc.Status;
  * any test failed.
  *
  * Reference models come from PMC_MODELS, else PMC_DEFAULT_MODELS_DIR (set
- * by meson from its models_dir), else ../shared/models beside the working
+ * by meson from its models_dir), else the team's models folder,
+ * ../shared/models, beside the working
  * directory or one of its parents; the tests that need
  * them are skipped, with a message, when the manifest is absent.
  *
@@ -89,7 +90,7 @@ public final class PmcTest {
     }
   }
 
-  /** DESIGN §7: |value - ref| <= tol * max(|ref|, 1e-9). */
+  /** Agreement with a reference value: |value - ref| <= tol * max(|ref|, 1e-9). */
   private static void checkClose(double reference, double value, double tolerance, String what) {
     boolean ok = Double.isInfinite(reference) ? value == reference
         : Math.abs(value - reference) <= tolerance * Math.max(Math.abs(reference), 1e-9);
@@ -140,7 +141,7 @@ public final class PmcTest {
       throw new AssertionError(model + "/" + instance + " has no .tra file");
     }
 
-    /** DESIGN §7: 1e-5 for CTMC time-bounded properties, else 1e-6. */
+    /** The reference tolerance: 1e-5 for CTMC time-bounded properties, else 1e-6. */
     double tolerance() {
       return type.equals("ctmc") && TIME_BOUNDED.matcher(property).find() ? 1e-5 : 1e-6;
     }
@@ -160,7 +161,8 @@ public final class PmcTest {
       source = "PMC_DEFAULT_MODELS_DIR";
     }
     if (dir == null || dir.isEmpty()) {
-      // DESIGN §7: ../shared/models next to the source tree; look for it
+      // The default: the team's models folder, ../shared/models next to
+      // the source tree; look for it
       // from the working directory upwards, so that the test also runs from
       // bindings/java.
       dir = "../shared/models";
@@ -427,7 +429,7 @@ public final class PmcTest {
           checkEquals(ModelType.PCTMC, m.type(), "am_10_4.drn type");
           checkEquals(List.of("k1", "k2", "k3"), m.parameters(), "am_10_4.drn parameters");
           checkEquals(120L, m.numStates(), "am_10_4.drn states");
-          // Checked at a parameter point (issue 21), against PRISM's value.
+          // Checked at a parameter point, against PRISM's value.
           try (Options o = new Options().parameter("k1", 3).parameter("k2", 30).parameter("k3", 60);
                Result r = m.check("P=? [ F[100,100] \"correct\" ]", o)) {
             checkClose(0.8281606456376895, r.initialValue(), 1e-7 / 0.8281606456376895, "am_10_4 at k1=3,k2=30,k3=60");
@@ -607,7 +609,7 @@ public final class PmcTest {
     throw new Skip("examples/die/die.tra not found from " + Path.of("").toAbsolutePath());
   }
 
-  /** PRISM-language sources (issue 20): examples/consensus/consensus.nm with K=2, errors, the state limit. */
+  /** PRISM-language sources: examples/consensus/consensus.nm with K=2, errors, the state limit. */
   private static void testPrismLanguage() {
     Path consensus = dieExample().getParent().getParent().resolve("consensus").resolve("consensus.nm");
     try (Model m = Model.buildPrism(consensus, "K=2")) {

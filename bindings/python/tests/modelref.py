@@ -1,7 +1,8 @@
-"""The reference models of ../shared/models and their manifest (DESIGN §7).
+"""The reference models (PMC_MODELS) and their manifest, manifest.tsv.
 
 The directory is PMC_MODELS, else PMC_DEFAULT_MODELS_DIR (set by meson from
-its models_dir), else ../shared/models beside the source tree. Tests that
+its models_dir), else the team's models folder, ../shared/models beside
+the source tree. Tests that
 need it call require_models(), which skips them with a message when absent.
 """
 
@@ -64,7 +65,7 @@ class Row:
         return os.path.join(self.directory, next(f for f in self.files if f.endswith((".tra", ".tra.gz"))))
 
     def tolerance(self):
-        """DESIGN §7: 1e-6 relative, 1e-5 for CTMC time-bounded properties."""
+        """The reference tolerance: 1e-6 relative, 1e-5 for CTMC time-bounded properties."""
         p = self.property
         time_bounded = any(s in p for s in ("<=", "F[", "U[", ">=", "I="))
         return 1e-5 if self.type == "ctmc" and time_bounded else 1e-6

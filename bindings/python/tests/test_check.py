@@ -353,7 +353,7 @@ if __name__ == "__main__":
 
 
 class ParameterPointTest(unittest.TestCase):
-    """A parametric CTMC checked at a point (issue 21), against PRISM's value."""
+    """A parametric CTMC checked at a point, against PRISM's value."""
 
     def test_point_matches_prism(self):
         path = modelref.instance_file("pctmc", "", "am_10_4.drn")

@@ -167,7 +167,7 @@ CONSENSUS = os.path.join(EXAMPLES, "consensus", "consensus.nm")
 
 
 class PrismLanguageTest(unittest.TestCase):
-    """PRISM-language sources (issue 20) through pmc_model_build_prism."""
+    """PRISM-language sources through pmc_model_build_prism."""
 
     def test_build_with_constants(self):
         row = modelref.rows("consensus", "N2_K2")[0]

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/parallel.hpp"
 
 namespace pmc {

@@ -1,4 +1,4 @@
-// `auto`'s cost model (issue 19): the predicted time of a problem on the
+// `auto`'s cost model: the predicted time of a problem on the
 // host's cores against the GPU, so that `auto` picks the faster device and
 // never starts CUDA for a problem the CPU finishes before CUDA would be up.
 //

@@ -7,7 +7,7 @@
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 #include "model/model.hpp"
 
 namespace pmc {

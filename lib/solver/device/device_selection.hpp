@@ -40,7 +40,7 @@ uint64_t resident_solve_bytes(uint64_t states, uint64_t mdp_rows = 0);
 uint64_t gpu_memory_budget(const SolverSettings& settings, int index);
 
 // Before a GPU solver allocates anything for a problem of `entries`
-// non-zeros and `rows` rows (issue 22): Error(out_of_memory), naming the
+// non-zeros and `rows` rows: Error(out_of_memory), naming the
 // need, the budget (gpu_memory_budget) and --gpu-memory-limit, when the
 // problem does not fit the primary device — the status the resident path
 // and gpu.param-bounds give too. Nothing is checked for solvers that fit

@@ -20,7 +20,8 @@
 #include <mutex>
 #include <thread>
 
-#include "cuda/devices.hpp"
+#include "common/error.hpp"
+#include "solver/device/devices.hpp"
 
 namespace pmc {
 
@@ -104,6 +105,16 @@ double device_discovery_elapsed_seconds() {
   std::lock_guard<std::mutex> lock(d.mutex);
   if (d.state != DiscoveryState::running) return 0;
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - d.started).count();
+}
+
+void device_memory(uint64_t index, uint64_t& free_bytes, uint64_t& total_bytes) {
+  const DeviceList& list = discover_devices();
+  if (list.devices.empty()) throw Error(ErrorCode::no_device, list.problem);
+  if (index >= list.devices.size()) {
+    throw Error(ErrorCode::invalid_argument, "device " + std::to_string(index) + " does not exist (" +
+                                                 std::to_string(list.devices.size()) + " device(s))");
+  }
+  device_memory_of_ordinal(list.devices[index].ordinal, free_bytes, total_bytes);
 }
 
 }  // namespace pmc

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "cuda/devices.hpp"
+#include "solver/device/devices.hpp"
 
 namespace pmc {
 

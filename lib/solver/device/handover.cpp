@@ -1,3 +1,4 @@
+#include "common/stopwatch.hpp"
 #include "solver/device/handover.hpp"
 
 #include <fmt/format.h>
@@ -7,8 +8,8 @@
 #include <thread>
 
 #include "common/error.hpp"
-#include "cuda/devices.hpp"
-#include "solver/cancellation.hpp"
+#include "solver/device/devices.hpp"
+#include "common/cancellation.hpp"
 #include "solver/device/cost_model.hpp"
 
 namespace pmc {
@@ -17,10 +18,6 @@ namespace {
 
 // How often the watcher looks at the clock, the user's flag and the GPU.
 constexpr double k_watch_seconds = 0.002;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/stopwatch.hpp"
 #include "cuda/bicgstab_kernels.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
@@ -93,7 +94,7 @@ SolveStats gpu_bicgstab_linear(const LinearSystem& system, std::vector<double>& 
     // (I − A)·x = 0 has the unique solution 0.
     std::fill(x.begin(), x.end(), 0.0);
     stats.converged = true;
-    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats.seconds = seconds_since(start);
     return stats;
   }
   if (residual_ok()) stats.converged = true;
@@ -154,7 +155,7 @@ SolveStats gpu_bicgstab_linear(const LinearSystem& system, std::vector<double>& 
     stats.loop_seconds += polish.loop_seconds;
     stats.converged = polish.converged;
   }
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = seconds_since(start);
   return stats;
 }
 

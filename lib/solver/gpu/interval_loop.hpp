@@ -5,11 +5,11 @@
 // reached through cuda/interval_kernels.hpp.
 #pragma once
 
-#include <chrono>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "common/stopwatch.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_runtime.hpp"
 #include "cuda/interval_kernels.hpp"
@@ -29,10 +29,6 @@ using cuda::StreamHandle;
 inline constexpr uint64_t k_check_interval = 8;
 
 inline constexpr double k_infinity = std::numeric_limits<double>::infinity();
-
-inline double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 struct CheckReading {
   uint64_t open = 0;

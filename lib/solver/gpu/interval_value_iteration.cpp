@@ -33,7 +33,7 @@
 #include "solver/gpu/interval_loop.hpp"
 #include "solver/gpu/solve_context.hpp"
 #include "solver/minmax/bellman.hpp"
-#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {

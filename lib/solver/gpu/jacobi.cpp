@@ -5,6 +5,7 @@
 #include <chrono>
 #include <limits>
 
+#include "common/stopwatch.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
 #include "cuda/reduction_kernels.hpp"
@@ -145,7 +146,7 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   }
   stats.loop_seconds = timer.stop_seconds();
   x_old.download(x, stream);
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = seconds_since(start);
   return stats;
 }
 

@@ -7,20 +7,13 @@
 #include "common/error.hpp"
 #include "common/caller_language.hpp"
 #include "common/memory_limit.hpp"
-#include "cuda/devices.hpp"
+#include "common/stopwatch.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "model/model.hpp"
 #include "solver/device/device_selection.hpp"
 
 namespace pmc {
-
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
 
 SolveStats gpu_resident_reachability(const ReachabilityProblem& p, ReachabilitySolution& out,
                                      const SolverSettings& settings) {

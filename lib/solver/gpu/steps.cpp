@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/stopwatch.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
 #include "solver/gpu/device_csr.hpp"
@@ -69,7 +70,7 @@ SolveStats gpu_steps(const StepProblem& p, std::vector<double>& result, const So
   (accumulate ? acc : v).download(result, stream);
   stats.converged = stationary || limit == p.steps;
   if (!stats.converged) stats.notes.push_back(step_limit_note("gpu.steps", limit, p.steps));
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = seconds_since(start);
   return stats;
 }
 

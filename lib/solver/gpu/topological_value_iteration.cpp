@@ -5,7 +5,7 @@
 // solved whole by gpu.vi: the thesis decomposes only when it must, because
 // one large launch beats many small ones. Otherwise the SCCs of the problem
 // graph are grouped, successors first, into blocks by max-fit
-// (lib/schedule); each block is extracted with the values of its solved
+// (scc_memory_blocks.hpp); each block is extracted with the values of its solved
 // successors folded into b, uploaded, iterated to convergence and its values
 // read back (end components were collapsed once, before blocking). A single-unknown block is solved exactly on the host; an SCC
 // that alone exceeds the budget is solved by cpu.vi.
@@ -18,25 +18,22 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "cuda/devices.hpp"
+#include "common/stopwatch.hpp"
+#include "solver/device/devices.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
-#include "schedule/scc_schedule.hpp"
+#include "solver/minmax/scc_memory_blocks.hpp"
 #include "solver/minmax/bellman.hpp"
-#include "solver/cancellation.hpp"
+#include "common/cancellation.hpp"
 #include "solver/device/device_selection.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
-#include "solver/minmax/problem_end_components.hpp"
-#include "solver/minmax/problem_graph.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
+#include "graph/scc.hpp"
+#include "solver/minmax/problem_row_graph.hpp"
 #include "solver/minmax/scc_subproblem.hpp"
 
 namespace pmc {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 
 SolveStats blocked_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
@@ -56,7 +53,7 @@ SolveStats blocked_core(const MinMaxProblem& p, MinMaxSolution& solution, const 
     stats.seconds = seconds_since(start);
     return stats;
   }
-  const ProblemSccs sccs = problem_sccs(p);
+  const graph::SccDecomposition sccs = graph::strongly_connected_components(row_graph(p));
   const std::vector<uint64_t> bytes = all_scc_bytes(p, sccs);
   const std::vector<SccBlock> blocks = group_sccs(bytes, budget);
   std::vector<double> x = solution.x.empty() ? std::vector<double>(n, 0.0) : solution.x;

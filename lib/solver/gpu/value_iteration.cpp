@@ -4,6 +4,7 @@
 #include <chrono>
 #include <limits>
 
+#include "common/stopwatch.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
 #include "cuda/minmax_kernels.hpp"
@@ -12,7 +13,7 @@
 #include "solver/gpu/device_csr.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/solve_context.hpp"
-#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {
@@ -85,7 +86,7 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   launch_bellman(final_update, warp, stream);
   x.download(solution.x, stream);
   choice.download(solution.choice, stream);
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = seconds_since(start);
   return stats;
 }
 

@@ -28,8 +28,8 @@ DeviceList detail::discover_uncached() {
   return DeviceList{{}, "pmc was built without CUDA support (meson option -Dcuda=disabled or no nvcc found)"};
 }
 
-void device_memory(uint64_t, uint64_t&, uint64_t&) {
-  fail(ErrorCode::no_device, "{}", discover_devices().problem);
+void device_memory_of_ordinal(int, uint64_t&, uint64_t&) {
+  fail(ErrorCode::no_device, "{}", detail::discover_uncached().problem);
 }
 
 bool built_with_cuda() { return false; }

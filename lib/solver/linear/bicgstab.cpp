@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "common/stopwatch.hpp"
 #include "solver/convergence.hpp"
 #include "solver/linear/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
@@ -161,7 +162,7 @@ SolveStats bicgstab(const Apply& apply, const Precondition& precondition, const 
     }
   }
   if (!stats.converged && best_residual < max_abs(r)) x = best_x;
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = seconds_since(start);
   return stats;
 }
 

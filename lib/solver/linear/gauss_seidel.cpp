@@ -1,26 +1,25 @@
 // Gauss–Seidel: Jacobi's update done in place, so each row already sees the
 // new values of the rows before it — usually about half of Jacobi's
 // iterations, but inherently sequential (one core).
-#include <chrono>
 #include <cmath>
 
+#include "common/stopwatch.hpp"
 #include "solver/convergence.hpp"
+#include "solver/iteration.hpp"
 #include "solver/linear/cpu_solvers.hpp"
-#include "solver/progress.hpp"
 
 namespace pmc {
 
 // For the linear system I − A is a non-singular M-matrix and Gauss–Seidel a
 // regular splitting of it, so the sweep converges from any start.
 SolveStats gauss_seidel_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch solve_clock;
   const SparseMatrix& a = system.a;
   const uint64_t n = a.num_rows();
   SolveStats stats;
-  stats.solver = "cpu.gauss-seidel";
   stats.bytes_per_iteration = a.num_entries() * 12.0 + n * 8.0 * 3;
-  ProgressReporter progress(settings, "cpu.gauss-seidel", settings.max_iterations);
-  while (stats.iterations < settings.max_iterations) {
+  IterationDriver loop(settings, stats, "cpu.gauss-seidel", settings.max_iterations);
+  stats.converged = loop.until_converged([&] {
     double max_diff = 0.0;
     for (uint64_t i = 0; i < n; ++i) {
       double sum = system.b[i], diagonal = 0.0;
@@ -35,14 +34,9 @@ SolveStats gauss_seidel_linear(const LinearSystem& system, std::vector<double>& 
       max_diff = std::max(max_diff, convergence_difference(x[i], value, settings.relative));
       x[i] = value;
     }
-    ++stats.iterations;
-    if (max_diff < settings.epsilon) {
-      stats.converged = true;
-      break;
-    }
-    progress.tick(stats.iterations, max_diff);
-  }
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return max_diff;
+  });
+  stats.seconds = solve_clock.seconds();
   return stats;
 }
 
@@ -62,11 +56,10 @@ constexpr double k_relaxation = 0.95;
 
 SolveStats gauss_seidel_stationary(const StationarySystem& system, std::vector<double>& x,
                                    const SolverSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch solve_clock;
   const SparseMatrix& m = system.incoming;
   const uint64_t n = m.num_rows();
   SolveStats stats;
-  stats.solver = "cpu.gauss-seidel";
   stats.bytes_per_iteration = m.num_entries() * 12.0 + n * 8.0 * 4;
   // The relaxed update mixes old and new values, so both must be on the
   // same scale: start from the normalised start vector (uniform if it has
@@ -75,8 +68,8 @@ SolveStats gauss_seidel_stationary(const StationarySystem& system, std::vector<d
   for (double v : x) start_total += v;
   for (double& v : x) v = start_total > 0 && std::isfinite(start_total) ? v / start_total : 1.0 / n;
   std::vector<double> previous(n);
-  ProgressReporter progress(settings, "cpu.gauss-seidel", settings.max_iterations);
-  while (stats.iterations < settings.max_iterations) {
+  IterationDriver loop(settings, stats, "cpu.gauss-seidel", settings.max_iterations);
+  stats.converged = loop.until_converged([&] {
     previous = x;
     double total = 0.0;
     for (uint64_t j = 0; j < n; ++j) {
@@ -91,14 +84,9 @@ SolveStats gauss_seidel_stationary(const StationarySystem& system, std::vector<d
       x[j] /= total;
       max_diff = std::max(max_diff, convergence_difference(previous[j], x[j], settings.relative));
     }
-    ++stats.iterations;
-    if (max_diff < settings.epsilon) {
-      stats.converged = true;
-      break;
-    }
-    progress.tick(stats.iterations, max_diff);
-  }
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return max_diff;
+  });
+  stats.seconds = solve_clock.seconds();
   return stats;
 }
 

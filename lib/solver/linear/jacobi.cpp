@@ -2,13 +2,13 @@
 //   x_i ← (Σ_{j≠i} a_ij·x_j + b_i) / (1 − a_ii)
 // Every row reads only the previous iterate, so rows are independent and
 // the sweep runs on all cores.
-#include <chrono>
 #include <cmath>
 
+#include "common/stopwatch.hpp"
 #include "solver/convergence.hpp"
+#include "solver/iteration.hpp"
 #include "solver/linear/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
-#include "solver/progress.hpp"
 
 namespace pmc {
 
@@ -28,17 +28,16 @@ std::vector<double> diagonal_of(const SparseMatrix& a) {
 }  // namespace
 
 SolveStats jacobi_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch solve_clock;
   const SparseMatrix& a = system.a;
   const int64_t n = static_cast<int64_t>(a.num_rows());
   const std::vector<double> diagonal = diagonal_of(a);
   std::vector<double> next(x.size());
   SolveStats stats;
-  stats.solver = "cpu.jacobi";
   stats.bytes_per_iteration = a.num_entries() * 12.0 + n * (8.0 * 4 + 8.0);
   const int threads = solver_threads(settings);
-  ProgressReporter progress(settings, "cpu.jacobi", settings.max_iterations);
-  while (stats.iterations < settings.max_iterations) {
+  IterationDriver loop(settings, stats, "cpu.jacobi", settings.max_iterations);
+  stats.converged = loop.until_converged([&] {
     double max_diff = 0.0;
 #pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(max : max_diff)
     for (int64_t i = 0; i < n; ++i) {
@@ -51,14 +50,9 @@ SolveStats jacobi_linear(const LinearSystem& system, std::vector<double>& x, con
       max_diff = std::max(max_diff, convergence_difference(x[i], value, settings.relative));
     }
     x.swap(next);
-    ++stats.iterations;
-    if (max_diff < settings.epsilon) {
-      stats.converged = true;
-      break;
-    }
-    progress.tick(stats.iterations, max_diff);
-  }
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return max_diff;
+  });
+  stats.seconds = solve_clock.seconds();
   return stats;
 }
 
@@ -70,16 +64,15 @@ SolveStats jacobi_linear(const LinearSystem& system, std::vector<double>& x, con
 constexpr double k_damping = 0.9;
 
 SolveStats jacobi_stationary(const StationarySystem& system, std::vector<double>& x, const SolverSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch solve_clock;
   const SparseMatrix& m = system.incoming;
   const int64_t n = static_cast<int64_t>(m.num_rows());
   std::vector<double> next(x.size());
   SolveStats stats;
-  stats.solver = "cpu.jacobi";
   stats.bytes_per_iteration = m.num_entries() * 12.0 + n * (8.0 * 4 + 8.0);
   const int threads = solver_threads(settings);
-  ProgressReporter progress(settings, "cpu.jacobi", settings.max_iterations);
-  while (stats.iterations < settings.max_iterations) {
+  IterationDriver loop(settings, stats, "cpu.jacobi", settings.max_iterations);
+  stats.converged = loop.until_converged([&] {
     double total = 0.0;
 #pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(+ : total)
     for (int64_t j = 0; j < n; ++j) {
@@ -95,14 +88,9 @@ SolveStats jacobi_stationary(const StationarySystem& system, std::vector<double>
       max_diff = std::max(max_diff, convergence_difference(x[j], next[j], settings.relative));
     }
     x.swap(next);
-    ++stats.iterations;
-    if (max_diff < settings.epsilon) {
-      stats.converged = true;
-      break;
-    }
-    progress.tick(stats.iterations, max_diff);
-  }
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return max_diff;
+  });
+  stats.seconds = solve_clock.seconds();
   return stats;
 }
 

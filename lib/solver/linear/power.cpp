@@ -3,27 +3,26 @@
 // π ← π + (π·M − π∘d)/q, q = 1.02·max d: the 2% margin gives every state a
 // self-loop, so the chain is aperiodic and the iteration converges.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
+#include "common/stopwatch.hpp"
 #include "solver/convergence.hpp"
+#include "solver/iteration.hpp"
 #include "solver/linear/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
-#include "solver/progress.hpp"
 
 namespace pmc {
 
 SolveStats power_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch solve_clock;
   const SparseMatrix& a = system.a;
   const int64_t n = static_cast<int64_t>(a.num_rows());
   std::vector<double> next(x.size());
   SolveStats stats;
-  stats.solver = "cpu.power";
   stats.bytes_per_iteration = a.num_entries() * 12.0 + n * 8.0 * 4;
   const int threads = solver_threads(settings);
-  ProgressReporter progress(settings, "cpu.power", settings.max_iterations);
-  while (stats.iterations < settings.max_iterations) {
+  IterationDriver loop(settings, stats, "cpu.power", settings.max_iterations);
+  stats.converged = loop.until_converged([&] {
     double max_diff = 0.0;
 #pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(max : max_diff)
     for (int64_t i = 0; i < n; ++i) {
@@ -33,30 +32,24 @@ SolveStats power_linear(const LinearSystem& system, std::vector<double>& x, cons
       max_diff = std::max(max_diff, convergence_difference(x[i], sum, settings.relative));
     }
     x.swap(next);
-    ++stats.iterations;
-    if (max_diff < settings.epsilon) {
-      stats.converged = true;
-      break;
-    }
-    progress.tick(stats.iterations, max_diff);
-  }
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return max_diff;
+  });
+  stats.seconds = solve_clock.seconds();
   return stats;
 }
 
 SolveStats power_stationary(const StationarySystem& system, std::vector<double>& x, const SolverSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch solve_clock;
   const SparseMatrix& m = system.incoming;
   const int64_t n = static_cast<int64_t>(m.num_rows());
   const double max_outflow = n > 0 ? *std::max_element(system.outflow.begin(), system.outflow.end()) : 0.0;
   const double q = max_outflow > 0 ? 1.02 * max_outflow : 1.0;
   std::vector<double> next(x.size());
   SolveStats stats;
-  stats.solver = "cpu.power";
   stats.bytes_per_iteration = m.num_entries() * 12.0 + n * 8.0 * 4;
   const int threads = solver_threads(settings);
-  ProgressReporter progress(settings, "cpu.power", settings.max_iterations);
-  while (stats.iterations < settings.max_iterations) {
+  IterationDriver loop(settings, stats, "cpu.power", settings.max_iterations);
+  stats.converged = loop.until_converged([&] {
     double total = 0.0;
 #pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(+ : total)
     for (int64_t j = 0; j < n; ++j) {
@@ -72,14 +65,9 @@ SolveStats power_stationary(const StationarySystem& system, std::vector<double>&
       max_diff = std::max(max_diff, convergence_difference(x[j], next[j], settings.relative));
     }
     x.swap(next);
-    ++stats.iterations;
-    if (max_diff < settings.epsilon) {
-      stats.converged = true;
-      break;
-    }
-    progress.tick(stats.iterations, max_diff);
-  }
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return max_diff;
+  });
+  stats.seconds = solve_clock.seconds();
   return stats;
 }
 

@@ -2,7 +2,7 @@
 // Σ_k c_k·v_k (uniformisation with Fox–Glynn weights, cumulative rewards).
 // Rows are independent: the product runs on all cores.
 //
-// Issue 23: a bound of 1e14 steps must not run for months when the iterate
+// A bound of 1e14 steps must not run for months when the iterate
 // stops changing after a few dozen. Each step also tells whether v_k is
 // bit-for-bit v_{k−1}; from then on every step recomputes the same vector
 // (the same rows summed in the same order), so v_K = v_k exactly and the
@@ -10,16 +10,16 @@
 // one by one up to rounding. The comparison rides in the product's loop (a
 // load of v_i and a compare per row), so it costs nothing measurable.
 #include <bit>
-#include <chrono>
 
+#include "common/stopwatch.hpp"
+#include "solver/iteration.hpp"
 #include "solver/linear/cpu_solvers.hpp"
 #include "solver/parallel.hpp"
-#include "solver/progress.hpp"
 
 namespace pmc {
 
 SolveStats steps_cpu(const StepProblem& p, std::vector<double>& result, const SolverSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch solve_clock;
   const SparseMatrix& a = p.a;
   const int64_t n = static_cast<int64_t>(a.num_rows());
   const bool accumulate = p.weighted();
@@ -30,13 +30,10 @@ SolveStats steps_cpu(const StepProblem& p, std::vector<double>& result, const So
     for (int64_t i = 0; i < n; ++i) result[i] = c0 * v[i];
   }
   SolveStats stats;
-  stats.solver = "cpu.steps";
   stats.bytes_per_iteration = a.num_entries() * 12.0 + n * (8.0 * 3 + (accumulate ? 16.0 : 0.0));
   const int threads = solver_threads(settings);
-  const uint64_t limit = std::min(p.steps, settings.max_iterations);
-  ProgressReporter progress(settings, "cpu.steps", p.steps);
-  bool stationary = false;
-  for (uint64_t k = 1; k <= limit; ++k) {
+  IterationDriver loop(settings, stats, "cpu.steps", p.steps);
+  const bool stationary = loop.bounded_steps(p.steps, [&](uint64_t k) {
     const double c = accumulate ? p.coefficient(k) : 0.0;
     int changed = 0;
 #pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(| : changed)
@@ -48,22 +45,14 @@ SolveStats steps_cpu(const StepProblem& p, std::vector<double>& result, const So
       if (accumulate) result[i] += c * sum;
     }
     v.swap(next);
-    ++stats.iterations;
-    if (!changed && k < p.steps) {
-      stationary = true;
-      if (accumulate) {
-        const double rest = steps_weight_after(p, k);
-        for (int64_t i = 0; i < n; ++i) result[i] += rest * v[i];
-      }
-      stats.notes.push_back(stationary_note(k, p.steps));
-      break;
-    }
-    progress.tick(stats.iterations);
+    return changed != 0;
+  });
+  if (stationary && accumulate) {
+    const double rest = steps_weight_after(p, stats.iterations);
+    for (int64_t i = 0; i < n; ++i) result[i] += rest * v[i];
   }
   if (!accumulate) result = std::move(v);
-  stats.converged = stationary || limit == p.steps;
-  if (!stats.converged) stats.notes.push_back(step_limit_note("cpu.steps", limit, p.steps));
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = solve_clock.seconds();
   return stats;
 }
 

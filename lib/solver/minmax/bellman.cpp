@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "common/error.hpp"
-#include "solver/minmax/problem_end_components.hpp"
-#include "solver/minmax/problem_graph.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
+#include "solver/minmax/problem_row_graph.hpp"
 
 namespace pmc {
 
@@ -34,7 +34,7 @@ std::vector<uint32_t> optimal_choices(const MinMaxProblem& p, const std::vector<
   if (queue.size() == n) return choice;
 
   // Predecessor rows of every unknown (one per entry).
-  const std::vector<uint32_t> owner = row_owners(p);
+  const std::vector<uint32_t> owner = graph::row_owners(row_graph(p));
   std::vector<uint64_t> pred_offsets(n + 1, 0);
   for (uint64_t e = 0; e < p.a.num_entries(); ++e) ++pred_offsets[p.a.columns[e] + 1];
   for (uint64_t s = 0; s < n; ++s) pred_offsets[s + 1] += pred_offsets[s];

@@ -8,7 +8,7 @@
 // Both iterations converge to the fixed point only when it is unique; with
 // end components among the unknowns the upper iteration can stay put, so
 // the solver runs on the end-component quotient
-// (problem_end_components.hpp), for maximize and minimize alike.
+// (end_component_quotient.hpp), for maximize and minimize alike.
 //
 // Upper start, in order: solution.upper if the caller gives one; the
 // problem's upper_bound (1 for probabilities); else optimistic value
@@ -26,14 +26,15 @@
 // factor λ, so for slow problems every guess stays below the fixed point
 // (measured: a 10^5-state reward MDP with λ = 0.95 failed all attempts that
 // way; with the fixed offset the fourth, ε' = ε/1000, succeeds).
-#include <chrono>
 #include <cmath>
 #include <limits>
 
-#include "solver/minmax/bellman.hpp"
+#include "common/stopwatch.hpp"
 #include "solver/convergence.hpp"
+#include "solver/iteration.hpp"
+#include "solver/minmax/bellman.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
-#include "solver/minmax/problem_end_components.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {
@@ -50,10 +51,6 @@ constexpr int k_ovi_attempts = 10;
 // problems, at every ε'). Like every bound computed in doubles, the result
 // is sound up to rounding.
 constexpr double k_rounding = 8 * std::numeric_limits<double>::epsilon();
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // Iterates lower and upper bounds in place (Gauss–Seidel) or through a
 // second vector (Jacobi, parallel), as cpu.vi chooses.
@@ -96,20 +93,13 @@ double widest_gap(const std::vector<double>& l, const std::vector<double>& u) {
 // Optimistic value iteration: an inductive upper bound from the lower
 // iterate, or false when none was found within the attempts or iterations.
 bool optimistic_upper(const MinMaxProblem& p, std::vector<double>& l, std::vector<double>& u,
-                      const SolverSettings& settings, Sweeper& sweeper, SolveStats& stats,
-                      ProgressReporter& progress) {
+                      const SolverSettings& settings, Sweeper& sweeper, IterationDriver& loop) {
   const auto n = static_cast<int64_t>(l.size());
   std::vector<double> image(l.size());
   const double eps = settings.epsilon;
   double vi_eps = eps;
   for (int attempt = 0; attempt < k_ovi_attempts; ++attempt, vi_eps /= 10) {
-    bool settled = false;
-    while (stats.iterations < settings.max_iterations && !settled) {
-      const double diff = sweeper.sweep(l, Clamp::up);
-      settled = diff < vi_eps;
-      ++stats.iterations;
-      progress.tick(stats.iterations, k_no_upper_bound_yet);
-    }
+    const bool settled = loop.until_upper_bound([&] { return sweeper.sweep(l, Clamp::up) < vi_eps; });
     if (!settled) return false;
     for (int64_t s = 0; s < n; ++s) u[s] = l[s] * (1.0 + eps) + eps;
     bellman_sweep(p, u.data(), image.data(), false, sweeper.threads);
@@ -121,7 +111,7 @@ bool optimistic_upper(const MinMaxProblem& p, std::vector<double>& l, std::vecto
 }
 
 SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch solve_clock;
   const uint64_t n = p.num_unknowns();
   std::vector<double> l = start_vector(solution.x, n, "cpu.interval-vi");
   std::vector<double> u;
@@ -130,12 +120,10 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
   Sweeper lower{p, settings.relative, threads, jacobi, {}};
   Sweeper upper{p, settings.relative, threads, jacobi, {}};
   SolveStats stats;
-  stats.solver = "cpu.interval-vi";
   stats.kernel = jacobi ? "jacobi" : "gauss-seidel";
   stats.bytes_per_iteration = 2 * bellman_bytes(p);
 
-  const auto loop_start = std::chrono::steady_clock::now();
-  ProgressReporter progress(settings, "cpu.interval-vi", settings.max_iterations);
+  IterationDriver loop(settings, stats, "cpu.interval-vi", settings.max_iterations);
   bool have_upper = true;
   if (!solution.upper.empty()) {
     u = start_vector(solution.upper, n, "cpu.interval-vi (upper)");
@@ -143,24 +131,27 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
     u.assign(n, p.upper_bound);
   } else {
     u.assign(n, std::numeric_limits<double>::infinity());
-    have_upper = optimistic_upper(p, l, u, settings, lower, stats, progress);
+    have_upper = optimistic_upper(p, l, u, settings, lower, loop);
     if (have_upper) stats.kernel += "+optimistic";
   }
   if (!have_upper) std::fill(u.begin(), u.end(), std::numeric_limits<double>::infinity());
-  while (have_upper && !bounds_met(l, u, settings, threads) && stats.iterations < settings.max_iterations) {
-    lower.sweep(l, Clamp::up);
-    upper.sweep(u, Clamp::down);
-    ++stats.iterations;
-    // The residual here is the stopping test's own: the widest gap.
-    progress.tick_with(stats.iterations, [&] { return widest_gap(l, u); });
-  }
   stats.converged = have_upper && bounds_met(l, u, settings, threads);
+  if (have_upper && !stats.converged) {
+    stats.converged = loop.until_bounds_close(
+        [&] {
+          lower.sweep(l, Clamp::up);
+          upper.sweep(u, Clamp::down);
+          return bounds_met(l, u, settings, threads);
+        },
+        // The residual here is the stopping test's own: the widest gap.
+        [&] { return widest_gap(l, u); });
+  }
   stats.sound = have_upper;
-  stats.loop_seconds = seconds_since(loop_start);
+  loop.record_loop_seconds();
   solution.choice = optimal_choices(p, l, settings.epsilon);
   solution.x = std::move(l);
   solution.upper = std::move(u);
-  stats.seconds = seconds_since(start);
+  stats.seconds = solve_clock.seconds();
   return stats;
 }
 

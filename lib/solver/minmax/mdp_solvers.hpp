@@ -1,5 +1,5 @@
 // The CPU solvers of MinMaxProblems (MDP min/max reachability and expected
-// rewards; DESIGN §4), registered in registry.cpp as cpu.vi, cpu.topo-vi and
+// rewards), registered in registry.cpp as cpu.vi, cpu.topo-vi and
 // cpu.interval-vi. All take solution.x as the start (lower) vector (empty:
 // zeros) and fill solution.x and solution.choice (the optimal row per
 // unknown, 0-based within its group); interval iteration also fills
@@ -9,7 +9,7 @@
 //
 // Minimize problems may contain zero-reward end components (expected
 // rewards); the three unbounded solvers collapse them first
-// (problem_end_components.hpp), otherwise iteration from 0 would stay at 0
+// (end_component_quotient.hpp), otherwise iteration from 0 would stay at 0
 // inside them. For maximize only interval iteration needs the quotient:
 // iteration from below converges to the least fixed point regardless.
 // A start vector of the wrong size throws Error(invalid_argument).
@@ -36,7 +36,7 @@ SolveStats value_iteration_steps(const MinMaxProblem& problem, MinMaxSolution& s
 // "cpu.topo-vi": topological value iteration (Berger 2014 §2.7, §3.3): the
 // SCCs of the problem graph solved one at a time, successors first, each
 // until it meets the convergence test; a single unknown is solved exactly.
-// SCCs are grouped into blocks by lib/schedule (unlimited budget here; the
+// SCCs are grouped into blocks by scc_memory_blocks.hpp (unlimited budget here; the
 // block is the GPU's unit of transfer).
 SolveStats topological_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
                                        const SolverSettings& settings);

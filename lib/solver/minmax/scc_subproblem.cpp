@@ -44,14 +44,14 @@ double solve_single_unknown(const MinMaxProblem& p, uint32_t s, const std::vecto
 // order, which lists a state's DFS successors before it, lets Gauss–Seidel
 // use this sweep's successor values: half the sweeps of index order there.
 // It is also what a device solver transfers per block.
-void extract_components(const MinMaxProblem& p, const ProblemSccs& sccs, uint64_t first, uint64_t last,
+void extract_components(const MinMaxProblem& p, const graph::SccDecomposition& sccs, uint64_t first, uint64_t last,
                         const std::vector<double>& x, std::vector<uint32_t>& local_of, MinMaxProblem& sub) {
   const std::span<const uint32_t> states(sccs.states.data() + sccs.offsets[first],
                                          sccs.states.data() + sccs.offsets[last + 1]);
   for (uint64_t i = 0; i < states.size(); ++i) local_of[states[i]] = static_cast<uint32_t>(i);
   auto inside = [&](uint32_t j) {
     const uint32_t c = sccs.component_of[j];
-    return c != ProblemSccs::k_no_component && c >= first && c <= last;
+    return c != graph::SccDecomposition::k_no_component && c >= first && c <= last;
   };
   sub.maximize = p.maximize;
   sub.steps = 0;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "solver/problem.hpp"
-#include "solver/minmax/problem_graph.hpp"
+#include "graph/scc.hpp"
 
 namespace pmc {
 
@@ -21,7 +21,7 @@ double solve_single_unknown(const MinMaxProblem& problem, uint32_t s, const std:
 // their unknowns renumbered in the order of sccs.states (local unknown i is
 // sccs.states[sccs.offsets[first] + i]). local_of is scratch of size
 // num_unknowns. `sub` is overwritten.
-void extract_components(const MinMaxProblem& problem, const ProblemSccs& sccs, uint64_t first, uint64_t last,
+void extract_components(const MinMaxProblem& problem, const graph::SccDecomposition& sccs, uint64_t first, uint64_t last,
                         const std::vector<double>& x, std::vector<uint32_t>& local_of, MinMaxProblem& sub);
 
 }  // namespace pmc

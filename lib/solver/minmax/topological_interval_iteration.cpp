@@ -1,4 +1,4 @@
-// cpu.topo-interval-vi: interval iteration SCC by SCC (issue 18), the sound
+// cpu.topo-interval-vi: interval iteration SCC by SCC, the sound
 // counterpart of cpu.topo-vi. Whole-problem interval iteration sweeps every
 // state until the slowest SCC has met the test (measured: 4886 sweeps on
 // consensus N4_K4 Pmax, 12× cpu.topo-vi); in dependency order each SCC is
@@ -23,17 +23,20 @@
 // Upper start per SCC: the problem's upper_bound (1 for probabilities), or,
 // for expected rewards, optimistic value iteration on the SCC (Hartmanns &
 // Kaminski, CAV 2020), as cpu.interval-vi does on the whole problem.
-#include <chrono>
 #include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include "common/stopwatch.hpp"
+#include "graph/scc.hpp"
 #include "solver/minmax/bellman.hpp"
 #include "solver/convergence.hpp"
+#include "solver/iteration.hpp"
+#include "solver/minmax/bellman.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
-#include "solver/minmax/problem_end_components.hpp"
-#include "solver/minmax/problem_graph.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
+#include "solver/minmax/problem_row_graph.hpp"
 #include "solver/progress.hpp"
 #include "solver/minmax/scc_subproblem.hpp"
 
@@ -47,10 +50,6 @@ constexpr int k_ovi_attempts = 10;  // as cpu.interval-vi: ε' down to ε·10⁻
 constexpr double k_rounding = 8 * std::numeric_limits<double>::epsilon();
 // Sweeps an optimistic upper candidate may take to become inductive.
 constexpr uint64_t k_guess_sweeps = 64;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 struct Pair {
   double lower, upper;
@@ -131,7 +130,7 @@ SweepReport interval_sweep(const SccProblem& s, const Pair* in, Pair* out, doubl
 
 // Longest chain of non-trivial SCCs from each SCC downwards (itself
 // included): the precision schedule of the header.
-std::vector<uint32_t> chain_lengths(const MinMaxProblem& p, const ProblemSccs& sccs) {
+std::vector<uint32_t> chain_lengths(const MinMaxProblem& p, const graph::SccDecomposition& sccs) {
   std::vector<uint32_t> length(sccs.num_components(), 0);
   for (uint64_t c = 0; c < sccs.num_components(); ++c) {
     uint32_t below = 0;
@@ -148,14 +147,15 @@ std::vector<uint32_t> chain_lengths(const MinMaxProblem& p, const ProblemSccs& s
 
 class TopologicalInterval {
  public:
+  // Reports count sweeps over all SCCs (the limit applies per SCC).
   TopologicalInterval(const MinMaxProblem& p, const SolverSettings& settings, SolveStats& stats)
       : p_(p), settings_(settings), stats_(stats), threads_(solver_threads(settings)),
-        progress_(settings, "cpu.topo-interval-vi") {}
+        loop_(settings, stats, "cpu.topo-interval-vi") {}
 
   // l and u over all unknowns in, bounds out; false when some SCC found no
   // upper bound (u stays +∞ from there on) or hit the iteration limit.
   void solve(std::vector<double>& l, std::vector<double>& u) {
-    const ProblemSccs sccs = problem_sccs(p_);
+    const graph::SccDecomposition sccs = graph::strongly_connected_components(row_graph(p_));
     const std::vector<uint32_t> length = chain_lengths(p_, sccs);
     uint32_t longest = 1;
     for (const uint32_t k : length) longest = std::max(longest, k);
@@ -163,7 +163,7 @@ class TopologicalInterval {
     for (uint64_t c = 0; c < sccs.num_components(); ++c) {
       const std::span<const uint32_t> states = sccs.component(c);
       if (states.size() == 1) {
-        progress_.tick(total_sweeps_);
+        loop_.poll();
         const uint32_t s = states[0];
         l[s] = std::max(l[s], solve_single_unknown(p_, s, l));
         u[s] = std::min(u[s], solve_single_unknown(p_, s, u));
@@ -184,6 +184,7 @@ class TopologicalInterval {
   }
 
   bool converged() const { return converged_; }
+  void record_loop_seconds() { loop_.record_loop_seconds(); }
   uint64_t verified_guesses() const { return verified_guesses_; }
 
  private:
@@ -215,39 +216,44 @@ class TopologicalInterval {
     bool done = false, guessing = false;
     double guess_below = epsilon;  // lower bounds' change that triggers a guess
     uint64_t guess_sweeps = 0;
-    while (have_upper && !done && sweeps < settings_.max_iterations) {
-      const SweepReport r = interval_sweep(scc_, v_.data(), jacobi ? next_.data() : v_.data(), epsilon,
-                                           settings_.relative, threads_, guessing);
-      if (jacobi) v_.swap(next_);
-      ++sweeps;
-      ++total_sweeps_;
-      progress_.tick_with(total_sweeps_, [&] { return widest_gap(v_); });
-      if (guessing) {
-        ++guess_sweeps;
-        if (r.crossed > 0 || (r.not_inductive > 0 && guess_sweeps >= k_guess_sweeps)) {
-          for (uint64_t i = 0; i < n; ++i) v_[i].upper = saved_upper_[i];  // the guess failed
-          guessing = false;
-          guess_below /= 10;
-          continue;
-        }
-        if (r.not_inductive > 0) continue;
-        for (uint64_t i = 0; i < n; ++i) v_[i].upper = std::min(v_[i].upper, saved_upper_[i]);
-        guessing = false;
-        ++verified_guesses_;
-        done = r.open == 0;
-        continue;
-      }
-      done = r.open == 0;
-      if (!done && r.lower_change < guess_below) {
-        saved_upper_.resize(n);
-        for (uint64_t i = 0; i < n; ++i) {
-          saved_upper_[i] = v_[i].upper;
-          const double l = v_[i].lower;
-          v_[i].upper = std::min(v_[i].upper, l + epsilon * std::max(std::fabs(l), k_relative_floor));
-        }
-        guessing = true;
-        guess_sweeps = 0;
-      }
+    // The gap a report shows is measured after the sweep's guess
+    // bookkeeping (a failed guess's candidate is already replaced by the
+    // saved upper bounds).
+    if (have_upper) {
+      done = loop_.until_bounds_close(
+          sweeps,
+          [&] {
+            const SweepReport r = interval_sweep(scc_, v_.data(), jacobi ? next_.data() : v_.data(), epsilon,
+                                                 settings_.relative, threads_, guessing);
+            if (jacobi) v_.swap(next_);
+            if (guessing) {
+              ++guess_sweeps;
+              if (r.crossed > 0 || (r.not_inductive > 0 && guess_sweeps >= k_guess_sweeps)) {
+                for (uint64_t i = 0; i < n; ++i) v_[i].upper = saved_upper_[i];  // the guess failed
+                guessing = false;
+                guess_below /= 10;
+                return false;
+              }
+              if (r.not_inductive > 0) return false;
+              for (uint64_t i = 0; i < n; ++i) v_[i].upper = std::min(v_[i].upper, saved_upper_[i]);
+              guessing = false;
+              ++verified_guesses_;
+              return r.open == 0;
+            }
+            if (r.open == 0) return true;
+            if (r.lower_change < guess_below) {
+              saved_upper_.resize(n);
+              for (uint64_t i = 0; i < n; ++i) {
+                saved_upper_[i] = v_[i].upper;
+                const double l = v_[i].lower;
+                v_[i].upper = std::min(v_[i].upper, l + epsilon * std::max(std::fabs(l), k_relative_floor));
+              }
+              guessing = true;
+              guess_sweeps = 0;
+            }
+            return false;
+          },
+          [&] { return widest_gap(v_); });
     }
     if (guessing) {
       for (uint64_t i = 0; i < n; ++i) v_[i].upper = saved_upper_[i];
@@ -272,13 +278,9 @@ class TopologicalInterval {
     const double eps = settings_.epsilon;
     double vi_eps = eps;
     for (int attempt = 0; attempt < k_ovi_attempts; ++attempt, vi_eps /= 10) {
-      bool settled = false;
-      while (sweeps < settings_.max_iterations && !settled) {
-        settled = bellman_sweep(lower_problem, l.data(), l.data(), settings_.relative, threads_, Clamp::up) < vi_eps;
-        ++sweeps;
-        ++total_sweeps_;
-        progress_.tick(total_sweeps_, k_no_upper_bound_yet);
-      }
+      const bool settled = loop_.until_upper_bound(sweeps, [&] {
+        return bellman_sweep(lower_problem, l.data(), l.data(), settings_.relative, threads_, Clamp::up) < vi_eps;
+      });
       if (!settled) break;
       for (uint64_t i = 0; i < l.size(); ++i) guess[i] = l[i] * (1.0 + eps) + eps;
       bellman_sweep(upper_problem, guess.data(), image.data(), false, threads_);
@@ -298,30 +300,27 @@ class TopologicalInterval {
   const SolverSettings& settings_;
   SolveStats& stats_;
   int threads_;
-  ProgressReporter progress_;
+  IterationDriver loop_;
   SccProblem scc_;
   MinMaxProblem upper_problem_;
   std::vector<Pair> v_, next_;
   std::vector<double> saved_upper_;
-  uint64_t total_sweeps_ = 0;
   uint64_t verified_guesses_ = 0;
   bool converged_ = true;
 };
 
 SolveStats topo_interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch solve_clock;
   const uint64_t n = p.num_unknowns();
   std::vector<double> l = start_vector(solution.x, n, "cpu.topo-interval-vi");
   std::vector<double> u = solution.upper.empty() ? std::vector<double>(n, p.upper_bound)
                                                  : start_vector(solution.upper, n, "cpu.topo-interval-vi (upper)");
   SolveStats stats;
-  stats.solver = "cpu.topo-interval-vi";
   stats.kernel = "gauss-seidel";
   stats.bytes_per_iteration = bellman_bytes(p) + n * 16.0;
-  const auto loop_start = std::chrono::steady_clock::now();
   TopologicalInterval solver(p, settings, stats);
   solver.solve(l, u);
-  stats.loop_seconds = seconds_since(loop_start);
+  solver.record_loop_seconds();
   if (solver.verified_guesses() > 0) stats.kernel += fmt::format("+{} verified guesses", solver.verified_guesses());
   bool bounded = true;
   for (const double x : u) bounded = bounded && std::isfinite(x);
@@ -330,7 +329,7 @@ SolveStats topo_interval_core(const MinMaxProblem& p, MinMaxSolution& solution, 
   solution.choice = optimal_choices(p, l, settings.epsilon);
   solution.x = std::move(l);
   solution.upper = std::move(u);
-  stats.seconds = seconds_since(start);
+  stats.seconds = solve_clock.seconds();
   return stats;
 }
 

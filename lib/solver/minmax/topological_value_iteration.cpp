@@ -9,15 +9,17 @@
 // error in already solved successors is passed on at most unamplified; an
 // SCC adds its own stopping error on top. Like plain VI's test this is a
 // heuristic, not a bound (for guaranteed bounds use cpu.interval-vi).
-#include <chrono>
 #include <cmath>
 #include <limits>
 
-#include "schedule/scc_schedule.hpp"
+#include "common/stopwatch.hpp"
+#include "graph/scc.hpp"
+#include "solver/iteration.hpp"
 #include "solver/minmax/bellman.hpp"
+#include "solver/minmax/end_component_quotient.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
-#include "solver/minmax/problem_end_components.hpp"
-#include "solver/minmax/problem_graph.hpp"
+#include "solver/minmax/problem_row_graph.hpp"
+#include "solver/minmax/scc_memory_blocks.hpp"
 #include "solver/progress.hpp"
 #include "solver/minmax/scc_subproblem.hpp"
 
@@ -25,40 +27,33 @@ namespace pmc {
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch solve_clock;
   const uint64_t n = p.num_unknowns();
   std::vector<double> x = start_vector(solution.x, n, "cpu.topo-vi");
   const int threads = solver_threads(settings);
-  const ProblemSccs sccs = problem_sccs(p);
+  const graph::SccDecomposition sccs = graph::strongly_connected_components(row_graph(p));
   // Unlimited budget: one block. The loop is kept block-shaped because the
   // block is what a device solver transfers (Berger 2014 §3.3).
   const std::vector<uint64_t> bytes = all_scc_bytes(p, sccs);
   const std::vector<SccBlock> blocks = group_sccs(bytes, 0);
 
   SolveStats stats;
-  stats.solver = "cpu.topo-vi";
   stats.kernel = "gauss-seidel";
   stats.bytes_per_iteration = bellman_bytes(p);
   stats.converged = true;
   std::vector<uint32_t> local_of(n);
   MinMaxProblem sub;
   std::vector<double> local, next;
-  const auto loop_start = std::chrono::steady_clock::now();
   // Reports count sweeps over all SCCs (the limit applies per SCC).
-  ProgressReporter progress(settings, "cpu.topo-vi");
-  uint64_t total_sweeps = 0;
+  IterationDriver loop(settings, stats, "cpu.topo-vi");
   for (const SccBlock& block : blocks) {
     for (uint64_t c = block.first_scc; c <= block.last_scc; ++c) {
       const std::span<const uint32_t> states = sccs.component(c);
       if (states.size() == 1) {
         // Thousands of single-state SCCs per millisecond: the reporter's
         // stride keeps this poll cheap.
-        progress.tick(total_sweeps);
+        loop.poll();
         x[states[0]] = solve_single_unknown(p, states[0], x);
         stats.iterations = std::max<uint64_t>(stats.iterations, 1);
         continue;
@@ -73,28 +68,21 @@ SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const Sol
         stats.kernel = "gauss-seidel+jacobi";
       }
       uint64_t sweeps = 0;
-      bool converged = false;
-      while (sweeps < settings.max_iterations) {
+      const bool converged = loop.until_converged(sweeps, [&] {
         const double diff =
             bellman_sweep(sub, local.data(), jacobi ? next.data() : local.data(), settings.relative, threads);
         if (jacobi) local.swap(next);
-        ++sweeps;
-        ++total_sweeps;
-        if (diff < settings.epsilon) {
-          converged = true;
-          break;
-        }
-        progress.tick(total_sweeps, diff);
-      }
+        return diff;
+      });
       for (uint64_t i = 0; i < states.size(); ++i) x[states[i]] = local[i];
       stats.iterations = std::max(stats.iterations, sweeps);
       stats.converged = stats.converged && converged;
     }
   }
-  stats.loop_seconds = seconds_since(loop_start);
+  loop.record_loop_seconds();
   solution.choice = optimal_choices(p, x, settings.epsilon);
   solution.x = std::move(x);
-  stats.seconds = seconds_since(start);
+  stats.seconds = solve_clock.seconds();
   return stats;
 }
 

@@ -16,7 +16,8 @@
 #include <atomic>
 #include <chrono>
 
-#include "solver/cancellation.hpp"
+#include "common/stopwatch.hpp"
+#include "common/cancellation.hpp"
 #include "solver/param/param_setup.hpp"
 #include "solver/param/param_solvers.hpp"
 #include "solver/parallel.hpp"
@@ -219,7 +220,7 @@ SolveStats param_bounds_cpu(const ParamBoundsProblem& problem, const std::vector
   // vectors read and two written and two accumulated, per region.
   stats.bytes_per_iteration =
       static_cast<double>(problem.num_entries()) * 28.0 + static_cast<double>(problem.num_states) * 48.0;
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = seconds_since(start);
   stats.loop_seconds = stats.seconds;
   return stats;
 }

@@ -1,4 +1,4 @@
-// The parametric-bounds problem (DESIGN §4, solvers cpu.param-bounds and
+// The parametric-bounds problem (solvers cpu.param-bounds and
 // gpu.param-bounds): a pCTMC whose rates are affine in the parameters, a
 // start vector and one or two uniformisation phases, to be bounded below and
 // above over each of many rectangular parameter regions (Češka et al. 2017,

@@ -1,5 +1,5 @@
 // Per-region numerics shared by cpu.param-bounds and gpu.param-bounds
-// (STYLE.md: shared numerics live once): the rate bounds r⊥/r⊤ of every
+// (shared numerics live once): the rate bounds r⊥/r⊤ of every
 // transition over a region, the region's uniformisation rate, and each
 // phase's Fox–Glynn window and coefficients. Free of fmt (cuda/ includes it).
 #pragma once

@@ -1,4 +1,4 @@
-// The parametric-bounds solvers (DESIGN §4: cpu.param-bounds and
+// The parametric-bounds solvers (cpu.param-bounds and
 // gpu.param-bounds), registered in registry.cpp.
 #pragma once
 

@@ -461,7 +461,7 @@ fn builds_prism_language_sources() {
     assert!(limited.message().contains("100"), "{}", limited.message());
     assert_eq!(Model::build_prism(CONSENSUS, Some("K=2\0"), None).unwrap_err().kind(), ErrorKind::InvalidArgument);
 
-    // Issue 22: a memory limit too small for the exploration, then for a check.
+    // A memory limit too small for the exploration, then for a check.
     let mut small = Options::new().unwrap();
     small.set_memory_limit(4096).unwrap();
     let refused = Model::build_prism(CONSENSUS, Some("K=2"), &small).unwrap_err();

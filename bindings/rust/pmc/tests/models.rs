@@ -1,4 +1,4 @@
-//! The safe API on the reference models (DESIGN §7): each format loads, and
+//! The safe API on the reference models: each format loads, and
 //! DTMC, CTMC and MDP properties agree with PRISM's values. Skips when the
 //! models are absent (PMC_MODELS).
 mod common;
@@ -138,7 +138,7 @@ fn parametric_drn_loads() {
     assert_eq!(model.num_states(), 120);
     assert_eq!(model.num_transitions(), 273);
     assert_eq!(model.parameter_names(), ["k1", "k2", "k3"]);
-    // Checked at a parameter point (issue 21), against PRISM's value.
+    // Checked at a parameter point, against PRISM's value.
     let mut options = Options::new().unwrap();
     options.set_parameter("k1", 3.0).unwrap().set_parameter("k2", 30.0).unwrap();
     let property = "P=? [ F[100,100] \"correct\" ]";

@@ -5,7 +5,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// `PMC_MODELS`, else `../shared/models` beside the source tree (DESIGN §7);
+/// `PMC_MODELS`, else the team's models folder, `../shared/models` beside the
+/// source tree;
 /// None, with a message, when absent: the caller then skips.
 pub fn models_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("PMC_MODELS").filter(|d| !d.is_empty()) {
@@ -33,7 +34,7 @@ macro_rules! models_or_skip {
     };
 }
 
-/// One manifest row (DESIGN §7).
+/// One row of the models' manifest.tsv.
 #[derive(Debug, Clone)]
 pub struct Case {
     pub model: String,

@@ -1,0 +1,254 @@
+// Reachability without levels: the final numbering sorts the states
+// (explorer.cpp), so the order in which they are found does not matter, and
+// the threads share a pool of chunks of unexpanded states instead of
+// meeting at a barrier after every BFS level. Deep, narrow models (brp
+// N256: ~2000 levels; cluster: hundreds) spent half their time in those
+// barriers on a busy 2-core machine (perf: 50% in libgomp's spin-wait).
+//
+// The StateSet cannot grow while threads insert, so a thread that finds it
+// full (or nearly full before taking a chunk) asks for a pause: the others
+// finish their current chunk and wait, one thread grows the table, and all
+// go on. The state whose targets were not all inserted is expanded again
+// afterwards; inserting is idempotent.
+#include "formats/prism_language/state_discovery.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "common/caller_language.hpp"
+#include "common/error.hpp"
+#include "common/memory_limit.hpp"
+#include "formats/prism_language/successors.hpp"
+#include "common/cancellation.hpp"
+
+namespace pmc::prism_language {
+namespace {
+
+// States per chunk: enough to make the pool's lock rare, few enough that
+// narrow levels still spread over the threads.
+constexpr size_t k_chunk_states = 256;
+
+// Code model rather than out_of_memory: the limit is the user's (or the
+// model store's 32-bit indices), not an allocation that failed.
+[[noreturn]] void too_many_states(const std::string& file, uint64_t limit, bool user_limit) {
+  if (user_limit) {
+    fail(ErrorCode::model,
+         "{}: exploration stopped: the model has more than {} reachable states, the state limit set; raise it "
+         "({}), or give 0 for no limit",
+         file, limit, setting_name(Setting::max_states));
+  }
+  fail(ErrorCode::model,
+       "{}: exploration stopped: the model has more than {} reachable states, pmc's limit (32-bit state indices)",
+       file, limit);
+}
+
+// Issue 22: before the set grows, the old and the new table together must
+// fit the memory limit.
+void require_room(const StateSet& set, uint64_t more, uint64_t memory_limit, const std::string& file) {
+  require_memory(set.bytes_while_growing(more), memory_limit,
+                 fmt::format("{}: exploration stopped after {} states: growing the state store", file, set.size()));
+}
+
+class Pool {
+ public:
+  Pool(StateSet& set, unsigned threads, uint64_t memory_limit, const std::string& file)
+      : set_(set), threads_(threads), memory_limit_(memory_limit), file_(file) {}
+
+  void push(std::vector<uint64_t> chunk) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    chunks_.push_back(std::move(chunk));
+    changed_.notify_one();
+  }
+
+  // The next chunk to expand, or empty when every thread is out of work (or
+  // one failed). The caller is "active" (may insert) until it calls pop
+  // again or stops.
+  std::vector<uint64_t> pop(bool was_active) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (was_active) leave_locked();
+    while (true) {
+      if (done_) return {};
+      if (!chunks_.empty() && !growing_) {
+        std::vector<uint64_t> chunk = std::move(chunks_.back());
+        chunks_.pop_back();
+        ++active_;
+        return chunk;
+      }
+      if (chunks_.empty() && active_ == 0 && !growing_ && waiting_to_grow_ == 0) {
+        // Nobody holds work and nothing is queued: exploration is over.
+        done_ = true;
+        changed_.notify_all();
+        return {};
+      }
+      changed_.wait(lock);
+    }
+  }
+
+  // Called by an active thread: waits until no other thread is inside a
+  // chunk, then grows the table for `more` states (unless another thread
+  // already did).
+  // A caller waiting for its turn still holds work (the states it found and
+  // the rest of its chunk): `waiting_to_grow_` keeps pop() from ending the
+  // exploration meanwhile. Once the pool has failed (done_ set while work
+  // was pending) there is nothing to grow for: the caller is stopped with
+  // an exception that fail() ignores, since the first error is kept.
+  void grow(uint64_t more) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    leave_locked();
+    ++waiting_to_grow_;
+    while (growing_) changed_.wait(lock);
+    --waiting_to_grow_;
+    growing_ = true;
+    changed_.wait(lock, [&] { return active_ == 0 || done_; });
+    try {
+      if (done_) throw Error(ErrorCode::internal, "exploration stopped by another thread's error");
+      if (!set_.has_room_for(more)) {
+        require_room(set_, more, memory_limit_, file_);
+        set_.grow(more, threads_);
+      }
+    } catch (...) {
+      // The caller fails the pool; the others must not wait for this growth.
+      growing_ = false;
+      changed_.notify_all();
+      throw;
+    }
+    growing_ = false;
+    ++active_;
+    changed_.notify_all();
+  }
+
+  void fail(std::exception_ptr error) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!error_) error_ = error;
+    done_ = true;
+    changed_.notify_all();
+  }
+  void rethrow() {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void leave_locked() {
+    if (--active_ == 0) changed_.notify_all();
+  }
+
+  StateSet& set_;
+  const unsigned threads_;
+  const uint64_t memory_limit_;
+  const std::string& file_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::vector<uint64_t>> chunks_;
+  unsigned active_ = 0, waiting_to_grow_ = 0;
+  bool growing_ = false, done_ = false;
+  std::exception_ptr error_;
+};
+
+}  // namespace
+
+uint64_t reach_states(const PrismModel& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
+                      StateSet& set, uint64_t max_states, unsigned threads, uint64_t memory_limit,
+                      const std::atomic<bool>* cancel, const std::function<void(uint64_t, double)>& progress) {
+  const uint32_t words = layout.words();
+  // Progress: one worker at a time (try_lock), at most every 0.2 s.
+  const auto start = std::chrono::steady_clock::now();
+  std::mutex progress_mutex;
+  auto last_report = start;
+  auto report_progress = [&] {
+    if (!progress || !progress_mutex.try_lock()) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_report >= std::chrono::milliseconds(200)) {
+      last_report = now;
+      progress(set.size(), std::chrono::duration<double>(now - start).count());
+    }
+    progress_mutex.unlock();
+  };
+  const bool user_limit = max_states != 0;
+  const uint64_t limit = user_limit ? std::min(max_states, k_max_states) : k_max_states;
+  Pool pool(set, threads, memory_limit, program.file);
+  std::atomic<uint64_t> total_branches{0};
+  {
+    std::vector<uint64_t> first;
+    for (size_t i = 0; i < initial.size(); i += words) {
+      if (!set.has_room_for(1)) {
+        require_room(set, 1, memory_limit, program.file);
+        set.grow(1);
+      }
+      if (set.insert(&initial[i]) == StateSet::Insert::inserted) {
+        first.insert(first.end(), initial.begin() + static_cast<int64_t>(i),
+                     initial.begin() + static_cast<int64_t>(i + words));
+      }
+      if (first.size() >= k_chunk_states * words) {
+        pool.push(std::move(first));
+        first.clear();
+      }
+    }
+    if (!first.empty()) pool.push(std::move(first));
+  }
+  if (set.size() > limit) too_many_states(program.file, limit, user_limit);
+
+  auto worker = [&]() {
+    try {
+      SuccessorGenerator generator(program, layout);
+      std::vector<int32_t> values(program.variables.size());
+      std::vector<uint64_t> found;
+      bool active = false;
+      double branches_per_state = 8;
+      while (true) {
+        std::vector<uint64_t> chunk = pool.pop(active);
+        active = !chunk.empty();
+        if (!active) return;
+        throw_if_cancelled(cancel);
+        report_progress();
+        const size_t states = chunk.size() / words;
+        // Room for this chunk's targets before starting it, so `full`
+        // below stays rare.
+        const auto expected = static_cast<uint64_t>(static_cast<double>(states) * branches_per_state) + 1;
+        if (!set.has_room_for(expected * 2)) pool.grow(expected * 2 * threads);
+        uint64_t branches = 0;
+        for (size_t s = 0; s < states; ++s) {
+          const uint64_t* key = &chunk[s * words];
+          layout.unpack(key, values);
+          generator.expand(values);
+          branches += generator.num_branches();
+          for (size_t b = 0; b < generator.num_branches(); ++b) {
+            StateSet::Insert result = set.insert(generator.target(b));
+            while (result == StateSet::Insert::full) {
+              pool.grow(expected * 2 * threads);
+              result = set.insert(generator.target(b));
+            }
+            if (result != StateSet::Insert::inserted) continue;
+            found.insert(found.end(), generator.target(b), generator.target(b) + words);
+            if (set.size() > limit) too_many_states(program.file, limit, user_limit);
+            if (found.size() >= k_chunk_states * words) {
+              pool.push(std::move(found));
+              found.clear();
+            }
+          }
+        }
+        branches_per_state = std::max(1.0, static_cast<double>(branches) / static_cast<double>(states));
+        total_branches.fetch_add(branches, std::memory_order_relaxed);
+        if (!found.empty()) {
+          pool.push(std::move(found));
+          found.clear();
+        }
+      }
+    } catch (...) {
+      pool.fail(std::current_exception());
+    }
+  };
+  std::vector<std::thread> workers;
+  workers.reserve(threads);
+  for (unsigned t = 1; t < threads; ++t) workers.emplace_back(worker);
+  worker();
+  for (std::thread& w : workers) w.join();
+  pool.rethrow();
+  return total_branches.load();
+}
+
+}  // namespace pmc::prism_language

@@ -1,0 +1,85 @@
+// The compiled form behind Expression (private to lib/expression/):
+// postfix instructions over a stack of untyped 8-byte values. The compiler
+// (compiler.cpp) resolves every type statically, so each
+// instruction knows whether its operands are integers (booleans as 0/1) or
+// doubles, and conversions are explicit `to_real` instructions.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "expression/expression.hpp"
+
+namespace pmc::expression {
+
+union Value {
+  int64_t i;  // integers and booleans (0/1)
+  double d;
+};
+
+enum class Op : uint8_t {
+  push,  // value
+  load,  // state[arg]
+  to_real,
+  negate_integer,
+  negate_real,
+  logical_not,
+  add_integer,
+  subtract_integer,
+  multiply_integer,
+  add_real,
+  subtract_real,
+  multiply_real,
+  divide_real,
+  less_integer,
+  less_equal_integer,
+  greater_integer,
+  greater_equal_integer,
+  equal_integer,
+  not_equal_integer,
+  less_real,
+  less_equal_real,
+  greater_real,
+  greater_equal_real,
+  equal_real,
+  not_equal_real,
+  min_integer,
+  max_integer,
+  min_real,
+  max_real,
+  power_integer,
+  power_real,
+  modulo_integer,
+  log_real,
+  floor,  // real → integer
+  ceil,
+  round,
+  jump,           // to arg
+  jump_if_false,  // pops the condition
+  and_jump,       // top false: jump keeping it; else pop
+  or_jump,        // top true: jump keeping it; else pop
+};
+
+struct Instruction {
+  Op op = Op::push;
+  uint32_t arg = 0;
+  Value value{0};
+};
+
+struct Expression::Representation {
+  std::vector<Instruction> code;
+  ValueType type = ValueType::boolean;
+  bool constant = true;
+  uint32_t stack_size = 1;  // the deepest the code's stack gets
+  uint32_t state_size = 0;  // 1 + the largest variable index loaded
+  SourceLocation location;
+  std::string text;  // PRISM syntax, for messages
+};
+
+// Runs `r` on `state` with `stack` (at least r.stack_size values); the
+// result is typed as r.type.
+Value run_code(const Expression::Representation& r, std::span<const int32_t> state, Value* stack);
+
+}  // namespace pmc::expression

@@ -1,0 +1,168 @@
+// The postfix code's interpreter, and Expression's typed evaluation on it.
+// Exploration evaluates every guard, weight
+// and assignment once per state and command, so evaluation allocates
+// nothing and dispatches one switch per instruction; constants are folded
+// before (compiler.cpp).
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "common/error.hpp"
+#include "expression/code.hpp"
+
+namespace pmc::expression {
+
+namespace {
+
+[[noreturn]] void runtime_error(const Expression::Representation& r, std::string_view what) {
+  const std::string where = r.location.file.empty() ? std::string("expression") : r.location.to_string();
+  fail(ErrorCode::model, "{}: {} while evaluating {}", where, what, r.text);
+}
+
+int64_t to_integer(const Expression::Representation& r, double value) {
+  // 2^63 is exactly representable; anything at or beyond it (or NaN) is not an int64.
+  if (!(value >= -9223372036854775808.0 && value < 9223372036854775808.0)) {
+    runtime_error(r, fmt::format("the value {} is not an integer PRISM can represent", value));
+  }
+  return static_cast<int64_t>(value);
+}
+
+int64_t integer_power(const Expression::Representation& r, int64_t base, int64_t exponent) {
+  // PRISM: "Negative exponent not allowed for integer power".
+  if (exponent < 0) runtime_error(r, fmt::format("negative exponent {} in an integer pow", exponent));
+  int64_t result = 1;
+  while (exponent > 0) {
+    if (exponent & 1) {
+      if (__builtin_mul_overflow(result, base, &result)) runtime_error(r, "integer overflow in pow");
+    }
+    exponent >>= 1;
+    if (exponent > 0 && __builtin_mul_overflow(base, base, &base)) runtime_error(r, "integer overflow in pow");
+  }
+  return result;
+}
+
+}  // namespace
+
+Value run_code(const Expression::Representation& r, std::span<const int32_t> state, Value* stack) {
+  if (state.size() < r.state_size) {
+    fail(ErrorCode::internal, "expression {} needs {} variables, the state has {}", r.text, r.state_size,
+         state.size());
+  }
+  const Instruction* code = r.code.data();
+  const size_t size = r.code.size();
+  const int32_t* values = state.data();
+  Value* top = stack - 1;  // the top element; the code is balanced, so it ends at stack[0]
+  for (size_t pc = 0; pc < size; ++pc) {
+    const Instruction& in = code[pc];
+    switch (in.op) {
+      case Op::push: *++top = in.value; break;
+      case Op::load: (++top)->i = values[in.arg]; break;
+      case Op::to_real: top->d = static_cast<double>(top->i); break;
+      case Op::negate_integer:
+        if (top->i == std::numeric_limits<int64_t>::min()) runtime_error(r, "integer overflow");
+        top->i = -top->i;
+        break;
+      case Op::negate_real: top->d = -top->d; break;
+      case Op::logical_not: top->i = top->i == 0; break;
+#define PMC_BINARY(OP, FIELD, EXPR)     \
+  case Op::OP: {                        \
+    const auto b = top->FIELD;          \
+    --top;                              \
+    const auto a = top->FIELD;          \
+    EXPR;                               \
+    break;                              \
+  }
+#define PMC_CHECKED(OP, BUILTIN) \
+  PMC_BINARY(OP, i, if (BUILTIN(a, b, &top->i)) runtime_error(r, "integer overflow"))
+      PMC_CHECKED(add_integer, __builtin_add_overflow)
+      PMC_CHECKED(subtract_integer, __builtin_sub_overflow)
+      PMC_CHECKED(multiply_integer, __builtin_mul_overflow)
+      PMC_BINARY(add_real, d, top->d = a + b)
+      PMC_BINARY(subtract_real, d, top->d = a - b)
+      PMC_BINARY(multiply_real, d, top->d = a * b)
+      PMC_BINARY(divide_real, d, top->d = a / b)
+      PMC_BINARY(less_integer, i, top->i = a < b)
+      PMC_BINARY(less_equal_integer, i, top->i = a <= b)
+      PMC_BINARY(greater_integer, i, top->i = a > b)
+      PMC_BINARY(greater_equal_integer, i, top->i = a >= b)
+      PMC_BINARY(equal_integer, i, top->i = a == b)
+      PMC_BINARY(not_equal_integer, i, top->i = a != b)
+      PMC_BINARY(less_real, d, top->i = a < b)
+      PMC_BINARY(less_equal_real, d, top->i = a <= b)
+      PMC_BINARY(greater_real, d, top->i = a > b)
+      PMC_BINARY(greater_equal_real, d, top->i = a >= b)
+      PMC_BINARY(equal_real, d, top->i = a == b)
+      PMC_BINARY(not_equal_real, d, top->i = a != b)
+      PMC_BINARY(min_integer, i, top->i = b < a ? b : a)
+      PMC_BINARY(max_integer, i, top->i = b > a ? b : a)
+      // Java's Math.min/max, which PRISM calls: NaN wins.
+      PMC_BINARY(min_real, d, top->d = std::isnan(a) || std::isnan(b) ? std::nan("") : (b < a ? b : a))
+      PMC_BINARY(max_real, d, top->d = std::isnan(a) || std::isnan(b) ? std::nan("") : (b > a ? b : a))
+      PMC_BINARY(power_integer, i, top->i = integer_power(r, a, b))
+      PMC_BINARY(power_real, d, top->d = std::pow(a, b))
+      // PRISM's mod: the remainder made non-negative by adding the divisor.
+      PMC_BINARY(modulo_integer, i,
+                 if (b == 0) runtime_error(r, "modulo zero");
+                 const int64_t rem = b == -1 ? 0 : a % b; top->i = rem < 0 ? rem + b : rem)
+      PMC_BINARY(log_real, d, top->d = std::log(a) / std::log(b))
+#undef PMC_CHECKED
+#undef PMC_BINARY
+      case Op::floor: top->i = to_integer(r, std::floor(top->d)); break;
+      case Op::ceil: top->i = to_integer(r, std::ceil(top->d)); break;
+      // Java's Math.round: floor(x + 1/2).
+      case Op::round: top->i = to_integer(r, std::floor(top->d + 0.5)); break;
+      case Op::jump: pc = in.arg - 1; break;
+      case Op::jump_if_false: {
+        const bool condition = top->i != 0;
+        --top;
+        if (!condition) pc = in.arg - 1;
+        break;
+      }
+      case Op::and_jump:  // `a & b`: a false is the answer, else b is
+        if (top->i == 0) pc = in.arg - 1; else --top;
+        break;
+      case Op::or_jump:
+        if (top->i != 0) pc = in.arg - 1; else --top;
+        break;
+    }
+  }
+  return *top;
+}
+
+namespace {
+
+// Most expressions need a handful of slots; deeper right-nested ones fall
+// back to the heap.
+constexpr uint32_t k_stack_slots = 32;
+
+Value evaluate(const Expression::Representation& r, std::span<const int32_t> state) {
+  if (r.code.size() == 1 && r.code[0].op == Op::push) return r.code[0].value;
+  if (r.stack_size <= k_stack_slots) {
+    Value stack[k_stack_slots];
+    return run_code(r, state, stack);
+  }
+  std::vector<Value> stack(r.stack_size);
+  return run_code(r, state, stack.data());
+}
+
+}  // namespace
+
+bool Expression::evaluate_bool(std::span<const int32_t> state) const {
+  const Representation& r = *representation_;
+  if (r.type != ValueType::boolean) fail(ErrorCode::internal, "{} is not a boolean expression", r.text);
+  return evaluate(r, state).i != 0;
+}
+
+int64_t Expression::evaluate_int(std::span<const int32_t> state) const {
+  const Representation& r = *representation_;
+  if (r.type == ValueType::real) fail(ErrorCode::internal, "{} is not an integer expression", r.text);
+  return evaluate(r, state).i;
+}
+
+double Expression::evaluate_real(std::span<const int32_t> state) const {
+  const Representation& r = *representation_;
+  const Value value = evaluate(r, state);
+  return r.type == ValueType::real ? value.d : static_cast<double>(value.i);
+}
+
+}  // namespace pmc::expression

@@ -1,0 +1,81 @@
+// Expression: the value-semantics handle around compiled code (code.hpp),
+// and hand-built literals and variables. Evaluation is evaluator.cpp's.
+#include "common/error.hpp"
+#include "expression/code.hpp"
+#include "expression/syntax_tree.hpp"
+
+namespace pmc::expression {
+
+std::string SourceLocation::to_string() const {
+  if (column == 0) return fmt::format("{}:{}", file, line);
+  return fmt::format("{}:{}:{}", file, line, column);
+}
+
+Expression::Expression() : Expression(boolean(true)) {}
+Expression::~Expression() = default;
+Expression::Expression(const Expression& other)
+    : representation_(std::make_unique<Representation>(*other.representation_)) {}
+Expression::Expression(Expression&&) noexcept = default;
+Expression& Expression::operator=(const Expression& other) {
+  if (this != &other) representation_ = std::make_unique<Representation>(*other.representation_);
+  return *this;
+}
+Expression& Expression::operator=(Expression&&) noexcept = default;
+Expression::Expression(std::unique_ptr<Representation> representation)
+    : representation_(std::move(representation)) {}
+
+ValueType Expression::type() const { return representation_->type; }
+const SourceLocation& Expression::location() const { return representation_->location; }
+bool Expression::is_constant() const { return representation_->constant; }
+std::string Expression::to_string() const { return representation_->text; }
+
+namespace {
+
+Expression literal(ValueType type, Value value, std::string text) {
+  auto r = std::make_unique<Expression::Representation>();
+  Instruction in;
+  in.op = Op::push;
+  in.value = value;
+  r->code.push_back(in);
+  r->type = type;
+  r->constant = true;
+  r->stack_size = 1;
+  r->text = std::move(text);
+  return Expression(std::move(r));
+}
+
+}  // namespace
+
+Expression Expression::boolean(bool value) {
+  Value v;
+  v.i = value;
+  return literal(ValueType::boolean, v, value ? "true" : "false");
+}
+
+Expression Expression::integer(int64_t value) {
+  Value v;
+  v.i = value;
+  return literal(ValueType::integer, v, std::to_string(value));
+}
+
+Expression Expression::real(double value) {
+  Value v;
+  v.d = value;
+  return literal(ValueType::real, v, real_literal_text(value));
+}
+
+Expression Expression::variable(uint32_t index, ValueType type, std::string name) {
+  auto r = std::make_unique<Expression::Representation>();
+  Instruction in;
+  in.op = Op::load;
+  in.arg = index;
+  r->code.push_back(in);
+  r->type = type;
+  r->constant = false;
+  r->stack_size = 1;
+  r->state_size = index + 1;
+  r->text = std::move(name);
+  return Expression(std::move(r));
+}
+
+}  // namespace pmc::expression

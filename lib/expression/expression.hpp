@@ -1,0 +1,68 @@
+// A typed, compiled expression over a state's variables (booleans as 0/1):
+// what the PRISM-language front end builds for guards, weights and updates,
+// and what properties use for a source's formulas. Names are bound and
+// constants folded before (binder.hpp, compiler.hpp); only variables remain.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace pmc::expression {
+
+struct SourceLocation {
+  std::string file;  // as the user named it
+  uint32_t line = 0;    // 1-based
+  uint32_t column = 0;  // 1-based
+  // "file:line:column" (or "file:line" when column is 0).
+  std::string to_string() const;
+};
+
+enum class ValueType : uint8_t { boolean, integer, real };
+
+// A typed expression over a state's variables; all constants and formulas
+// are already folded in. A state is the value of each variable in the order
+// the expression was bound against (booleans as 0/1). The representation
+// (code.hpp) is a flat, allocation-free form: exploration evaluates it for
+// every state × command.
+class Expression {
+ public:
+  Expression();  // the literal `true`
+  ~Expression();
+  Expression(const Expression&);
+  Expression(Expression&&) noexcept;
+  Expression& operator=(const Expression&);
+  Expression& operator=(Expression&&) noexcept;
+
+  ValueType type() const;
+  const SourceLocation& location() const;
+  // Whether it contains no variables (then any state gives the same value).
+  bool is_constant() const;
+
+  // Evaluation with PRISM's semantics (integer division is real division,
+  // `mod` as PRISM, pow of ints is an int, ...). Throws pmc::Error (code
+  // model) naming location() on a run-time error such as division by zero
+  // in an integer context or an integer overflow.
+  bool evaluate_bool(std::span<const int32_t> state) const;
+  int64_t evaluate_int(std::span<const int32_t> state) const;
+  double evaluate_real(std::span<const int32_t> state) const;  // ints and bools promoted
+
+  // PRISM syntax, for messages.
+  std::string to_string() const;
+
+  // For tests and for code that builds programs by hand.
+  static Expression boolean(bool value);
+  static Expression integer(int64_t value);
+  static Expression real(double value);
+  static Expression variable(uint32_t index, ValueType type, std::string name);
+
+  struct Representation;  // code.hpp
+  explicit Expression(std::unique_ptr<Representation> representation);
+  const Representation& representation() const { return *representation_; }
+
+ private:
+  std::unique_ptr<Representation> representation_;
+};
+
+}  // namespace pmc::expression
