@@ -1,5 +1,5 @@
 // .pm/.sm/.nm/.prism files → Model: what every loader (CLI, shell, C ABI)
-// calls for a PRISM-language source (issue 20).
+// calls for a PRISM-language source.
 #include "formats/prism_language/prism_model.hpp"
 
 namespace pmc::prism_language {

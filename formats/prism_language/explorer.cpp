@@ -1,4 +1,4 @@
-// Explicit-state exploration of a checked PrismModel (issue 20), in three
+// Explicit-state exploration of a checked PrismModel, in three
 // passes that keep memory per state close to the packed vector plus the CSR:
 //
 //  1. reachability (state_discovery.cpp): the threads expand states from a
@@ -174,7 +174,7 @@ std::vector<uint64_t> sorted_keys(const StateSet& set, unsigned threads) {
   return sorted;
 }
 
-// Issue 22: passes 2 and 3 beside the state store — the sorted keys (and
+// The memory limit: passes 2 and 3 beside the state store — the sorted keys (and
 // the sort's copy), the indices, the valuations, and the rows twice (the
 // blocks, then the model's arrays), about one entry per branch of pass 1 —
 // must fit the memory limit before they start.

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "expression/constant_assignments.hpp"
 #include "expression/expression.hpp"
 #include "model/model.hpp"
 
@@ -117,11 +118,8 @@ struct PrismModel {
 // `--const N=4,K=2,p=0.5,flag=true`: name=value pairs, values kept as text
 // (typed when the program's declaration is known). Throws pmc::Error
 // (invalid_argument) on malformed text, naming the offending pair.
-struct ConstantAssignment {
-  std::string name;
-  std::string value;
-};
-std::vector<ConstantAssignment> parse_constant_assignments(std::string_view text);
+using expression::ConstantAssignment;
+using expression::parse_constant_assignments;
 
 // Parses and checks a source. Errors (pmc::Error, code parse) name
 // file:line:column; constants the source leaves undefined and `constants`

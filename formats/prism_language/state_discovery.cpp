@@ -47,7 +47,7 @@ constexpr size_t k_chunk_states = 256;
        file, limit);
 }
 
-// Issue 22: before the set grows, the old and the new table together must
+// The memory limit: before the set grows, the old and the new table together must
 // fit the memory limit.
 void require_room(const StateSet& set, uint64_t more, uint64_t memory_limit, const std::string& file) {
   require_memory(set.bytes_while_growing(more), memory_limit,

@@ -1,4 +1,4 @@
-// Packed state vectors for the explorer (issue 20): each variable takes
+// Packed state vectors for the explorer: each variable takes
 // bit_width(upper − lower) bits and holds value − lower, so a state of the
 // PRISM benchmark models is one or two 64-bit words instead of a vector of
 // ints. Variable 0 sits in the most significant bits of word 0, the next

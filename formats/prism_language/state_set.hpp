@@ -1,8 +1,8 @@
-// The set of reached states during exploration (issue 20): open addressing
+// The set of reached states during exploration: open addressing
 // over packed state vectors (state_packing.hpp), inserted into by every
 // exploring thread at once. A slot costs the packed words, one status byte
 // and, once numbered, a 32-bit state index: memory per state stays close to
-// the packed vector, as the issue asks.
+// the packed vector, which is what lets millions of states fit.
 //
 // Concurrency: a slot goes empty → writing → full through a compare-and-swap
 // on its status byte; a reader that finds "writing" waits for "full" (the
@@ -33,7 +33,7 @@ class StateSet {
   uint64_t bytes() const;
   // Bytes held while grow(more) rehashes: the old table and the new one
   // (bytes() when it would not grow). The memory limit is checked against
-  // it before growing (issue 22).
+  // it before growing, so the limit holds while it grows.
   uint64_t bytes_while_growing(uint64_t more) const;
   // Bytes of a new set for `expected_states` (the constructor's table).
   static uint64_t bytes_for(uint32_t words, uint64_t expected_states);

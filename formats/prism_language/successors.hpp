@@ -1,4 +1,4 @@
-// The outgoing transitions of one state (issue 20), as PRISM's explicit
+// The outgoing transitions of one state, as PRISM's explicit
 // engine computes them (prism.simulator.Updater.calculateTransitions):
 //
 //  1. each module's unlabelled commands whose guard holds, module by module

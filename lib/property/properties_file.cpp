@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "common/text.hpp"
+#include "expression/constant_assignments.hpp"
 
 namespace pmc::property {
 
@@ -126,35 +127,16 @@ bool is_literal(const std::string& value) {
   return digits;
 }
 
-bool is_identifier(std::string_view word) {
-  if (word.empty() || !is_identifier_start(word[0])) return false;
-  for (const char c : word) {
-    if (!is_identifier_char(c)) return false;
-  }
-  return true;
-}
-
-// "N=3,K=2": the values a caller gives for constants a file leaves without one.
+// "N=3,K=2": the values a caller gives for constants a file leaves without
+// one, in the syntax of a source's --const; here each value must be a literal.
 Constants parse_constant_definitions(std::string_view text) {
   Constants out;
-  if (trim(text).empty()) return out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find(',', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view pair = text.substr(start, end - start);
-    const size_t equals = pair.find('=');
-    const std::string name = equals == std::string_view::npos ? std::string() : std::string(trim(pair.substr(0, equals)));
-    const std::string value = equals == std::string_view::npos ? std::string() : std::string(trim(pair.substr(equals + 1)));
-    if (!is_identifier(name) || value.empty()) {
-      fail(ErrorCode::invalid_argument, "constants: expected NAME=VALUE, found {}", quote_for_message(pair));
-    }
-    if (!is_literal(value)) {
+  for (expression::ConstantAssignment& a : expression::parse_constant_assignments(text)) {
+    if (!is_literal(a.value)) {
       fail(ErrorCode::invalid_argument, "constants: {}: the value must be a number, true or false",
-           quote_for_message(pair));
+           quote_for_message(a.name + "=" + a.value));
     }
-    if (!out.emplace(name, value).second) fail(ErrorCode::invalid_argument, "constants: constant '{}' given twice", name);
-    start = end + 1;
+    out.emplace(std::move(a.name), std::move(a.value));
   }
   return out;
 }

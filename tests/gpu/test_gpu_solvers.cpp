@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "check/check.hpp"
+#include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "common/stopwatch.hpp"
 #include "formats/model_files.hpp"
@@ -515,9 +516,9 @@ TEST(GpuSteps, HugeBoundsOnTheDieAreFastAndExact) {
 
 // Memory limits: a named GPU solver whose problem exceeds the device budget
 // fails with Error(out_of_memory) before any cudaMalloc, naming the need and
-// --gpu-memory-limit (the resident chain of gpu.interval-vi, the explicit
-// systems of the others); the device stays usable; the host limit
-// (--memory-limit) refuses a GPU check as it does a CPU one.
+// the GPU memory limit in the caller's words (the resident chain of
+// gpu.interval-vi, the explicit systems of the others); the device stays
+// usable; the host memory limit refuses a GPU check as it does a CPU one.
 TEST(GpuMemoryLimit, ProblemsBeyondTheBudgetFailBeforeAllocating) {
   ModelPtr die = load_model({std::string(PMC_TEST_DATA_DIR) + "/../../examples/die/die.tra"}, "", {});
   const std::string unbounded = "P=? [ F \"six\" ]", bounded = "P=? [ F<=10 \"six\" ]";
@@ -529,7 +530,7 @@ TEST(GpuMemoryLimit, ProblemsBeyondTheBudgetFailBeforeAllocating) {
     const std::string& property = std::string(solver) == "gpu.steps" ? bounded : unbounded;
     const std::string message =
         testing::expect_error(solver, ErrorCode::out_of_memory, [&] { check(*die, property, o); });
-    EXPECT_NE(message.find("--gpu-memory-limit"), std::string::npos) << message;
+    EXPECT_NE(message.find(setting_name(Setting::gpu_memory_limit)), std::string::npos) << message;
     EXPECT_NE(message.find("64 bytes"), std::string::npos) << message;
     o.settings.gpu_memory_limit = 0;
     const CheckResult r = check(*die, property, o);
@@ -541,7 +542,7 @@ TEST(GpuMemoryLimit, ProblemsBeyondTheBudgetFailBeforeAllocating) {
     const std::string host =
         testing::expect_error(solver, ErrorCode::out_of_memory, [&] { check(*die, property, o); });
     EXPECT_NE(host.find("more than the memory limit of 1.0 KiB"), std::string::npos) << host;
-    EXPECT_NE(host.find("--memory-limit"), std::string::npos) << host;
+    EXPECT_NE(host.find(setting_name(Setting::memory_limit)), std::string::npos) << host;
   }
 }
 
