@@ -1,4 +1,5 @@
-// gpu.interval-vi's kernels (cuda/interval_iteration.cu): one pass over the
+// gpu.interval-vi's kernels, launched by interval_kernels.cu (declared in
+// interval_kernels.hpp) and by the resident solves: one pass over the
 // matrix updates the lower and the upper bound together (Haddad & Monmege
 // 2018; Baier et al., CAV 2017), with the stopping test reduced in the same
 // kernel on the iterations that check it.
@@ -11,16 +12,39 @@
 #pragma once
 
 #include <cfloat>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include <cub/block/block_reduce.cuh>
 
 #include "cuda/check.cuh"
+#include "cuda/interval_kernels.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/reduce.cuh"
 
 namespace pmc::cuda {
+
+// The kernels' views: interval_kernels.hpp's, with CUDA's double2 for the
+// host's BoundPair (the same 16 bytes).
+static_assert(sizeof(BoundPair) == sizeof(double2) && alignof(BoundPair) == alignof(double2) &&
+              offsetof(BoundPair, upper) == offsetof(double2, y));
+using DeviceIntervalRows = IntervalRowsView<double2>;
+using DeviceIntervalBellman = IntervalBellmanView<double2>;
+
+inline double2* as_double2(BoundPair* pairs) { return reinterpret_cast<double2*>(pairs); }
+inline const double2* as_double2(const BoundPair* pairs) { return reinterpret_cast<const double2*>(pairs); }
+
+// A host view as the kernels read it: the two differ only in the type the
+// pair pointers point to.
+template <template <typename> class View>
+View<double2> on_device(const View<BoundPair>& host) {
+  static_assert(sizeof(View<double2>) == sizeof(View<BoundPair>) && std::is_trivially_copyable_v<View<BoundPair>>);
+  View<double2> device;
+  memcpy(static_cast<void*>(&device), &host, sizeof device);  // trivially copyable, as asserted
+  return device;
+}
 
 // bounds_close (solver/convergence.hpp) on the device, with its floor
 // k_relative_floor = 1e-9; NaN and an infinite upper bound are never close.
@@ -33,29 +57,6 @@ __device__ inline bool device_bounds_close(double lower, double upper, double ep
 // solver/minmax/interval_value_iteration.cpp: a silent row maps the guess onto
 // itself, and the exact test fails on the last bit).
 inline constexpr double k_inductive_rounding = 8 * DBL_EPSILON;
-
-// Doubles as integers that order like the values, negative ones included, so
-// that integer atomicMin/atomicMax reduce doubles of either sign (the first
-// phase's x/(1 − y) bounds may be negative for negative rewards).
-__host__ __device__ inline unsigned long long ordered_bits(double v) {
-  unsigned long long bits;
-  memcpy(&bits, &v, sizeof bits);
-  return (bits >> 63) ? ~bits : bits | (1ull << 63);
-}
-__host__ __device__ inline double from_ordered_bits(unsigned long long o) {
-  const unsigned long long bits = (o >> 63) ? o & ~(1ull << 63) : ~o;
-  double v;
-  memcpy(&v, &bits, sizeof v);
-  return v;
-}
-
-// What a check iteration reduces over the unknowns; read back in one copy.
-struct IntervalCheck {
-  unsigned long long open;     // unknowns failing the test (bounds not close; guess not inductive)
-  unsigned long long widest;   // ordered_bits: widest gap / largest change / most mass kept
-  unsigned long long lowest;   // ordered_bits: min x/(1 − y) (first phase)
-  unsigned long long highest;  // ordered_bits: max x/(1 − y) (first phase)
-};
 
 struct CheckPartial {
   unsigned long long open;
@@ -87,27 +88,7 @@ __device__ inline void reduce_check(const CheckPartial& partial, IntervalCheck* 
 
 // ---- Linear systems x = A·x + b, Jacobi splitting ------------------------
 
-// First phase (Quatmann & Katoen, CAV 2018): {x, y} with x_k = k Jacobi
-// steps from 0 and y_k = k steps of the homogeneous system from 1, no
-// clamping. Interval phase: both members use b, clamped monotone.
-enum IntervalPhase : int { k_sound_vi_phase = 0, k_interval_phase = 1 };
-
-struct IntervalRows {
-  uint64_t rows;
-  const uint64_t* offsets;
-  const uint32_t* columns;
-  const double* values;  // the matrix as given: a_ii is skipped, scale holds 1/(1 − a_ii)
-  const double* b;
-  const double* scale;
-  const double2* v;
-  double2* w;
-  IntervalCheck* check;  // null except on check iterations
-  double epsilon;
-  int relative;
-  int phase;
-};
-
-__device__ inline CheckPartial finish_interval_row(const IntervalRows& u, uint64_t i, double2 sum) {
+__device__ inline CheckPartial finish_interval_row(const DeviceIntervalRows& u, uint64_t i, double2 sum) {
   const double scale = u.scale[i];
   const double first = (u.b[i] + sum.x) * scale;
   CheckPartial part = no_check();
@@ -129,7 +110,7 @@ __device__ inline CheckPartial finish_interval_row(const IntervalRows& u, uint64
   return part;
 }
 
-static __global__ void interval_rows_thread(IntervalRows u) {
+static __global__ void interval_rows_thread(DeviceIntervalRows u) {
   const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   CheckPartial part = no_check();
   if (i < u.rows) {
@@ -147,7 +128,7 @@ static __global__ void interval_rows_thread(IntervalRows u) {
   if (u.check) reduce_check(part, u.check);
 }
 
-static __global__ void interval_rows_warp(IntervalRows u) {
+static __global__ void interval_rows_warp(DeviceIntervalRows u) {
   const uint64_t i = (blockIdx.x * uint64_t{k_block_threads} + threadIdx.x) / k_warp;
   const unsigned lane = threadIdx.x % k_warp;
   CheckPartial part = no_check();
@@ -168,16 +149,6 @@ static __global__ void interval_rows_warp(IntervalRows u) {
     if (lane == 0) part = finish_interval_row(u, i, sum);
   }
   if (u.check) reduce_check(part, u.check);
-}
-
-static inline void launch_interval_rows(const IntervalRows& u, bool warp_per_row) {
-  if (u.rows == 0) return;  // a grid of 0 blocks is a launch error
-  if (warp_per_row) {
-    interval_rows_warp<<<blocks_for_warps(u.rows), k_block_threads>>>(u);
-  } else {
-    interval_rows_thread<<<blocks_for_threads(u.rows), k_block_threads>>>(u);
-  }
-  PMC_CUDA_CHECK_LAUNCH("interval_rows");
 }
 
 // After the first phase, with every y_s < 1: x*(s) = x_k(s) + (G^k·x*)(s)
@@ -204,41 +175,15 @@ static __global__ void interval_gaps(uint64_t n, const double2* v, double epsilo
 
 // ---- MDPs: the Bellman operator on both bounds ----------------------------
 
-// both: interval iteration, l' = max(l, B(l)), u' = min(u, B(u)), each with
-// its own optimal choice. lower_only: optimistic VI's lower iteration
-// (Hartmanns & Kaminski, CAV 2020); the check is its largest change.
-// test_upper: counts the states where B(u) ≤ u fails; writes nothing.
-enum IntervalBellmanMode : int { k_both = 0, k_lower_only = 1, k_test_upper = 2 };
-
-struct IntervalBellman {
-  uint64_t states;
-  const uint64_t* groups;   // states + 1
-  const uint64_t* offsets;  // choices + 1
-  const uint32_t* columns;
-  const double* values;
-  const double* b;  // null: none (a resident MDP's known states hold their values in v)
-  const double2* v;
-  double2* w;
-  IntervalCheck* check;  // null except on check iterations
-  double epsilon;
-  int relative;
-  int maximize;
-  int mode;
-  // Null: every state is an unknown. Else only k_reach_maybe states are
-  // (a resident MDP, cuda/resident_mdp.cu): the others keep their values,
-  // which the iteration never writes, so v and w must both hold them.
-  const uint8_t* status = nullptr;
-};
-
-__device__ inline bool is_unknown(const IntervalBellman& u, uint64_t s) {
+__device__ inline bool is_unknown(const DeviceIntervalBellman& u, uint64_t s) {
   return u.status == nullptr || u.status[s] == 0;  // 0: k_reach_maybe (solver/problem.hpp)
 }
 
-__device__ inline double better(const IntervalBellman& u, double best, double v) {
+__device__ inline double better(const DeviceIntervalBellman& u, double best, double v) {
   return (u.maximize ? v > best : v < best) ? v : best;
 }
 
-__device__ inline CheckPartial finish_interval_state(const IntervalBellman& u, uint64_t s, double best_lower,
+__device__ inline CheckPartial finish_interval_state(const DeviceIntervalBellman& u, uint64_t s, double best_lower,
                                                      double best_upper) {
   const double2 old = u.v[s];
   if (u.groups[s] == u.groups[s + 1]) {  // no choice: keeps its values, as B does (solver/minmax/bellman.hpp)
@@ -263,7 +208,7 @@ __device__ inline CheckPartial finish_interval_state(const IntervalBellman& u, u
   return part;
 }
 
-static __global__ void interval_bellman_thread(IntervalBellman u) {
+static __global__ void interval_bellman_thread(DeviceIntervalBellman u) {
   const uint64_t s = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   CheckPartial part = no_check();
   if (s < u.states && is_unknown(u, s)) {
@@ -285,7 +230,7 @@ static __global__ void interval_bellman_thread(IntervalBellman u) {
   if (u.check) reduce_check(part, u.check);
 }
 
-static __global__ void interval_bellman_warp(IntervalBellman u) {
+static __global__ void interval_bellman_warp(DeviceIntervalBellman u) {
   const uint64_t s = (blockIdx.x * uint64_t{k_block_threads} + threadIdx.x) / k_warp;
   const unsigned lane = threadIdx.x % k_warp;
   CheckPartial part = no_check();
@@ -312,17 +257,7 @@ static __global__ void interval_bellman_warp(IntervalBellman u) {
   if (u.check) reduce_check(part, u.check);
 }
 
-static inline void launch_interval_bellman(const IntervalBellman& u, bool warp_per_state) {
-  if (u.states == 0) return;
-  if (warp_per_state) {
-    interval_bellman_warp<<<blocks_for_warps(u.states), k_block_threads>>>(u);
-  } else {
-    interval_bellman_thread<<<blocks_for_threads(u.states), k_block_threads>>>(u);
-  }
-  PMC_CUDA_CHECK_LAUNCH("interval_bellman");
-}
-
-// Optimistic VI's guess u = l·(1 + ε) + ε (Hartmanns & Kaminski, CAV 2020).
+// Optimistic VI's guess (interval_kernels.hpp).
 static __global__ void optimistic_guess(uint64_t n, double2* v, double epsilon) {
   const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   if (i < n) v[i].y = v[i].x * (1.0 + epsilon) + epsilon;

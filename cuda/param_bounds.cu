@@ -44,6 +44,7 @@
 #include "cuda/device_context.cuh"
 #include "cuda/launch.hpp"
 #include "cuda/param_kernels.hpp"
+#include "solver/gpu/param_chunk_plan.hpp"
 #include "solver/param/param_setup.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/progress.hpp"

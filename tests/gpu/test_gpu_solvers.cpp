@@ -690,7 +690,7 @@ TEST(GpuProgress, ALongGpuSolveReportsAndCancelsFromAnotherThread) {
   }
 }
 
-// ---- gpu.interval-vi (cuda/interval_iteration.cu) ---------------------------
+// ---- gpu.interval-vi (lib/solver/gpu/interval_value_iteration.cpp) -----------
 
 constexpr double k_inf = std::numeric_limits<double>::infinity();
 

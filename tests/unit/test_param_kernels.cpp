@@ -1,10 +1,11 @@
 // gpu.param-bounds' per-thread functions and launch sequence
-// (cuda/param_kernels.hpp), run on the CPU: every "launch" is a loop over
-// all element ids, which is exact because a launch never reads what it
-// writes. The results must equal cpu.param-bounds on every state, in the
-// CSR and ELL layouts and with the regions split over several chunks. This
-// checks the layouts, the region interleaving, the step parity and the
-// phase handling of the GPU solver on machines without a GPU; the GPU tests
+// (cuda/param_kernels.hpp, lib/solver/gpu/param_chunk_plan.hpp), run on the
+// CPU: every "launch" is a loop over all element ids, which is exact
+// because a launch never reads what it writes. The results must equal
+// cpu.param-bounds on every state, in the CSR and ELL layouts and with the
+// regions split over several chunks. This checks the layouts, the region
+// interleaving, the step parity and the phase handling of the GPU solver
+// on machines without a GPU; the GPU tests
 // (tests/gpu/test_gpu_param_bounds.cpp) check the device itself.
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 
 #include "check/parametric.hpp"
 #include "cuda/param_kernels.hpp"
+#include "solver/gpu/param_chunk_plan.hpp"
 #include "solver/param/param_solvers.hpp"
 #include "support/manifest.hpp"
 #include "support/pctmc.hpp"

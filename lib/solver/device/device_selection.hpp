@@ -26,8 +26,8 @@ int primary_device_ordinal(const SolverSettings& settings);
 // vectors.
 uint64_t gpu_bytes_needed(uint64_t entries, uint64_t rows);
 
-// A chain or MDP resident on a GPU (cuda/resident_reachability.cu,
-// cuda/resident_mdp.cu): the model's cache key for usable device `index`,
+// A chain or MDP resident on a GPU (lib/solver/gpu/resident_chain_reachability.cpp,
+// resident_mdp_reachability.cpp): the model's cache key for usable device `index`,
 // the bytes it takes (matrix, 16 B per non-zero with its transposed graph)
 // and those of one solve's working vectors on it. `mdp_rows`: the MDP's
 // rows (choices), 0 for a chain.

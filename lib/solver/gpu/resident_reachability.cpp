@@ -1,7 +1,7 @@
 // gpu_resident_reachability (solver/gpu/gpu_solvers.hpp): the host half, which
 // keeps the chain or MDP on the model (Model::derived_shared under
 // device_chain_key) and minds the memory budget; the device halves are
-// cuda/resident_reachability.cu (chains) and cuda/resident_mdp.cu (MDPs).
+// resident_chain_reachability.cpp (chains) and resident_mdp_reachability.cpp (MDPs).
 #include <chrono>
 
 #include "common/error.hpp"

@@ -1,13 +1,14 @@
-// gpu.interval-vi's solve on a resident MDP (cuda/resident_mdp.cu), and the
-// pieces it shares with the chain's (cuda/resident_reachability.cu). For
-// .cu files only.
+// gpu.interval-vi's solve on a resident MDP (resident_mdp_reachability.cpp),
+// and the pieces it shares with the chain's (resident_chain_reachability.cpp).
+// Built with CUDA only.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
-#include "cuda/resident_chain.cuh"
+#include "cuda/interval_kernels.hpp"
+#include "cuda/resident_chain.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {
@@ -24,6 +25,7 @@ void upload_words(cuda::DeviceBuffer<uint64_t>& to, const std::vector<uint64_t>&
 
 // The pinned read-back into out's per-state vectors (status, bounds, their
 // midpoint).
-void split_reachability_results(const double2* pairs, const uint8_t* status, uint64_t n, ReachabilitySolution& out);
+void split_reachability_results(const cuda::BoundPair* pairs, const uint8_t* status, uint64_t n,
+                                 ReachabilitySolution& out);
 
 }  // namespace pmc

@@ -1,7 +1,8 @@
 // The iteration loop gpu.interval-vi's solvers share
-// (cuda/interval_iteration.cu, cuda/resident_reachability.cu): one launch
-// per iteration, the stopping test's device record read back every
-// k_check_interval-th.
+// (lib/solver/gpu/interval_value_iteration.cpp, resident_chain_reachability.cpp,
+// resident_mdp_reachability.cpp): one launch per iteration, the stopping test's device
+// record read back every k_check_interval-th. Host code: the kernels are
+// reached through cuda/interval_kernels.hpp.
 #pragma once
 
 #include <limits>
@@ -9,20 +10,23 @@
 #include <vector>
 
 #include "common/stopwatch.hpp"
-#include "cuda/check.cuh"
 #include "cuda/device_buffer.hpp"
-#include "cuda/interval_kernels.cuh"
+#include "cuda/device_runtime.hpp"
+#include "cuda/interval_kernels.hpp"
 #include "cuda/launch.hpp"
 #include "solver/problem.hpp"
 #include "solver/progress.hpp"
 
-namespace pmc::cuda {
+namespace pmc::gpu::interval_loop {
+
+using cuda::BoundPair;
+using cuda::DeviceBuffer;
+using cuda::IntervalCheck;
+using cuda::StreamHandle;
 
 // As gpu.jacobi: one read-back every 8th iteration keeps its cost small
 // while overshooting the stopping point by at most 7 iterations.
 inline constexpr uint64_t k_check_interval = 8;
-
-namespace interval_loop {
 
 inline constexpr double k_infinity = std::numeric_limits<double>::infinity();
 
@@ -32,23 +36,28 @@ struct CheckReading {
 };
 
 // The device record a check reduces into: reset before the launch, one copy
-// back after it.
+// back after it, both on the solve's stream (null: the legacy default
+// stream, for the solves that have none of their own yet).
 class CheckRecord {
  public:
-  CheckRecord() : value_(1) {}
+  explicit CheckRecord(StreamHandle stream = nullptr) : value_(1), stream_(stream) {}
   IntervalCheck* reset() {
-    const IntervalCheck empty{0, ordered_bits(-k_infinity), ordered_bits(k_infinity), ordered_bits(-k_infinity)};
-    PMC_CUDA_CHECK(cudaMemcpy(value_.data(), &empty, sizeof empty, cudaMemcpyHostToDevice));
+    const IntervalCheck empty{0, cuda::ordered_bits(-k_infinity), cuda::ordered_bits(k_infinity),
+                              cuda::ordered_bits(-k_infinity)};
+    cuda::copy_to_device(value_.data(), &empty, sizeof empty, stream_);
     return value_.data();
   }
   CheckReading read() const {
     IntervalCheck c{};
-    PMC_CUDA_CHECK(cudaMemcpy(&c, value_.data(), sizeof c, cudaMemcpyDeviceToHost));
-    return {c.open, from_ordered_bits(c.widest), from_ordered_bits(c.lowest), from_ordered_bits(c.highest)};
+    cuda::copy_to_host(&c, value_.data(), sizeof c, stream_);
+    return {c.open, cuda::from_ordered_bits(c.widest), cuda::from_ordered_bits(c.lowest),
+            cuda::from_ordered_bits(c.highest)};
   }
+  StreamHandle stream() const { return stream_; }
 
  private:
   DeviceBuffer<IntervalCheck> value_;
+  StreamHandle stream_;
 };
 
 // The loop every phase shares: `step(check)` launches one iteration (check:
@@ -59,7 +68,7 @@ class CheckRecord {
 // k_no_upper_bound_yet.
 template <typename Step, typename Done>
 inline bool iterate(Step step, Done done, CheckRecord& record, const SolverSettings& settings, SolveStats& stats,
-             ProgressReporter& progress, double& residual, bool bounds_known = true) {
+                    ProgressReporter& progress, double& residual, bool bounds_known = true) {
   while (stats.iterations < settings.max_iterations) {
     // Cancellation: between launches, nothing half written.
     progress.tick(stats.iterations, bounds_known ? residual : k_no_upper_bound_yet);
@@ -77,12 +86,11 @@ inline bool iterate(Step step, Done done, CheckRecord& record, const SolverSetti
 }
 
 // bounds_close in every unknown, for the bounds a loop starts from.
-inline bool all_close(uint64_t n, const DeviceBuffer<double2>& v, const SolverSettings& settings, CheckRecord& record,
-               double& residual) {
+// On the record's stream.
+inline bool all_close(uint64_t n, const DeviceBuffer<BoundPair>& v, const SolverSettings& settings,
+                      CheckRecord& record, double& residual) {
   if (n == 0) return true;
-  interval_gaps<<<blocks_for_threads(n), k_block_threads>>>(n, v.data(), settings.epsilon, settings.relative ? 1 : 0,
-                                                            record.reset());
-  PMC_CUDA_CHECK_LAUNCH("interval_gaps");
+  cuda::launch_interval_gaps(n, v.data(), settings.epsilon, settings.relative ? 1 : 0, record.reset(), record.stream());
   const CheckReading reading = record.read();
   residual = reading.widest;
   return reading.open == 0;
@@ -91,18 +99,17 @@ inline bool all_close(uint64_t n, const DeviceBuffer<double2>& v, const SolverSe
 inline bool warp_layout(const SolverSettings& settings, uint64_t rows, uint64_t entries) {
   if (settings.gpu_layout == GpuLayout::warp_per_row) return true;
   if (settings.gpu_layout == GpuLayout::thread_per_row) return false;
-  return use_warp_per_row(rows, entries);
+  return cuda::use_warp_per_row(rows, entries);
 }
 
-inline void split(const std::vector<double2>& pairs, bool bounded, std::vector<double>& lower, std::vector<double>& upper) {
+inline void split(const std::vector<BoundPair>& pairs, bool bounded, std::vector<double>& lower,
+                  std::vector<double>& upper) {
   lower.resize(pairs.size());
   upper.resize(pairs.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
-    lower[i] = pairs[i].x;
-    upper[i] = bounded ? pairs[i].y : k_infinity;
+    lower[i] = pairs[i].lower;
+    upper[i] = bounded ? pairs[i].upper : k_infinity;
   }
 }
 
-}  // namespace interval_loop
-
-}  // namespace pmc::cuda
+}  // namespace pmc::gpu::interval_loop

@@ -6,7 +6,7 @@
 // distance to the fixed point; a lower and an upper bound that meet do.
 //
 // Why on the GPU it costs little more than gpu.jacobi / gpu.vi: the lower
-// and the upper iterate are one double2 per unknown (cuda/interval_kernels.cuh),
+// and the upper iterate are one 16-byte pair per unknown (cuda/interval_kernels.hpp),
 // so one pass over the matrix, which dominates the traffic, updates both,
 // and the stopping test is reduced inside that kernel every
 // k_check_interval iterations, so one 32-byte record crosses per check.
@@ -14,24 +14,25 @@
 // Linear systems use the Jacobi splitting (as gpu.jacobi), MDPs the Bellman
 // operator (as gpu.vi) on the end-component quotient: with end components
 // the upper iteration can stay above the value forever.
+//
+// Host code: the kernels are reached through cuda/interval_kernels.hpp and
+// cuda/linear_kernels.hpp, every launch and copy on the solve's stream.
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "cuda/check.cuh"
-#include "cuda/device_context.cuh"
+#include "cuda/device_buffer.hpp"
+#include "cuda/device_runtime.hpp"
+#include "cuda/interval_kernels.hpp"
+#include "cuda/launch.hpp"
+#include "cuda/linear_kernels.hpp"
+#include "solver/convergence.hpp"
 #include "solver/gpu/device_csr.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
-#include "cuda/interval_kernels.cuh"
-#include "cuda/interval_loop.cuh"
-#include "cuda/row_kernels.cuh"
-// bellman.hpp's OpenMP sweep is host code this file never instantiates;
-// without -fopenmp nvcc's front end flags its unused `parallel` flag.
-#pragma nv_diag_suppress 177
+#include "solver/gpu/interval_loop.hpp"
+#include "solver/gpu/solve_context.hpp"
 #include "solver/minmax/bellman.hpp"
-#include "solver/convergence.hpp"
-#pragma nv_diag_default 177
 #include "solver/minmax/end_component_quotient.hpp"
 #include "solver/progress.hpp"
 
@@ -40,9 +41,10 @@ namespace pmc {
 namespace {
 
 using namespace pmc::cuda;
+using namespace pmc::gpu::interval_loop;
+using gpu::DeviceCsr;
 
 constexpr const char* k_name = "gpu.interval-vi";
-using namespace pmc::cuda::interval_loop;
 
 // Optimistic VI's attempts, ε' from ε down to ε·10⁻⁹ (as
 // solver/minmax/interval_value_iteration.cpp).
@@ -54,15 +56,16 @@ struct MdpDevice {
   DeviceCsr a;
   DeviceBuffer<uint64_t> groups;
   DeviceBuffer<double> b;
-  DeviceBuffer<double2> v, w;
+  DeviceBuffer<BoundPair> v, w;
   bool warp;
+  StreamHandle stream;
 
   // One launch of `mode`; the iterations that write swap the vectors.
   void step(const MinMaxProblem& p, const SolverSettings& settings, int mode, IntervalCheck* check) {
     const IntervalBellman u{p.num_unknowns(), groups.data(), a.offsets.data(), a.columns.data(), a.values.data(),
                             b.data(), v.data(), w.data(), check, settings.epsilon, settings.relative ? 1 : 0,
                             p.maximize ? 1 : 0, mode};
-    launch_interval_bellman(u, warp);
+    launch_interval_bellman(u, warp, stream);
     if (mode != k_test_upper) std::swap(v, w);
   }
 };
@@ -82,10 +85,7 @@ bool optimistic_upper(const MinMaxProblem& p, MdpDevice& d, const SolverSettings
                                  [&](const CheckReading& r) { return r.widest < vi_eps; }, record, settings, stats,
                                  progress, residual, /*bounds_known=*/false);
     if (!settled) return false;
-    if (n > 0) {
-      optimistic_guess<<<blocks_for_threads(n), k_block_threads>>>(n, d.v.data(), eps);
-      PMC_CUDA_CHECK_LAUNCH("optimistic_guess");
-    }
+    if (n > 0) launch_optimistic_guess(n, d.v.data(), eps, d.stream);
     d.step(p, settings, k_test_upper, record.reset());
     if (record.read().open == 0) return true;
   }
@@ -94,27 +94,33 @@ bool optimistic_upper(const MinMaxProblem& p, MdpDevice& d, const SolverSettings
 
 SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
-  select_device(settings);
+  const gpu::SolveContext context(settings);
+  const StreamHandle stream = context.stream();
   const uint64_t n = p.num_unknowns();
   const std::vector<double> l = start_vector(solution.x, n, k_name);
   const bool given_upper = !solution.upper.empty();
   const std::vector<double> u = given_upper ? start_vector(solution.upper, n, "gpu.interval-vi (upper)")
                                             : std::vector<double>(n, p.upper_bound);
   const bool optimistic = !given_upper && !std::isfinite(p.upper_bound);
-  std::vector<double2> pairs(n);
+  std::vector<BoundPair> pairs(n);
   // During optimistic VI the upper member is unused until the guess.
-  for (uint64_t s = 0; s < n; ++s) pairs[s] = make_double2(l[s], optimistic ? 0.0 : u[s]);
+  for (uint64_t s = 0; s < n; ++s) pairs[s] = BoundPair{l[s], optimistic ? 0.0 : u[s]};
 
-  MdpDevice d{DeviceCsr(p.a), DeviceBuffer<uint64_t>(p.row_groups), DeviceBuffer<double>(p.b),
-              DeviceBuffer<double2>(pairs), DeviceBuffer<double2>(n), warp_layout(settings, n, p.a.num_entries())};
+  MdpDevice d{DeviceCsr(p.a, stream),
+              DeviceBuffer<uint64_t>(p.row_groups, stream),
+              DeviceBuffer<double>(p.b, stream),
+              DeviceBuffer<BoundPair>(pairs, stream),
+              DeviceBuffer<BoundPair>(n),
+              warp_layout(settings, n, p.a.num_entries()),
+              stream};
   SolveStats stats;
   stats.solver = k_name;
   stats.kernel = d.warp ? "warp-per-state" : "thread-per-state";
   // Matrix once, b per choice, row groups, the pairs gathered (at least
   // once) and written: gpu.vi's traffic plus 16 bytes per unknown.
   stats.bytes_per_iteration = d.a.bytes() + p.b.size() * 8.0 + (n + 1) * 8.0 + n * 32.0;
-  CheckRecord record;
-  EventTimer timer;
+  CheckRecord record(stream);
+  StreamTimer timer(stream);
   timer.start();
   ProgressReporter progress(settings, k_name, settings.max_iterations);
   double residual = std::numeric_limits<double>::quiet_NaN();
@@ -132,7 +138,7 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
   }
   stats.sound = have_upper;
   stats.loop_seconds = timer.stop_seconds();
-  d.v.download(pairs);
+  d.v.download(pairs, stream);
   split(pairs, have_upper, solution.x, solution.upper);
   // On the host, as cpu.interval-vi does, so both pick the same scheduler.
   solution.choice = optimal_choices(p, solution.x, settings.epsilon);
@@ -147,7 +153,8 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
 SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& lower, std::vector<double>& upper,
                                const SolverSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
-  select_device(settings);
+  const gpu::SolveContext context(settings);
+  const StreamHandle stream = context.stream();
   const uint64_t n = system.a.num_rows();
   if (!lower.empty() && lower.size() != n) {
     throw Error(ErrorCode::invalid_argument, "gpu.interval-vi: start vector has " + std::to_string(lower.size()) +
@@ -156,18 +163,14 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
   bool bounded = std::isfinite(system.upper_bound);
   // Without an a-priori bound the first phase starts from {x, y} = {0, 1}
   // and the given lower start is not used (as cpu.interval-vi).
-  std::vector<double2> pairs(n);
+  std::vector<BoundPair> pairs(n);
   for (uint64_t i = 0; i < n; ++i) {
-    pairs[i] = bounded ? make_double2(lower.empty() ? 0.0 : lower[i], system.upper_bound) : make_double2(0.0, 1.0);
+    pairs[i] = bounded ? BoundPair{lower.empty() ? 0.0 : lower[i], system.upper_bound} : BoundPair{0.0, 1.0};
   }
-  DeviceCsr a(system.a);
-  DeviceBuffer<double> b(system.b), scale(n);
-  DeviceBuffer<double2> v(pairs), w(n);
-  if (n > 0) {
-    jacobi_scale<<<blocks_for_threads(n), k_block_threads>>>(n, a.offsets.data(), a.columns.data(), a.values.data(),
-                                                              scale.data());
-    PMC_CUDA_CHECK_LAUNCH("jacobi_scale");
-  }
+  DeviceCsr a(system.a, stream);
+  DeviceBuffer<double> b(system.b, stream), scale(n);
+  DeviceBuffer<BoundPair> v(pairs, stream), w(n);
+  if (n > 0) launch_jacobi_scale(n, a.offsets.data(), a.columns.data(), a.values.data(), scale.data(), stream);
   const bool warp = warp_layout(settings, n, a.entries);
   SolveStats stats;
   stats.solver = k_name;
@@ -177,8 +180,8 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
   // gpu.jacobi's traffic plus 16 bytes per row, against a second pass over
   // the matrix for two separate iterations.
   stats.bytes_per_iteration = a.bytes() + n * (8.0 + 8.0 + 16.0 + 16.0);
-  CheckRecord record;
-  EventTimer timer;
+  CheckRecord record(stream);
+  StreamTimer timer(stream);
   timer.start();
   ProgressReporter progress(settings, k_name, settings.max_iterations);
   double residual = std::numeric_limits<double>::quiet_NaN();
@@ -186,7 +189,7 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
     const IntervalRows u{n,        a.offsets.data(), a.columns.data(), a.values.data(),
                          b.data(), scale.data(),     v.data(),         w.data(),
                          check,    settings.epsilon, settings.relative ? 1 : 0, phase};
-    launch_interval_rows(u, warp);
+    launch_interval_rows(u, warp, stream);
     std::swap(v, w);
   };
 
@@ -202,9 +205,8 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
                       record, settings, stats, progress, residual, /*bounds_known=*/false);
     if (bounded && n > 0) {
       // k_max_kept_mass and the widened ratios: solver/convergence.hpp.
-      sound_vi_bounds<<<blocks_for_threads(n), k_block_threads>>>(n, v.data(), widened_ratio(last.lowest, -1.0),
-                                                                  widened_ratio(last.highest, 1.0));
-      PMC_CUDA_CHECK_LAUNCH("sound_vi_bounds");
+      launch_sound_vi_bounds(n, v.data(), widened_ratio(last.lowest, -1.0), widened_ratio(last.highest, 1.0),
+                             stream);
     }
   }
   if (bounded) {
@@ -217,7 +219,7 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
   // x_k, upper is +inf and the result is not sound.
   stats.sound = bounded;
   stats.loop_seconds = timer.stop_seconds();
-  v.download(pairs);
+  v.download(pairs, stream);
   split(pairs, bounded, lower, upper);
   stats.seconds = seconds_since(start);
   return stats;

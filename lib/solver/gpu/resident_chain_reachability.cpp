@@ -1,0 +1,177 @@
+// gpu.interval-vi on a resident chain, the solve on the device
+// (lib/solver/gpu/resident_reachability.cpp caches the chain on the model): P[φ U ψ] of a DTMC (or a
+// CTMC's embedded DTMC) with everything after the labels on the GPU. The
+// first check of a model uploads its probability matrix and transposes it
+// there (cuda/resident_chain.hpp, cached on the model); each check then
+// uploads only φ and ψ (a bit per state), runs prob0/prob1 as frontier
+// searches (cuda/frontier_search.hpp), and iterates both bounds on the whole
+// matrix with the states prob0/prob1 decide held fixed — the equation system
+// the host would build (restrict_linear) is implicit in that mask — and
+// reads back one {lower, upper} pair and one status byte per state.
+//
+// Host code over the launchers of cuda/resident_kernels.hpp and the
+// searches of cuda/frontier_search.hpp. Its work goes to the legacy default
+// stream, as the resident MDP solve's (resident_mdp_reachability.cpp) does.
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/error_code.hpp"
+#include "cuda/device_buffer.hpp"
+#include "cuda/device_runtime.hpp"
+#include "cuda/frontier_search.hpp"
+#include "cuda/interval_kernels.hpp"
+#include "cuda/resident_chain.hpp"
+#include "cuda/resident_kernels.hpp"
+#include "solver/convergence.hpp"
+#include "solver/device/device_selection.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
+#include "solver/gpu/interval_loop.hpp"
+#include "solver/gpu/resident_solves.hpp"
+
+namespace pmc {
+
+namespace {
+
+using namespace pmc::cuda;
+using namespace pmc::gpu::interval_loop;
+
+constexpr const char* k_name = "gpu.interval-vi";
+
+// The kernels classify states with the values the solution reports.
+static_assert(cuda::k_reach_maybe == pmc::k_reach_maybe && cuda::k_reach_one == pmc::k_reach_one &&
+              cuda::k_reach_zero == pmc::k_reach_zero);
+
+// The vectors of one solve on a chain of n states, reused by the next
+// (ResidentChain::workspace): the results come back through pinned memory.
+struct Workspace {
+  explicit Workspace(uint64_t n)
+      : left((n + 63) / 64), right((n + 63) / 64), first(n), second(n), status(n), v(n), w(n), search(n) {}
+  DeviceBuffer<uint64_t> left, right;
+  DeviceBuffer<unsigned> first, second;
+  DeviceBuffer<uint8_t> status;
+  DeviceBuffer<BoundPair> v, w;
+  FrontierSearch search;
+  PinnedBuffer<BoundPair> pairs;
+  PinnedBuffer<uint8_t> status_out;
+};
+
+}  // namespace
+
+void upload_words(DeviceBuffer<uint64_t>& to, const std::vector<uint64_t>& words) {
+  if (words.size() != to.size()) throw Error(ErrorCode::internal, "gpu.interval-vi: label mask of the wrong size");
+  if (!words.empty()) copy_to_device(to.data(), words.data(), words.size() * sizeof(uint64_t), nullptr);
+}
+
+// Split over the host's cores: millions of states take ~10 ms on one core.
+// The vectors' zero-filling resize stays on this thread.
+void split_reachability_results(const BoundPair* pairs, const uint8_t* status, uint64_t n,
+                                 ReachabilitySolution& out) {
+  out.status.resize(n);
+  out.lower.resize(n);
+  out.upper.resize(n);
+  out.values.resize(n);
+  const uint64_t workers =
+      std::max<uint64_t>(1, std::min<uint64_t>(std::thread::hardware_concurrency(), n / (1u << 16)));
+  auto part = [&](uint64_t w) {
+    const uint64_t begin = n * w / workers, end = n * (w + 1) / workers;
+    for (uint64_t s = begin; s < end; ++s) {
+      out.status[s] = status[s];
+      out.lower[s] = pairs[s].lower;
+      out.upper[s] = pairs[s].upper;
+      out.values[s] = bounds_midpoint(pairs[s].lower, pairs[s].upper);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (uint64_t w = 1; w < workers; ++w) threads.emplace_back(part, w);
+  part(0);
+  for (std::thread& t : threads) t.join();
+}
+
+std::shared_ptr<void> gpu_upload_chain(const SolverSettings& settings, uint64_t states, const uint64_t* groups,
+                                       const uint64_t* offsets, const uint32_t* columns, const double* values,
+                                       double& upload_seconds) {
+  const int ordinal = primary_device_ordinal(settings);
+  make_device_current(ordinal);
+  return std::make_shared<ResidentChain>(ordinal, states, groups, offsets, columns, values, upload_seconds);
+}
+
+SolveStats gpu_reachability_on_chain(const void* resident, const ReachabilityProblem& p, ReachabilitySolution& out,
+                                     const SolverSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  SolveStats stats;
+  stats.solver = k_name;
+  auto* chain = const_cast<ResidentChain*>(static_cast<const ResidentChain*>(resident));
+  make_device_current(chain->ordinal);
+  const uint64_t n = p.states;
+  if (n != chain->states || p.is_mdp() != chain->is_mdp()) {
+    throw Error(ErrorCode::internal, "gpu.interval-vi: the resident copy is of another model");
+  }
+  if (chain->is_mdp()) return gpu_mdp_reachability_on_chain(*chain, p, out, settings);
+  std::lock_guard<std::mutex> turn(chain->workspace_mutex);
+  if (!chain->workspace) chain->workspace = std::make_shared<Workspace>(n);
+  Workspace& ws = *static_cast<Workspace*>(chain->workspace.get());
+  DeviceBuffer<uint64_t>&left = ws.left, &right = ws.right;
+  DeviceBuffer<unsigned>&first = ws.first, &second = ws.second;
+  DeviceBuffer<uint8_t>& status = ws.status;
+  DeviceBuffer<BoundPair>&v = ws.v, &w = ws.w;
+  FrontierSearch& search = ws.search;
+
+  auto t = std::chrono::steady_clock::now();
+  upload_words(left, *p.left);
+  upload_words(right, *p.right);
+  stats.transfer_seconds += seconds_since(t);
+
+  // prob0: the states the backward search from ψ through φ misses; prob1:
+  // those the search from prob0 through φ \ ψ misses.
+  t = std::chrono::steady_clock::now();
+  search.seed_set(right.data(), first.data());
+  search.run(*chain, left.data(), nullptr, first.data());
+  search.seed_unreached_by(first.data(), second.data());
+  search.run(*chain, left.data(), right.data(), second.data());
+  if (n > 0) launch_classify_states(n, first.data(), second.data(), status.data(), v.data(), w.data(), nullptr);
+  synchronize(nullptr);  // all of the search's work is on the legacy default stream
+  stats.precompute_seconds = seconds_since(t);
+
+  const bool warp = warp_layout(settings, n, chain->entries);
+  stats.kernel = std::string("resident ") + (warp ? "warp-per-row" : "thread-per-row");
+  // The matrix, the status bytes, the pairs gathered (at least once) and written.
+  stats.bytes_per_iteration = chain->matrix_bytes() + n * (1.0 + 16.0 + 16.0);
+  CheckRecord record;
+  StreamTimer timer(nullptr);
+  timer.start();
+  ProgressReporter progress(settings, k_name, settings.max_iterations);
+  double residual = std::numeric_limits<double>::quiet_NaN();
+  bool done = true;
+  if (n > 0) {
+    launch_masked_gaps(n, status.data(), v.data(), settings.epsilon, settings.relative ? 1 : 0, record.reset(),
+                       nullptr);
+    done = record.read().open == 0;
+  }
+  if (!done) {
+    done = iterate(
+        [&](IntervalCheck* check) {
+          const MaskedRows u{n, chain->offsets.data(), chain->columns.data(), chain->values.data(), status.data(),
+                             v.data(), w.data(), check, settings.epsilon, settings.relative ? 1 : 0};
+          launch_masked_rows(u, warp, nullptr);
+          std::swap(v, w);
+        },
+        [](const CheckReading& r) { return r.open == 0; }, record, settings, stats, progress, residual);
+  }
+  stats.converged = done;
+  stats.sound = true;  // [0, 1] brackets every probability; the clamped iteration keeps the bracket
+  stats.loop_seconds = timer.stop_seconds();
+
+  t = std::chrono::steady_clock::now();
+  ws.pairs.download(v);
+  ws.status_out.download(status);
+  stats.transfer_seconds += seconds_since(t);
+  split_reachability_results(ws.pairs.data(), ws.status_out.data(), n, out);
+  stats.seconds = seconds_since(start);
+  return stats;
+}
+
+}  // namespace pmc
