@@ -5,6 +5,7 @@
 
 #include "cuda/check.cuh"
 #include "cuda/devices.hpp"
+#include "cuda/staged_upload.cuh"
 
 namespace pmc {
 namespace {
@@ -79,5 +80,7 @@ void device_memory_of_ordinal(int ordinal, uint64_t& free_bytes, uint64_t& total
 }
 
 bool built_with_cuda() { return true; }
+
+void release_process_caches() noexcept { cuda::StagedUpload::release_all(); }
 
 }  // namespace pmc

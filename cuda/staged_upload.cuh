@@ -75,21 +75,45 @@ class StagedUpload {
     StagedUpload* upload;
     StagedUpload* operator->() { return upload; }
   };
-  // Never destroyed: a static destructor calling CUDA would run at exit,
-  // around the CUDA runtime's own teardown (cuda/devices.hpp); the process's
-  // end releases the pinned buffers and the stream.
+  // Never destroyed by a static destructor: one calling CUDA would run at
+  // exit, around the CUDA runtime's own teardown (cuda/devices.hpp); the
+  // process's end releases the pinned buffers and the stream, unless
+  // release_all() did so first.
   static Lease for_current_device() {
-    static std::mutex* const mutex = new std::mutex;
-    static auto* const uploads = new std::map<int, std::unique_ptr<StagedUpload>>;
     int ordinal = 0;
     PMC_CUDA_CHECK(cudaGetDevice(&ordinal));
-    std::unique_lock<std::mutex> lock(*mutex);
-    std::unique_ptr<StagedUpload>& upload = (*uploads)[ordinal];
+    Uploaders& all = uploaders();
+    std::unique_lock<std::mutex> lock(all.mutex);
+    std::unique_ptr<StagedUpload>& upload = all.by_device[ordinal];
     if (!upload) upload = std::make_unique<StagedUpload>();
     return {std::move(lock), upload.get()};
   }
 
+  // Frees every device's uploader now (the next upload makes a new one):
+  // for a program that wants its pinned memory back while CUDA is alive,
+  // e.g. a test program under compute-sanitizer's leak check.
+  static void release_all() noexcept {
+    Uploaders& all = uploaders();
+    std::lock_guard<std::mutex> lock(all.mutex);
+    int current = 0;
+    const bool restore = cudaGetDevice(&current) == cudaSuccess;
+    for (auto& [ordinal, upload] : all.by_device) {
+      if (cudaSetDevice(ordinal) == cudaSuccess) upload.reset();
+    }
+    all.by_device.clear();
+    if (restore) cudaSetDevice(current);
+  }
+
  private:
+  struct Uploaders {
+    std::mutex mutex;
+    std::map<int, std::unique_ptr<StagedUpload>> by_device;
+  };
+  static Uploaders& uploaders() {
+    static auto* const all = new Uploaders;  // never destroyed (above)
+    return *all;
+  }
+
   // memcpy split over up to 8 threads: one core copies at ~8–10 GB/s, short
   // of what the link takes.
   static void fill(unsigned char* to, const unsigned char* from, size_t n) {

@@ -34,4 +34,6 @@ void device_memory_of_ordinal(int, uint64_t&, uint64_t&) {
 
 bool built_with_cuda() { return false; }
 
+void release_process_caches() noexcept {}
+
 }  // namespace pmc
