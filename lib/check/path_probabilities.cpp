@@ -43,8 +43,9 @@ std::vector<double> next_probabilities(const Model& model, const Bitset& target)
 std::vector<double> dtmc_bounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, uint64_t k) {
   const Bitset no = ctx.timed(Phase::precompute, [&] { return graph::prob0(ctx.transposed(), left, right); });
   const Bitset active = bits::difference(bits::difference(left, right), no);
-  std::vector<double> in_right = indicator(right);
-  return dtmc_steps(ctx, active, in_right, in_right, k);
+  std::vector<double> x0 = indicator(right);
+  std::vector<double> b = x0;
+  return dtmc_steps(ctx, active, std::move(b), std::move(x0), k);
 }
 
 // DTMC: k steps of x ← P·x staying in φ (x = 0 outside φ): the second phase
