@@ -4,9 +4,6 @@
 #include "api/guard.hpp"
 #include "solver/registry.hpp"
 
-using pmc::api::guarded;
-using pmc::api::require;
-
 extern "C" {
 
 pmc_status pmc_options_create(pmc_options** out_options) {

@@ -26,7 +26,7 @@ int precedence(const StateFormula& f) {
   return 5;
 }
 
-void append_state(std::string& out, const StateFormula& f);
+void append(std::string& out, const StateFormula& f);
 
 // Binding strength of expressions: comparisons < + - < * / < unary - < operands.
 int precedence(const Expression& e) {
@@ -66,33 +66,33 @@ std::string_view symbol(ExprKind kind) {
   }
 }
 
-void append_expression(std::string& out, const Expression& e);
+void append(std::string& out, const Expression& e);
 
-void append_expression_child(std::string& out, const Expression& child, int min_precedence) {
-  if (precedence(child) < min_precedence) {
-    out += '(';
-    append_expression(out, child);
-    out += ')';
-  } else {
-    append_expression(out, child);
-  }
+// `child` as an operand where its parent needs at least `min_precedence`:
+// parenthesised when it binds more loosely (state formulas and expressions).
+template <typename Formula>
+void append_operand(std::string& out, const Formula& child, int min_precedence) {
+  const bool parenthesise = precedence(child) < min_precedence;
+  if (parenthesise) out += '(';
+  append(out, child);
+  if (parenthesise) out += ')';
 }
 
-void append_expression(std::string& out, const Expression& e) {
+void append(std::string& out, const Expression& e) {
   switch (e.kind) {
     case ExprKind::number: out += to_string(e.number); return;
     case ExprKind::boolean: out += e.value ? "true" : "false"; return;
     case ExprKind::variable: out += e.name; return;
     case ExprKind::negate:
       out += '-';
-      append_expression_child(out, *e.args[0], 4);
+      append_operand(out, *e.args[0], 4);
       return;
     case ExprKind::call:
       out += e.name;
       out += '(';
       for (size_t i = 0; i < e.args.size(); ++i) {
         if (i > 0) out += ',';
-        append_expression(out, *e.args[i]);
+        append(out, *e.args[i]);
       }
       out += ')';
       return;
@@ -101,32 +101,22 @@ void append_expression(std::string& out, const Expression& e) {
       // strength keeps its parentheses; comparisons do not chain, so a
       // comparison inside one is always parenthesised.
       const int p = precedence(e);
-      append_expression_child(out, *e.args[0], p == 1 ? 2 : p);
+      append_operand(out, *e.args[0], p == 1 ? 2 : p);
       out += symbol(e.kind);
-      append_expression_child(out, *e.args[1], p + 1);
+      append_operand(out, *e.args[1], p + 1);
       return;
     }
   }
 }
 
-void append_child(std::string& out, const StateFormula& child, int min_precedence) {
-  if (precedence(child) < min_precedence) {
-    out += '(';
-    append_state(out, child);
-    out += ')';
-  } else {
-    append_state(out, child);
-  }
-}
-
 void append_binary(std::string& out, const StateFormula& f, std::string_view symbol, int left_min,
                    int right_min) {
-  append_child(out, *f.left, left_min);
+  append_operand(out, *f.left, left_min);
   out += symbol;
-  append_child(out, *f.right, right_min);
+  append_operand(out, *f.right, right_min);
 }
 
-void append_state(std::string& out, const StateFormula& f) {
+void append(std::string& out, const StateFormula& f) {
   switch (f.kind) {
     case StateKind::constant: out += f.value ? "true" : "false"; return;
     case StateKind::label:
@@ -136,7 +126,7 @@ void append_state(std::string& out, const StateFormula& f) {
       return;
     case StateKind::negation:
       out += '!';
-      append_child(out, *f.left, 4);
+      append_operand(out, *f.left, 4);
       return;
     // & and | associate to the left: a right operand of the same kind
     // needs parentheses to keep its shape; => associates to the right.
@@ -144,7 +134,7 @@ void append_state(std::string& out, const StateFormula& f) {
     case StateKind::disjunction: append_binary(out, f, " | ", 2, 3); return;
     case StateKind::implication: append_binary(out, f, " => ", 2, 1); return;
     case StateKind::op: out += to_string(*f.op); return;
-    case StateKind::expression: append_expression(out, *f.expression); return;
+    case StateKind::expression: append(out, *f.expression); return;
   }
 }
 
@@ -234,7 +224,7 @@ std::string_view to_string(Comparison comparison) {
 
 std::string to_string(const Expression& expression) {
   std::string out;
-  append_expression(out, expression);
+  append(out, expression);
   return out;
 }
 
@@ -245,7 +235,7 @@ int function_arity(std::string_view name) {
 
 std::string to_string(const StateFormula& formula) {
   std::string out;
-  append_state(out, formula);
+  append(out, formula);
   return out;
 }
 
@@ -258,11 +248,11 @@ std::string to_string(const PathFormula& formula) {
     case PathKind::until:
       // U binds more loosely than every boolean operator, so neither
       // operand needs parentheses.
-      append_state(out, *formula.left);
+      append(out, *formula.left);
       out += " U" + to_string(formula.bound) + " ";
       break;
   }
-  append_state(out, *formula.right);
+  append(out, *formula.right);
   return out;
 }
 

@@ -32,6 +32,23 @@ struct Token {
   Number number;          // number only
 };
 
+// The brackets and operators: `one` alone, or `two` when `second` follows
+// (`!=`, `||`, `=>`, `<=`, `>=`).
+struct Punctuation {
+  char first;
+  Tok one;
+  char second = 0;
+  Tok two = Tok::end;
+};
+constexpr Punctuation k_punctuation[] = {
+    {'[', Tok::lbracket},   {']', Tok::rbracket}, {'(', Tok::lparen},   {')', Tok::rparen},
+    {'{', Tok::lbrace},     {'}', Tok::rbrace},   {'&', Tok::amp},      {'?', Tok::question},
+    {',', Tok::comma},      {'-', Tok::minus},    {'+', Tok::plus},     {'*', Tok::star},
+    {'/', Tok::slash},      {'!', Tok::bang, '=', Tok::not_equals},     {'|', Tok::bar, '|', Tok::given},
+    {'=', Tok::equals, '>', Tok::implies},        {'<', Tok::less, '=', Tok::less_equal},
+    {'>', Tok::greater, '=', Tok::greater_equal},
+};
+
 // Integers above 2^53 are not exact in a double; as step bounds they would
 // silently change, so they are refused.
 constexpr double k_max_exact_integer = 9007199254740992.0;
@@ -196,11 +213,6 @@ class Parser {
     if (pos_ == text_.size()) return;
     size_t start = pos_;
     char c = text_[pos_];
-    auto single = [&](Tok kind, size_t length = 1) {
-      tok_.kind = kind;
-      pos_ += length;
-    };
-    auto next_is = [&](char n) { return pos_ + 1 < text_.size() && text_[pos_ + 1] == n; };
     if (is_identifier_start(c)) {
       while (pos_ < text_.size() && is_identifier_char(text_[pos_])) ++pos_;
       tok_.kind = Tok::identifier;
@@ -209,29 +221,21 @@ class Parser {
     } else if (c == '"') {
       lex_string();
     } else {
-      switch (c) {
-        case '[': single(Tok::lbracket); break;
-        case ']': single(Tok::rbracket); break;
-        case '(': single(Tok::lparen); break;
-        case ')': single(Tok::rparen); break;
-        case '{': single(Tok::lbrace); break;
-        case '}': single(Tok::rbrace); break;
-        case '!': next_is('=') ? single(Tok::not_equals, 2) : single(Tok::bang); break;
-        case '&': single(Tok::amp); break;
-        case '|': next_is('|') ? single(Tok::given, 2) : single(Tok::bar); break;
-        case '?': single(Tok::question); break;
-        case ',': single(Tok::comma); break;
-        case '-': single(Tok::minus); break;
-        case '+': single(Tok::plus); break;
-        case '*': single(Tok::star); break;
-        case '/': single(Tok::slash); break;
-        case '=': next_is('>') ? single(Tok::implies, 2) : single(Tok::equals); break;
-        case '<': next_is('=') ? single(Tok::less_equal, 2) : single(Tok::less); break;
-        case '>': next_is('=') ? single(Tok::greater_equal, 2) : single(Tok::greater); break;
-        default: error_at(start, "unexpected character " + quote_for_message(text_.substr(start, 1)));
-      }
+      lex_punctuation();
     }
     tok_.text = text_.substr(start, pos_ - start);
+  }
+
+  void lex_punctuation() {
+    const char c = text_[pos_];
+    for (const Punctuation& p : k_punctuation) {
+      if (p.first != c) continue;
+      const bool pair = p.second != 0 && pos_ + 1 < text_.size() && text_[pos_ + 1] == p.second;
+      tok_.kind = pair ? p.two : p.one;
+      pos_ += pair ? 2 : 1;
+      return;
+    }
+    error_at(pos_, "unexpected character " + quote_for_message(text_.substr(pos_, 1)));
   }
 
   void lex_number() {
@@ -290,8 +294,16 @@ class Parser {
 
   // ---- tree building ----
 
-  // Every node goes through here, so no tree is deeper than k_max_depth and
-  // the recursive walks in ast.cpp (and the destructors) stay shallow.
+  // Every node goes through here (from make or make_expression), so no tree
+  // is deeper than k_max_depth and the recursive walks in ast.cpp (and the
+  // destructors) stay shallow. `below`: the height of its tallest part.
+  template <typename Node>
+  std::shared_ptr<const Node> with_height(Node node, int below, size_t error_offset) const {
+    node.height = below + 1;
+    if (node.height > k_max_depth) too_deep(error_offset);
+    return std::make_shared<const Node>(std::move(node));
+  }
+
   StatePtr make(StateFormula node, size_t error_offset) const {
     int below = 0;
     for (const StatePtr& child : {node.left, node.right}) {
@@ -307,9 +319,7 @@ class Parser {
       }
     }
     if (node.expression) below = std::max(below, node.expression->height);
-    node.height = below + 1;
-    if (node.height > k_max_depth) too_deep(error_offset);
-    return std::make_shared<const StateFormula>(std::move(node));
+    return with_height(std::move(node), below, error_offset);
   }
 
   StatePtr make_binary(StateKind kind, StatePtr left, StatePtr right, size_t operator_offset) const {
@@ -346,25 +356,20 @@ class Parser {
     return result;
   }
 
-  StatePtr parse_or() {
-    StatePtr result = parse_and();
-    while (tok_.kind == Tok::bar) {
-      size_t offset = tok_.offset;
+  // One left-associative level of state formulas: operands from `next`,
+  // joined by the operator `op` (making `kind` nodes).
+  StatePtr parse_left_associative(StatePtr (Parser::*next)(), Tok op, StateKind kind) {
+    StatePtr result = (this->*next)();
+    while (tok_.kind == op) {
+      const size_t offset = tok_.offset;
       advance();
-      result = make_binary(StateKind::disjunction, std::move(result), parse_and(), offset);
+      result = make_binary(kind, std::move(result), (this->*next)(), offset);
     }
     return result;
   }
 
-  StatePtr parse_and() {
-    StatePtr result = parse_unary();
-    while (tok_.kind == Tok::amp) {
-      size_t offset = tok_.offset;
-      advance();
-      result = make_binary(StateKind::conjunction, std::move(result), parse_unary(), offset);
-    }
-    return result;
-  }
+  StatePtr parse_or() { return parse_left_associative(&Parser::parse_and, Tok::bar, StateKind::disjunction); }
+  StatePtr parse_and() { return parse_left_associative(&Parser::parse_unary, Tok::amp, StateKind::conjunction); }
 
   // Each '!', '(' and nested operator passes through here once, so this
   // counter bounds the recursion depth before any node exists (e.g. on
@@ -532,9 +537,7 @@ class Parser {
   ExprPtr make_expression(Expression node, size_t error_offset) const {
     int below = 0;
     for (const ExprPtr& arg : node.args) below = std::max(below, arg->height);
-    node.height = below + 1;
-    if (node.height > k_max_depth) too_deep(error_offset);
-    return std::make_shared<const Expression>(std::move(node));
+    return with_height(std::move(node), below, error_offset);
   }
 
   ExprPtr make_expression_binary(ExprKind kind, ExprPtr left, ExprPtr right, size_t operator_offset) const {
