@@ -10,13 +10,14 @@ import csv
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
 import unittest
 from fractions import Fraction
 
-from cli_support import exit_with_status
+from cli_support import exit_with_status, read_line_within, write_walk
 
 PMC = None
 ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -142,6 +143,31 @@ class QvbsResultsFile(unittest.TestCase):
         self.assertEqual(errors[0]["property"], 'P=? [ F "no-such-label" ]')
         self.assertIn("no-such-label", errors[0]["error"])
         self.assertEqual(len(self.file["data"]), 1 + 6)
+
+
+class Cancelled(unittest.TestCase):
+    def test_a_cancelled_check_leaves_a_valid_file_with_its_results(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "r.json")
+            quick, long = 'P=? [ F<=10 "goal" ]', 'P=? [ F "goal" ]'
+            # At epsilon 1e-15 the unbounded walk takes millions of sweeps.
+            run = subprocess.Popen([PMC, "check", "--model", write_walk(tmp), "--epsilon", "1e-15",
+                                    "--max-iterations", "100000000000", "--export-results", out,
+                                    "--property", quick, long], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+            first = read_line_within(run.stdout, 30)
+            self.assertTrue(first, "the first result did not come before the second property ended")
+            run.send_signal(signal.SIGTERM)
+            try:
+                run.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                run.kill()
+                self.fail("pmc check did not end after SIGTERM")
+            self.assertEqual(run.returncode, 128 + signal.SIGTERM)
+            with open(out, encoding="utf-8") as f:
+                file = json.load(f)
+            self.assertEqual([d.get("property") for d in file["data"][1:]], [quick])
+            self.assertEqual(file["data"][0]["values"][1], {"name": "states", "value": 20001})
 
 
 class Formats(unittest.TestCase):
