@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <ostream>
 
@@ -24,6 +25,7 @@
 #include "progress_line.hpp"
 #include "property/parser.hpp"
 #include "property/properties_file.hpp"
+#include "qvbs_results.hpp"
 #include "result_export.hpp"
 #include "settings.hpp"
 #include "solver/registry.hpp"
@@ -290,9 +292,48 @@ nlohmann::json failure_json(const FileProperty& property, const Error& error, co
 
 int error_status(const Error& e) { return e.code() == ErrorCode::invalid_argument ? 2 : 1; }
 
+// --export-results' format, checked before the model loads: a typo is a
+// usage error at once, not after a long exploration. Empty without
+// --export-results.
+std::optional<ResultsFormat> export_format(const Arguments& args) {
+  // --format is the model's; a results format there is a slip worth naming.
+  const std::string model_format = args.value("format");
+  if (model_format == "qvbs" || model_format == "csv" || model_format == "tsv") {
+    fail(ErrorCode::invalid_argument,
+         "--format {} names the model's format; the results' format is --export-format {} (with --export-results FILE)",
+         model_format, model_format);
+  }
+  if (!args.has("export-results")) {
+    if (args.has("export-format")) fail(ErrorCode::invalid_argument, "--export-format needs --export-results FILE");
+    return std::nullopt;
+  }
+  if (args.has("export-format")) return results_format_named(args.value("export-format"));
+  return results_format_for_file(args.value("export-results"));
+}
+
+std::unique_ptr<ResultsExport> open_results_export(const Arguments& args, ResultsFormat format, const Model& model,
+                                                   double load_seconds, std::chrono::steady_clock::time_point start) {
+  const std::string path = args.value("export-results");
+  if (format != ResultsFormat::qvbs) return std::make_unique<ResultsTable>(path, format);
+  QvbsRun run;
+  run.command = shell_command_line("pmc check", args.words());
+  const std::vector<std::string> models = model_paths(args);
+  run.model_file = models.empty() ? "" : models.front();
+  run.constants = args.value("const");
+  run.start = start;
+  run.exploration_seconds = load_seconds;
+  run.states = model.num_states();
+  run.transitions = model.num_entries();
+  run.choices = model.num_rows();
+  run.nondeterministic = model.type() == ModelType::mdp;
+  return std::make_unique<QvbsResults>(path, std::move(run));
+}
+
 }  // namespace
 
 int run_check(const Arguments& args, std::ostream& out) {
+  const auto command_start = std::chrono::steady_clock::now();
+  const std::optional<ResultsFormat> export_as = export_format(args);
   // --property texts first, then the file's (named ones keep their name).
   std::vector<FileProperty> properties;
   for (const std::string& text : args.values("property")) properties.push_back(split_property_name(text, "--property"));
@@ -349,8 +390,8 @@ int run_check(const Arguments& args, std::ostream& out) {
   // timings counts it once. The first result is that of the first property
   // that gives one: a property that fails has no result to carry it.
   double load_seconds = seconds_since(load_start);
-  std::optional<ResultsTable> results_table;
-  if (args.has("export-results")) results_table.emplace(args.value("export-results"));
+  std::unique_ptr<ResultsExport> results_export;
+  if (export_as) results_export = open_results_export(args, *export_as, *model, load_seconds, command_start);
   int status = 0;
   for (size_t k = 0; k < properties.size(); ++k) {
     const FileProperty& property = properties[k];
@@ -389,7 +430,7 @@ int run_check(const Arguments& args, std::ostream& out) {
           write_vector_file(file_for_property(args.value("export-vector"), k, properties.size(), property.name),
                             result, *model);
         }
-        if (results_table) results_table->add(property.name, result);
+        if (results_export) results_export->add(property.name, result);
       } catch (const Error& e) {
         fmt::print(std::cerr, "pmc check: error: {}: {}\n", quote_for_message(canonical, 80), e.what());
         status = std::max(status, error_status(e));
@@ -411,7 +452,14 @@ int run_check(const Arguments& args, std::ostream& out) {
         throw;
       }
       // One bad property does not stop the others; the exit status reports it.
-      if (results_table) results_table->add_failure(property.name, text, e.what());
+      if (results_export) {
+        try {
+          results_export->add_failure(property.name, text, e.what());
+        } catch (const Error& write_error) {  // the file is lost, not the other properties
+          fmt::print(std::cerr, "pmc check: error: {}\n", write_error.what());
+          status = std::max(status, 1);
+        }
+      }
       if (json) out << failure_json(property, e, model.get()).dump() << '\n';
       out.flush();
       fmt::print(std::cerr, "pmc check: error: {}: {}\n",

@@ -34,7 +34,7 @@ const std::vector<Command>& command_table() {
        "--model FILE... [--const N=V,...] [--max-states N] (--property P... | --property-file F) [--solver NAME] [--epsilon E] [--relative|--absolute] "
        "[--sound|--unsound] [--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--memory-limit BYTES] [--gpu-memory-limit BYTES] "
        "[--gpu-layout L] [--reorder bfs] [--param K=V...] [--format F] [--strict] "
-       "[--scheduler FILE] [--export-vector FILE] [--export-results FILE] [--progress] [--json] [--stats]",
+       "[--scheduler FILE] [--export-vector FILE] [--export-results FILE] [--export-format tsv|csv|qvbs] [--progress] [--json] [--stats]",
        "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...), given "
        "with --property or read from a .props/.pctl file (one per line or ;-separated, // comments, const, "
        "\"name\": P=? [...]); --stats adds each result's seconds by phase. Ctrl-C (or SIGTERM) cancels: the results "
@@ -58,6 +58,7 @@ const std::vector<Command>& command_table() {
                           {"scheduler", true, false},
                           {"export-vector", true, false},
                           {"export-results", true, false},
+                          {"export-format", true, false},
                           {"progress", false, false},
                           {"json", false, false},
                           {"stats", false, false}}),
@@ -167,8 +168,11 @@ const OptionText k_option_texts[] = {
                           "properties: one file each, FILE.NAME.ext or FILE.2.ext, for those that have one)"},
     {"export-vector", "FILE", "write every state's value and bounds (a tab-separated table with the variables; "
                               "several properties: one file each, as --scheduler)"},
-    {"export-results", "FILE", "write a tab-separated table of every property's result (value, bounds, verdict, "
-                               "solver, iterations, seconds, error)"},
+    {"export-results", "FILE", "write every property's result: a table (value, bounds, verdict, solver, iterations, "
+                               "seconds, error) or a QVBS results file (--export-format)"},
+    {"export-format", "tsv|csv|qvbs", "--export-results' format: tab- or comma-separated table, or QVBS's results JSON "
+                                      "(tool, system, command, time, memory, state space, each property's value and "
+                                      "time); default: by FILE's extension, .csv csv, .json qvbs, else tsv"},
     {"progress", "", "off a terminal, a progress line on stderr every second of a long solve or exploration "
                      "(without it: every 10 s; on a terminal a line rewritten in place, always)"},
     {"json", "", "print JSON (one object per result) instead of text"},
