@@ -119,8 +119,12 @@ ResultsTable::ResultsTable(const std::string& path) : path_(path), out_(open_for
 
 void ResultsTable::add(const std::string& name, const CheckResult& r) {
   const CheckResult::Reported v = r.reported_initial();
-  fmt::print(out_, "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t\n", cell(r.property), cell(name), number(v.value),
-             v.certified ? number(v.lower) : "", v.certified ? number(v.upper) : "",
+  // A filter's range: "[low,high]", as PRISM writes an interval (its ends'
+  // bounds are in --json).
+  const bool range = r.filter && r.filter->op == "range";
+  const std::string value = range ? fmt::format("[{},{}]", number(r.filter->low), number(r.filter->high)) : number(v.value);
+  fmt::print(out_, "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t\n", cell(r.property), cell(name), value,
+             v.certified && !range ? number(v.lower) : "", v.certified && !range ? number(v.upper) : "",
              r.is_boolean ? (r.initial_value != 0 ? "true" : "false") : "", r.solver_names(), r.iterations, r.seconds);
   out_.flush();
   if (!out_) fail(ErrorCode::io, "{}: write failed", path_);
