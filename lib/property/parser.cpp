@@ -98,8 +98,8 @@ class Parser {
   int path_depth_ = 0;  // > 0 while parsing the operands of a path formula (not inside a nested operator)
   std::vector<std::pair<const Operator*, size_t>> queries_;  // every `=?`, with the offset of its '='
   std::vector<std::pair<const Operator*, size_t>> conditions_;  // every `||`, with its offset
-  std::unordered_set<const Operator*> filter_operands_;
-  const StateFormula* root_ = nullptr;  // the whole property, once parsed  // query operators that are a filter's operand
+  std::unordered_set<const Operator*> filter_operands_;  // query operators that are a filter's operand
+  const StateFormula* root_ = nullptr;                   // the whole property, once parsed
   // Offset of a '(' where a state formula may start -> whether an
   // expression operator follows its ')' (parenthesis_starts_expression).
   std::unordered_map<size_t, bool> parenthesis_kind_;
