@@ -20,6 +20,7 @@
 #include "common/stopwatch.hpp"
 #include "solver/device/devices.hpp"
 #include "common/error.hpp"
+#include "filter_report.hpp"
 #include "interrupt.hpp"
 #include "model_commands.hpp"
 #include "progress_line.hpp"
@@ -106,6 +107,12 @@ void print_timings_text(const PhaseTimings& t, std::ostream& out) {
   fmt::print(out, "{} (total {})\n", line, compact_seconds(t.total()));
 }
 
+namespace {
+
+bool is_range(const CheckResult& r) { return r.filter && r.filter->op == "range"; }
+
+}  // namespace
+
 nlohmann::json result_json(const CheckResult& r, const Model& model) {
   nlohmann::json j = {
       {"schema", k_check_json_schema},
@@ -134,11 +141,16 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
   // "lower"/"upper" its bounds) that "satisfied" rests on. Bounds are absent
   // when not certified.
   const CheckResult::Reported reported = r.reported_initial();
-  j["value"] = json_number(reported.value);
-  if (reported.certified) {
-    j["lower"] = json_number(reported.lower);
-    j["upper"] = json_number(reported.upper);
+  // A filter's range has two ends and no single value: they are in
+  // "filter" ("low", "high" and their bounds).
+  if (!is_range(r)) {
+    j["value"] = json_number(reported.value);
+    if (reported.certified) {
+      j["lower"] = json_number(reported.lower);
+      j["upper"] = json_number(reported.upper);
+    }
   }
+  if (r.filter) j["filter"] = filter_json(*r.filter, model);
   return j;
 }
 
@@ -188,8 +200,10 @@ void print_value(const CheckResult::Reported& v, std::ostream& out) {
   fmt::print(out, "{} ± {:.2g}", certified_digits(v.value, half_width), half_width);
 }
 
-void print_result_text(const CheckResult& r, std::ostream& out) {
-  if (r.is_boolean) {
+void print_result_text(const CheckResult& r, const Model& model, std::ostream& out) {
+  if (is_range(r)) {
+    fmt::print(out, "{}: {}", r.property, filter_range_text(*r.filter));
+  } else if (r.is_boolean) {
     fmt::print(out, "{}: {}", r.property, r.initial_value != 0 ? "true" : "false");
     // The value the verdict rests on, as PRISM and Storm show it.
     if (!r.operator_values.empty()) {
@@ -201,7 +215,12 @@ void print_result_text(const CheckResult& r, std::ostream& out) {
     fmt::print(out, "{}: ", r.property);
     print_value(r.reported_initial(), out);
   }
-  if (r.num_initial > 1) fmt::print(out, " (initial states: {}, min {}, max {})", r.num_initial, r.min_initial, r.max_initial);
+  // A filter's value is the same in every state, but for print and
+  // printall's, which stay the formula's.
+  const bool per_state = !r.filter || r.filter->op == "print" || r.filter->op == "printall";
+  if (r.num_initial > 1 && per_state) {
+    fmt::print(out, " (initial states: {}, min {}, max {})", r.num_initial, r.min_initial, r.max_initial);
+  }
   const std::string reason = reason_without_solver(r);
   if (r.solvers.empty()) {
     // The graph precomputation (probability 0/1, reachability) decided every state.
@@ -218,6 +237,7 @@ void print_result_text(const CheckResult& r, std::ostream& out) {
   if (r.converged) {
     for (const std::string& note : r.notes) fmt::print(out, "  note: {}\n", note);
   }
+  if (r.filter) print_filter_text(*r.filter, model, out);
 }
 
 
@@ -410,7 +430,7 @@ int run_check(const Arguments& args, std::ostream& out) {
       } else {
         // A named property shows as PRISM writes it: "name": P=? [...]
         if (!property.name.empty()) result.property = fmt::format("\"{}\": {}", property.name, result.property);
-        print_result_text(result, out);
+        print_result_text(result, *model, out);
         if (stats) print_timings_text(result.timings, out);
       }
       // Each result reaches its reader as soon as it is known: a command

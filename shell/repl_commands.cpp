@@ -385,7 +385,7 @@ LineOutcome check_properties(Session& session, const std::string& rest) {
         session.out << j.dump() << '\n';
       } else {
         if (!property.name.empty()) result.property = fmt::format("\"{}\": {}", property.name, result.property);
-        print_result_text(result, session.out);
+        print_result_text(result, *loaded.model, session.out);
         if (session.time) print_timings_text(result.timings, session.out);
       }
       if (!result.converged) outcome = LineOutcome::error;

@@ -145,7 +145,12 @@ ResultsTable::ResultsTable(const std::string& path, ResultsFormat format)
 
 void ResultsTable::add(const std::string& name, const CheckResult& r) {
   const CheckResult::Reported v = r.reported_initial();
-  write_row({r.property, name, number(v.value), v.certified ? number(v.lower) : "", v.certified ? number(v.upper) : "",
+  // A filter's range: "[low,high]", as PRISM writes an interval (its ends'
+  // bounds are in --json).
+  const bool range = r.filter && r.filter->op == "range";
+  const std::string value = range ? fmt::format("[{},{}]", number(r.filter->low), number(r.filter->high)) : number(v.value);
+  write_row({r.property, name, value, v.certified && !range ? number(v.lower) : "",
+             v.certified && !range ? number(v.upper) : "",
              r.is_boolean ? (r.initial_value != 0 ? "true" : "false") : "", r.solver_names(),
              std::to_string(r.iterations), fmt::format("{}", r.seconds), ""});
 }

@@ -28,8 +28,6 @@ import qvbs_index  # noqa: E402
 # (construct, a pattern that finds it in a property's text after the file's
 # constants are substituted, a pattern of the error it gives today).
 NOT_YET = [
-    ("filter(...)", r"\bfilter\s*\(", r"filter\(\.\.\.\) \(PRISM's filters\) is not supported"),
-    ("T=? (expected time)", r"(?<![\w\"])T(min|max)?\s*=\s*\?", r"T=\? \(Storm's expected time.*is not supported"),
     # The next three give a parse error that does not name the construct:
     # they should say "... is not supported" until they are.
     ("reward bound F^{rew{...}<=b}", r"\^\s*\{\s*rew", r"unexpected character '\^'"),
