@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <span>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -187,53 +188,43 @@ const OptionText k_option_texts[] = {
     {"to", "F", "the output's format: prism, storm-explicit, drn or pmcb (default: by the output's extension)"},
 };
 
-std::string option_value_placeholder(const std::string& command, const OptionSpec& option) {
-  for (const std::string& key : {command + ":" + option.name, option.name}) {
-    for (const OptionText& t : k_option_texts) {
-      if (key == t.name) return t.value;
-    }
-  }
-  for (const SettingSpec& spec : setting_specs()) {
-    if (spec.name == option.name) return spec.values;
-  }
-  return option.takes_value ? "VALUE" : "";
-}
-
-}  // namespace
-
-std::string option_help(const std::string& command, const OptionSpec& option) {
-  for (const std::string& key : {command + ":" + option.name, option.name}) {
-    for (const OptionText& t : k_option_texts) {
-      if (key == t.name) return t.text;
-    }
-  }
-  for (const SettingSpec& spec : setting_specs()) {
-    if (spec.name == option.name) return spec.summary;
-  }
-  return "";
-}
-
-namespace {
-
 // The defaults that are not check settings; "command:name" entries win.
 const OptionText k_option_defaults[] = {
     {"check:max-states", "0", "0 (no limit)"},
 };
 
+// The entry of `table` for `option` of `command`: its "command:name" entry
+// if there is one, else its "name" entry; nullptr when there is neither.
+const OptionText* find_option_text(std::span<const OptionText> table, const std::string& command,
+                                   const OptionSpec& option) {
+  for (const std::string& key : {command + ":" + option.name, option.name}) {
+    for (const OptionText& t : table) {
+      if (key == t.name) return &t;
+    }
+  }
+  return nullptr;
+}
+
+// The check setting that --NAME sets; nullptr when NAME is no setting.
+const SettingSpec* find_setting(const std::string& name) {
+  for (const SettingSpec& spec : setting_specs()) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+std::string option_value_placeholder(const std::string& command, const OptionSpec& option) {
+  if (const OptionText* t = find_option_text(k_option_texts, command, option)) return t->value;
+  if (const SettingSpec* spec = find_setting(option.name)) return spec->values;
+  return option.takes_value ? "VALUE" : "";
+}
+
 // What --NAME is when not given, for help ("" where there is nothing to say:
 // flags that are off, the model, the output). check's settings take theirs
 // from fresh CheckOptions, so a new setting shows its default by itself.
 std::string option_default(const std::string& command, const OptionSpec& option) {
-  for (const std::string& key : {command + ":" + option.name, option.name}) {
-    for (const OptionText& t : k_option_defaults) {
-      if (key == t.name) return t.text;
-    }
-  }
-  if (command == "check") {
-    for (const SettingSpec& spec : setting_specs()) {
-      if (spec.name == option.name) return setting_value(CheckOptions{}, spec.name);
-    }
-  }
+  if (const OptionText* t = find_option_text(k_option_defaults, command, option)) return t->text;
+  if (command == "check" && find_setting(option.name) != nullptr) return setting_value(CheckOptions{}, option.name);
   return "";
 }
 
@@ -256,6 +247,12 @@ void print_exit_statuses(const Command& command, std::ostream& out) {
 }
 
 }  // namespace
+
+std::string option_help(const std::string& command, const OptionSpec& option) {
+  if (const OptionText* t = find_option_text(k_option_texts, command, option)) return t->text;
+  if (const SettingSpec* spec = find_setting(option.name)) return spec->summary;
+  return "";
+}
 
 void print_command_help(const Command& command, std::ostream& out) {
   fmt::print(out, "usage: pmc {}{}{}\n\n{}\n", command.name, command.usage.empty() ? "" : " ", command.usage,
