@@ -284,7 +284,8 @@ TEST(PropertyParser, ExpectedTime) {
   EXPECT_EQ(op.reward.kind, RewardKind::reachability);
   EXPECT_EQ(op.reward.target->label, "goal");
   EXPECT_TRUE(p.needs_unbounded_reachability());
-  const Operator& bound = top(parse_property("T>=2.5 [ F \"goal\" ]"));
+  const Property bounded = parse_property("T>=2.5 [ F \"goal\" ]");  // kept: top() refers into it
+  const Operator& bound = top(bounded);
   EXPECT_EQ(bound.comparison, Comparison::greater_equal);
   EXPECT_EQ(bound.threshold, 2.5);
   // T is the operator only before a comparison and '[': else a variable.
