@@ -11,7 +11,7 @@ auto is within 10% (or 5 ms) of the faster of cpu and gpu; then the count.
 Values are compared with the manifest's reference (relative error).
 
   python3 bench/auto_choice.py PMC --sources DIR [--holdout DIR] [--work DIR]
-        [--repeat K] [--min-transitions N] [--only SUBSTRING] [--modes cpu,gpu,auto]
+        [--repeat K] [--min-transitions N] [--only SUBSTRING ...] [--modes cpu,gpu,auto]
         [--once-above SECONDS] [--settle K] [--json FILE]
 
 --sources: a folder with manifest.tsv and <model>/<instance>/model.{pm,sm,nm}
@@ -112,7 +112,8 @@ def main():
     p.add_argument("--work", default="/tmp/pmc-auto-choice")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--min-transitions", type=int, default=0)
-    p.add_argument("--only", default="")
+    p.add_argument("--only", action="append", default=[],
+                   help="rows whose 'model instance property' contains this (repeatable: any of them)")
     p.add_argument("--timeout", type=float, default=120)
     p.add_argument("--once-above", type=float, default=4.0)
     p.add_argument("--modes", default="cpu,gpu,auto", help="a subset of cpu,gpu,auto")
@@ -127,12 +128,15 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     modes = [(m, extra) for m, extra in MODES if m in args.modes.split(",")]
 
+    def wanted(row):
+        return not args.only or any(o in row for o in args.only)
+
     # (label, model file, property, reference, transitions)
     cases = []
     built = {}
     for row in manifest_rows(args.sources):
         key = f"{row['model']} {row['instance']}"
-        if int(row["transitions"]) < args.min_transitions or args.only not in key + " " + row["property"]:
+        if int(row["transitions"]) < args.min_transitions or not wanted(key + " " + row["property"]):
             continue
         if key not in built:
             src = source_file(os.path.join(args.sources, row["model"], row["instance"]))
@@ -143,13 +147,13 @@ def main():
         cases.append((key, built[key], row["property"], row["reference_value"], int(row["transitions"])))
     if args.holdout:
         for name, file, constants, props in HOLDOUT:
-            if args.only and not any(args.only in name + " " + q for q in props):
+            if args.only and not any(wanted(name + " " + q) for q in props):
                 continue
             out = os.path.join(args.work, name.replace(" ", "_") + ".pmcb")
             seconds = build_pmcb(args.pmc, os.path.join(args.holdout, file), constants, out)
             print(f"built {name} from {file} in {seconds:.2f} s", flush=True)
             for q in props:
-                if args.only in name + " " + q:
+                if wanted(name + " " + q):
                     cases.append((name, out, q, "", None))
 
     records, within, compared = [], 0, 0
