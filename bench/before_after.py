@@ -20,24 +20,10 @@ import math
 import os
 import shlex
 import statistics
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sound_defaults import manifest, model_files  # noqa: E402
-
-
-def run(pmc, files, prop, extra):
-    cmd = [pmc, "check", "--model", *files, "--property", prop, "--json", *extra]
-    start = time.monotonic()
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    wall = time.monotonic() - start
-    if out.returncode not in (0, 3):
-        return {"error": out.stderr.strip()[-200:]}
-    record = json.loads(out.stdout.strip().splitlines()[-1])
-    record["wall"] = wall
-    return record
+from sound_defaults import rows_in_range, run  # noqa: E402
 
 
 def same_value(a, b):
@@ -65,13 +51,7 @@ def main():
     ratios = {name: [] for name, _ in modes}
     records = []
     differences = 0
-    for row in manifest(args.models):
-        n = int(row["transitions"])
-        if n < args.min_transitions or (args.max_transitions and n > args.max_transitions):
-            continue
-        files = model_files(args.models, row)
-        if not all(os.path.exists(f) for f in files):
-            continue
+    for row, files, n in rows_in_range(args.models, args.min_transitions, args.max_transitions):
         print(f"{row['model']} {row['instance']} ({n} transitions) {row['property']}", flush=True)
         for name, extra in modes:
             runs = {"before": [], "after": []}

@@ -24,6 +24,7 @@ import shlex
 import statistics
 import subprocess
 import sys
+import time
 
 
 def manifest(models):
@@ -49,12 +50,31 @@ def model_files(models, row):
     return files
 
 
+def rows_in_range(models, min_transitions, max_transitions):
+    """(row, model files, transitions) for the manifest's properties whose
+    model has min..max transitions (max 0: no upper limit) and whose files
+    are there."""
+    for row in manifest(models):
+        n = int(row["transitions"])
+        if n < min_transitions or (max_transitions and n > max_transitions):
+            continue
+        files = model_files(models, row)
+        if all(os.path.exists(f) for f in files):
+            yield row, files, n
+
+
 def run(pmc, files, prop, extra):
+    """`pmc check --json`'s last record, with the command's wall time, or
+    {"error": ...} where it failed."""
     cmd = [pmc, "check", "--model", *files, "--property", prop, "--json", *extra]
+    start = time.monotonic()
     out = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.monotonic() - start
     if out.returncode not in (0, 3):
         return {"error": out.stderr.strip()[-200:]}
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    record = json.loads(out.stdout.strip().splitlines()[-1])
+    record["wall"] = wall
+    return record
 
 
 def relative_error(value, ref):
@@ -76,13 +96,7 @@ def main():
     modes = [m.split("=", 1) for m in (args.mode or ["unsound=--unsound", "sound="])]
     records = []
     ratios = {name: [] for name, _ in modes[1:]}
-    for row in manifest(args.models):
-        n = int(row["transitions"])
-        if n < args.min_transitions or (args.max_transitions and n > args.max_transitions):
-            continue
-        files = model_files(args.models, row)
-        if not all(os.path.exists(f) for f in files):
-            continue
+    for row, files, n in rows_in_range(args.models, args.min_transitions, args.max_transitions):
         ref_text = row["reference_value"]
         ref = "Infinity" if ref_text == "Infinity" else float(ref_text)
         print(f"{row['model']} {row['instance']} ({n} transitions) {row['property']}", flush=True)
