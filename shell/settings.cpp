@@ -48,10 +48,10 @@ const std::array<std::pair<std::string_view, GpuLayout>, 6> k_layouts = {{
 const std::vector<SettingSpec>& setting_specs() {
   static const std::vector<SettingSpec> specs = {
       {"solver", "auto|cpu|gpu|NAME", "the solver (see `solvers`); auto picks by model size and device"},
-      {"epsilon", "E", "convergence threshold, in [1e-15, 1) (default 1e-6)"},
+      {"epsilon", "E", "convergence threshold, in [1e-15, 1)"},
       {"relative", "", "relative convergence criterion (PRISM's default)"},
       {"absolute", "", "absolute convergence criterion"},
-      {"sound", "", "auto picks sound solvers: certified bounds within 2*epsilon (the default)"},
+      {"sound", "", "auto picks sound solvers: certified bounds within 2*epsilon"},
       {"unsound", "", "auto may pick unsound solvers (PRISM's stopping rule: faster, no error bound)"},
       {"max-iterations", "N", "iteration limit of one solve"},
       {"threads", "N", "CPU threads; 0 = all cores"},
