@@ -129,6 +129,16 @@ FormatChoice choose_format(const std::vector<std::string>& paths, std::string_vi
 
 }  // namespace
 
+std::vector<std::pair<std::string, expression::ValueType>> open_model_constants(const std::vector<std::string>& paths,
+                                                                                std::string_view format) {
+  std::vector<std::pair<std::string, expression::ValueType>> out;
+  if (paths.size() != 1) return out;
+  const ModelFormat chosen = format.empty() ? format_from_path(paths.front()).format : parse_format_name(format).format;
+  if (chosen != ModelFormat::prism_language) return out;
+  for (prism_language::OpenConstant& c : prism_language::open_constants(paths.front())) out.emplace_back(std::move(c.name), c.type);
+  return out;
+}
+
 ModelPtr load_model(const std::vector<std::string>& paths, std::string_view format, const LoadOptions& load_options) {
   const FormatChoice choice = choose_format(paths, format);
   if (choice.format != ModelFormat::prism && choice.format != ModelFormat::storm_explicit && paths.size() > 1) {

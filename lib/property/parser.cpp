@@ -743,12 +743,41 @@ class Parser {
     advance();
     bool is_probability = op.kind != OperatorKind::reward;
     std::string_view what = is_probability ? "a probability bound in [0,1]" : "a non-negative reward bound";
-    if (tok_.kind != Tok::number) expected(what);
-    op.threshold = tok_.number.value;
-    if (is_probability && op.threshold > 1.0) {
-      error_at(tok_.offset, fmt::format("probability bound must be in [0,1] but found {}", tok_.text));
+    const Token first = tok_;
+    const Number threshold = parse_bound_value(what);
+    if (threshold.expression) {
+      op.threshold_expression = threshold.expression;  // checked once evaluated (bind_definitions)
+      return;
     }
-    advance();
+    op.threshold = threshold.value;
+    if (is_probability && op.threshold > 1.0) {
+      error_at(first.offset, fmt::format("probability bound must be in [0,1] but found {}", first.text));
+    }
+  }
+
+  // A bound or threshold: a number, or as in PRISM an expression over
+  // constants (`T`, `(T*3600)`, `T/2`, `max(a,b)`), kept unevaluated for
+  // bind_definitions. It is an arithmetic expression (no comparison outside
+  // parentheses), so `F<=T x=1` ends the bound at T; a name followed by '('
+  // that is no function ends there too (`F<=T (x=1)`), as PRISM's parser does.
+  Number parse_bound_value(std::string_view what) {
+    const bool starts_bound = tok_.kind == Tok::number || tok_.kind == Tok::lparen ||
+                              (tok_.kind == Tok::identifier && (!is_reserved_word(tok_.text) ||
+                                                                (function_arity(tok_.text) >= 0 && peek().kind == Tok::lparen)));
+    if (!starts_bound) expected(what);
+    if (tok_.kind == Tok::number) {
+      const Tok next = peek().kind;
+      if (next != Tok::plus && next != Tok::minus && next != Tok::star && next != Tok::slash) {
+        const Number n = tok_.number;
+        advance();
+        return n;
+      }
+    }
+    ExprPtr e = parse_sum();
+    if (e->kind == ExprKind::number) return e->number;  // `5`, `(5)`: a literal
+    Number n;
+    n.expression = std::move(e);
+    return n;
   }
 
   // ---- path and reward formulas ----
@@ -807,7 +836,7 @@ class Parser {
         expect(Tok::comma, "','");
         bound.upper = parse_time("a non-negative interval end");
         expect(Tok::rbracket, "']' closing the time interval");
-        if (bound.lower->value > bound.upper->value) {
+        if (bound.lower->is_literal() && bound.upper->is_literal() && bound.lower->value > bound.upper->value) {
           error_at(lower_offset, fmt::format("empty time interval: start {} exceeds end {}",
                                              to_string(*bound.lower), to_string(*bound.upper)));
         }
@@ -822,12 +851,7 @@ class Parser {
     return bound;
   }
 
-  Number parse_time(std::string_view what) {
-    if (tok_.kind != Tok::number) expected(what);
-    Number n = tok_.number;
-    advance();
-    return n;
-  }
+  Number parse_time(std::string_view what) { return parse_bound_value(what); }
 
   RewardFormula parse_reward() {
     RewardFormula reward;

@@ -83,11 +83,12 @@ TEST(PropertiesApi, GarbageIsRefusedWithFileAndLine) {
     pmc_status status;
     const char* message;
   } cases[] = {
-      {"const int T;\nP=? [ F<=T \"done\" ]\n", PMC_ERROR_PARSE, "bad.props:1: constant 'T' has no value"},
+      {"const int T;\nP=? [ F<=T \"done\" ]\n", PMC_ERROR_PARSE,
+       "bad.props:2: column 10: constant 'T' (int, bad.props:1) has no value"},
       {"P=? [ F \"done\" ]\nP=? [ F \"done ]\n", PMC_ERROR_PARSE, "bad.props:2: unterminated string"},
       {"/* open\nP=? [ F \"a\" ]\n", PMC_ERROR_PARSE, "bad.props:1: unterminated comment"},
-      {"const double x = 1/2;\n", PMC_ERROR_PARSE, "bad.props:1: constant 'x'"},
-      {"label \"a\" = true;\n", PMC_ERROR_UNSUPPORTED, "bad.props:1: label definitions"},
+      {"const int x = 1/2;\nP=? [ F \"a\" ]\n", PMC_ERROR_PARSE, "bad.props:1:15: type error"},
+      {"formula f = ;\n", PMC_ERROR_PARSE, "bad.props:1: formula f has no body"},
       {"\"a\": P=? [ F \"a\" ]\n\"a\": P=? [ F \"b\" ]\n", PMC_ERROR_PARSE, "bad.props:2: two properties are named"},
       {"// nothing here\n", PMC_ERROR_PARSE, "bad.props: no property"},
       {"\x01\x02\xff\n\"", PMC_ERROR_PARSE, "bad.props:2: unterminated string"},
@@ -104,7 +105,8 @@ TEST(PropertiesApi, GarbageIsRefusedWithFileAndLine) {
   std::ofstream(path) << "P=? [ F \"a\" ]\nconst int N;\nP=? [ F<=N \"a\" ]\n";
   pmc_properties* raw = nullptr;
   EXPECT_EQ(pmc_properties_read(path.c_str(), nullptr, &raw), PMC_ERROR_PARSE);
-  EXPECT_NE(last_error().find(path + ":2: constant 'N' has no value"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find(path + ":3: column 10: constant 'N' (int, " + path + ":2) has no value"), std::string::npos)
+      << last_error();
   EXPECT_EQ(pmc_properties_read(path.c_str(), "N=4", &raw), PMC_OK) << last_error();
   PropertiesPtr owned(raw);
   EXPECT_EQ(text_of(raw, 1), "P=? [ F<=4 \"a\" ]");

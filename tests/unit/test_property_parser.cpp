@@ -458,6 +458,26 @@ TEST(PropertyParser, ToStringIsCanonicalAndRoundTrips) {
       {"( min ( x , 2 ) ) < 1", "min(x,2)<1"},
       {"S=? [ b ]", "S=? [ b ]"},
       {"P=? [ x<=2 U x=3 ]", "P=? [ x<=2 U x=3 ]"},
+      // Bounds and thresholds over constants (PRISM's F<=T, C<=B, P>=p).
+      {"P=? [ F<=T \"a\" ]", "P=? [ F<=T \"a\" ]"},
+      {"P=? [ F<=T/2 \"a\" ]", "P=? [ F<=(T/2) \"a\" ]"},
+      {"P=? [ F<=(2) \"a\" ]", "P=? [ F<=2 \"a\" ]"},
+      {"P=? [ F<=2*3 \"a\" ]", "P=? [ F<=(2*3) \"a\" ]"},
+      {"P=? [ \"a\" U[T1,T2] \"b\" ]", "P=? [ \"a\" U[T1,T2] \"b\" ]"},
+      {"P=? [ \"a\" U[T1 + 1, 2*T2] \"b\" ]", "P=? [ \"a\" U[(T1 + 1),(2*T2)] \"b\" ]"},
+      {"P=? [ !\"down\" U<=(T*3600) \"fail\" ]", "P=? [ !\"down\" U<=(T*3600) \"fail\" ]"},
+      {"P=? [ F[t,t] !\"minimum\" ]", "P=? [ F[t,t] !\"minimum\" ]"},
+      {"P=? [ \"a\" U>=t \"b\" ]", "P=? [ \"a\" U>=t \"b\" ]"},
+      {"P=? [ F<=T sc=c & sm=c ]", "P=? [ F<=T sc=c & sm=c ]"},
+      {"P=? [ F<=T (x=1) ]", "P=? [ F<=T x=1 ]"},
+      {"P=? [ F<=max(T,2) \"a\" ]", "P=? [ F<=max(T,2) \"a\" ]"},
+      {"R{\"r\"}=? [ C<=B ]", "R{\"r\"}=? [ C<=B ]"},
+      {"R=? [ I=B ]", "R=? [ I=B ]"},
+      {"Rmax=? [ C<=(T*3600) ]", "Rmax=? [ C<=(T*3600) ]"},
+      {"P>=p [ F \"a\" ]", "P>=p [ F \"a\" ]"},
+      {"R<e [ S ]", "R<e [ S ]"},
+      {"S>=1-p [ \"a\" ]", "S>=(1 - p) [ \"a\" ]"},
+      {"P=? [ F P>p [ G<=k \"a\" ] ]", "P=? [ F P>p [ G<=k \"a\" ] ]"},
   };
   for (const auto& [input, canonical] : cases) {
     Property p = parse_property(input);
@@ -466,6 +486,31 @@ TEST(PropertyParser, ToStringIsCanonicalAndRoundTrips) {
     EXPECT_EQ(to_string(again), canonical) << input;
     EXPECT_EQ(shape(*again.root), shape(*p.root)) << input;
   }
+}
+
+TEST(PropertyParser, BoundsOverConstantsAreKeptAsExpressions) {
+  Property p = parse_property("P>=p [ \"a\" U[T1,T/2] \"b\" ]");
+  const Operator& op = top(p);
+  ASSERT_NE(op.threshold_expression, nullptr);
+  EXPECT_EQ(shape(*op.threshold_expression), "p");
+  const TimeBound& bound = op.path->bound;
+  EXPECT_FALSE(bound.lower->is_literal());
+  EXPECT_EQ(shape(*bound.lower->expression), "T1");
+  EXPECT_EQ(shape(*bound.upper->expression), "div(T,2)");
+  EXPECT_EQ(bound.upper->expression->column, 17u);
+  // Numbers stay literals, checked where they are written.
+  p = parse_property("R{\"r\"}=? [ C<=(5) ]");
+  EXPECT_TRUE(top(p).reward.bound.is_literal());
+  EXPECT_EQ(top(p).reward.bound.value, 5.0);
+  EXPECT_TRUE(top(p).reward.bound.is_integer);
+  p = parse_property("R=? [ I=B ]");
+  EXPECT_EQ(shape(*top(p).reward.bound.expression), "B");
+  // Equal when written alike.
+  EXPECT_EQ(*parse_property("P=? [ F<=T \"a\" ]").top_operator()->path->bound.upper,
+            *parse_property("P=? [ F<=(T) \"a\" ]").top_operator()->path->bound.upper);
+  EXPECT_FALSE(*parse_property("P=? [ F<=T \"a\" ]").top_operator()->path->bound.upper ==
+               *parse_property("P=? [ F<=10 \"a\" ]").top_operator()->path->bound.upper);
+  EXPECT_FALSE(parse_property("P=? [ F<=T \"a\" ]").needs_unbounded_reachability());
 }
 
 TEST(PropertyParser, PrintingPieces) {
@@ -643,7 +688,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"P>=-0.5 [ F \"a\" ]", 4, "expected a probability bound in [0,1] but found '-'"},
         BadCase{"R<=-1 [ S ]", 4, "expected a non-negative reward bound but found '-'"},
         BadCase{"S>=2 [ \"a\" ]", 4, "probability bound must be in [0,1] but found 2"},
-        BadCase{"P>=x [ F \"a\" ]", 4, "expected a probability bound in [0,1] but found 'x'"},
+        BadCase{"P>=[ F \"a\" ]", 4, "expected a probability bound in [0,1] but found '['"},
+        BadCase{"P=? [ F<=F \"a\" ]", 10, "expected a non-negative time bound but found path operator 'F'"},
+        BadCase{"P=? [ F<=true \"a\" ]", 10, "expected a non-negative time bound but found 'true'"},
+        BadCase{"P=? [ F<=(T \"a\" ]", 13, "expected ')' but found \"a\""},
+        BadCase{"P>=p+ [ F \"a\" ]", 7, "expected an expression (a number, a variable or '(') but found '['"},
+        BadCase{"R=? [ C<=B* ]", 13, "expected an expression"},
+        BadCase{"P=? [ F[T,] \"a\" ]", 11, "expected a non-negative interval end but found ']'"},
         BadCase{"P=? [ F P=? [ F \"a\" ] ]", 10, "'=?' is only allowed in the outermost operator"},
         BadCase{"\"a\" & P=? [ F \"b\" ]", 8, "'=?' is only allowed in the outermost operator"},
         BadCase{"P=? [ F \"a\" @ ]", 13, "unexpected character '@'"},
