@@ -129,13 +129,14 @@ FormatChoice choose_format(const std::vector<std::string>& paths, std::string_vi
 
 }  // namespace
 
-std::vector<std::pair<std::string, expression::ValueType>> open_model_constants(const std::vector<std::string>& paths,
-                                                                                std::string_view format) {
-  std::vector<std::pair<std::string, expression::ValueType>> out;
-  if (paths.size() != 1) return out;
+std::vector<ModelConstant> declared_model_constants(const std::vector<std::string>& paths, std::string_view format) {
+  if (paths.size() != 1) return {};
   const ModelFormat chosen = format.empty() ? format_from_path(paths.front()).format : parse_format_name(format).format;
-  if (chosen != ModelFormat::prism_language) return out;
-  for (prism_language::OpenConstant& c : prism_language::open_constants(paths.front())) out.emplace_back(std::move(c.name), c.type);
+  if (chosen != ModelFormat::prism_language) return {};
+  std::vector<ModelConstant> out;
+  for (prism_language::DeclaredConstant& c : prism_language::declared_constants(paths.front())) {
+    out.push_back({std::move(c.name), c.type, c.defined});
+  }
   return out;
 }
 

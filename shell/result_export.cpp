@@ -113,21 +113,23 @@ void write_vector_file(const std::string& path, const CheckResult& r, const Mode
 }
 
 ResultsTable::ResultsTable(const std::string& path) : path_(path), out_(open_for_writing(path)) {
-  fmt::print(out_, "property\tname\tvalue\tlower\tupper\tsatisfied\tsolver\titerations\tseconds\terror\n");
+  fmt::print(out_, "property\tname\tvalue\tlower\tupper\tsatisfied\tsolver\titerations\tseconds\terror\tconstants\n");
   out_.flush();
 }
 
-void ResultsTable::add(const std::string& name, const CheckResult& r) {
+void ResultsTable::add(const std::string& name, const CheckResult& r, const std::string& constants) {
   const CheckResult::Reported v = r.reported_initial();
-  fmt::print(out_, "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t\n", cell(r.property), cell(name), number(v.value),
+  fmt::print(out_, "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t\t{}\n", cell(r.property), cell(name), number(v.value),
              v.certified ? number(v.lower) : "", v.certified ? number(v.upper) : "",
-             r.is_boolean ? (r.initial_value != 0 ? "true" : "false") : "", r.solver_names(), r.iterations, r.seconds);
+             r.is_boolean ? (r.initial_value != 0 ? "true" : "false") : "", r.solver_names(), r.iterations, r.seconds,
+             cell(constants));
   out_.flush();
   if (!out_) fail(ErrorCode::io, "{}: write failed", path_);
 }
 
-void ResultsTable::add_failure(const std::string& name, const std::string& property, const std::string& error) {
-  fmt::print(out_, "{}\t{}\t\t\t\t\t\t\t\t{}\n", cell(property), cell(name), cell(error));
+void ResultsTable::add_failure(const std::string& name, const std::string& property, const std::string& error,
+                               const std::string& constants) {
+  fmt::print(out_, "{}\t{}\t\t\t\t\t\t\t\t{}\t{}\n", cell(property), cell(name), cell(error), cell(constants));
   out_.flush();
 }
 

@@ -39,8 +39,10 @@ void write_vector_file(const std::string& path, const CheckResult& r, const Mode
 class ResultsTable {
  public:
   explicit ResultsTable(const std::string& path);
-  void add(const std::string& name, const CheckResult& r);
-  void add_failure(const std::string& name, const std::string& property, const std::string& error);
+  // `constants`: "T=10, p=0.5", the properties' constants the row was computed with ("" for none).
+  void add(const std::string& name, const CheckResult& r, const std::string& constants = "");
+  void add_failure(const std::string& name, const std::string& property, const std::string& error,
+                   const std::string& constants = "");
 
  private:
   std::string path_;

@@ -424,12 +424,10 @@ PrismModel load_program(const std::string& path, const std::vector<ConstantAssig
   return parse_program(read_source(path), path, constants);
 }
 
-std::vector<OpenConstant> open_constants(const std::string& path) {
+std::vector<DeclaredConstant> declared_constants(const std::string& path) {
   const SyntaxProgram syntax = parse_syntax(read_source(path), path);
-  std::vector<OpenConstant> out;
-  for (const ConstantDeclaration& c : syntax.constants) {
-    if (!c.value) out.push_back({c.name, c.type});
-  }
+  std::vector<DeclaredConstant> out;
+  for (const ConstantDeclaration& c : syntax.constants) out.push_back({c.name, c.type, c.value.has_value()});
   return out;
 }
 

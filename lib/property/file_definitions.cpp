@@ -45,7 +45,73 @@ void collect_identifiers(const Node& n, std::vector<const Node*>& out) {
   for (const Node& child : n.children) collect_identifiers(child, out);
 }
 
+// Names a property mentions: identifiers in its expressions, bounds and
+// thresholds (in `names`), and labels (in `labels`).
+struct Mentions {
+  std::set<std::string> names, labels;
+
+  void expression(const ExprPtr& e) {
+    if (!e) return;
+    if (e->kind == ExprKind::variable) names.insert(e->name);
+    for (const ExprPtr& arg : e->args) expression(arg);
+  }
+  void number(const Number& n) { expression(n.expression); }
+  void path(const PathPtr& p) {
+    if (!p) return;
+    state(p->left);
+    state(p->right);
+    if (p->bound.lower) number(*p->bound.lower);
+    if (p->bound.upper) number(*p->bound.upper);
+  }
+  void state(const StatePtr& f) {
+    if (!f) return;
+    if (f->kind == StateKind::label) labels.insert(f->label);
+    expression(f->expression);
+    state(f->left);
+    state(f->right);
+    if (!f->op) return;
+    path(f->op->path);
+    path(f->op->condition);
+    state(f->op->reward.target);
+    number(f->op->reward.bound);
+    state(f->op->state);
+    expression(f->op->threshold_expression);
+  }
+};
+
 }  // namespace
+
+std::set<std::string> constants_used(const Property& property, const PropertiesFile& file) {
+  Mentions mentions;
+  mentions.state(property.root);
+  std::set<std::string> used, seen_names, seen_labels;
+  // Until nothing new: formulas and labels bring their bodies' names,
+  // constants their values'.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const std::string& label : std::set<std::string>(mentions.labels)) {
+      if (!seen_labels.insert(label).second) continue;
+      for (const FileDefinition& l : file.labels) {
+        if (l.name == label) mentions.state(l.body), grew = true;
+      }
+    }
+    for (const std::string& name : std::set<std::string>(mentions.names)) {
+      if (!seen_names.insert(name).second) continue;
+      grew = true;
+      for (const FileDefinition& f : file.formulas) {
+        if (f.name == name) mentions.state(f.body);
+      }
+      if (const FileConstant* c = file.find_constant(name)) {
+        used.insert(name);
+        if (!c->value) continue;
+        std::vector<const Node*> identifiers;
+        collect_identifiers(*c->value, identifiers);
+        for (const Node* id : identifiers) mentions.names.insert(id->name);
+      }
+    }
+  }
+  return used;
+}
 
 std::vector<ConstantValue> literal_constants(const std::vector<expression::ConstantAssignment>& given,
                                              const std::string& origin) {

@@ -4,6 +4,8 @@
 // formulas and labels, as the Definitions a property is bound with.
 #pragma once
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "expression/constant_assignments.hpp"
@@ -27,6 +29,12 @@ namespace pmc::property {
 // that does not fit the declared type.
 Definitions file_definitions(const PropertiesFile& file, const std::vector<expression::ConstantAssignment>& given,
                              const std::vector<ConstantValue>& outer);
+
+// The file's constants `property` reads: in its bounds, thresholds and
+// expressions, and through the file's formulas, labels and constants (T2
+// for `F<=T2` also brings the T of `const double T2 = T/2;`). What a run
+// over a range of values must vary for this property.
+std::set<std::string> constants_used(const Property& property, const PropertiesFile& file);
 
 // `given` values as constants typed by how they are written (3: int, 0.5 or
 // 3.0: double, true/false: bool), for properties with no declaration to type
