@@ -215,7 +215,8 @@ class BoundEvaluator {
       const ConstantValue* c = find(name);
       if (c == nullptr) {
         fail(ErrorCode::property, "column {}: {} {} reads '{}', which is no constant (the constants known here: {}); "
-             "declare it in the properties file (const double {};) and give it with --const {}=...",
+             "declare it in the properties file (const double {};) and give it with --const {}=... "
+             "(pmc_options_set_constants in the C ABI)",
              e.column, what, to_string(e), name, known_constants(), name, name);
       }
       if (!c->value) no_value(*c, e.column);

@@ -77,6 +77,39 @@ TEST(PropertiesApi, TextsGoStraightToCheck) {
   pmc_model_free(model);
 }
 
+// pmc_options_set_constants: the values of constants a property names.
+TEST(PropertiesApi, OptionsGiveThePropertiesConstants) {
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_load((k_examples + "/die/die.tra").c_str(), nullptr, &model), PMC_OK) << last_error();
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  const char* property = "P>=p [ F<=T \"done\" ]";
+  pmc_result* result = nullptr;
+  EXPECT_EQ(pmc_check(model, property, options, &result), PMC_ERROR_PROPERTY);
+  EXPECT_NE(last_error().find("column 11: time bound T reads 'T', which is no constant"), std::string::npos)
+      << last_error();
+  ASSERT_EQ(pmc_options_set_constants(options, "T=3, p=0.5"), PMC_OK) << last_error();
+  ASSERT_EQ(pmc_check(model, property, options, &result), PMC_OK) << last_error();
+  double value = 0;
+  EXPECT_EQ(pmc_result_initial_value(result, &value), PMC_OK);
+  EXPECT_EQ(value, 1.0);  // P(F<=3 "done") = 0.75 >= 0.5
+  pmc_result_free(result);
+  // A double is no step bound of a DTMC, as in PRISM.
+  ASSERT_EQ(pmc_options_set_constants(options, "T=3.0,p=0.5"), PMC_OK);
+  EXPECT_EQ(pmc_check(model, property, options, &result), PMC_ERROR_PROPERTY);
+  EXPECT_NE(last_error().find("time bound T = 3 is a double"), std::string::npos) << last_error();
+  // Malformed text changes nothing.
+  for (const char* bad : {"T", "T=1,T=2", "T=x+1", "T=1:1:3"}) {
+    EXPECT_EQ(pmc_options_set_constants(options, bad), PMC_ERROR_INVALID_ARGUMENT) << bad;
+  }
+  EXPECT_EQ(pmc_check(model, property, options, &result), PMC_ERROR_PROPERTY);
+  ASSERT_EQ(pmc_options_set_constants(options, nullptr), PMC_OK);  // cleared
+  EXPECT_EQ(pmc_check(model, property, options, &result), PMC_ERROR_PROPERTY);
+  EXPECT_EQ(pmc_options_set_constants(nullptr, "T=1"), PMC_ERROR_INVALID_ARGUMENT);
+  pmc_options_free(options);
+  pmc_model_free(model);
+}
+
 TEST(PropertiesApi, GarbageIsRefusedWithFileAndLine) {
   const struct {
     const char* text;

@@ -648,7 +648,7 @@ public final class PmcTest {
     Properties read = Properties.read(props);
     checkEquals(5, read.size(), "properties in consensus.props");
     checkEquals(new Properties.Entry("disagree", "Pmax=? [ F \"finished\" & !\"agree\" ]", 7), read.get(0), "first");
-    checkEquals("Pmax=? [ F<=20 \"finished\" ]", read.get(4).text(), "const T = 20 substituted");
+    checkEquals("Pmax=? [ F<=20 \"finished\" ]", read.get(4).text(), "const T = 20 put in");
     checkEquals("", read.get(4).name(), "unnamed");
     int count = 0;
     for (Properties.Entry entry : read) count += entry.text().isEmpty() ? 0 : 1;
@@ -663,7 +663,8 @@ public final class PmcTest {
     Path bad = dir.resolve("bad.props");
     try {
       Files.writeString(bad, "P=? [ F \"a\" ]\nconst int N;\nP=? [ F<=N \"a\" ]\n");
-      checkPmcError(Status.PARSE, bad + ":2: constant 'N' has no value", () -> Properties.read(bad), "undefined N");
+      checkPmcError(Status.PARSE, bad + ":3: column 10: constant 'N' (int, " + bad + ":2) has no value",
+          () -> Properties.read(bad), "undefined N");
       checkEquals("P=? [ F<=4 \"a\" ]", Properties.read(bad, "N=4").get(1).text(), "N given");
     } finally {
       Files.deleteIfExists(bad);

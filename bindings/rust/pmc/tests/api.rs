@@ -492,7 +492,7 @@ fn properties_files_read_by_the_library() {
 
     let error = pmc::Properties::parse("const int N;\nP=? [ F<=N \"done\" ]\n", Some("two.props"), None).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Parse);
-    assert!(error.message().contains("two.props:1: constant 'N' has no value"), "{error}");
+    assert!(error.message().contains("two.props:2: column 10: constant 'N' (int, two.props:1) has no value"), "{error}");
     let error = pmc::Properties::read("/nonexistent/missing.props", None).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Io);
     assert!(error.message().contains("/nonexistent/missing.props"), "{error}");
