@@ -292,7 +292,8 @@ nlohmann::json failure_json(const FileProperty& property, const Error& error, co
 
 int error_status(const Error& e) { return e.code() == ErrorCode::invalid_argument ? 2 : 1; }
 
-// {"T": 10, "p": 0.5}: the constants a result was computed with.
+}  // namespace
+
 nlohmann::json constants_json(const std::vector<property::ConstantValue>& constants) {
   nlohmann::json j = nlohmann::json::object();
   for (const property::ConstantValue& c : constants) {
@@ -305,6 +306,8 @@ nlohmann::json constants_json(const std::vector<property::ConstantValue>& consta
   }
   return j;
 }
+
+namespace {
 
 // The first line of a table of results over a range: the property, and
 // the constants that keep one value in every row.

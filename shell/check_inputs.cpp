@@ -175,12 +175,25 @@ std::vector<PropertyRun> property_runs(const FileProperty& property, const Prope
     std::vector<ConstantAssignment> given = plan.fixed;
     given.insert(given.end(), run.values.begin(), run.values.end());
     run.definitions = property::file_definitions(file, given, outer);
-    for (const property::ConstantValue& c : run.definitions.constants) {
-      if (used.count(c.name)) run.used.push_back(c);
-    }
+    run.used = used_constants(property, file, run.definitions);
     runs.push_back(std::move(run));
   }
   return runs;
+}
+
+std::vector<property::ConstantValue> used_constants(const FileProperty& property, const PropertiesFile& file,
+                                                   const property::Definitions& definitions) {
+  std::set<std::string> used;
+  try {
+    used = property::constants_used(property::parse_property(property.text), file);
+  } catch (const Error&) {
+    return {};  // its check says why it does not parse
+  }
+  std::vector<property::ConstantValue> out;
+  for (const property::ConstantValue& c : definitions.constants) {
+    if (used.count(c.name)) out.push_back(c);
+  }
+  return out;
 }
 
 std::string describe_values(const std::vector<ConstantAssignment>& values) {

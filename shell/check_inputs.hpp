@@ -61,6 +61,13 @@ struct PropertyRun {
 std::vector<PropertyRun> property_runs(const property::FileProperty& property, const PropertySelection& selection,
                                        const ConstantPlan& plan, const Model& model);
 
+// The file's constants `property` uses (directly or through other constants,
+// formulas and labels), with their values in `definitions`; none when it
+// does not parse.
+std::vector<property::ConstantValue> used_constants(const property::FileProperty& property,
+                                                   const property::PropertiesFile& file,
+                                                   const property::Definitions& definitions);
+
 // "T=1, N=3": the run's values, for a table row or a message.
 std::string describe_values(const std::vector<expression::ConstantAssignment>& values);
 
