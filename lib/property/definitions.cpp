@@ -228,8 +228,11 @@ class BoundEvaluator {
       literal.kind = c->type == ValueType::boolean ? NodeKind::boolean
                      : c->type == ValueType::integer ? NodeKind::integer
                                                      : NodeKind::real;
-      literal.int_value = static_cast<int64_t>(*c->value);
-      literal.real_value = *c->value;
+      if (c->type == ValueType::real) {
+        literal.real_value = *c->value;
+      } else {
+        literal.int_value = static_cast<int64_t>(*c->value);  // an int's or bool's value: exact
+      }
       d.value = literal;
       declarations.constants.push_back(std::move(d));
     }
@@ -291,11 +294,19 @@ class Substitution {
         if (c->type == ValueType::boolean) {
           literal.kind = ExprKind::boolean;
           literal.value = *c->value != 0;
-        } else {
-          literal.kind = ExprKind::number;
-          literal.number = Number{*c->value, c->type == ValueType::integer};
+          return std::make_shared<const Expression>(std::move(literal));
         }
-        return std::make_shared<const Expression>(std::move(literal));
+        // Literals are unsigned, as the parser reads them: -2 is -(2).
+        literal.kind = ExprKind::number;
+        literal.number = Number{std::fabs(*c->value), c->type == ValueType::integer, nullptr};
+        auto number = std::make_shared<const Expression>(std::move(literal));
+        if (!std::signbit(*c->value)) return number;
+        Expression negated;
+        negated.kind = ExprKind::negate;
+        negated.column = e->column;
+        negated.args = {std::move(number)};
+        negated.height = 2;
+        return std::make_shared<const Expression>(std::move(negated));
       }
       if (const int index = find(definitions_.formulas, e->name, formula_limit_); index >= 0) {
         const StatePtr body = formula(index);

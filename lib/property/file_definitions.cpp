@@ -30,8 +30,11 @@ Node literal_node(ValueType type, double value) {
   Node n;
   n.type = type;
   n.kind = type == ValueType::boolean ? NodeKind::boolean : type == ValueType::integer ? NodeKind::integer : NodeKind::real;
-  n.int_value = static_cast<int64_t>(value);
-  n.real_value = value;
+  if (type == ValueType::real) {
+    n.real_value = value;
+  } else {
+    n.int_value = static_cast<int64_t>(value);  // an int's or bool's value: exact
+  }
   return n;
 }
 

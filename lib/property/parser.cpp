@@ -266,7 +266,7 @@ class Parser {
       error_at(start, "integer " + std::string(text_.substr(start, pos_ - start)) + " is too large (limit 2^53)");
     }
     tok_.kind = Tok::number;
-    tok_.number = Number{value, integer};
+    tok_.number = Number{value, integer, nullptr};
   }
 
   // Labels and reward names: any printable characters but '"', non-empty,

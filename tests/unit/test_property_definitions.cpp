@@ -172,6 +172,12 @@ TEST(BindDefinitions, BoundsAndThresholdsBecomeNumbers) {
   // Names in state expressions: the constants' values (the model's are the checker's).
   EXPECT_EQ(to_string(bind("P=? [ F x=T & y<T2 & b ]")), "P=? [ F x=10 & y<2.5 & true ]");
   EXPECT_EQ(to_string(bind("P=? [ F x=K ]", false, model)), "P=? [ F x=K ]");
+  // Negative values print as the parser reads them back.
+  Definitions negative;
+  negative.constants = {constant("n", ValueType::integer, -2), constant("r", ValueType::real, -0.5)};
+  const Property p2 = substitute_definitions(parse_property("P=? [ F x=n & y>r ]"), negative);
+  EXPECT_EQ(to_string(p2), "P=? [ F x=-2 & y>-0.5 ]");
+  EXPECT_EQ(to_string(parse_property(to_string(p2))), to_string(p2));
 }
 
 TEST(BindDefinitions, BadValuesNameTheColumnAndTheValue) {

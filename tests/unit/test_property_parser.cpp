@@ -514,9 +514,9 @@ TEST(PropertyParser, BoundsOverConstantsAreKeptAsExpressions) {
 }
 
 TEST(PropertyParser, PrintingPieces) {
-  EXPECT_EQ(to_string(Number{5.0, true}), "5");
-  EXPECT_EQ(to_string(Number{5.0, false}), "5.0");
-  EXPECT_EQ(to_string(Number{1e20, false}), "1e+20");
+  EXPECT_EQ(to_string(Number{5.0, true, nullptr}), "5");
+  EXPECT_EQ(to_string(Number{5.0, false, nullptr}), "5.0");
+  EXPECT_EQ(to_string(Number{1e20, false, nullptr}), "1e+20");
   EXPECT_EQ(to_string(TimeBound{}), "");
   EXPECT_EQ(to_string(Comparison::greater_equal), ">=");
   EXPECT_EQ(to_string(*top(parse_property("P=? [ F<=3 \"a\" ]")).path), "F<=3 \"a\"");
