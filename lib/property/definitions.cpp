@@ -35,10 +35,8 @@ constexpr uint64_t k_max_expanded_nodes = 1u << 20;
 
 std::string type_word(ValueType type) { return expression::type_name(type); }
 
-// "--const T=..." with the value's placeholder for the type.
 std::string how_to_give(const ConstantValue& c) {
-  const char* example = c.type == ValueType::boolean ? "true" : c.type == ValueType::integer ? "10" : "0.5";
-  return fmt::format("give it with --const {}={} (pmc_options_set_constants in the C ABI)", c.name, example);
+  return fmt::format("give it with --const {}=... (pmc_options_set_constants in the C ABI)", c.name);
 }
 
 [[noreturn]] void no_value(const ConstantValue& c, size_t column) {

@@ -87,7 +87,7 @@ TEST(FileDefinitions, ConstantsWithoutValuesStayOpenForTheirProperties) {
                       "give T with --const T=..."),
             std::string::npos);
   EXPECT_NE(error_of([&] { bind_definitions(parse_property("P=? [ F x<T ]"), d, {}, false); })
-                .find("column 11: constant 'T' (double, p.props:2) has no value: give it with --const T=0.5"),
+                .find("column 11: constant 'T' (double, p.props:2) has no value: give it with --const T=..."),
             std::string::npos);
   EXPECT_NO_THROW(bind_definitions(parse_property("P=? [ F<=K \"a\" ]"), d, {}, true));
 }
@@ -195,7 +195,7 @@ TEST(BindDefinitions, BadValuesNameTheColumnAndTheValue) {
       {"P=? [ F[T,B] \"a\" ]", "empty time interval [T,B] = [10,4]: its start exceeds its end"},
       {"P=? [ F<=Q \"a\" ]", "column 10: time bound Q reads 'Q', which is no constant (the constants known here: T, "
                               "T2, p, B, b, D); declare it in the properties file"},
-      {"P=? [ F<=D \"a\" ]", "column 10: constant 'D' (double, p.props:1) has no value: give it with --const D=0.5"},
+      {"P=? [ F<=D \"a\" ]", "column 10: constant 'D' (double, p.props:1) has no value: give it with --const D=..."},
       {"P=? [ F<=b \"a\" ]", "column 10: time bound b is a bool, not a number"},
       {"P=? [ F<=max(T,b) \"a\" ]", "column 10: type error"},
       {"P=? [ F<=T/0 \"a\" ]", "must be a non-negative number"},

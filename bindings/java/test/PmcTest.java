@@ -676,6 +676,16 @@ public final class PmcTest {
     checkPmcError(Status.INVALID_ARGUMENT, "constants", () -> Properties.parse("P=? [ F \"a\" ]", null, "N"),
                   "malformed constants");
     checkThrows(NullPointerException.class, () -> Properties.read(null), "null path");
+    // Constants a property names, given with the options.
+    try (Model m = Model.load(dieExample()); Options o = new Options()) {
+      checkPmcError(Status.PROPERTY, "reads 'T', which is no constant", () -> m.check("P=? [ F<=T \"done\" ]", o).close(),
+                    "T without a value");
+      o.constants("T=3");
+      try (Result r = m.check("P=? [ F<=T \"done\" ]", o)) {
+        checkClose(0.75, r.initialValue(), 1e-12, "P(F<=3 done) of the die");
+      }
+      checkPmcError(Status.INVALID_ARGUMENT, "NAME=VALUE", () -> o.constants("T"), "malformed constants");
+    }
   }
 
   private static void testSound() {
