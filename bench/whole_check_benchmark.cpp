@@ -154,7 +154,12 @@ int main(int argc, char** argv) {
     }
   }
   const DeviceList& devices = discover_devices();  // CUDA's start-up, once, before any figure
-  std::printf("GPU: %s\n", devices.devices.empty() ? devices.problem.c_str() : devices.devices[0].name.c_str());
+  if (devices.devices.empty()) {
+    // Its figures compare the GPU with the CPU: without one there is nothing to measure.
+    std::fprintf(stderr, "whole_check_benchmark: no usable GPU (%s)\n", devices.problem.c_str());
+    return 1;
+  }
+  std::printf("GPU: %s\n", devices.devices[0].name.c_str());
   const std::string first = "P=? [ F \"goal\" ]", second = "P=? [ \"odd\" U \"goal\" ]";
   for (const std::string& size : split(sizes)) {
     for (const std::string& layout : split(layouts)) {

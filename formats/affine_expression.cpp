@@ -7,6 +7,7 @@
 #include <map>
 
 #include "common/error.hpp"
+#include "formats/line_cursor.hpp"
 
 namespace pmc {
 namespace {
@@ -21,15 +22,14 @@ constexpr size_t k_max_terms = 4096;
 // AddressSanitizer (found by fuzz_drn). Real rates nest a few levels.
 constexpr int k_max_depth = 200;
 
-class ExpressionParser {
+class ExpressionParser : LineCursor {
  public:
   ExpressionParser(std::string_view text, const std::vector<std::string>& parameters)
-      : text_(text), parameters_(parameters) {}
+      : LineCursor(text), parameters_(parameters) {}
 
   Polynomial parse() {
     Polynomial p = expression();
-    skip_blanks();
-    if (pos_ != text_.size()) error("unexpected {}", quote_for_message(text_.substr(pos_)));
+    if (!at_end()) error("unexpected {}", quote_for_message(text_.substr(pos_)));
     return p;
   }
 
@@ -40,23 +40,11 @@ class ExpressionParser {
          fmt::format(format, std::forward<Args>(args)...));
   }
 
-  void skip_blanks() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
-  }
-  bool accept(char c) {
-    skip_blanks();
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-
   Polynomial expression() {
     Polynomial result = term();
     while (true) {
-      if (accept('+')) add(result, term(), 1.0);
-      else if (accept('-')) add(result, term(), -1.0);
+      if (accept_char('+')) add(result, term(), 1.0);
+      else if (accept_char('-')) add(result, term(), -1.0);
       else return result;
     }
   }
@@ -64,9 +52,9 @@ class ExpressionParser {
   Polynomial term() {
     Polynomial result = unary();
     while (true) {
-      if (accept('*')) {
+      if (accept_char('*')) {
         result = multiply(result, unary());
-      } else if (accept('/')) {
+      } else if (accept_char('/')) {
         Polynomial divisor = unary();
         if (divisor.size() > 1 || (divisor.size() == 1 && !divisor.begin()->first.empty())) {
           error("division by an expression in the parameters: the rate is not affine");
@@ -93,18 +81,18 @@ class ExpressionParser {
 
   Polynomial unary() {
     const DepthGuard guard(*this);
-    if (accept('-')) {
+    if (accept_char('-')) {
       Polynomial p = unary();
       for (auto& [m, c] : p) c = -c;
       return p;
     }
-    if (accept('+')) return unary();
+    if (accept_char('+')) return unary();
     return power();
   }
 
   Polynomial power() {
     Polynomial base = primary();
-    if (!accept('^')) return base;
+    if (!accept_char('^')) return base;
     skip_blanks();
     const size_t start = pos_;
     unsigned exponent = 0;
@@ -121,9 +109,9 @@ class ExpressionParser {
     skip_blanks();
     if (pos_ >= text_.size()) error("expected a number, a parameter or '(', found the end");
     const char c = text_[pos_];
-    if (accept('(')) {
+    if (accept_char('(')) {
       Polynomial p = expression();
-      if (!accept(')')) error("expected ')'");
+      if (!accept_char(')')) error("expected ')'");
       return p;
     }
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
@@ -175,9 +163,7 @@ class ExpressionParser {
     return result;
   }
 
-  std::string_view text_;
   const std::vector<std::string>& parameters_;
-  size_t pos_ = 0;
   int depth_ = 0;  // DepthGuard
 };
 

@@ -13,8 +13,6 @@ constexpr size_t k_max_line = size_t{64} << 20;
 
 FileLineReader::FileLineReader(std::string path) : input_(std::move(path)) { buffer_.resize(k_initial_buffer); }
 
-FileLineReader::~FileLineReader() = default;
-
 void FileLineReader::refill() {
   // Keep the unread tail, then read as much as fits after it.
   if (begin_ > 0) {

@@ -19,9 +19,6 @@ class FileLineReader {
   // Opens `path`; a name ending in .gz or .xz must hold compressed data.
   // Throws Error(io) or, for a broken or ambiguous archive, Error(parse).
   explicit FileLineReader(std::string path);
-  ~FileLineReader();
-  FileLineReader(const FileLineReader&) = delete;
-  FileLineReader& operator=(const FileLineReader&) = delete;
 
   // The next line without its end-of-line characters; false at end of file.
   bool next(std::string_view& line);

@@ -198,8 +198,6 @@ InputStream::InputStream(std::string path) : path_(std::move(path)), name_(path_
   pending_.clear();
 }
 
-InputStream::~InputStream() = default;
-
 std::unique_ptr<ByteSource> InputStream::open_content() const {
   switch (compression_) {
     case Compression::gzip: return std::make_unique<GzipSource>(path_);

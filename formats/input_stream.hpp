@@ -20,9 +20,6 @@ class InputStream {
   // Throws Error(io) for a missing or unreadable file and Error(parse) for a
   // broken archive or one holding other than one file (the error lists them).
   explicit InputStream(std::string path);
-  ~InputStream();
-  InputStream(const InputStream&) = delete;
-  InputStream& operator=(const InputStream&) = delete;
 
   // Up to `size` bytes of the (decompressed, unpacked) content; 0 at the end.
   // Corrupt or truncated data throws Error(parse) naming the file.

@@ -76,6 +76,18 @@ void read_state_rewards(const std::string& path, const ModelParts& parts, Reward
   out.state_rewards = std::move(rewards);
 }
 
+// The "STATE:" that starts a line of a .lab or .sta file. `listed` has a
+// bit per state of the model, set for those read so far: a state is listed
+// at most once.
+uint64_t read_listed_state(TextFields& f, const FileLineReader& in, Bitset& listed) {
+  const uint64_t state = f.integer("a state index", ':');
+  f.expect_char(':', "':' after the state index");
+  if (state >= listed.size()) in.fail_at("state {} out of range (the model has {} states)", state, listed.size());
+  if (listed.test(state)) in.fail_at("state {} is listed twice", state);
+  listed.set(state);
+  return state;
+}
+
 // The entry index of transition row → target, or -1.
 int64_t find_entry(const ModelParts& parts, uint64_t row, uint64_t target) {
   auto first = parts.columns.begin() + static_cast<int64_t>(parts.row_offsets[row]);
@@ -166,11 +178,7 @@ void read_prism_labels(const std::string& path, ModelParts& parts) {
   Bitset seen(parts.num_states);
   while (in.next_content(line)) {
     TextFields f(in, line);
-    const uint64_t state = f.integer("a state index", ':');
-    f.expect_char(':', "':' after the state index");
-    if (state >= parts.num_states) in.fail_at("state {} out of range (the model has {} states)", state, parts.num_states);
-    if (seen.test(state)) in.fail_at("state {} is listed twice", state);
-    seen.set(state);
+    const uint64_t state = read_listed_state(f, in, seen);
     while (!f.at_end()) {
       const size_t column = f.column();
       const uint64_t label = f.integer("a label index");
@@ -224,11 +232,7 @@ void read_prism_valuations(const std::string& path, ModelParts& parts) {
   uint64_t count = 0;
   while (in.next_content(line)) {
     TextFields f(in, line);
-    const uint64_t state = f.integer("a state index", ':');
-    f.expect_char(':', "':' after the state index");
-    if (state >= parts.num_states) in.fail_at("state {} out of range (the model has {} states)", state, parts.num_states);
-    if (seen.test(state)) in.fail_at("state {} is listed twice", state);
-    seen.set(state);
+    const uint64_t state = read_listed_state(f, in, seen);
     line_states.push_back(static_cast<uint32_t>(state));
     f.expect_char('(', "'(' starting the values");
     for (size_t k = 0; k < width; ++k) {

@@ -32,6 +32,40 @@ std::string_view trim_cr(std::string_view line) {
   return line;
 }
 
+// The next line that is not blank, without its trailing '\r's; false at the
+// end of the file.
+bool next_nonblank(FileLineReader& in, std::string_view& line) {
+  while (in.next(line)) {
+    line = trim_cr(line);
+    if (!blank(line)) return true;
+  }
+  return false;
+}
+
+// The state index that starts a line of a .lab or .state.rew file: Storm
+// wants them increasing (each state once) and within the model's states.
+class IncreasingStates {
+ public:
+  IncreasingStates(const FileLineReader& in, uint64_t num_states) : in_(in), num_states_(num_states) {}
+
+  uint64_t read(TextFields& f) {
+    const uint64_t state = f.integer("a state index");
+    if (any_ && state <= last_) {
+      in_.fail_at("state {} was found but has already been read or skipped previously (doubled or unsorted lines)", state);
+    }
+    if (state >= num_states_) in_.fail_at("state {} out of range (the model has {} states)", state, num_states_);
+    any_ = true;
+    last_ = state;
+    return state;
+  }
+
+ private:
+  const FileLineReader& in_;
+  uint64_t num_states_;
+  bool any_ = false;
+  uint64_t last_ = 0;
+};
+
 class StormTransitionsReader {
  public:
   StormTransitionsReader(const std::string& path, const ModelOptions& options) : in_(path), options_(options) {}
@@ -39,10 +73,7 @@ class StormTransitionsReader {
   ModelParts read() {
     read_type();
     std::string_view line;
-    while (in_.next(line)) {
-      line = trim_cr(line);
-      if (!blank(line)) read_entry(line);
-    }
+    while (next_nonblank(in_, line)) read_entry(line);
     finish();
     return std::move(parts_);
   }
@@ -50,12 +81,10 @@ class StormTransitionsReader {
  private:
   void read_type() {
     std::string_view line;
-    while (in_.next(line) && blank(trim_cr(line))) {
-    }
-    if (in_.line_number() == 0 || blank(trim_cr(line))) {
+    if (!next_nonblank(in_, line)) {
       in_.fail_at("empty transitions file: expected the model type (dtmc, ctmc or mdp) on the first line");
     }
-    TextFields f(in_, trim_cr(line));
+    TextFields f(in_, line);
     const std::string_view word = f.word();
     const std::string type = lower(word);  // Storm reads the hint case-insensitively
     if (type == "dtmc") parts_.type = ModelType::dtmc;
@@ -225,19 +254,10 @@ void read_storm_labels(const std::string& path, ModelParts& parts) {
   }
   if (!declaration) in.fail_at("empty label file: expected #DECLARATION, the label names, #END");
   if (!end) in.fail_at("missing #END after the label declarations (Storm's .lab: #DECLARATION, the names, #END, then `state label ...` lines)");
-  bool any_state = false;
-  uint64_t last = 0;
-  while (in.next(line)) {
-    line = trim_cr(line);
-    if (blank(line)) continue;
+  IncreasingStates states(in, parts.num_states);
+  while (next_nonblank(in, line)) {
     TextFields f(in, line);
-    const uint64_t state = f.integer("a state index");
-    if (any_state && state <= last) {
-      in.fail_at("state {} was found but has already been read or skipped previously (doubled or unsorted lines)", state);
-    }
-    if (state >= parts.num_states) in.fail_at("state {} out of range (the model has {} states)", state, parts.num_states);
-    any_state = true;
-    last = state;
+    const uint64_t state = states.read(f);
     while (!f.at_end()) {
       const size_t column = f.column() - 1;
       const std::string_view word = f.word();
@@ -253,17 +273,10 @@ std::vector<double> read_storm_state_rewards(const std::string& path, uint64_t n
   FileLineReader in(path);
   std::vector<double> rewards(num_states, 0.0);
   std::string_view line;
-  bool any = false;
-  uint64_t last = 0;
-  while (in.next(line)) {
-    line = trim_cr(line);
-    if (blank(line)) continue;
+  IncreasingStates states(in, num_states);
+  while (next_nonblank(in, line)) {
     TextFields f(in, line);
-    const uint64_t state = f.integer("a state index");
-    if (any && state <= last) {
-      in.fail_at("state {} was found but has already been read or skipped previously (doubled or unsorted lines)", state);
-    }
-    if (state >= num_states) in.fail_at("state {} out of range (the model has {} states)", state, num_states);
+    const uint64_t state = states.read(f);
     f.at_end();
     const size_t column = f.column() - 1;
     const double value = f.real("a reward");
@@ -271,8 +284,6 @@ std::vector<double> read_storm_state_rewards(const std::string& path, uint64_t n
     if (value < 0) f.fail_here(column, "state reward {} is negative (Storm's state rewards are >= 0)", value);
     f.expect_end();
     rewards[state] = value;
-    any = true;
-    last = state;
   }
   return rewards;
 }
@@ -285,9 +296,7 @@ std::vector<double> read_storm_transition_rewards(const std::string& path, const
   const std::vector<uint64_t>* groups = mdp ? &parts.row_groups : nullptr;
   std::string_view line;
   bool first = true;
-  while (in.next(line)) {
-    line = trim_cr(line);
-    if (blank(line)) continue;
+  while (next_nonblank(in, line)) {
     const size_t start = line.find_first_not_of(" \t");
     if (first && !std::isdigit(static_cast<unsigned char>(line[start]))) {
       first = false;  // Storm skips a type hint on the first line of a transition-reward file

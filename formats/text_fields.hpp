@@ -9,21 +9,18 @@
 
 #include "common/error.hpp"
 #include "formats/file_line_reader.hpp"
+#include "formats/line_cursor.hpp"
 
 namespace pmc {
 
-class TextFields {
+class TextFields : public LineCursor {
  public:
-  TextFields(const FileLineReader& reader, std::string_view line) : reader_(reader), line_(line) {}
+  TextFields(const FileLineReader& reader, std::string_view line) : LineCursor(line), reader_(reader) {}
 
-  bool at_end() {
-    skip_blanks();
-    return pos_ == line_.size();
-  }
   size_t column() const { return pos_ + 1; }
   std::string_view rest() {
     skip_blanks();
-    return line_.substr(pos_);
+    return text_.substr(pos_);
   }
 
   // An unsigned decimal integer, ended by a blank, the end of the line or
@@ -32,13 +29,13 @@ class TextFields {
     skip_blanks();
     const size_t start = pos_;
     uint64_t value = 0;
-    while (pos_ < line_.size() && line_[pos_] >= '0' && line_[pos_] <= '9') {
-      const uint64_t digit = static_cast<uint64_t>(line_[pos_] - '0');
+    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') {
+      const uint64_t digit = static_cast<uint64_t>(text_[pos_] - '0');
       if (value > (UINT64_MAX - digit) / 10) fail_here(start, "{} is too large", what);
       value = value * 10 + digit;
       ++pos_;
     }
-    if (pos_ == start || !(at_field_end() || line_[pos_] == terminator)) expected(start, what);
+    if (pos_ == start || !(at_field_end() || text_[pos_] == terminator)) expected(start, what);
     return value;
   }
 
@@ -46,9 +43,9 @@ class TextFields {
   int32_t signed_integer(std::string_view what, char terminator = ' ') {
     skip_blanks();
     const size_t start = pos_;
-    const bool negative = pos_ < line_.size() && line_[pos_] == '-';
+    const bool negative = pos_ < text_.size() && text_[pos_] == '-';
     if (negative) ++pos_;
-    if (pos_ == line_.size() || line_[pos_] < '0' || line_[pos_] > '9') expected(start, what);
+    if (pos_ == text_.size() || text_[pos_] < '0' || text_[pos_] > '9') expected(start, what);
     const uint64_t magnitude = integer(what, terminator);
     if (magnitude > (negative ? uint64_t{1} << 31 : (uint64_t{1} << 31) - 1)) {
       fail_here(start, "{} does not fit in 32 bits", what);
@@ -60,37 +57,37 @@ class TextFields {
   std::string_view quoted(std::string_view what) {
     skip_blanks();
     const size_t start = pos_;
-    if (pos_ >= line_.size() || line_[pos_] != '"') expected(start, what);
-    const size_t close = line_.find('"', pos_ + 1);
+    if (pos_ >= text_.size() || text_[pos_] != '"') expected(start, what);
+    const size_t close = text_.find('"', pos_ + 1);
     if (close == std::string_view::npos) fail_here(start, "{} has no closing double quote", what);
     pos_ = close + 1;
-    return line_.substr(start + 1, close - start - 1);
+    return text_.substr(start + 1, close - start - 1);
   }
 
   // Consumes the identifier-like token [A-Za-z0-9_] at the cursor.
   std::string_view identifier(std::string_view what) {
     skip_blanks();
     const size_t start = pos_;
-    while (pos_ < line_.size() && (std::isalnum(static_cast<unsigned char>(line_[pos_])) || line_[pos_] == '_')) ++pos_;
+    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
     if (pos_ == start) expected(start, what);
-    return line_.substr(start, pos_ - start);
+    return text_.substr(start, pos_ - start);
   }
 
   // A decimal floating-point number (PRISM writes e.g. 0.5, 1.0E-5, 3).
   double real(std::string_view what) {
     skip_blanks();
     const size_t start = pos_;
-    const char* first = line_.data() + pos_;
-    const char* last = line_.data() + line_.size();
+    const char* first = text_.data() + pos_;
+    const char* last = text_.data() + text_.size();
     if (first != last && *first == '+') ++first;  // from_chars takes no '+'
     double value = 0.0;
     auto [ptr, ec] = std::from_chars(first, last, value, std::chars_format::general);
     if (ec == std::errc::result_out_of_range) {
-      pos_ = static_cast<size_t>(ptr - line_.data());
+      pos_ = static_cast<size_t>(ptr - text_.data());
       fail_here(start, "{} {} is out of the range of a double", what, quote_for_message(token_at(start)));
     }
     if (ec != std::errc{}) expected(start, what);
-    pos_ = static_cast<size_t>(ptr - line_.data());
+    pos_ = static_cast<size_t>(ptr - text_.data());
     if (!at_field_end()) expected(start, what);
     return value;
   }
@@ -99,27 +96,19 @@ class TextFields {
   std::string_view word() {
     skip_blanks();
     const size_t start = pos_;
-    while (pos_ < line_.size() && line_[pos_] != ' ' && line_[pos_] != '\t') ++pos_;
-    return line_.substr(start, pos_ - start);
+    while (pos_ < text_.size() && !is_blank(text_[pos_])) ++pos_;
+    return text_.substr(start, pos_ - start);
   }
 
   // Consumes `c` (after blanks) or fails with "expected `what`".
   void expect_char(char c, std::string_view what) {
     skip_blanks();
-    if (pos_ >= line_.size() || line_[pos_] != c) expected(pos_, what);
+    if (pos_ >= text_.size() || text_[pos_] != c) expected(pos_, what);
     ++pos_;
-  }
-  bool accept_char(char c) {
-    skip_blanks();
-    if (pos_ < line_.size() && line_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
   }
 
   void expect_end() {
-    if (!at_end()) fail_here(pos_, "unexpected text {} at end of line", quote_for_message(line_.substr(pos_)));
+    if (!at_end()) fail_here(pos_, "unexpected text {} at end of line", quote_for_message(text_.substr(pos_)));
   }
 
   template <typename... Args>
@@ -135,21 +124,14 @@ class TextFields {
   }
 
  private:
-  void skip_blanks() {
-    while (pos_ < line_.size() && (line_[pos_] == ' ' || line_[pos_] == '\t')) ++pos_;
-  }
-  bool at_field_end() const {
-    return pos_ == line_.size() || line_[pos_] == ' ' || line_[pos_] == '\t';
-  }
+  bool at_field_end() const { return pos_ == text_.size() || is_blank(text_[pos_]); }
   std::string_view token_at(size_t at) const {
     size_t end = at;
-    while (end < line_.size() && line_[end] != ' ' && line_[end] != '\t') ++end;
-    return line_.substr(at, end - at);
+    while (end < text_.size() && !is_blank(text_[end])) ++end;
+    return text_.substr(at, end - at);
   }
 
   const FileLineReader& reader_;
-  std::string_view line_;
-  size_t pos_ = 0;
 };
 
 }  // namespace pmc

@@ -1,6 +1,7 @@
 #include "arguments.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "common/error.hpp"
 
@@ -15,7 +16,7 @@ bool is_option_word(const std::string& word) {
 
 }  // namespace
 
-Arguments::Arguments(const std::vector<std::string>& words, const std::vector<OptionSpec>& specs) {
+Arguments::Arguments(const std::vector<std::string>& words, const std::vector<OptionSpec>& specs) : words_(words) {
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& word = words[i];
     if (!is_option_word(word)) {
@@ -59,6 +60,19 @@ const std::vector<std::string>& Arguments::values(std::string_view name) const {
 std::string Arguments::value(std::string_view name, std::string_view fallback) const {
   const auto& all = values(name);
   return all.empty() ? std::string(fallback) : all.front();
+}
+
+std::string shell_command_line(const std::string& prefix, const std::vector<std::string>& words) {
+  std::string line = prefix;
+  for (const std::string& word : words) {
+    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_./=:,@%+-").find(c) != std::string_view::npos;
+    });
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    line += " " + (plain ? word : quoted + "'");
+  }
+  return line;
 }
 
 }  // namespace pmc::shell

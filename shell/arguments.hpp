@@ -27,10 +27,18 @@ class Arguments {
   // The single value of an option, or `fallback` when absent.
   std::string value(std::string_view name, std::string_view fallback = "") const;
   const std::vector<std::string>& positional() const { return positional_; }
+  // The words as given, for records of the command line (--export-format qvbs).
+  const std::vector<std::string>& words() const { return words_; }
 
  private:
+  std::vector<std::string> words_;
   std::map<std::string, std::vector<std::string>> values_;
   std::vector<std::string> positional_;
 };
+
+// `prefix` and the words as a POSIX shell reads them back: a word with
+// anything but letters, digits and _./=:,@%+- is single-quoted
+// ("pmc check --property 'P=? [ F \"a\" ]'").
+std::string shell_command_line(const std::string& prefix, const std::vector<std::string>& words);
 
 }  // namespace pmc::shell

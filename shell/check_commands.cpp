@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -20,6 +21,7 @@
 #include "common/stopwatch.hpp"
 #include "solver/device/devices.hpp"
 #include "common/error.hpp"
+#include "filter_report.hpp"
 #include "interrupt.hpp"
 #include "model_commands.hpp"
 #include "progress_line.hpp"
@@ -28,6 +30,7 @@
 #include "session.hpp"
 #include "property/definitions.hpp"
 #include "property/properties_file.hpp"
+#include "qvbs_results.hpp"
 #include "result_export.hpp"
 #include "settings.hpp"
 #include "solver/registry.hpp"
@@ -106,6 +109,12 @@ void print_timings_text(const PhaseTimings& t, std::ostream& out) {
   fmt::print(out, "{} (total {})\n", line, compact_seconds(t.total()));
 }
 
+namespace {
+
+bool is_range(const CheckResult& r) { return r.filter && r.filter->op == "range"; }
+
+}  // namespace
+
 nlohmann::json result_json(const CheckResult& r, const Model& model) {
   nlohmann::json j = {
       {"schema", k_check_json_schema},
@@ -134,11 +143,16 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
   // "lower"/"upper" its bounds) that "satisfied" rests on. Bounds are absent
   // when not certified.
   const CheckResult::Reported reported = r.reported_initial();
-  j["value"] = json_number(reported.value);
-  if (reported.certified) {
-    j["lower"] = json_number(reported.lower);
-    j["upper"] = json_number(reported.upper);
+  // A filter's range has two ends and no single value: they are in
+  // "filter" ("low", "high" and their bounds).
+  if (!is_range(r)) {
+    j["value"] = json_number(reported.value);
+    if (reported.certified) {
+      j["lower"] = json_number(reported.lower);
+      j["upper"] = json_number(reported.upper);
+    }
   }
+  if (r.filter) j["filter"] = filter_json(*r.filter, model);
   return j;
 }
 
@@ -188,8 +202,10 @@ void print_value(const CheckResult::Reported& v, std::ostream& out) {
   fmt::print(out, "{} ± {:.2g}", certified_digits(v.value, half_width), half_width);
 }
 
-void print_result_text(const CheckResult& r, std::ostream& out) {
-  if (r.is_boolean) {
+void print_result_text(const CheckResult& r, const Model& model, std::ostream& out) {
+  if (is_range(r)) {
+    fmt::print(out, "{}: {}", r.property, filter_range_text(*r.filter));
+  } else if (r.is_boolean) {
     fmt::print(out, "{}: {}", r.property, r.initial_value != 0 ? "true" : "false");
     // The value the verdict rests on, as PRISM and Storm show it.
     if (!r.operator_values.empty()) {
@@ -201,7 +217,12 @@ void print_result_text(const CheckResult& r, std::ostream& out) {
     fmt::print(out, "{}: ", r.property);
     print_value(r.reported_initial(), out);
   }
-  if (r.num_initial > 1) fmt::print(out, " (initial states: {}, min {}, max {})", r.num_initial, r.min_initial, r.max_initial);
+  // A filter's value is the same in every state, but for print and
+  // printall's, which stay the formula's.
+  const bool per_state = !r.filter || r.filter->op == "print" || r.filter->op == "printall";
+  if (r.num_initial > 1 && per_state) {
+    fmt::print(out, " (initial states: {}, min {}, max {})", r.num_initial, r.min_initial, r.max_initial);
+  }
   const std::string reason = reason_without_solver(r);
   if (r.solvers.empty()) {
     // The graph precomputation (probability 0/1, reachability) decided every state.
@@ -218,6 +239,7 @@ void print_result_text(const CheckResult& r, std::ostream& out) {
   if (r.converged) {
     for (const std::string& note : r.notes) fmt::print(out, "  note: {}\n", note);
   }
+  if (r.filter) print_filter_text(*r.filter, model, out);
 }
 
 
@@ -292,6 +314,54 @@ nlohmann::json failure_json(const FileProperty& property, const Error& error, co
 
 int error_status(const Error& e) { return e.code() == ErrorCode::invalid_argument ? 2 : 1; }
 
+// --export-results' format, checked before the model loads: a typo is a
+// usage error at once, not after a long exploration. Empty without
+// --export-results.
+std::optional<ResultsFormat> export_format(const Arguments& args) {
+  // --format is the model's; a results format there is a slip worth naming.
+  const std::string model_format = args.value("format");
+  if (model_format == "qvbs" || model_format == "csv" || model_format == "tsv") {
+    fail(ErrorCode::invalid_argument,
+         "--format {} names the model's format; the results' format is --export-format {} (with --export-results FILE)",
+         model_format, model_format);
+  }
+  if (!args.has("export-results")) {
+    if (args.has("export-format")) fail(ErrorCode::invalid_argument, "--export-format needs --export-results FILE");
+    return std::nullopt;
+  }
+  if (args.has("export-format")) return results_format_named(args.value("export-format"));
+  return results_format_for_file(args.value("export-results"));
+}
+
+// "N=16,T=5": the run's single values, the model's and the properties'
+// (a range's values are in each result's record instead).
+std::string single_constant_values(const ConstantPlan& constants) {
+  std::string text = constants.model;
+  for (const expression::ConstantAssignment& a : constants.fixed) {
+    text += fmt::format("{}{}={}", text.empty() ? "" : ",", a.name, a.value);
+  }
+  return text;
+}
+
+std::unique_ptr<ResultsExport> open_results_export(const Arguments& args, ResultsFormat format, const Model& model,
+                                                   const ConstantPlan& constants, double load_seconds,
+                                                   std::chrono::steady_clock::time_point start) {
+  const std::string path = args.value("export-results");
+  if (format != ResultsFormat::qvbs) return std::make_unique<ResultsTable>(path, format);
+  QvbsRun run;
+  run.command = shell_command_line("pmc check", args.words());
+  const std::vector<std::string> models = model_paths(args);
+  run.model_file = models.empty() ? "" : models.front();
+  run.constants = single_constant_values(constants);
+  run.start = start;
+  run.exploration_seconds = load_seconds;
+  run.states = model.num_states();
+  run.transitions = model.num_entries();
+  run.choices = model.num_rows();
+  run.nondeterministic = model.type() == ModelType::mdp;
+  return std::make_unique<QvbsResults>(path, std::move(run));
+}
+
 }  // namespace
 
 nlohmann::json constants_json(const std::vector<property::ConstantValue>& constants) {
@@ -328,10 +398,13 @@ void print_table_header(const FileProperty& property, const std::vector<Property
   fmt::print(out, "{}{}\n", text, fixed.empty() ? "" : " with " + property::describe_constants(fixed));
 }
 
-// One row: the range's values, the value, how it was computed.
+// One row: the range's values, the value, how it was computed. A filter's
+// row shows its value only; its details are in --json.
 void print_table_row(const CheckResult& r, const PropertyRun& run, std::ostream& out) {
   std::ostringstream value;
-  if (r.is_boolean) {
+  if (is_range(r)) {
+    value << filter_range_text(*r.filter);
+  } else if (r.is_boolean) {
     value << (r.initial_value != 0 ? "true" : "false");
     if (!r.operator_values.empty()) {
       value << " (value ";
@@ -349,6 +422,8 @@ void print_table_row(const CheckResult& r, const PropertyRun& run, std::ostream&
 }  // namespace
 
 int run_check(const Arguments& args, std::ostream& out) {
+  const auto command_start = std::chrono::steady_clock::now();
+  const std::optional<ResultsFormat> export_as = export_format(args);
   // --property texts first, then the file's (named ones keep their name);
   // or the file's properties that --property selects.
   PropertySelection selection = select_properties(args);
@@ -419,8 +494,8 @@ int run_check(const Arguments& args, std::ostream& out) {
   // timings counts it once. The first result is that of the first property
   // that gives one: a property that fails has no result to carry it.
   double load_seconds = seconds_since(load_start);
-  std::optional<ResultsTable> results_table;
-  if (args.has("export-results")) results_table.emplace(args.value("export-results"));
+  std::unique_ptr<ResultsExport> results_export;
+  if (export_as) results_export = open_results_export(args, *export_as, *model, constants, load_seconds, command_start);
   int status = 0;
   for (size_t k = 0; k < properties.size(); ++k) {
     const FileProperty& property = properties[k];
@@ -450,7 +525,7 @@ int run_check(const Arguments& args, std::ostream& out) {
         } else {
           // A named property shows as PRISM writes it: "name": P=? [...]
           if (!property.name.empty()) result.property = fmt::format("\"{}\": {}", property.name, result.property);
-          print_result_text(result, out);
+          print_result_text(result, *model, out);
           if (!run.used.empty()) fmt::print(out, "  constants: {}\n", property::describe_constants(run.used));
           if (stats) print_timings_text(result.timings, out);
         }
@@ -471,7 +546,7 @@ int run_check(const Arguments& args, std::ostream& out) {
             write_vector_file(file_for_property(args.value("export-vector"), k, properties.size(), property.name),
                               result, *model);
           }
-          if (results_table) results_table->add(property.name, result, property::describe_constants(run.used));
+          if (results_export) results_export->add(property.name, result, run.used);
         } catch (const Error& e) {
           fmt::print(std::cerr, "pmc check: error: {}: {}\n", quote_for_message(canonical, 80), e.what());
           status = std::max(status, error_status(e));
@@ -496,7 +571,14 @@ int run_check(const Arguments& args, std::ostream& out) {
           throw;
         }
         // One bad property does not stop the others; the exit status reports it.
-        if (results_table) results_table->add_failure(property.name, text, e.what(), property::describe_constants(run.used));
+        if (results_export) {
+          try {
+            results_export->add_failure(property.name, text, e.what(), run.used);
+          } catch (const Error& write_error) {  // the file is lost, not the other properties
+            fmt::print(std::cerr, "pmc check: error: {}\n", write_error.what());
+            status = std::max(status, 1);
+          }
+        }
         if (json) {
           nlohmann::json j = failure_json(property, e, model.get());
           if (!run.used.empty()) j["constants"] = constants_json(run.used);

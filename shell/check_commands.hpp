@@ -29,8 +29,12 @@ nlohmann::json result_json(const CheckResult& result, const Model& model);
 // {"T": 10, "p": 0.5}: the properties' constants a result was computed with
 // (the "constants" of a JSON record), ints, doubles and bools as such.
 nlohmann::json constants_json(const std::vector<property::ConstantValue>& constants);
-// "property: value" and a line with solver, iterations and time.
-void print_result_text(const CheckResult& result, std::ostream& out);
+// "property: value" and a line with solver, iterations and time (and, for
+// a filter, what it reduced and the states it lists, with `model`'s variables).
+void print_result_text(const CheckResult& result, const Model& model, std::ostream& out);
+// A value as the results show it: "0.1666666 ± 1.2e-07" when certified
+// (the digits its bounds justify), else every digit.
+void print_value(const CheckResult::Reported& value, std::ostream& out);
 // {"load": s, ..., "other": s, "total": s}: the result's seconds by phase.
 nlohmann::json timings_json(const PhaseTimings& timings);
 // The line of `pmc check --stats` and the shell's `time on`:

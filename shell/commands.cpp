@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <span>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -34,7 +35,7 @@ const std::vector<Command>& command_table() {
        "--model FILE... [--const N=V,...] [--max-states N] (--property P... | --property-file F) [--solver NAME] [--epsilon E] [--relative|--absolute] "
        "[--sound|--unsound] [--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--memory-limit BYTES] [--gpu-memory-limit BYTES] "
        "[--gpu-layout L] [--reorder bfs] [--param K=V...] [--format F] [--strict] "
-       "[--scheduler FILE] [--export-vector FILE] [--export-results FILE] [--progress] [--json] [--stats]",
+       "[--scheduler FILE] [--export-vector FILE] [--export-results FILE] [--export-format tsv|csv|qvbs] [--progress] [--json] [--stats]",
        "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...), given "
        "with --property or read from a .props/.pctl file (one per line or ;-separated, // comments, const, formula, "
        "label, \"name\": P=? [...]); bounds and thresholds may be expressions over constants (F<=T/2, P>=p); "
@@ -59,6 +60,7 @@ const std::vector<Command>& command_table() {
                           {"scheduler", true, false},
                           {"export-vector", true, false},
                           {"export-results", true, false},
+                          {"export-format", true, false},
                           {"progress", false, false},
                           {"json", false, false},
                           {"stats", false, false}}),
@@ -175,8 +177,11 @@ const OptionText k_option_texts[] = {
                           "properties: one file each, FILE.NAME.ext or FILE.2.ext, for those that have one)"},
     {"export-vector", "FILE", "write every state's value and bounds (a tab-separated table with the variables; "
                               "several properties: one file each, as --scheduler)"},
-    {"export-results", "FILE", "write a tab-separated table of every property's result (value, bounds, verdict, "
-                               "solver, iterations, seconds, error, constants)"},
+    {"export-results", "FILE", "write every property's result: a table (value, bounds, verdict, solver, iterations, "
+                               "seconds, error, constants) or a QVBS results file (--export-format)"},
+    {"export-format", "tsv|csv|qvbs", "--export-results' format: tab- or comma-separated table, or QVBS's results JSON "
+                                      "(tool, system, command, time, memory, state space, each property's value and "
+                                      "time); default: by FILE's extension, .csv csv, .json qvbs, else tsv"},
     {"progress", "", "off a terminal, a progress line on stderr every second of a long solve or exploration "
                      "(without it: every 10 s; on a terminal a line rewritten in place, always)"},
     {"json", "", "print JSON (one object per result) instead of text"},
@@ -191,53 +196,43 @@ const OptionText k_option_texts[] = {
     {"to", "F", "the output's format: prism, storm-explicit, drn or pmcb (default: by the output's extension)"},
 };
 
-std::string option_value_placeholder(const std::string& command, const OptionSpec& option) {
-  for (const std::string& key : {command + ":" + option.name, option.name}) {
-    for (const OptionText& t : k_option_texts) {
-      if (key == t.name) return t.value;
-    }
-  }
-  for (const SettingSpec& spec : setting_specs()) {
-    if (spec.name == option.name) return spec.values;
-  }
-  return option.takes_value ? "VALUE" : "";
-}
-
-}  // namespace
-
-std::string option_help(const std::string& command, const OptionSpec& option) {
-  for (const std::string& key : {command + ":" + option.name, option.name}) {
-    for (const OptionText& t : k_option_texts) {
-      if (key == t.name) return t.text;
-    }
-  }
-  for (const SettingSpec& spec : setting_specs()) {
-    if (spec.name == option.name) return spec.summary;
-  }
-  return "";
-}
-
-namespace {
-
 // The defaults that are not check settings; "command:name" entries win.
 const OptionText k_option_defaults[] = {
     {"check:max-states", "0", "0 (no limit)"},
 };
 
+// The entry of `table` for `option` of `command`: its "command:name" entry
+// if there is one, else its "name" entry; nullptr when there is neither.
+const OptionText* find_option_text(std::span<const OptionText> table, const std::string& command,
+                                   const OptionSpec& option) {
+  for (const std::string& key : {command + ":" + option.name, option.name}) {
+    for (const OptionText& t : table) {
+      if (key == t.name) return &t;
+    }
+  }
+  return nullptr;
+}
+
+// The check setting that --NAME sets; nullptr when NAME is no setting.
+const SettingSpec* find_setting(const std::string& name) {
+  for (const SettingSpec& spec : setting_specs()) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+std::string option_value_placeholder(const std::string& command, const OptionSpec& option) {
+  if (const OptionText* t = find_option_text(k_option_texts, command, option)) return t->value;
+  if (const SettingSpec* spec = find_setting(option.name)) return spec->values;
+  return option.takes_value ? "VALUE" : "";
+}
+
 // What --NAME is when not given, for help ("" where there is nothing to say:
 // flags that are off, the model, the output). check's settings take theirs
 // from fresh CheckOptions, so a new setting shows its default by itself.
 std::string option_default(const std::string& command, const OptionSpec& option) {
-  for (const std::string& key : {command + ":" + option.name, option.name}) {
-    for (const OptionText& t : k_option_defaults) {
-      if (key == t.name) return t.text;
-    }
-  }
-  if (command == "check") {
-    for (const SettingSpec& spec : setting_specs()) {
-      if (spec.name == option.name) return setting_value(CheckOptions{}, spec.name);
-    }
-  }
+  if (const OptionText* t = find_option_text(k_option_defaults, command, option)) return t->text;
+  if (command == "check" && find_setting(option.name) != nullptr) return setting_value(CheckOptions{}, option.name);
   return "";
 }
 
@@ -260,6 +255,12 @@ void print_exit_statuses(const Command& command, std::ostream& out) {
 }
 
 }  // namespace
+
+std::string option_help(const std::string& command, const OptionSpec& option) {
+  if (const OptionText* t = find_option_text(k_option_texts, command, option)) return t->text;
+  if (const SettingSpec* spec = find_setting(option.name)) return spec->summary;
+  return "";
+}
 
 void print_command_help(const Command& command, std::ostream& out) {
   fmt::print(out, "usage: pmc {}{}{}\n\n{}\n", command.name, command.usage.empty() ? "" : " ", command.usage,

@@ -52,13 +52,49 @@ Arguments parse(const std::string& rest, const std::vector<OptionSpec>& specs) {
   return Arguments(split_command_words(rest), specs);
 }
 
-bool wants_json(const Session& session, const Arguments& args) { return session.json || args.has("json"); }
-
-void expect_no_words(const Arguments& args, std::string_view command) {
+// The arguments of a command that takes nothing but --json.
+Arguments parse_json_only(const std::string& rest, std::string_view command) {
+  Arguments args = parse(rest, {{"json", false, false}});
   if (!args.positional().empty()) {
     fail(ErrorCode::invalid_argument, "{} takes no argument {}", command, quote_for_message(args.positional()[0]));
   }
+  return args;
 }
+
+bool wants_json(const Session& session, const Arguments& args) { return session.json || args.has("json"); }
+
+// A command's one-line answer: the JSON object with --json (or `set json
+// on`), else the text.
+void answer(Session& session, const Arguments& args, const nlohmann::json& json, const std::string& text) {
+  if (wants_json(session, args)) {
+    session.out << json.dump() << '\n';
+  } else {
+    session.out << text << '\n';
+  }
+}
+
+// A listing command's answer: with --json one JSON array of the items, else
+// a line per item, or `if_empty` (when not empty itself) for no items.
+class Listing {
+ public:
+  void add(nlohmann::json item, std::string line) {
+    items_.push_back(std::move(item));
+    lines_.push_back(std::move(line));
+  }
+
+  void print(Session& session, const Arguments& args, std::string_view if_empty = "") const {
+    if (wants_json(session, args)) {
+      session.out << items_.dump() << '\n';
+      return;
+    }
+    for (const std::string& line : lines_) session.out << line << '\n';
+    if (lines_.empty() && !if_empty.empty()) session.out << if_empty << '\n';
+  }
+
+ private:
+  nlohmann::json items_ = nlohmann::json::array();
+  std::vector<std::string> lines_;
+};
 
 // --- models -----------------------------------------------------------------
 
@@ -114,27 +150,19 @@ LineOutcome load(Session& session, const std::string& rest) {
 }
 
 LineOutcome list_models(Session& session, const std::string& rest) {
-  const Arguments args = parse(rest, {{"json", false, false}});
-  expect_no_words(args, "models");
-  nlohmann::json list = nlohmann::json::array();
+  const Arguments args = parse_json_only(rest, "models");
+  Listing list;
   for (size_t i = 0; i < session.models.size(); ++i) {
     const LoadedModel& m = session.models[i];
-    if (wants_json(session, args)) {
-      list.push_back({{"name", m.name}, {"current", i == session.current}, {"type", std::string(to_string(m.model->type()))},
-                      {"states", m.model->num_states()}, {"transitions", m.model->num_entries()}, {"files", m.files}});
-    } else {
-      std::string files;
-      for (const std::string& f : m.files) files += (files.empty() ? "" : " ") + f;
-      fmt::print(session.out, "{} {:<12} {:<5} {:>12} {:>14}  {}\n", i == session.current ? '*' : ' ', m.name,
-                 to_string(m.model->type()), plural(m.model->num_states(), "state"),
-                 plural(m.model->num_entries(), "transition"), files);
-    }
+    std::string files;
+    for (const std::string& f : m.files) files += (files.empty() ? "" : " ") + f;
+    list.add({{"name", m.name}, {"current", i == session.current}, {"type", std::string(to_string(m.model->type()))},
+              {"states", m.model->num_states()}, {"transitions", m.model->num_entries()}, {"files", m.files}},
+             fmt::format("{} {:<12} {:<5} {:>12} {:>14}  {}", i == session.current ? '*' : ' ', m.name,
+                         to_string(m.model->type()), plural(m.model->num_states(), "state"),
+                         plural(m.model->num_entries(), "transition"), files));
   }
-  if (wants_json(session, args)) {
-    session.out << list.dump() << '\n';
-  } else if (session.models.empty()) {
-    fmt::print(session.out, "no models loaded (try `load examples/die/die.tra`)\n");
-  }
+  list.print(session, args, "no models loaded (try `load examples/die/die.tra`)");
   return LineOutcome::ok;
 }
 
@@ -154,11 +182,7 @@ LineOutcome use(Session& session, const std::string& rest) {
   const Arguments args = parse(rest, {{"json", false, false}});
   LoadedModel& model = named_model(session, args, "use");
   session.current = static_cast<size_t>(&model - session.models.data());
-  if (wants_json(session, args)) {
-    session.out << nlohmann::json{{"current", model.name}}.dump() << '\n';
-  } else {
-    fmt::print(session.out, "current model: {}\n", model.name);
-  }
+  answer(session, args, {{"current", model.name}}, "current model: " + model.name);
   return LineOutcome::ok;
 }
 
@@ -169,34 +193,25 @@ LineOutcome unload(Session& session, const std::string& rest) {
   const size_t index = static_cast<size_t>(&model - session.models.data());
   session.models.erase(session.models.begin() + static_cast<std::ptrdiff_t>(index));
   if (session.current >= index && session.current > 0) --session.current;
-  if (wants_json(session, args)) {
-    nlohmann::json j = {{"unloaded", name}, {"current", nullptr}};
-    if (const LoadedModel* m = session.current_model()) j["current"] = m->name;
-    session.out << j.dump() << '\n';
-  } else {
-    fmt::print(session.out, "unloaded {}\n", name);
-  }
+  nlohmann::json j = {{"unloaded", name}, {"current", nullptr}};
+  if (const LoadedModel* m = session.current_model()) j["current"] = m->name;
+  answer(session, args, j, "unloaded " + name);
   return LineOutcome::ok;
 }
 
 // Frees the current model's GPU-resident copies (kept across checks so
 // that the next check skips the transfer); the next GPU check copies again.
 LineOutcome release(Session& session, const std::string& rest) {
-  const Arguments args = parse(rest, {{"json", false, false}});
-  expect_no_words(args, "release");
+  const Arguments args = parse_json_only(rest, "release");
   const LoadedModel& m = session.require_model();
   const size_t released = m.model->release_derived(k_device_key_prefix);
-  if (wants_json(session, args)) {
-    session.out << nlohmann::json{{"released", released}, {"model", m.name}}.dump() << '\n';
-  } else {
-    fmt::print(session.out, "released {} device {} of {}\n", released, released == 1 ? "copy" : "copies", m.name);
-  }
+  answer(session, args, {{"released", released}, {"model", m.name}},
+         fmt::format("released {} device {} of {}", released, released == 1 ? "copy" : "copies", m.name));
   return LineOutcome::ok;
 }
 
 LineOutcome info(Session& session, const std::string& rest) {
-  const Arguments args = parse(rest, {{"json", false, false}});
-  expect_no_words(args, "info");
+  const Arguments args = parse_json_only(rest, "info");
   const LoadedModel& m = session.require_model();
   if (wants_json(session, args)) {
     nlohmann::json j = info_json(*m.model);
@@ -210,39 +225,25 @@ LineOutcome info(Session& session, const std::string& rest) {
 }
 
 LineOutcome labels(Session& session, const std::string& rest) {
-  const Arguments args = parse(rest, {{"json", false, false}});
-  expect_no_words(args, "labels");
-  const Model& model = *session.require_model().model;
-  nlohmann::json list = nlohmann::json::array();
-  for (const Label& label : model.labels()) {
-    if (wants_json(session, args)) {
-      list.push_back({{"name", label.name}, {"states", label.states.count()}});
-    } else {
-      fmt::print(session.out, "\"{}\" ({})\n", label.name, plural(label.states.count(), "state"));
-    }
+  const Arguments args = parse_json_only(rest, "labels");
+  Listing list;
+  for (const Label& label : session.require_model().model->labels()) {
+    const auto states = label.states.count();
+    list.add({{"name", label.name}, {"states", states}}, fmt::format("\"{}\" ({})", label.name, plural(states, "state")));
   }
-  if (wants_json(session, args)) session.out << list.dump() << '\n';
+  list.print(session, args);
   return LineOutcome::ok;
 }
 
 LineOutcome rewards(Session& session, const std::string& rest) {
-  const Arguments args = parse(rest, {{"json", false, false}});
-  expect_no_words(args, "rewards");
-  const Model& model = *session.require_model().model;
-  nlohmann::json list = nlohmann::json::array();
-  for (const RewardStructure& r : model.rewards()) {
+  const Arguments args = parse_json_only(rest, "rewards");
+  Listing list;
+  for (const RewardStructure& r : session.require_model().model->rewards()) {
     const bool state = !r.state_rewards.empty(), transition = !r.transition_rewards.empty();
-    if (wants_json(session, args)) {
-      list.push_back({{"name", r.name}, {"state", state}, {"transition", transition}});
-    } else {
-      fmt::print(session.out, "\"{}\"{}{}\n", r.name, state ? " state" : "", transition ? " transition" : "");
-    }
+    list.add({{"name", r.name}, {"state", state}, {"transition", transition}},
+             fmt::format("\"{}\"{}{}", r.name, state ? " state" : "", transition ? " transition" : ""));
   }
-  if (wants_json(session, args)) {
-    session.out << list.dump() << '\n';
-  } else if (model.rewards().empty()) {
-    fmt::print(session.out, "no reward structures\n");
-  }
+  list.print(session, args, "no reward structures");
   return LineOutcome::ok;
 }
 
@@ -260,11 +261,7 @@ LineOutcome save(Session& session, const std::string& rest) {
   }
   refuse_overwriting_inputs(*m.model, path, args.value("format"), inputs);
   save_model(*m.model, path, args.value("format"));
-  if (wants_json(session, args)) {
-    session.out << nlohmann::json{{"saved", m.name}, {"file", path}}.dump() << '\n';
-  } else {
-    fmt::print(session.out, "saved {} to {}\n", m.name, path);
-  }
+  answer(session, args, {{"saved", m.name}, {"file", path}}, fmt::format("saved {} to {}", m.name, path));
   return LineOutcome::ok;
 }
 
@@ -420,7 +417,7 @@ LineOutcome check_properties(Session& session, const std::string& rest) {
         session.out << j.dump() << '\n';
       } else {
         if (!property.name.empty()) result.property = fmt::format("\"{}\": {}", property.name, result.property);
-        print_result_text(result, session.out);
+        print_result_text(result, *loaded.model, session.out);
         if (!used.empty()) fmt::print(session.out, "  constants: {}\n", property::describe_constants(used));
         if (session.time) print_timings_text(result.timings, session.out);
       }
@@ -502,11 +499,7 @@ LineOutcome set(Session& session, const std::string& rest) {
     apply_setting(session.options, name, flag ? "" : words[1]);
     shown = setting_value(session.options, name);
   }
-  if (wants_json(session, args)) {
-    session.out << nlohmann::json{{"setting", name}, {"value", shown}}.dump() << '\n';
-  } else {
-    fmt::print(session.out, "{} = {}\n", name, shown);
-  }
+  answer(session, args, {{"setting", name}, {"value", shown}}, fmt::format("{} = {}", name, shown));
   return LineOutcome::ok;
 }
 
@@ -557,19 +550,15 @@ LineOutcome time_command(Session& session, const std::string& rest) {
   const Arguments args = parse(rest, {{"json", false, false}});
   if (args.positional().size() != 1) fail(ErrorCode::invalid_argument, "time takes on or off");
   session.time = parse_on_off("time", args.positional()[0]);
-  if (wants_json(session, args)) {
-    session.out << nlohmann::json{{"setting", "time"}, {"value", session.time ? "on" : "off"}}.dump() << '\n';
-  } else {
-    fmt::print(session.out, "time = {}\n", session.time ? "on" : "off");
-  }
+  const std::string shown = session.time ? "on" : "off";
+  answer(session, args, {{"setting", "time"}, {"value", shown}}, "time = " + shown);
   return LineOutcome::ok;
 }
 
 // Runs one of the command-line commands (solvers, devices) with its own options.
 LineOutcome cli_command(Session& session, const std::string& rest,
                         int (*run)(const Arguments&, std::ostream&)) {
-  Arguments args = parse(rest, {{"json", false, false}});
-  expect_no_words(args, "this command");
+  Arguments args = parse_json_only(rest, "this command");
   if (session.json && !args.has("json")) args = Arguments({"--json"}, {{"json", false, false}});
   return run(args, session.out) == 0 ? LineOutcome::ok : LineOutcome::error;
 }

@@ -22,11 +22,20 @@ std::ofstream open_for_writing(const std::string& path) {
 std::string number(double v) { return std::isnan(v) ? std::string("nan") : fmt::format("{}", v); }
 
 // Tabs and line breaks would break the table's columns.
-std::string cell(std::string text) {
+std::string tsv_cell(std::string text) {
   for (char& c : text) {
     if (c == '\t' || c == '\n' || c == '\r') c = ' ';
   }
   return text;
+}
+
+// RFC 4180: a cell with a comma, a quote or a line break is quoted, its
+// quotes doubled (properties hold commas: F[0,T], min(a,b)).
+std::string csv_cell(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
 }
 
 }  // namespace
@@ -112,25 +121,56 @@ void write_vector_file(const std::string& path, const CheckResult& r, const Mode
   if (!out) fail(ErrorCode::io, "{}: write failed", path);
 }
 
-ResultsTable::ResultsTable(const std::string& path) : path_(path), out_(open_for_writing(path)) {
-  fmt::print(out_, "property\tname\tvalue\tlower\tupper\tsatisfied\tsolver\titerations\tseconds\terror\tconstants\n");
-  out_.flush();
+ResultsFormat results_format_named(const std::string& name) {
+  if (name == "tsv") return ResultsFormat::tsv;
+  if (name == "csv") return ResultsFormat::csv;
+  if (name == "qvbs") return ResultsFormat::qvbs;
+  fail(ErrorCode::invalid_argument,
+       "--export-format {}: unknown results format (the formats: tsv, csv, qvbs; without --export-format: by the "
+       "file's extension, .csv csv, .json qvbs, else tsv)",
+       quote_for_message(name, 40));
 }
 
-void ResultsTable::add(const std::string& name, const CheckResult& r, const std::string& constants) {
+ResultsFormat results_format_for_file(const std::string& path) {
+  const std::string extension = std::filesystem::path(path).extension().string();
+  if (extension == ".csv") return ResultsFormat::csv;
+  if (extension == ".json") return ResultsFormat::qvbs;
+  return ResultsFormat::tsv;
+}
+
+ResultsTable::ResultsTable(const std::string& path, ResultsFormat format)
+    : path_(path), separator_(format == ResultsFormat::csv ? ',' : '\t'), out_(open_for_writing(path)) {
+  write_row({"property", "name", "value", "lower", "upper", "satisfied", "solver", "iterations", "seconds", "error",
+             "constants"});
+}
+
+void ResultsTable::add(const std::string& name, const CheckResult& r,
+                       const std::vector<property::ConstantValue>& constants) {
   const CheckResult::Reported v = r.reported_initial();
-  fmt::print(out_, "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t\t{}\n", cell(r.property), cell(name), number(v.value),
-             v.certified ? number(v.lower) : "", v.certified ? number(v.upper) : "",
-             r.is_boolean ? (r.initial_value != 0 ? "true" : "false") : "", r.solver_names(), r.iterations, r.seconds,
-             cell(constants));
-  out_.flush();
-  if (!out_) fail(ErrorCode::io, "{}: write failed", path_);
+  // A filter's range: "[low,high]", as PRISM writes an interval (its ends'
+  // bounds are in --json).
+  const bool range = r.filter && r.filter->op == "range";
+  const std::string value = range ? fmt::format("[{},{}]", number(r.filter->low), number(r.filter->high)) : number(v.value);
+  write_row({r.property, name, value, v.certified && !range ? number(v.lower) : "",
+             v.certified && !range ? number(v.upper) : "",
+             r.is_boolean ? (r.initial_value != 0 ? "true" : "false") : "", r.solver_names(),
+             std::to_string(r.iterations), fmt::format("{}", r.seconds), "", property::describe_constants(constants)});
 }
 
 void ResultsTable::add_failure(const std::string& name, const std::string& property, const std::string& error,
-                               const std::string& constants) {
-  fmt::print(out_, "{}\t{}\t\t\t\t\t\t\t\t{}\t{}\n", cell(property), cell(name), cell(error), cell(constants));
+                               const std::vector<property::ConstantValue>& constants) {
+  write_row({property, name, "", "", "", "", "", "", "", error, property::describe_constants(constants)});
+}
+
+void ResultsTable::write_row(const std::vector<std::string>& cells) {
+  std::string line;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) line += separator_;
+    line += separator_ == ',' ? csv_cell(cells[i]) : tsv_cell(cells[i]);
+  }
+  fmt::print(out_, "{}\n", line);
   out_.flush();
+  if (!out_) fail(ErrorCode::io, "{}: write failed", path_);
 }
 
 }  // namespace pmc::shell

@@ -1,7 +1,8 @@
 // What `pmc check` and the shell write beside the printed results: the
 // optimal scheduler (--scheduler), every state's value and bounds
 // (--export-vector, PRISM's -exportvector) and a table of all properties
-// (--export-results, PRISM's -exportresults). Each state is given with its
+// (--export-results, PRISM's -exportresults; --export-format qvbs writes a
+// QVBS results file instead, qvbs_results.hpp). Each state is given with its
 // variables' values where the model has them (a source, a .sta file).
 #pragma once
 
@@ -12,6 +13,7 @@
 
 #include "check/check.hpp"
 #include "model/model.hpp"
+#include "property/definitions.hpp"
 
 namespace pmc::shell {
 
@@ -34,18 +36,50 @@ void write_scheduler(const std::string& path, const CheckResult& r, const Model&
 void write_vector(std::ostream& out, const CheckResult& r, const Model& model, const std::vector<uint64_t>& states = {});
 void write_vector_file(const std::string& path, const CheckResult& r, const Model& model);
 
-// The table of every property of a command, a row appended as each
-// result is known (so a cancelled command keeps the rows it computed).
-class ResultsTable {
+// What --export-results writes, by --export-format: the table of every
+// property (tsv, csv) or a QVBS results file (qvbs, qvbs_results.hpp).
+enum class ResultsFormat { tsv, csv, qvbs };
+
+// The format --export-format names; throws invalid_argument for an unknown
+// name, listing the formats.
+ResultsFormat results_format_named(const std::string& name);
+// Without --export-format, by the file's extension: .csv csv, .json qvbs,
+// anything else tsv.
+ResultsFormat results_format_for_file(const std::string& path);
+
+// A destination for every property's result of one command, told of each
+// result (or failure) as soon as it is known.
+class ResultsExport {
  public:
-  explicit ResultsTable(const std::string& path);
-  // `constants`: "T=10, p=0.5", the properties' constants the row was computed with ("" for none).
-  void add(const std::string& name, const CheckResult& r, const std::string& constants = "");
+  virtual ~ResultsExport() = default;
+  // `constants`: the properties' constants the result was computed with
+  // (each value of a --const range gives its own result); none when the
+  // property uses none.
+  virtual void add(const std::string& name, const CheckResult& r,
+                   const std::vector<property::ConstantValue>& constants) = 0;
+  virtual void add_failure(const std::string& name, const std::string& property, const std::string& error,
+                           const std::vector<property::ConstantValue>& constants) = 0;
+};
+
+// The table of every property of a command, a row appended as each
+// result is known (so a cancelled command keeps the rows it computed):
+// property, name, value, lower, upper, satisfied, solver, iterations,
+// seconds, error, constants ("T=10, p=0.5"). Tab-separated (PRISM's
+// -exportresults; tabs and line breaks in a cell become blanks) or
+// comma-separated (RFC 4180 quoting).
+class ResultsTable final : public ResultsExport {
+ public:
+  ResultsTable(const std::string& path, ResultsFormat format);
+  void add(const std::string& name, const CheckResult& r,
+           const std::vector<property::ConstantValue>& constants) override;
   void add_failure(const std::string& name, const std::string& property, const std::string& error,
-                   const std::string& constants = "");
+                   const std::vector<property::ConstantValue>& constants) override;
 
  private:
+  void write_row(const std::vector<std::string>& cells);
+
   std::string path_;
+  char separator_;
   std::ofstream out_;
 };
 

@@ -15,6 +15,7 @@
 
 #include "check_commands.hpp"
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "interrupt.hpp"
 #include "model_commands.hpp"
 #include "settings.hpp"
@@ -26,17 +27,9 @@ namespace pmc::shell {
 namespace {
 
 double number(const std::string& text, const std::string& what) {
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size() || !std::isfinite(v)) {
-    fail(ErrorCode::invalid_argument, "{}: {} is not a finite number", what, quote_for_message(text));
-  }
-  return v;
+  const std::optional<double> v = parse_finite_double(text);
+  if (!v) fail(ErrorCode::invalid_argument, "{}: {} is not a finite number", what, quote_for_message(text));
+  return *v;
 }
 
 uint64_t count(const std::string& text, const std::string& what) {

@@ -499,7 +499,11 @@ typedef struct pmc_result pmc_result;
  * R{"time"}=? [ C<=10 ], S=? [ "up" ], P>=0.9 [ "a" U<=5 "b" ], and over
  * state variables where the model has them (a .sta file, a PRISM-language
  * source): P=? [ F s=7 & d=6 ], and a source's constants and formulas
- * (P=? [ F x=N ], P=? [ F num_tokens=1 ]) on a model built from it. `options`
+ * (P=? [ F x=N ], P=? [ F num_tokens=1 ]) on a model built from it; Storm's
+ * expected time T=? [ F "goal" ] and PRISM's filters,
+ * filter(max, R=? [ F "done" ], "init"), whose value is then the same in every
+ * state (but for print, printall and range, which keep the formula's values,
+ * and argmin/argmax, a boolean result naming the states). `options`
  * may be NULL (defaults). On PMC_OK, *out_result owns a new result (free it
  * with pmc_result_free). When an iteration limit was reached the call
  * returns PMC_ERROR_NOT_CONVERGED and still sets *out_result, so the

@@ -4,19 +4,6 @@
 #include "api/guard.hpp"
 #include "solver/registry.hpp"
 
-using pmc::ErrorCode;
-using pmc::fail;
-using pmc::api::guarded;
-using pmc::api::model_of;
-using pmc::api::raw_enum_value;
-using pmc::api::require;
-
-namespace {
-
-const pmc::CheckResult& result_of(const pmc_result* result) { return require(result, "result").result; }
-
-}  // namespace
-
 extern "C" {
 
 pmc_status pmc_check(const pmc_model* model, const char* property, const pmc_options* options,

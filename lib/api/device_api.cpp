@@ -1,9 +1,6 @@
 #include "api/guard.hpp"
 #include "solver/device/devices.hpp"
 
-using pmc::api::guarded;
-using pmc::api::require;
-
 namespace {
 
 const pmc::DeviceInfo& device_at(uint64_t index) {

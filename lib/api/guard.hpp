@@ -87,4 +87,20 @@ inline ModelOptions options_of(const pmc_options* options) {
   return options ? options->model : ModelOptions{};
 }
 
+// What a result handle (pmc_result, pmc_synth_result) holds.
+template <typename Handle>
+const auto& result_of(const Handle* handle) {
+  return require(handle, "result").result;
+}
+
 }  // namespace pmc::api
+
+// The exported functions are defined at global scope (extern "C"); these
+// are the helpers they share, by their short names.
+using pmc::ErrorCode;
+using pmc::fail;
+using pmc::api::guarded;
+using pmc::api::model_of;
+using pmc::api::raw_enum_value;
+using pmc::api::require;
+using pmc::api::result_of;

@@ -7,12 +7,6 @@
 #include "formats/model_files.hpp"
 #include "model/model_memory.hpp"
 
-using pmc::ErrorCode;
-using pmc::fail;
-using pmc::api::guarded;
-using pmc::api::model_of;
-using pmc::api::require;
-
 namespace {
 
 std::string text_arg(const char* text, const char* name) {

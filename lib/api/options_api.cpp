@@ -6,9 +6,6 @@
 #include "property/file_definitions.hpp"
 #include "solver/registry.hpp"
 
-using pmc::api::guarded;
-using pmc::api::require;
-
 extern "C" {
 
 pmc_status pmc_options_create(pmc_options** out_options) {

@@ -11,11 +11,6 @@ struct pmc_properties {
   std::vector<pmc::property::FileProperty> properties;
 };
 
-using pmc::ErrorCode;
-using pmc::fail;
-using pmc::api::guarded;
-using pmc::api::require;
-
 namespace {
 
 const pmc::property::FileProperty& property_at(const pmc_properties* handle, uint64_t index) {

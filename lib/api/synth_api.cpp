@@ -28,19 +28,6 @@ static_assert(static_cast<int>(pmc::RegionClass::satisfied) == PMC_REGION_TRUE &
               static_cast<int>(pmc::RegionClass::undecided) == PMC_REGION_UNDECIDED &&
               static_cast<int>(pmc::RegionClass::optimum) == PMC_REGION_OPTIMUM);
 
-using pmc::ErrorCode;
-using pmc::fail;
-using pmc::api::guarded;
-using pmc::api::model_of;
-using pmc::api::require;
-using pmc::api::raw_enum_value;
-
-namespace {
-
-const pmc::SynthesisResult& result_of(const pmc_synth_result* r) { return require(r, "result").result; }
-
-}  // namespace
-
 extern "C" {
 
 pmc_status pmc_synthesis_request_create(const char* property, pmc_synthesis_request** out_request) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,35 @@ struct PhaseTimings {
   double total() const { return load + gpu_startup + precompute + build + transfer + solve + other; }
 };
 
+// A property that is a filter (PRISM's filter(op, φ, states), e.g.
+// filter(max, R=? [ F "stable" ], "init")): what it reduced and what it
+// names, beside the value CheckResult reports.
+struct FilterSummary {
+  std::string op;               // as written: "max", "argmin", or PRISM's shorthand "+", "&", "|"
+  std::string states = "true";  // the filter's states formula, as pmc prints it ("true" when left out)
+  uint64_t num_states = 0;      // how many states it holds in
+  bool operand_boolean = false; // φ is a truth value (count, forall, exists; first, state, print over one)
+  // count, forall, exists, and print/printall over a truth value: in how
+  // many of the states φ holds.
+  uint64_t satisfied = 0;
+  // How the certified bounds of the value follow from φ's certified
+  // bounds in the states ("the least lower bound and the least upper
+  // bound" for min; for argmin/argmax which states are named); empty when
+  // not certified, and for the operators whose value is exact or one state's.
+  std::string bounds_rule;
+  // min, max, argmin, argmax and range: φ's least and greatest value over
+  // the states, each with its certified bounds (NaN when not certified).
+  double low = std::numeric_limits<double>::quiet_NaN(), high = std::numeric_limits<double>::quiet_NaN();
+  double low_lower = std::numeric_limits<double>::quiet_NaN(), low_upper = std::numeric_limits<double>::quiet_NaN();
+  double high_lower = std::numeric_limits<double>::quiet_NaN(), high_upper = std::numeric_limits<double>::quiet_NaN();
+  // print and printall: the states they print; argmin and argmax: the
+  // states that may attain the extreme; first and state: the state whose
+  // value it is. Ascending, with φ's value in each and its certified bounds
+  // (empty when not certified).
+  std::vector<uint64_t> listed;
+  std::vector<double> listed_values, listed_lower, listed_upper;
+};
+
 struct CheckResult {
   std::string property;         // canonical text
   std::vector<double> values;   // per state; 1/0 for a boolean property
@@ -87,6 +117,14 @@ struct CheckResult {
   double initial_operator_value = std::numeric_limits<double>::quiet_NaN();
   double initial_operator_lower = std::numeric_limits<double>::quiet_NaN();
   double initial_operator_upper = std::numeric_limits<double>::quiet_NaN();
+
+  // A filter at the root of the property: what it reduced. `values` hold
+  // the filter's value in every state, as PRISM's: the same in all for min,
+  // max, count, sum, avg, first, state, forall and exists (so the reported
+  // value is the filter's, whichever the initial state); 1/0 for the states
+  // argmin/argmax name (a boolean result); φ's own values for print,
+  // printall and range (range's ends are in `filter`).
+  std::optional<FilterSummary> filter;
 
   std::string solver_names() const;  // "cpu.jacobi" or "cpu.steps+cpu.jacobi"
 

@@ -8,6 +8,7 @@
 #include "check/check.hpp"
 #include "check/computations.hpp"
 #include "check/conditional.hpp"
+#include "check/filters.hpp"
 #include "check/memory_budget.hpp"
 #include "check/state_expressions.hpp"
 #include "common/caller_language.hpp"
@@ -67,8 +68,9 @@ const RewardStructure& reward_structure(const Model& model, const Operator& op) 
 bool maximizes(const Operator& op) {
   if (op.optimisation != Optimisation::none) return op.optimisation == Optimisation::max;
   if (op.is_query()) {
-    fail(ErrorCode::property, "column {}: an MDP has no single probability: ask for {}min=? or {}max=?", op.column,
-         op.kind == OperatorKind::reward ? "R" : "P", op.kind == OperatorKind::reward ? "R" : "P");
+    const char* letter = op.kind == OperatorKind::reward ? "R" : op.kind == OperatorKind::time ? "T" : "P";
+    fail(ErrorCode::property, "column {}: an MDP has no single {}: ask for {}min=? or {}max=?", op.column,
+         op.kind == OperatorKind::probability ? "probability" : "expected value", letter, letter);
   }
   return op.comparison == Comparison::less || op.comparison == Comparison::less_equal;
 }
@@ -128,8 +130,76 @@ class PropertyChecker {
         const std::vector<double> values = operator_values(*f.op, &extras);
         return bound_states(*f.op, values, extras);
       }
+      case StateKind::filter: {
+        const FilterValue value = filter_value(*f.filter);
+        if (!value.values.boolean) {
+          fail(ErrorCode::property, "column {}: filter({}, ...) gives a number here, but a truth value is needed (only "
+               "the whole property or a filter's operand may be a number)",
+               f.column, f.filter->written);
+        }
+        Bitset set(n);
+        for (uint64_t s = 0; s < n; ++s) {
+          if (value.values.values[s] != 0) set.set(s);
+        }
+        return set;
+      }
     }
     fail(ErrorCode::internal, "unknown state formula");
+  }
+
+  // A filter's operand in every state: a query's numbers (with their
+  // certified bounds while the check is sound), an expression's numbers or
+  // truth values, or any other state formula's truth values.
+  StateValues evaluate(const StateFormula& f) {
+    StateValues out;
+    if (f.kind == StateKind::filter) return filter_value(*f.filter).values;
+    if (f.kind == StateKind::op && f.op->is_query()) {
+      ResultExtras extras;
+      out.values = operator_values(*f.op, &extras);
+      if (!ctx_.sound()) return out;
+      if (!extras.lower.empty()) {
+        out.lower = std::move(extras.lower);
+        out.upper = std::move(extras.upper);
+      } else {
+        // Exact steps: exact up to uniformisation's error, as certify() widens.
+        const double error = ctx_.absolute_error();
+        out.lower = out.values;
+        out.upper = out.values;
+        for (double& v : out.lower) v -= error;
+        for (double& v : out.upper) v += error;
+      }
+      return out;
+    }
+    if (f.kind == StateKind::expression) {
+      ExpressionValues e = expression_values(ctx_.model(), *f.expression, ctx_.options().settings.threads);
+      out.boolean = e.is_boolean;
+      out.values = std::move(e.values);
+    } else {
+      out.boolean = true;
+      out.values.assign(ctx_.model().num_states(), 0.0);
+      bits::for_each_set(states(f), [&](uint64_t s) { out.values[s] = 1.0; });
+    }
+    if (ctx_.sound()) {
+      out.lower = out.values;
+      out.upper = out.values;
+    }
+    return out;
+  }
+
+  FilterValue filter_value(const Filter& filter) {
+    const StateValues operand = evaluate(*filter.operand);
+    const Bitset within = filter.states ? states(*filter.states) : bits::full(ctx_.model().num_states());
+    // Without certified bounds, values this close to the extreme count as
+    // attaining it (argmin/argmax), as PRISM takes its accuracy.
+    const SolverSettings& settings = ctx_.options().settings;
+    double scale = 1.0;
+    if (settings.relative) {
+      for (double v : operand.values) {
+        if (std::isfinite(v)) scale = std::max(scale, std::fabs(v));
+      }
+    }
+    const double tolerance = std::max(ctx_.absolute_error(), settings.epsilon * scale);
+    return apply_filter(filter, operand, within, tolerance);
   }
 
   // The states where the operator's bound holds, given its values: certified
@@ -203,6 +273,17 @@ class PropertyChecker {
         if (mdp) return mdp_reward_values(ctx_, formula, maximizes(op), rewards, target, *extras);
         return reward_values(ctx_, formula, rewards, target, *extras);
       }
+      case OperatorKind::time: {
+        // Storm's T[F ψ] is R[F ψ] of one unit per time unit: a CTMC earns
+        // it at rate 1 (1/E(s) per visit of the embedded chain), a DTMC or
+        // MDP one per step.
+        RewardStructure time;
+        time.name = "time";
+        time.state_rewards.assign(model.num_states(), 1.0);
+        const Bitset target = states(*op.reward.target);
+        if (mdp) return mdp_reward_values(ctx_, op.reward, maximizes(op), time, target, *extras);
+        return reward_values(ctx_, op.reward, time, target, *extras);
+      }
     }
     fail(ErrorCode::internal, "unknown operator");
   }
@@ -227,6 +308,16 @@ void certify(const CheckContext& ctx, ResultExtras extras, CheckResult& result) 
   result.upper = result.values;
   for (double& v : result.lower) v -= error;
   for (double& v : result.upper) v += error;
+}
+
+// A check that ended uncertified (a later step certified nothing) keeps
+// no bounds of what its filter reduced either.
+void forget_filter_bounds(FilterSummary& filter) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  filter.bounds_rule.clear();
+  filter.low_lower = filter.low_upper = filter.high_lower = filter.high_upper = nan;
+  filter.listed_lower.clear();
+  filter.listed_upper.clear();
 }
 
 void fill_initial_values(const Model& model, CheckResult& result) {
@@ -332,6 +423,22 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
     result.operator_lower = std::move(measured.lower);
     result.operator_upper = std::move(measured.upper);
     certify(checker.context(), {}, result);  // exact where the bound decided every state
+  } else if (const Filter* filter = property.top_filter()) {
+    FilterValue value = checker.filter_value(*filter);
+    result.is_boolean = value.values.boolean;
+    result.values = std::move(value.values.values);
+    if (result.is_boolean) {
+      result.satisfying = Bitset(model.num_states());
+      for (uint64_t s = 0; s < model.num_states(); ++s) {
+        if (result.values[s] != 0) result.satisfying.set(s);
+      }
+    }
+    ResultExtras extras;
+    extras.lower = std::move(value.values.lower);
+    extras.upper = std::move(value.values.upper);
+    certify(checker.context(), std::move(extras), result);
+    result.filter = std::move(value.summary);
+    if (!result.sound) forget_filter_bounds(*result.filter);
   } else {
     result.is_boolean = true;
     result.satisfying = checker.states(*property.root);

@@ -42,6 +42,17 @@ void scatter_solution(const Bitset& maybe, const std::vector<uint32_t>& index, c
                       const std::vector<double>& lower, const std::vector<double>& upper, std::vector<double>& values,
                       ResultExtras& extras);
 
+// DTMC: `steps` steps of x ← P·x + b from x0, with only the rows of
+// `active` states in P (masked_matrix: the other states take b's value,
+// 0 where b is empty). Bounded until and the DTMC's step-bounded rewards.
+std::vector<double> dtmc_steps(CheckContext& ctx, const Bitset& active, std::vector<double> b,
+                               std::vector<double> x0, uint64_t steps);
+
+// P[G ψ] from P[F ¬ψ] (G ψ = ¬F ¬ψ, with the same bound), in place:
+// values become 1 − v (clamped at 0 against rounding), and certified bounds
+// in `extras` swap and complement the same way.
+void complement_probabilities(std::vector<double>& values, ResultExtras& extras);
+
 // CTMC, uniformisation: P[φ U<=t ψ] (t ≥ 0).
 std::vector<double> ctmc_bounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, double t);
 // CTMC: from every state, Σ_k c_k·(P_unif^k·x0) restricted to `active` rows,

@@ -307,12 +307,7 @@ std::vector<double> mdp_path_probabilities(CheckContext& ctx, const PathFormula&
       // Pmax[G ψ] = 1 − Pmin[F ¬ψ] and vice versa. The scheduler of the dual
       // problem is the one we want (it optimises the complement).
       std::vector<double> values = until(ctx, path, !maximize, bits::full(right.size()), bits::complement(right), extras);
-      for (double& v : values) v = std::max(0.0, 1.0 - v);
-      if (!extras.lower.empty()) {
-        std::swap(extras.lower, extras.upper);
-        for (double& v : extras.lower) v = std::max(0.0, 1.0 - v);
-        for (double& v : extras.upper) v = std::max(0.0, 1.0 - v);
-      }
+      complement_probabilities(values, extras);
       return values;
     }
   }

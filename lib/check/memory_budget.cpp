@@ -159,6 +159,7 @@ Computation computation_of(const Model& model, const Operator& op) {
       }
       break;
     case OperatorKind::steady_state: return Computation::long_run;
+    case OperatorKind::time: return mdp ? Computation::mdp_reachability : Computation::reachability;  // R[F ψ]
   }
   return Computation::reachability;
 }

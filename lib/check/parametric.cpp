@@ -57,7 +57,9 @@ std::vector<uint8_t> states(const Model& model, const StateFormula& f) {
       return a;
     }
     case StateKind::op:
-      unsupported(f.column, "nested P, R or S operators are not supported");
+      unsupported(f.column, "nested P, R, S or T operators are not supported");
+    case StateKind::filter:
+      unsupported(f.column, "filters are not supported");
   }
   fail(ErrorCode::internal, "unknown state formula");
 }
@@ -164,6 +166,7 @@ ParametricQuery parametric_query(const Model& model, std::string_view property_t
     p.phases.push_back(std::move(cumulative));
     return q;
   }
+  if (op->kind == OperatorKind::time) unsupported(op->column, "expected-time (T) properties are not supported");
   unsupported(op->column, "steady-state (S) properties are not supported");
 }
 

@@ -1,7 +1,9 @@
 // Probabilities of path formulas in DTMCs and CTMCs (X, U, U<=k, F, G
 // and their time-bounded CTMC forms). Unbounded operators of a CTMC use
 // its embedded DTMC; time bounds use uniformisation (transient.cpp).
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "check/chain_matrices.hpp"
 #include "check/computations.hpp"
@@ -41,15 +43,9 @@ std::vector<double> next_probabilities(const Model& model, const Bitset& target)
 std::vector<double> dtmc_bounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, uint64_t k) {
   const Bitset no = ctx.timed(Phase::precompute, [&] { return graph::prob0(ctx.transposed(), left, right); });
   const Bitset active = bits::difference(bits::difference(left, right), no);
-  ctx.require_problem_memory(Computation::bounded_steps, active);
-  StepProblem problem;
-  problem.a = ctx.timed(Phase::build, [&] { return masked_matrix(probability_matrix(ctx.model()), active); });
-  problem.b = indicator(right);
-  problem.x0 = problem.b;
-  problem.steps = k;
-  std::vector<double> result;
-  ctx.solve_steps(problem, result);
-  return result;
+  std::vector<double> x0 = indicator(right);
+  std::vector<double> b = x0;
+  return dtmc_steps(ctx, active, std::move(b), std::move(x0), k);
 }
 
 // DTMC: k steps of x ← P·x staying in φ (x = 0 outside φ): the second phase
@@ -58,14 +54,7 @@ std::vector<double> dtmc_stay_in(CheckContext& ctx, const Bitset& left, std::vec
   for (uint64_t s = 0; s < x0.size(); ++s) {
     if (!left.test(s)) x0[s] = 0;
   }
-  ctx.require_problem_memory(Computation::bounded_steps, left);
-  StepProblem problem;
-  problem.a = ctx.timed(Phase::build, [&] { return masked_matrix(probability_matrix(ctx.model()), left); });
-  problem.x0 = std::move(x0);
-  problem.steps = k;
-  std::vector<double> result;
-  ctx.solve_steps(problem, result);
-  return result;
+  return dtmc_steps(ctx, left, {}, std::move(x0), k);
 }
 
 uint64_t step_bound(const property::Number& n, const PathFormula& path) {
@@ -131,6 +120,28 @@ void scatter_solution(const Bitset& maybe, const std::vector<uint32_t>& index, c
   });
 }
 
+std::vector<double> dtmc_steps(CheckContext& ctx, const Bitset& active, std::vector<double> b,
+                               std::vector<double> x0, uint64_t steps) {
+  ctx.require_problem_memory(Computation::bounded_steps, active);
+  StepProblem problem;
+  problem.a = ctx.timed(Phase::build, [&] { return masked_matrix(probability_matrix(ctx.model()), active); });
+  problem.b = std::move(b);
+  problem.x0 = std::move(x0);
+  problem.steps = steps;
+  std::vector<double> result;
+  ctx.solve_steps(problem, result);
+  return result;
+}
+
+void complement_probabilities(std::vector<double>& values, ResultExtras& extras) {
+  for (double& v : values) v = std::max(0.0, 1.0 - v);
+  if (!extras.lower.empty()) {
+    std::swap(extras.lower, extras.upper);
+    for (double& v : extras.lower) v = std::max(0.0, 1.0 - v);
+    for (double& v : extras.upper) v = std::max(0.0, 1.0 - v);
+  }
+}
+
 std::vector<double> unbounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, ResultExtras& extras) {
   ReachabilitySolution resident;
   if (ctx.solve_reachability(left, right, resident)) {  // the whole check on a GPU
@@ -162,14 +173,8 @@ std::vector<double> path_probabilities(CheckContext& ctx, const PathFormula& pat
     case PathKind::eventually:
       return until(ctx, path, left, right, extras);
     case PathKind::globally: {
-      // G ψ = ¬F ¬ψ, with the same bound: the bounds swap and complement.
       std::vector<double> values = until(ctx, path, bits::full(right.size()), bits::complement(right), extras);
-      for (double& v : values) v = std::max(0.0, 1.0 - v);
-      if (!extras.lower.empty()) {
-        std::swap(extras.lower, extras.upper);
-        for (double& v : extras.lower) v = std::max(0.0, 1.0 - v);
-        for (double& v : extras.upper) v = std::max(0.0, 1.0 - v);
-      }
+      complement_probabilities(values, extras);
       return values;
     }
   }

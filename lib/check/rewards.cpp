@@ -62,32 +62,16 @@ std::vector<double> reward_values(CheckContext& ctx, const RewardFormula& formul
       return reachability_reward(ctx, rewards, target, extras);
     case RewardKind::long_run:
       return long_run_values(ctx, reward_rates(model, rewards));
-    case RewardKind::cumulative: {
+    case RewardKind::cumulative:
       if (ctmc) return ctmc_cumulative_reward(ctx, reward_rates(model, rewards), formula.bound.value);
       // v_0 = 0, v_{j+1} = r + P·v_j: the reward of the first k steps.
-      ctx.require_problem_memory(Computation::bounded_steps, whole_model(model));
-      StepProblem problem;
-      problem.a = ctx.timed(Phase::build,
-                            [&] { return masked_matrix(probability_matrix(model), bits::full(model.num_states())); });
-      problem.b = reward_rates(model, rewards);
-      problem.x0.assign(model.num_states(), 0.0);
-      problem.steps = step_count(formula);
-      std::vector<double> result;
-      ctx.solve_steps(problem, result);
-      return result;
-    }
-    case RewardKind::instantaneous: {
+      return dtmc_steps(ctx, bits::full(model.num_states()), reward_rates(model, rewards),
+                        std::vector<double>(model.num_states(), 0.0), step_count(formula));
+    case RewardKind::instantaneous:
       if (ctmc) return ctmc_instantaneous_reward(ctx, state_rewards_of(model, rewards), formula.bound.value);
-      ctx.require_problem_memory(Computation::bounded_steps, whole_model(model));
-      StepProblem problem;
-      problem.a = ctx.timed(Phase::build,
-                            [&] { return masked_matrix(probability_matrix(model), bits::full(model.num_states())); });
-      problem.x0 = state_rewards_of(model, rewards);
-      problem.steps = step_count(formula);
-      std::vector<double> result;
-      ctx.solve_steps(problem, result);
-      return result;
-    }
+      // v_0 = the state rewards, v_{j+1} = P·v_j: their expectation after k steps.
+      return dtmc_steps(ctx, bits::full(model.num_states()), {}, state_rewards_of(model, rewards),
+                        step_count(formula));
   }
   fail(ErrorCode::internal, "unknown reward formula");
 }

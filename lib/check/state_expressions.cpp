@@ -79,6 +79,12 @@ class ConditionCompiler {
     return std::move(program_);
   }
 
+  // Code for an expression of any type; `is_boolean` says which it has.
+  ConditionCode compile_any(const Expression& e, bool& is_boolean) {
+    is_boolean = compile(e) == Type::boolean;
+    return std::move(program_);
+  }
+
  private:
   const StateValuations& valuations_;
   const SourceDefinitions& definitions_;
@@ -353,12 +359,17 @@ std::string describe_state(const StateValuations& valuations, uint64_t state) {
 
 }  // namespace
 
-std::vector<uint8_t> expression_states(const Model& model, const property::Expression& expression, int threads) {
+namespace {
+
+// Runs the program in every state, in parallel, and passes each value to
+// `store(state, value)` (a condition keeps one byte per state, not a
+// double); the first state where it is undefined (mod by zero, ...) is
+// reported.
+template <typename Store>
+void run_everywhere(const Model& model, const ConditionCode& program, int threads, Store store) {
   const StateValuations& valuations = model.valuations();
-  const ConditionCode program = ConditionCompiler(valuations, model.definitions()).compile_condition(expression);
   const auto n = static_cast<int64_t>(model.num_states());
   const size_t width = valuations.variables.size();
-  std::vector<uint8_t> holds(static_cast<size_t>(n), 0);
   // The first state (lowest index) where the expression is undefined.
   std::atomic<int64_t> first_bad{n};
   RunError bad_error;
@@ -372,7 +383,7 @@ std::vector<uint8_t> expression_states(const Model& model, const property::Expre
       const std::span<const int32_t> row =
           width == 0 ? std::span<const int32_t>() : std::span(valuations.values.data() + static_cast<size_t>(s) * width, width);
       if (run(program, row, stack.data(), error)) {
-        holds[static_cast<size_t>(s)] = stack[0] != 0.0 ? 1 : 0;
+        store(static_cast<size_t>(s), stack[0]);
       } else {
 #pragma omp critical(pmc_expression_error)
         if (s < first_bad.load()) {
@@ -387,7 +398,26 @@ std::vector<uint8_t> expression_states(const Model& model, const property::Expre
     fail(ErrorCode::property, "column {}: {} is undefined in state {} ({}): {}", bad_error.where->column,
          quote_for_message(property::to_string(*bad_error.where)), s, describe_state(valuations, s), bad_error.what);
   }
+}
+
+}  // namespace
+
+std::vector<uint8_t> expression_states(const Model& model, const property::Expression& expression, int threads) {
+  const ConditionCode program = ConditionCompiler(model.valuations(), model.definitions()).compile_condition(expression);
+  std::vector<uint8_t> holds(model.num_states(), 0);
+  run_everywhere(model, program, threads, [&](size_t s, double value) { holds[s] = value != 0.0 ? 1 : 0; });
   return holds;
+}
+
+ExpressionValues expression_values(const Model& model, const property::Expression& expression, int threads) {
+  ExpressionValues out;
+  const ConditionCode program =
+      ConditionCompiler(model.valuations(), model.definitions()).compile_any(expression, out.is_boolean);
+  out.values.assign(model.num_states(), 0.0);
+  const bool boolean = out.is_boolean;
+  run_everywhere(model, program, threads,
+                 [&](size_t s, double value) { out.values[s] = boolean ? (value != 0.0 ? 1.0 : 0.0) : value; });
+  return out;
 }
 
 }  // namespace pmc

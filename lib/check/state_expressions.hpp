@@ -21,4 +21,13 @@ namespace pmc {
 // `threads`: 0 for OpenMP's default. Thread-safe.
 std::vector<uint8_t> expression_states(const Model& model, const property::Expression& expression, int threads);
 
+// The values of `expression` in every state, whatever its type (a filter's
+// operand may be a number: filter(max, x)); a boolean's as 1 or 0. The
+// same errors as expression_states but that a number is no error.
+struct ExpressionValues {
+  std::vector<double> values;
+  bool is_boolean = false;
+};
+ExpressionValues expression_values(const Model& model, const property::Expression& expression, int threads);
+
 }  // namespace pmc

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <stdexcept>
 
 namespace pmc {
 
@@ -34,6 +36,18 @@ std::string lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
+}
+
+std::optional<double> parse_finite_double(const std::string& text) {
+  size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;  // no number, or out of the range of a double
+  }
+  if (text.empty() || used != text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
 }
 
 }  // namespace pmc

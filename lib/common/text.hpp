@@ -3,6 +3,7 @@
 // written once.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,5 +26,10 @@ std::string strip_suffix(std::string text, std::string_view suffix);
 
 // ASCII lower case; other bytes are kept as they are.
 std::string lower(std::string_view text);
+
+// `text` read as std::stod reads a number (leading white space, a sign,
+// decimal or hexadecimal digits), when the number is all of `text` and
+// finite; nullopt otherwise.
+std::optional<double> parse_finite_double(const std::string& text);
 
 }  // namespace pmc

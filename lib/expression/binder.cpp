@@ -160,15 +160,7 @@ Node Binder::bind(const Node& n, BindContext& context, uint32_t depth) {
          location(n.line, n.column).to_string(), k_max_nodes);
   }
   if (n.kind == NodeKind::identifier) return bind_identifier(n, context, depth);
-  Node out;
-  out.kind = n.kind;
-  out.line = n.line;
-  out.column = n.column;
-  out.int_value = n.int_value;
-  out.real_value = n.real_value;
-  out.name = n.name;
-  out.children.reserve(n.children.size());
-  for (const Node& c : n.children) out.children.push_back(bind(c, context, depth + 1));
+  Node out = with_mapped_children(n, [&](const Node& c) { return bind(c, context, depth + 1); });
   type_node(out);
   return out;
 }

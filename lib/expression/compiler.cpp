@@ -170,14 +170,7 @@ std::optional<Node> evaluate_literal(const Node& n) {
 
 Node fold(const Node& n) {
   if (n.children.empty()) return n;
-  Node out;
-  out.kind = n.kind;
-  out.type = n.type;
-  out.line = n.line;
-  out.column = n.column;
-  out.name = n.name;
-  out.children.reserve(n.children.size());
-  for (const Node& c : n.children) out.children.push_back(fold(c));
+  Node out = with_mapped_children(n, fold);
   const Node& first = out.children[0];
   // A known condition picks its branch; a known left side of & | can decide alone.
   if (n.kind == NodeKind::conditional && is_literal(first)) {

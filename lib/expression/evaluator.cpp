@@ -81,18 +81,16 @@ Value run_code(const Expression::Representation& r, std::span<const int32_t> sta
       PMC_BINARY(subtract_real, d, top->d = a - b)
       PMC_BINARY(multiply_real, d, top->d = a * b)
       PMC_BINARY(divide_real, d, top->d = a / b)
-      PMC_BINARY(less_integer, i, top->i = a < b)
-      PMC_BINARY(less_equal_integer, i, top->i = a <= b)
-      PMC_BINARY(greater_integer, i, top->i = a > b)
-      PMC_BINARY(greater_equal_integer, i, top->i = a >= b)
-      PMC_BINARY(equal_integer, i, top->i = a == b)
-      PMC_BINARY(not_equal_integer, i, top->i = a != b)
-      PMC_BINARY(less_real, d, top->i = a < b)
-      PMC_BINARY(less_equal_real, d, top->i = a <= b)
-      PMC_BINARY(greater_real, d, top->i = a > b)
-      PMC_BINARY(greater_equal_real, d, top->i = a >= b)
-      PMC_BINARY(equal_real, d, top->i = a == b)
-      PMC_BINARY(not_equal_real, d, top->i = a != b)
+      // Each comparison on integers and on doubles; the result is 0 or 1.
+#define PMC_COMPARE(NAME, OPERATOR)                    \
+  PMC_BINARY(NAME##_integer, i, top->i = a OPERATOR b) \
+  PMC_BINARY(NAME##_real, d, top->i = a OPERATOR b)
+      PMC_COMPARE(less, <)
+      PMC_COMPARE(less_equal, <=)
+      PMC_COMPARE(greater, >)
+      PMC_COMPARE(greater_equal, >=)
+      PMC_COMPARE(equal, ==)
+      PMC_COMPARE(not_equal, !=)
       PMC_BINARY(min_integer, i, top->i = b < a ? b : a)
       PMC_BINARY(max_integer, i, top->i = b > a ? b : a)
       // Java's Math.min/max, which PRISM calls: NaN wins.
@@ -105,6 +103,7 @@ Value run_code(const Expression::Representation& r, std::span<const int32_t> sta
                  if (b == 0) runtime_error(r, "modulo zero");
                  const int64_t rem = b == -1 ? 0 : a % b; top->i = rem < 0 ? rem + b : rem)
       PMC_BINARY(log_real, d, top->d = std::log(a) / std::log(b))
+#undef PMC_COMPARE
 #undef PMC_CHECKED
 #undef PMC_BINARY
       case Op::floor: top->i = to_integer(r, std::floor(top->d)); break;

@@ -31,17 +31,23 @@ std::string Expression::to_string() const { return representation_->text; }
 
 namespace {
 
-Expression literal(ValueType type, Value value, std::string text) {
+// An expression of one instruction: a literal's push or a variable's load.
+Expression single_instruction(const Instruction& in, ValueType type, std::string text) {
   auto r = std::make_unique<Expression::Representation>();
+  r->code.push_back(in);
+  r->type = type;
+  r->constant = in.op == Op::push;
+  r->stack_size = 1;
+  r->state_size = in.op == Op::load ? in.arg + 1 : 0;
+  r->text = std::move(text);
+  return Expression(std::move(r));
+}
+
+Expression literal(ValueType type, Value value, std::string text) {
   Instruction in;
   in.op = Op::push;
   in.value = value;
-  r->code.push_back(in);
-  r->type = type;
-  r->constant = true;
-  r->stack_size = 1;
-  r->text = std::move(text);
-  return Expression(std::move(r));
+  return single_instruction(in, type, std::move(text));
 }
 
 }  // namespace
@@ -65,17 +71,10 @@ Expression Expression::real(double value) {
 }
 
 Expression Expression::variable(uint32_t index, ValueType type, std::string name) {
-  auto r = std::make_unique<Expression::Representation>();
   Instruction in;
   in.op = Op::load;
   in.arg = index;
-  r->code.push_back(in);
-  r->type = type;
-  r->constant = false;
-  r->stack_size = 1;
-  r->state_size = index + 1;
-  r->text = std::move(name);
-  return Expression(std::move(r));
+  return single_instruction(in, type, std::move(name));
 }
 
 }  // namespace pmc::expression

@@ -56,9 +56,7 @@ class ExpressionGrammar {
   }
 
   Node expression() {
-    if (++nesting_ > k_max_nesting) {
-      fail(ErrorCode::parse, "{}: expression nested too deeply (more than {} levels)", where(peek()), k_max_nesting);
-    }
+    nest(peek());
     Node n = conditional();
     --nesting_;
     return n;
@@ -101,16 +99,23 @@ class ExpressionGrammar {
   Node disjunction() { return left_associative(&ExpressionGrammar::conjunction, {{"|", NodeKind::logical_or}}); }
   Node conjunction() { return left_associative(&ExpressionGrammar::negation, {{"&", NodeKind::logical_and}}); }
 
-  Node negation() {
-    if (!peek().is("!")) return equality();
-    const Token& bang = next();
-    nest(bang);
-    Node a = negation();
+  // `op operand` where the operand is this level again (`!!a`, `--a`), or
+  // else the next tighter level; the node stands at the operator.
+  template <typename Level>
+  Node prefix(std::string_view op, NodeKind kind, Level same, Level tighter) {
+    if (!peek().is(op)) return (this->*tighter)();
+    const Token& op_token = next();
+    nest(op_token);
+    Node a = (this->*same)();
     --nesting_;
-    Node n = make(NodeKind::logical_not, list(std::move(a)));
-    n.line = bang.line;
-    n.column = bang.column;
+    Node n = make(kind, list(std::move(a)));
+    n.line = op_token.line;
+    n.column = op_token.column;
     return n;
+  }
+
+  Node negation() {
+    return prefix("!", NodeKind::logical_not, &ExpressionGrammar::negation, &ExpressionGrammar::equality);
   }
 
   Node equality() {
@@ -135,17 +140,7 @@ class ExpressionGrammar {
     }
   }
 
-  Node unary() {
-    if (!peek().is("-")) return basic();
-    const Token& minus = next();
-    nest(minus);
-    Node a = unary();
-    --nesting_;
-    Node n = make(NodeKind::negate, list(std::move(a)));
-    n.line = minus.line;
-    n.column = minus.column;
-    return n;
-  }
+  Node unary() { return prefix("-", NodeKind::negate, &ExpressionGrammar::unary, &ExpressionGrammar::basic); }
 
   Node basic() {
     const Token& t = peek();

@@ -63,6 +63,26 @@ struct Node {
   std::vector<Node> children;
 };
 
+// A copy of `n` whose children are map(c) for each child c, in order: how
+// the passes that rebuild a tree from the leaves up (binding, constant
+// folding) copy a node without first copying its whole subtree.
+template <typename Map>
+Node with_mapped_children(const Node& n, Map map) {
+  Node out;
+  out.kind = n.kind;
+  out.type = n.type;
+  out.line = n.line;
+  out.column = n.column;
+  out.depth = n.depth;
+  out.int_value = n.int_value;
+  out.real_value = n.real_value;
+  out.variable = n.variable;
+  out.name = n.name;
+  out.children.reserve(n.children.size());
+  for (const Node& c : n.children) out.children.push_back(map(c));
+  return out;
+}
+
 // One of PRISM's built-in functions, as both languages (model sources and
 // properties) call them: one table, so the two cannot disagree on which
 // names are functions or how many arguments they take.

@@ -5,18 +5,6 @@
 
 namespace pmc::graph {
 
-Bitset Bsccs::bscc_states(uint64_t i) const {
-  Bitset set(bscc_of.size());
-  for (uint32_t s : bscc(i)) set.set(s);
-  return set;
-}
-
-Bitset Bsccs::recurrent_states() const {
-  Bitset set(bscc_of.size());
-  for (uint32_t s : states) set.set(s);
-  return set;
-}
-
 Bsccs bottom_sccs(const Model& model) {
   if (model.type() != ModelType::dtmc && model.type() != ModelType::ctmc) {
     fail(ErrorCode::unsupported, "bottom SCCs are computed for DTMCs and CTMCs; this model is a {}",

@@ -11,31 +11,24 @@
 #include <vector>
 
 #include "common/bitset.hpp"
+#include "graph/state_sets.hpp"
 #include "model/model.hpp"
 
 namespace pmc::graph {
 
-struct Bsccs {
+// The BSCCs, numbered in the order the SCC decomposition emitted them.
+struct Bsccs : StateSets {
   // bscc_of[s] for a transient state.
   static constexpr uint32_t k_transient = std::numeric_limits<uint32_t>::max();
 
   // BSCC index per state (num_states entries), k_transient outside BSCCs.
   std::vector<uint32_t> bscc_of;
-  // The BSCCs as CSR (offsets has count()+1 entries), numbered in the order
-  // the SCC decomposition emitted them. CSR rather than one Bitset per BSCC:
-  // a chain with many absorbing states has as many BSCCs as states, and n
-  // Bitsets of n bits would not fit in memory.
-  std::vector<uint64_t> offsets;
-  std::vector<uint32_t> states;
 
-  uint64_t count() const { return offsets.empty() ? 0 : offsets.size() - 1; }
-  std::span<const uint32_t> bscc(uint64_t i) const {
-    return {states.data() + offsets[i], states.data() + offsets[i + 1]};
-  }
+  std::span<const uint32_t> bscc(uint64_t i) const { return members(i); }
   // The states of BSCC i as a set over all num_states states.
-  Bitset bscc_states(uint64_t i) const;
+  Bitset bscc_states(uint64_t i) const { return members_as_bitset(i, bscc_of.size()); }
   // The union of all BSCCs (its complement is the transient states).
-  Bitset recurrent_states() const;
+  Bitset recurrent_states() const { return union_as_bitset(bscc_of.size()); }
 };
 
 // DTMC and CTMC only: for an MDP, bottom components of the union graph are

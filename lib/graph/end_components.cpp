@@ -228,18 +228,6 @@ MecDecomposition MecRefinement::result(uint64_t num_states) && {
 
 }  // namespace
 
-Bitset MecDecomposition::mec_states(uint64_t i) const {
-  Bitset set(mec_of.size());
-  for (uint32_t s : mec(i)) set.set(s);
-  return set;
-}
-
-Bitset MecDecomposition::states_in_mecs() const {
-  Bitset set(mec_of.size());
-  for (uint32_t s : states) set.set(s);
-  return set;
-}
-
 MecDecomposition maximal_end_components(const RowGraph& graph, const Bitset& subset, const Bitset* rows) {
   if (subset.size() != graph.num_states() || (rows != nullptr && rows->size() != graph.num_rows())) {
     fail(ErrorCode::invalid_argument,

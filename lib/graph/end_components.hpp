@@ -22,35 +22,30 @@
 
 #include "common/bitset.hpp"
 #include "graph/row_graph.hpp"
+#include "graph/state_sets.hpp"
 #include "model/model.hpp"
 
 namespace pmc::graph {
 
-struct MecDecomposition {
+// The MECs, numbered by their smallest state, each listing its states in
+// increasing order.
+struct MecDecomposition : StateSets {
   // mec_of[s] for a state in no MEC.
   static constexpr uint32_t k_no_mec = std::numeric_limits<uint32_t>::max();
 
   // MEC index per state (num_states entries), k_no_mec outside every MEC.
   std::vector<uint32_t> mec_of;
-  // The MECs as CSR (offsets has count()+1 entries), numbered by their
-  // smallest state, each listing its states in increasing order. CSR for the
-  // same reason as Bsccs: there can be as many MECs as states.
-  std::vector<uint64_t> offsets;
-  std::vector<uint32_t> states;
   // Over the graph's rows: row r is set iff its state lies in a MEC and all of
   // r's successors lie in that same MEC (the choices a scheduler may use to
   // stay inside). Every state of a MEC has at least one such row; rows of
   // states outside every MEC are clear.
   Bitset choices;
 
-  uint64_t count() const { return offsets.empty() ? 0 : offsets.size() - 1; }
-  std::span<const uint32_t> mec(uint64_t i) const {
-    return {states.data() + offsets[i], states.data() + offsets[i + 1]};
-  }
+  std::span<const uint32_t> mec(uint64_t i) const { return members(i); }
   // The states of MEC i as a set over all num_states states.
-  Bitset mec_states(uint64_t i) const;
+  Bitset mec_states(uint64_t i) const { return members_as_bitset(i, mec_of.size()); }
   // The union of all MECs.
-  Bitset states_in_mecs() const;
+  Bitset states_in_mecs() const { return union_as_bitset(mec_of.size()); }
 };
 
 // The standard refinement: decompose into SCCs using the choices still

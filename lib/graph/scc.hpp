@@ -16,27 +16,24 @@
 
 #include "common/bitset.hpp"
 #include "graph/row_graph.hpp"
+#include "graph/state_sets.hpp"
 #include "model/model.hpp"
 
 namespace pmc::graph {
 
-struct SccDecomposition {
+// The components in the order Tarjan emits them: reverse topological,
+// i.e. every edge between two components goes from a component to one with
+// a smaller index. Each lists its states in the order they left Tarjan's
+// stack.
+struct SccDecomposition : StateSets {
   // component_of[s] for a state outside the searched subset.
   static constexpr uint32_t k_no_component = std::numeric_limits<uint32_t>::max();
 
   // Component index per state (num_states entries).
   std::vector<uint32_t> component_of;
-  // Components as CSR, in the order Tarjan emits them: reverse topological,
-  // i.e. every edge between two components goes from a component to one
-  // with a smaller index. offsets has num_components()+1 entries; `states`
-  // lists each component's states (in the order they left Tarjan's stack).
-  std::vector<uint64_t> offsets;
-  std::vector<uint32_t> states;
 
-  uint64_t num_components() const { return offsets.empty() ? 0 : offsets.size() - 1; }
-  std::span<const uint32_t> component(uint64_t c) const {
-    return {states.data() + offsets[c], states.data() + offsets[c + 1]};
-  }
+  uint64_t num_components() const { return count(); }
+  std::span<const uint32_t> component(uint64_t c) const { return members(c); }
 };
 
 // Iterative (explicit DFS stack): models have millions of states and a

@@ -21,12 +21,13 @@ int precedence(const StateFormula& f) {
     case StateKind::constant:
     case StateKind::label:
     case StateKind::expression:  // comparisons bind tighter than '!' (PRISM's precedence)
-    case StateKind::op: return 5;
+    case StateKind::op:
+    case StateKind::filter: return 5;
   }
   return 5;
 }
 
-void append_state(std::string& out, const StateFormula& f);
+void append(std::string& out, const StateFormula& f);
 
 // Binding strength of expressions: comparisons < + - < * / < unary - < operands.
 int precedence(const Expression& e) {
@@ -66,33 +67,33 @@ std::string_view symbol(ExprKind kind) {
   }
 }
 
-void append_expression(std::string& out, const Expression& e);
+void append(std::string& out, const Expression& e);
 
-void append_expression_child(std::string& out, const Expression& child, int min_precedence) {
-  if (precedence(child) < min_precedence) {
-    out += '(';
-    append_expression(out, child);
-    out += ')';
-  } else {
-    append_expression(out, child);
-  }
+// `child` as an operand where its parent needs at least `min_precedence`:
+// parenthesised when it binds more loosely (state formulas and expressions).
+template <typename Formula>
+void append_operand(std::string& out, const Formula& child, int min_precedence) {
+  const bool parenthesise = precedence(child) < min_precedence;
+  if (parenthesise) out += '(';
+  append(out, child);
+  if (parenthesise) out += ')';
 }
 
-void append_expression(std::string& out, const Expression& e) {
+void append(std::string& out, const Expression& e) {
   switch (e.kind) {
     case ExprKind::number: out += to_string(e.number); return;
     case ExprKind::boolean: out += e.value ? "true" : "false"; return;
     case ExprKind::variable: out += e.name; return;
     case ExprKind::negate:
       out += '-';
-      append_expression_child(out, *e.args[0], 4);
+      append_operand(out, *e.args[0], 4);
       return;
     case ExprKind::call:
       out += e.name;
       out += '(';
       for (size_t i = 0; i < e.args.size(); ++i) {
         if (i > 0) out += ',';
-        append_expression(out, *e.args[i]);
+        append(out, *e.args[i]);
       }
       out += ')';
       return;
@@ -101,32 +102,22 @@ void append_expression(std::string& out, const Expression& e) {
       // strength keeps its parentheses; comparisons do not chain, so a
       // comparison inside one is always parenthesised.
       const int p = precedence(e);
-      append_expression_child(out, *e.args[0], p == 1 ? 2 : p);
+      append_operand(out, *e.args[0], p == 1 ? 2 : p);
       out += symbol(e.kind);
-      append_expression_child(out, *e.args[1], p + 1);
+      append_operand(out, *e.args[1], p + 1);
       return;
     }
   }
 }
 
-void append_child(std::string& out, const StateFormula& child, int min_precedence) {
-  if (precedence(child) < min_precedence) {
-    out += '(';
-    append_state(out, child);
-    out += ')';
-  } else {
-    append_state(out, child);
-  }
-}
-
 void append_binary(std::string& out, const StateFormula& f, std::string_view symbol, int left_min,
                    int right_min) {
-  append_child(out, *f.left, left_min);
+  append_operand(out, *f.left, left_min);
   out += symbol;
-  append_child(out, *f.right, right_min);
+  append_operand(out, *f.right, right_min);
 }
 
-void append_state(std::string& out, const StateFormula& f) {
+void append(std::string& out, const StateFormula& f) {
   switch (f.kind) {
     case StateKind::constant: out += f.value ? "true" : "false"; return;
     case StateKind::label:
@@ -136,7 +127,7 @@ void append_state(std::string& out, const StateFormula& f) {
       return;
     case StateKind::negation:
       out += '!';
-      append_child(out, *f.left, 4);
+      append_operand(out, *f.left, 4);
       return;
     // & and | associate to the left: a right operand of the same kind
     // needs parentheses to keep its shape; => associates to the right.
@@ -144,7 +135,8 @@ void append_state(std::string& out, const StateFormula& f) {
     case StateKind::disjunction: append_binary(out, f, " | ", 2, 3); return;
     case StateKind::implication: append_binary(out, f, " => ", 2, 1); return;
     case StateKind::op: out += to_string(*f.op); return;
-    case StateKind::expression: append_expression(out, *f.expression); return;
+    case StateKind::filter: out += to_string(*f.filter); return;
+    case StateKind::expression: append(out, *f.expression); return;
   }
 }
 
@@ -180,8 +172,14 @@ bool needs_unbounded_reachability(const PathFormula& path) {
 }
 
 bool needs_unbounded_reachability(const StateFormula& formula) {
+  if (formula.kind == StateKind::filter && formula.filter) {
+    const Filter& filter = *formula.filter;
+    return needs_unbounded_reachability(*filter.operand) ||
+           (filter.states && needs_unbounded_reachability(*filter.states));
+  }
   if (formula.kind == StateKind::op && formula.op) {
     const Operator& op = *formula.op;
+    if (op.kind == OperatorKind::time) return true;  // T[F ψ] is R[F ψ]
     if (op.kind == OperatorKind::reward) {
       if (op.reward.kind == RewardKind::reachability) return true;
       return op.reward.target && needs_unbounded_reachability(*op.reward.target);
@@ -200,7 +198,14 @@ const Operator* Property::top_operator() const {
   return root && root->kind == StateKind::op ? root->op.get() : nullptr;
 }
 
+const Filter* Property::top_filter() const {
+  return root && root->kind == StateKind::filter ? root->filter.get() : nullptr;
+}
+
 bool Property::is_query() const {
+  if (const Filter* filter = top_filter()) {
+    return filter_result_kind(filter->op, value_kind(*filter->operand)) == ValueKind::number;
+  }
   const Operator* op = top_operator();
   return op != nullptr && op->is_query();
 }
@@ -216,7 +221,106 @@ std::string bound_expression_text(const Expression& e) {
   return "(" + text + ")";
 }
 
+struct FilterName {
+  std::string_view name;
+  FilterOp op;
+};
+constexpr FilterName k_filter_names[] = {
+    {"min", FilterOp::min},       {"max", FilterOp::max},     {"argmin", FilterOp::argmin},
+    {"argmax", FilterOp::argmax}, {"count", FilterOp::count}, {"sum", FilterOp::sum},
+    {"avg", FilterOp::avg},       {"first", FilterOp::first}, {"range", FilterOp::range},
+    {"forall", FilterOp::forall}, {"exists", FilterOp::exists}, {"print", FilterOp::print},
+    {"printall", FilterOp::printall}, {"state", FilterOp::state},
+    // PRISM's shorthands.
+    {"+", FilterOp::sum},         {"&", FilterOp::forall},    {"|", FilterOp::exists},
+};
+
 }  // namespace
+
+std::optional<FilterOp> filter_op_from_name(std::string_view name) {
+  for (const FilterName& entry : k_filter_names) {
+    if (entry.name == name) return entry.op;
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(FilterOp op) {
+  for (const FilterName& entry : k_filter_names) {
+    if (entry.op == op) return entry.name;
+  }
+  return "?";
+}
+
+ValueKind value_kind(const Expression& e) {
+  switch (e.kind) {
+    case ExprKind::boolean:
+    case ExprKind::equal:
+    case ExprKind::not_equal:
+    case ExprKind::less:
+    case ExprKind::less_equal:
+    case ExprKind::greater:
+    case ExprKind::greater_equal: return ValueKind::boolean;
+    case ExprKind::number:
+    case ExprKind::negate:
+    case ExprKind::add:
+    case ExprKind::subtract:
+    case ExprKind::multiply:
+    case ExprKind::divide: return ValueKind::number;
+    case ExprKind::call:  // every function of the property language gives a number
+      return ValueKind::number;
+    case ExprKind::variable: return ValueKind::unknown;  // a bool or int variable, a constant, a formula
+  }
+  return ValueKind::unknown;
+}
+
+ValueKind value_kind(const StateFormula& f) {
+  switch (f.kind) {
+    case StateKind::expression: return value_kind(*f.expression);
+    case StateKind::op: return f.op->is_query() ? ValueKind::number : ValueKind::boolean;
+    case StateKind::filter: return filter_result_kind(f.filter->op, value_kind(*f.filter->operand));
+    default: return ValueKind::boolean;
+  }
+}
+
+ValueKind operand_kind_needed(FilterOp op) {
+  switch (op) {
+    case FilterOp::min:
+    case FilterOp::max:
+    case FilterOp::argmin:
+    case FilterOp::argmax:
+    case FilterOp::sum:
+    case FilterOp::avg:
+    case FilterOp::range: return ValueKind::number;
+    case FilterOp::count:
+    case FilterOp::forall:
+    case FilterOp::exists: return ValueKind::boolean;
+    case FilterOp::first:
+    case FilterOp::print:
+    case FilterOp::printall:
+    case FilterOp::state: return ValueKind::unknown;
+  }
+  return ValueKind::unknown;
+}
+
+ValueKind filter_result_kind(FilterOp op, ValueKind operand) {
+  switch (op) {
+    case FilterOp::min:
+    case FilterOp::max:
+    case FilterOp::sum:
+    case FilterOp::avg:
+    case FilterOp::count:
+    case FilterOp::range: return ValueKind::number;
+    case FilterOp::argmin:
+    case FilterOp::argmax:
+    case FilterOp::forall:
+    case FilterOp::exists: return ValueKind::boolean;
+    case FilterOp::first:
+    case FilterOp::print:
+    case FilterOp::printall:
+    case FilterOp::state: return operand;
+  }
+  return ValueKind::unknown;
+}
 
 bool operator==(const Number& a, const Number& b) {
   if (a.expression || b.expression) {
@@ -255,7 +359,7 @@ std::string_view to_string(Comparison comparison) {
 
 std::string to_string(const Expression& expression) {
   std::string out;
-  append_expression(out, expression);
+  append(out, expression);
   return out;
 }
 
@@ -266,7 +370,7 @@ int function_arity(std::string_view name) {
 
 std::string to_string(const StateFormula& formula) {
   std::string out;
-  append_state(out, formula);
+  append(out, formula);
   return out;
 }
 
@@ -279,11 +383,11 @@ std::string to_string(const PathFormula& formula) {
     case PathKind::until:
       // U binds more loosely than every boolean operator, so neither
       // operand needs parentheses.
-      append_state(out, *formula.left);
+      append(out, *formula.left);
       out += " U" + to_string(formula.bound) + " ";
       break;
   }
-  append_state(out, *formula.right);
+  append(out, *formula.right);
   return out;
 }
 
@@ -306,6 +410,7 @@ std::string to_string(const Operator& op) {
       out = "R";
       if (!op.reward_name.empty()) out += "{\"" + op.reward_name + "\"}";
       break;
+    case OperatorKind::time: out = "T"; break;
   }
   out += optimisation_suffix(op.optimisation);
   out += to_string(op.comparison);
@@ -319,9 +424,19 @@ std::string to_string(const Operator& op) {
       if (op.condition) out += " || " + to_string(*op.condition);
       break;
     case OperatorKind::steady_state: out += to_string(*op.state); break;
-    case OperatorKind::reward: out += to_string(op.reward); break;
+    case OperatorKind::reward:
+    case OperatorKind::time: out += to_string(op.reward); break;
   }
   out += " ]";
+  return out;
+}
+
+std::string to_string(const Filter& filter) {
+  // The operands are whole state formulas between commas: none needs
+  // parentheses (',' and ')' end a state formula).
+  std::string out = "filter(" + filter.written + ", " + to_string(*filter.operand);
+  if (filter.states) out += ", " + to_string(*filter.states);
+  out += ")";
   return out;
 }
 
@@ -341,6 +456,11 @@ void collect(const StateFormula& f, std::vector<std::string>& out, std::unordere
   }
   visit(f.left);
   visit(f.right);
+  if (f.kind == StateKind::filter) {
+    visit(f.filter->operand);
+    visit(f.filter->states);
+    return;
+  }
   if (f.kind != StateKind::op) return;
   const Operator& op = *f.op;
   for (const PathPtr& path : {op.path, op.condition}) {

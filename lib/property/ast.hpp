@@ -27,9 +27,11 @@ inline constexpr int k_max_depth = 200;
 struct StateFormula;
 struct PathFormula;
 struct Operator;
+struct Filter;
 using StatePtr = std::shared_ptr<const StateFormula>;
 using PathPtr = std::shared_ptr<const PathFormula>;
 using OperatorPtr = std::shared_ptr<const Operator>;
+using FilterPtr = std::shared_ptr<const Filter>;
 
 struct Expression;
 using ExprPtr = std::shared_ptr<const Expression>;
@@ -94,7 +96,10 @@ struct RewardFormula {
   bool written_lra = false;  // long_run only: spelled LRA (Storm) rather than S; printed as written
 };
 
-enum class OperatorKind : uint8_t { probability, reward, steady_state };
+// `time` is Storm's T: the expected time to reach ψ of `F ψ` (kept in
+// `reward`), as R[F ψ] of a reward of 1 per time unit (CTMCs) or per step
+// (DTMCs, MDPs).
+enum class OperatorKind : uint8_t { probability, reward, steady_state, time };
 enum class Optimisation : uint8_t { none, min, max };
 // `query` is `=?`: compute the value. The others compare it with a
 // threshold and make the operator a boolean state formula.
@@ -115,13 +120,13 @@ struct Operator {
   // probability of `path` given that `condition` holds; null otherwise.
   // The parser allows it only in the outermost operator.
   PathPtr condition;
-  RewardFormula reward;     // reward: what is accumulated
+  RewardFormula reward;     // reward: what is accumulated; time: always `F ψ`
   StatePtr state;           // steady_state: the state formula inside S[...]
   // steady_state: spelled LRA/LRAmin/LRAmax (Storm's long-run average, the
   // same value as S) rather than S; printed as written. Only that spelling
   // takes min/max.
   bool written_lra = false;
-  size_t column = 0;        // column of the 'P', 'R', 'S' or 'LRA'
+  size_t column = 0;        // column of the 'P', 'R', 'S', 'LRA' or 'T'
 
   bool is_query() const { return comparison == Comparison::query; }
   // Whether `value` satisfies the bound; false for a query.
@@ -160,7 +165,8 @@ enum class StateKind : uint8_t {
   conjunction,  // φ & ψ
   disjunction,  // φ | ψ
   implication,  // φ => ψ
-  op,           // P~p[...], R~r[...], S~p[...]  (in op)
+  op,           // P~p[...], R~r[...], S~p[...], T~t[...]  (in op)
+  filter,       // filter(op, φ, states)  (in filter)
 };
 
 struct StateFormula {
@@ -170,10 +176,57 @@ struct StateFormula {
   StatePtr left;        // negation operand, or left operand of a binary node
   StatePtr right;       // right operand of a binary node
   OperatorPtr op;       // op only
+  FilterPtr filter;     // filter only
   ExprPtr expression;   // expression only
   int height = 1;       // 1 for a leaf; bounded by k_max_depth
   size_t column = 0;    // 1-based column where the formula starts
 };
+
+// PRISM's filter(op, φ, states) (PRISM manual, "Filters"): φ in every
+// state, reduced over the states where `states` holds.
+enum class FilterOp : uint8_t {
+  min, max,          // the least/greatest value of a numeric φ
+  argmin, argmax,    // the states attaining it (a state set)
+  count,             // how many states satisfy a boolean φ
+  sum, avg,          // of a numeric φ
+  first,             // φ in the lowest-numbered state
+  range,             // [least, greatest] of a numeric φ
+  forall, exists,    // whether a boolean φ holds in every / some state
+  print, printall,   // list φ's non-zero (print) or all (printall) values; the value stays φ's
+  state,             // φ in the one state of `states` (an error unless exactly one)
+};
+
+struct Filter {
+  FilterOp op = FilterOp::first;
+  // The operator as written: its name, or PRISM's shorthands "+" (sum),
+  // "&" (forall) and "|" (exists); printed as written.
+  std::string written;
+  StatePtr operand;  // φ: a state formula, a query operator (P=? [...]) or a filter
+  StatePtr states;   // null: every state (PRISM's default `true`)
+  size_t column = 0; // column of 'filter'
+  size_t operand_column = 0;
+  size_t states_column = 0;  // 0 when `states` is left out
+};
+
+// Every filter operator by its name, in PRISM's order (for messages).
+inline constexpr std::string_view k_filter_op_names[] = {"min",   "max",    "argmin", "argmax", "count",
+                                                         "sum",   "avg",    "first",  "range",  "forall",
+                                                         "exists", "print", "printall", "state"};
+// The operator `name` (or shorthand "+", "&", "|") denotes, if any.
+std::optional<FilterOp> filter_op_from_name(std::string_view name);
+std::string_view to_string(FilterOp op);
+
+// What a state formula evaluates to in each state: a truth value, a number,
+// or (an expression over state variables whose type only the model's
+// variables decide, such as `x` or `f(x)`) either.
+enum class ValueKind : uint8_t { boolean, number, unknown };
+ValueKind value_kind(const StateFormula& formula);
+ValueKind value_kind(const Expression& expression);
+// Which operand a filter needs: a number (min, max, argmin, argmax, sum,
+// avg, range), a truth value (count, forall, exists), or either.
+ValueKind operand_kind_needed(FilterOp op);
+// What a filter gives, given what its operand is.
+ValueKind filter_result_kind(FilterOp op, ValueKind operand);
 
 // A parsed property: a state formula, whose root may be an operator with
 // `=?` (the only place a query is allowed, as in PRISM).
@@ -181,8 +234,11 @@ struct Property {
   StatePtr root;
   std::string text;  // the text it was parsed from
 
-  // The root operator, or nullptr when the root is e.g. `"a" & P>0.5[...]`.
+  // The root operator, or nullptr when the root is e.g. `"a" & P>0.5[...]`
+  // or a filter.
   const Operator* top_operator() const;
+  // The root filter, or nullptr.
+  const Filter* top_filter() const;
   // True when the property asks for a number (P=?, R=?, S=?), false when it
   // is a boolean state formula.
   bool is_query() const;
@@ -205,6 +261,7 @@ std::string to_string(const Expression& expression);  // PRISM's spelling: `s=7`
 std::string to_string(const PathFormula& formula);
 std::string to_string(const RewardFormula& formula);
 std::string to_string(const Operator& op);
+std::string to_string(const Filter& filter);  // `filter(max, R=? [ F "stable" ], "init")`
 std::string to_string(const Property& property);
 std::string to_string(const TimeBound& bound);  // "", "<=5", ">=1.5", "[1,2]"
 // "5" or "5.0", "0.001", "1e-10"; an expression as `T` or a call, else in

@@ -149,10 +149,11 @@ class BoundEvaluator {
     const Expression& e = *op.threshold_expression;
     const Evaluated v = evaluate(e, "the threshold");
     const std::string text = to_string(e);
-    if (op.kind == OperatorKind::reward) {
+    // T's threshold is a time, R's a reward: neither is a probability.
+    if (op.kind == OperatorKind::reward || op.kind == OperatorKind::time) {
       if (!(v.value >= 0) || !std::isfinite(v.value)) {
-        fail(ErrorCode::property, "column {}: reward bound {} = {} must be a non-negative number", e.column, text,
-             v.value);
+        fail(ErrorCode::property, "column {}: {} bound {} = {} must be a non-negative number", e.column,
+             op.kind == OperatorKind::time ? "time" : "reward", text, v.value);
       }
     } else if (!(v.value >= 0 && v.value <= 1)) {
       fail(ErrorCode::property, "column {}: probability bound {} = {} must be in [0,1]", e.column, text, v.value);
@@ -276,6 +277,7 @@ class Substitution {
         node.expression = expression(f->expression);
         return finish(std::move(node));
       case StateKind::op: node.op = op(*f->op); return finish(std::move(node));
+      case StateKind::filter: node.filter = filter(*f->filter); return finish(std::move(node));
       default:
         node.left = state(f->left);
         node.right = state(f->right);
@@ -383,6 +385,14 @@ class Substitution {
     return out;
   }
 
+  // A filter's operand and states are state formulas like any other.
+  FilterPtr filter(const Filter& f) {
+    auto out = std::make_shared<Filter>(f);
+    out->operand = state(f.operand);
+    out->states = state(f.states);
+    return out;
+  }
+
   OperatorPtr op(const Operator& o) {
     auto out = std::make_shared<Operator>(o);
     out->path = path(o.path);
@@ -430,6 +440,10 @@ class Substitution {
       out.push_back(f.op->reward.target);
       out.push_back(f.op->state);
     }
+    if (f.filter) {
+      out.push_back(f.filter->operand);
+      out.push_back(f.filter->states);
+    }
     return out;
   }
 
@@ -445,6 +459,11 @@ class Substitution {
       }
     }
     if (node.expression) below = std::max(below, node.expression->height);
+    if (node.filter) {
+      for (const StatePtr& child : {node.filter->operand, node.filter->states}) {
+        if (child) below = std::max(below, child->height);
+      }
+    }
     node.height = below + 1;
     if (node.height > k_max_depth) too_deep(node.column);
     auto out = std::make_shared<const StateFormula>(std::move(node));

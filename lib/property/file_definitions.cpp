@@ -72,6 +72,10 @@ struct Mentions {
     expression(f->expression);
     state(f->left);
     state(f->right);
+    if (f->filter) {
+      state(f->filter->operand);
+      state(f->filter->states);
+    }
     if (!f->op) return;
     path(f->op->path);
     path(f->op->condition);

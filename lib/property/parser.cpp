@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,23 @@ struct Token {
   size_t offset = 0;      // 0-based byte offset of the first character
   std::string_view text;  // as written; a string's text includes its quotes
   Number number;          // number only
+};
+
+// The brackets and operators: `one` alone, or `two` when `second` follows
+// (`!=`, `||`, `=>`, `<=`, `>=`).
+struct Punctuation {
+  char first;
+  Tok one;
+  char second = 0;
+  Tok two = Tok::end;
+};
+constexpr Punctuation k_punctuation[] = {
+    {'[', Tok::lbracket},   {']', Tok::rbracket}, {'(', Tok::lparen},   {')', Tok::rparen},
+    {'{', Tok::lbrace},     {'}', Tok::rbrace},   {'&', Tok::amp},      {'?', Tok::question},
+    {',', Tok::comma},      {'-', Tok::minus},    {'+', Tok::plus},     {'*', Tok::star},
+    {'/', Tok::slash},      {'!', Tok::bang, '=', Tok::not_equals},     {'|', Tok::bar, '|', Tok::given},
+    {'=', Tok::equals, '>', Tok::implies},        {'<', Tok::less, '=', Tok::less_equal},
+    {'>', Tok::greater, '=', Tok::greater_equal},
 };
 
 // Integers above 2^53 are not exact in a double; as step bounds they would
@@ -60,7 +78,10 @@ class Parser {
     Property property;
     property.text = std::string(text_);
     property.root = parse_state();
-    if (property.root->kind == StateKind::op) refuse_what_follows_an_operator();
+    root_ = property.root.get();
+    if (property.root->kind == StateKind::op || property.root->kind == StateKind::filter) {
+      refuse_what_follows_an_operator(property.root->kind == StateKind::filter);
+    }
     if (tok_.kind == Tok::given) {
       error_at(tok_.offset, "'||' separates a path formula from its condition inside P[...], as in "
                             "P=? [ F \"a\" || F \"b\" ]; the disjunction of state formulas is '|'");
@@ -70,11 +91,14 @@ class Parser {
     // no boolean value to combine with.
     const Operator* top = property.top_operator();
     for (const auto& [op, offset] : queries_) {
-      if (op != top) {
-        error_at(offset, "'=?' is only allowed in the outermost operator; a nested operator needs a bound "
-                         "such as '>=0.5'");
+      if (op != top && !filter_operands_.contains(op)) {
+        error_at(offset, "'=?' is only allowed in the outermost operator or as the operand of a filter "
+                         "(filter(max, P=? [ ... ])); a nested operator needs a bound such as '>=0.5'");
       }
     }
+    // A filter that gives a number stands only where a number may: the
+    // whole property, or the operand of another filter.
+    require_truth_values(*property.root, true);
     // A conditional probability is undefined in states where its condition
     // has probability 0, which no state formula could combine with.
     for (const auto& [op, offset] : conditions_) {
@@ -91,6 +115,8 @@ class Parser {
   int path_depth_ = 0;  // > 0 while parsing the operands of a path formula (not inside a nested operator)
   std::vector<std::pair<const Operator*, size_t>> queries_;  // every `=?`, with the offset of its '='
   std::vector<std::pair<const Operator*, size_t>> conditions_;  // every `||`, with its offset
+  std::unordered_set<const Operator*> filter_operands_;  // query operators that are a filter's operand
+  const StateFormula* root_ = nullptr;                   // the whole property, once parsed
   // Offset of a '(' where a state formula may start -> whether an
   // expression operator follows its ')' (parenthesis_starts_expression).
   std::unordered_map<size_t, bool> parenthesis_kind_;
@@ -125,7 +151,16 @@ class Parser {
 
   // After a whole property that is one operator: PRISM's and Storm's
   // additions to it.
-  void refuse_what_follows_an_operator() const {
+  void refuse_what_follows_an_operator(bool filter) const {
+    if (filter && tok_.kind != Tok::lbrace && tok_.kind != Tok::end && tok_.kind != Tok::amp &&
+        tok_.kind != Tok::bar && tok_.kind != Tok::implies && tok_.kind != Tok::given) {
+      const bool comparison = tok_.kind == Tok::less || tok_.kind == Tok::less_equal || tok_.kind == Tok::greater ||
+                              tok_.kind == Tok::greater_equal || tok_.kind == Tok::equals;
+      const bool arithmetic = tok_.kind == Tok::plus || tok_.kind == Tok::minus || tok_.kind == Tok::star ||
+                              tok_.kind == Tok::slash;
+      if (comparison) unsupported_at(tok_.offset, "comparing a filter's value (as in filter(max, P=? [ ... ]) > 0.5)");
+      if (arithmetic) unsupported_at(tok_.offset, "arithmetic over a filter's value (as in 1 - filter(max, ...))");
+    }
     switch (tok_.kind) {
       case Tok::lbrace:
         unsupported_at(tok_.offset, "a state restriction after the property (Storm's {\"init\"}; pmc reports the "
@@ -145,7 +180,6 @@ class Parser {
     const std::string_view word = tok_.text;
     const Tok next = peek().kind;
     if (next == Tok::lparen) {
-      if (word == "filter") unsupported_at(tok_.offset, "filter(...) (PRISM's filters)");
       if (word == "multi") unsupported_at(tok_.offset, "multi(...) (multi-objective queries)");
       if (word == "quantile") unsupported_at(tok_.offset, "quantile(...) (Storm's quantiles)");
     }
@@ -153,10 +187,6 @@ class Parser {
       unsupported_at(tok_.offset, fmt::format("{} [ ... ] (CTL's path quantifiers; P>=1 [ ... ] and P>0 [ ... ] "
                                               "are their probabilistic counterparts)",
                                               word));
-    }
-    if ((word == "T" || word == "Tmin" || word == "Tmax") && (next == Tok::equals || next == Tok::lbracket)) {
-      unsupported_at(tok_.offset, "T=? (Storm's expected time; R=? [ F ... ] with a reward of 1 per time unit "
-                                  "gives it)");
     }
     if (word == "W") unsupported_at(tok_.offset, "weak until (W)");
   }
@@ -196,11 +226,6 @@ class Parser {
     if (pos_ == text_.size()) return;
     size_t start = pos_;
     char c = text_[pos_];
-    auto single = [&](Tok kind, size_t length = 1) {
-      tok_.kind = kind;
-      pos_ += length;
-    };
-    auto next_is = [&](char n) { return pos_ + 1 < text_.size() && text_[pos_ + 1] == n; };
     if (is_identifier_start(c)) {
       while (pos_ < text_.size() && is_identifier_char(text_[pos_])) ++pos_;
       tok_.kind = Tok::identifier;
@@ -209,29 +234,21 @@ class Parser {
     } else if (c == '"') {
       lex_string();
     } else {
-      switch (c) {
-        case '[': single(Tok::lbracket); break;
-        case ']': single(Tok::rbracket); break;
-        case '(': single(Tok::lparen); break;
-        case ')': single(Tok::rparen); break;
-        case '{': single(Tok::lbrace); break;
-        case '}': single(Tok::rbrace); break;
-        case '!': next_is('=') ? single(Tok::not_equals, 2) : single(Tok::bang); break;
-        case '&': single(Tok::amp); break;
-        case '|': next_is('|') ? single(Tok::given, 2) : single(Tok::bar); break;
-        case '?': single(Tok::question); break;
-        case ',': single(Tok::comma); break;
-        case '-': single(Tok::minus); break;
-        case '+': single(Tok::plus); break;
-        case '*': single(Tok::star); break;
-        case '/': single(Tok::slash); break;
-        case '=': next_is('>') ? single(Tok::implies, 2) : single(Tok::equals); break;
-        case '<': next_is('=') ? single(Tok::less_equal, 2) : single(Tok::less); break;
-        case '>': next_is('=') ? single(Tok::greater_equal, 2) : single(Tok::greater); break;
-        default: error_at(start, "unexpected character " + quote_for_message(text_.substr(start, 1)));
-      }
+      lex_punctuation();
     }
     tok_.text = text_.substr(start, pos_ - start);
+  }
+
+  void lex_punctuation() {
+    const char c = text_[pos_];
+    for (const Punctuation& p : k_punctuation) {
+      if (p.first != c) continue;
+      const bool pair = p.second != 0 && pos_ + 1 < text_.size() && text_[pos_ + 1] == p.second;
+      tok_.kind = pair ? p.two : p.one;
+      pos_ += pair ? 2 : 1;
+      return;
+    }
+    error_at(pos_, "unexpected character " + quote_for_message(text_.substr(pos_, 1)));
   }
 
   void lex_number() {
@@ -290,8 +307,16 @@ class Parser {
 
   // ---- tree building ----
 
-  // Every node goes through here, so no tree is deeper than k_max_depth and
-  // the recursive walks in ast.cpp (and the destructors) stay shallow.
+  // Every node goes through here (from make or make_expression), so no tree
+  // is deeper than k_max_depth and the recursive walks in ast.cpp (and the
+  // destructors) stay shallow. `below`: the height of its tallest part.
+  template <typename Node>
+  std::shared_ptr<const Node> with_height(Node node, int below, size_t error_offset) const {
+    node.height = below + 1;
+    if (node.height > k_max_depth) too_deep(error_offset);
+    return std::make_shared<const Node>(std::move(node));
+  }
+
   StatePtr make(StateFormula node, size_t error_offset) const {
     int below = 0;
     for (const StatePtr& child : {node.left, node.right}) {
@@ -307,9 +332,12 @@ class Parser {
       }
     }
     if (node.expression) below = std::max(below, node.expression->height);
-    node.height = below + 1;
-    if (node.height > k_max_depth) too_deep(error_offset);
-    return std::make_shared<const StateFormula>(std::move(node));
+    if (node.filter) {
+      for (const StatePtr& child : {node.filter->operand, node.filter->states}) {
+        if (child) below = std::max(below, child->height);
+      }
+    }
+    return with_height(std::move(node), below, error_offset);
   }
 
   StatePtr make_binary(StateKind kind, StatePtr left, StatePtr right, size_t operator_offset) const {
@@ -346,25 +374,20 @@ class Parser {
     return result;
   }
 
-  StatePtr parse_or() {
-    StatePtr result = parse_and();
-    while (tok_.kind == Tok::bar) {
-      size_t offset = tok_.offset;
+  // One left-associative level of state formulas: operands from `next`,
+  // joined by the operator `op` (making `kind` nodes).
+  StatePtr parse_left_associative(StatePtr (Parser::*next)(), Tok op, StateKind kind) {
+    StatePtr result = (this->*next)();
+    while (tok_.kind == op) {
+      const size_t offset = tok_.offset;
       advance();
-      result = make_binary(StateKind::disjunction, std::move(result), parse_and(), offset);
+      result = make_binary(kind, std::move(result), (this->*next)(), offset);
     }
     return result;
   }
 
-  StatePtr parse_and() {
-    StatePtr result = parse_unary();
-    while (tok_.kind == Tok::amp) {
-      size_t offset = tok_.offset;
-      advance();
-      result = make_binary(StateKind::conjunction, std::move(result), parse_unary(), offset);
-    }
-    return result;
-  }
+  StatePtr parse_or() { return parse_left_associative(&Parser::parse_and, Tok::bar, StateKind::disjunction); }
+  StatePtr parse_and() { return parse_left_associative(&Parser::parse_unary, Tok::amp, StateKind::conjunction); }
 
   // Each '!', '(' and nested operator passes through here once, so this
   // counter bounds the recursion depth before any node exists (e.g. on
@@ -415,9 +438,14 @@ class Parser {
       advance();
       return make(std::move(node), offset);
     }
-    if (is_operator_name(word)) {
+    if (is_operator_name(word) || starts_time_operator()) {
       node.kind = StateKind::op;
       node.op = parse_operator();
+      return make(std::move(node), offset);
+    }
+    if (word == "filter" && peek().kind == Tok::lparen) {
+      node.kind = StateKind::filter;
+      node.filter = parse_filter();
       return make(std::move(node), offset);
     }
     if (is_path_keyword(word)) {
@@ -445,7 +473,7 @@ class Parser {
     if (next.kind == Tok::lbracket || next.kind == Tok::lbrace ||
         (next.kind == Tok::equals && peek(2).kind == Tok::question)) {
       error_at(tok_.offset, fmt::format("expected a state formula but found {} (the operators are P, Pmin, Pmax, "
-                                        "R, Rmin, Rmax, S, LRA, LRAmin and LRAmax)",
+                                        "R, Rmin, Rmax, S, LRA, LRAmin, LRAmax, T, Tmin and Tmax)",
                                         describe(tok_)));
     }
     // Any other word is a state variable: whether the model has it, and
@@ -532,9 +560,7 @@ class Parser {
   ExprPtr make_expression(Expression node, size_t error_offset) const {
     int below = 0;
     for (const ExprPtr& arg : node.args) below = std::max(below, arg->height);
-    node.height = below + 1;
-    if (node.height > k_max_depth) too_deep(error_offset);
-    return std::make_shared<const Expression>(std::move(node));
+    return with_height(std::move(node), below, error_offset);
   }
 
   ExprPtr make_expression_binary(ExprKind kind, ExprPtr left, ExprPtr right, size_t operator_offset) const {
@@ -627,6 +653,9 @@ class Parser {
     }
     const int arity = function_arity(word);
     if (arity >= 0 && peek().kind == Tok::lparen) return parse_call(word, arity);
+    if (word == "filter" && peek().kind == Tok::lparen) {
+      unsupported_at(offset, "a filter inside an expression (arithmetic over or comparisons with a filter's value)");
+    }
     if (is_reserved_word(word)) {
       error_at(offset, fmt::format("expected an expression but found keyword '{}' (operators such as P, R and S "
                                    "cannot stand inside an expression)",
@@ -670,8 +699,9 @@ class Parser {
     auto op = std::make_shared<Operator>();
     op->column = tok_.offset + 1;
     std::string_view word = tok_.text;
-    op->kind = word[0] == 'P' ? OperatorKind::probability
+    op->kind = word[0] == 'P'   ? OperatorKind::probability
                : word[0] == 'R' ? OperatorKind::reward
+               : word[0] == 'T' ? OperatorKind::time
                                 : OperatorKind::steady_state;
     // Storm's LRA is PRISM's S (the long-run average of a state formula).
     op->written_lra = word.substr(0, 3) == "LRA";
@@ -711,6 +741,7 @@ class Parser {
         break;
       case OperatorKind::reward: op->reward = parse_reward(); break;
       case OperatorKind::steady_state: op->state = parse_state(); break;
+      case OperatorKind::time: op->reward = parse_time_target(); break;
     }
     path_depth_ = outer_path_depth;
     if (op->kind == OperatorKind::probability &&
@@ -724,6 +755,201 @@ class Parser {
     }
     expect(Tok::rbracket, "']'");
     return op;
+  }
+
+  // Storm's T, Tmin and Tmax: an operator where a comparison, a bound value
+  // and '[' follow (`T=? [`, `T<=5 [`, `T<=B*2 [`); otherwise a state
+  // variable's or a constant's name (`F<=T "a"`, `T<3 & "b"`).
+  bool starts_time_operator() {
+    const std::string_view word = tok_.text;
+    if (word != "T" && word != "Tmin" && word != "Tmax") return false;
+    switch (peek().kind) {
+      case Tok::equals: return peek(2).kind == Tok::question;
+      case Tok::less:
+      case Tok::less_equal:
+      case Tok::greater:
+      case Tok::greater_equal: return bound_value_and_bracket_follow();
+      case Tok::lbracket: return true;  // the missing comparison is reported by parse_comparison
+      default: return false;
+    }
+  }
+
+  // Whether, after the current word and its comparison, a bound value (as
+  // parse_bound_value reads it: operands joined by + - * /, a negative one
+  // too, which parse_comparison refuses) and '[' come. Looks ahead only: the
+  // lexer is left where it was, and text it cannot read is left for the
+  // parse to report.
+  bool bound_value_and_bracket_follow() {
+    const size_t saved_pos = pos_;
+    const Token saved = tok_;
+    bool follow = false;
+    try {
+      advance();  // the word
+      advance();  // the comparison
+      follow = skip_bound_value() && tok_.kind == Tok::lbracket;
+    } catch (const Error&) {
+      follow = false;
+    }
+    pos_ = saved_pos;
+    tok_ = saved;
+    return follow;
+  }
+
+  bool skip_bound_value() {
+    if (!skip_bound_operand()) return false;
+    while (tok_.kind == Tok::plus || tok_.kind == Tok::minus || tok_.kind == Tok::star || tok_.kind == Tok::slash) {
+      advance();
+      if (!skip_bound_operand()) return false;
+    }
+    return true;
+  }
+
+  // -x, 5, T, max(a,b), (T*3600).
+  bool skip_bound_operand() {
+    while (tok_.kind == Tok::minus) advance();
+    if (tok_.kind == Tok::number) {
+      advance();
+      return true;
+    }
+    if (tok_.kind == Tok::identifier) {
+      const bool function = function_arity(tok_.text) >= 0;
+      advance();
+      // A name before '(' that is no function ends the value, as in parse_bound_value.
+      return !function || tok_.kind != Tok::lparen || skip_parenthesised();
+    }
+    return tok_.kind == Tok::lparen && skip_parenthesised();
+  }
+
+  // From '(' past its ')'; false at the end of the text.
+  bool skip_parenthesised() {
+    size_t open = 0;
+    do {
+      if (tok_.kind == Tok::end) return false;
+      if (tok_.kind == Tok::lparen) ++open;
+      if (tok_.kind == Tok::rparen) --open;
+      advance();
+    } while (open > 0);
+    return true;
+  }
+
+  // filter(op, φ) or filter(op, φ, states): PRISM's filters. Only the
+  // types that the text alone decides are checked here; an expression over
+  // state variables (`x`) is typed by the checker against the model.
+  FilterPtr parse_filter() {
+    auto filter = std::make_shared<Filter>();
+    filter->column = tok_.offset + 1;
+    advance();  // 'filter'
+    advance();  // '('
+    const size_t op_offset = tok_.offset;
+    if (tok_.kind != Tok::identifier && tok_.kind != Tok::plus && tok_.kind != Tok::amp && tok_.kind != Tok::bar) {
+      expected(fmt::format("a filter operator ({})", filter_operator_list()));
+    }
+    const std::optional<FilterOp> op = filter_op_from_name(tok_.text);
+    if (!op) {
+      error_at(op_offset, fmt::format("unknown filter operator {}: the operators are {}",
+                                      quote_for_message(tok_.text), filter_operator_list()));
+    }
+    filter->op = *op;
+    filter->written = std::string(tok_.text);
+    advance();
+    if (tok_.kind == Tok::rparen) {
+      expected(fmt::format("',' and the formula filter({}, ...) applies to", filter->written));
+    }
+    expect(Tok::comma, "',' after the filter operator");
+    // The operands are state formulas of their own, not inside the path
+    // formula the filter may stand in.
+    const int outer_path_depth = path_depth_;
+    path_depth_ = 0;
+    const size_t operand_offset = tok_.offset;
+    filter->operand_column = operand_offset + 1;
+    if (tok_.kind == Tok::rparen || tok_.kind == Tok::comma) {
+      expected(fmt::format("the formula filter({}, ...) applies to", filter->written));
+    }
+    filter->operand = parse_state();
+    if (filter->operand->kind == StateKind::op && filter->operand->op->is_query()) {
+      filter_operands_.insert(filter->operand->op.get());
+    }
+    size_t states_offset = 0;
+    if (tok_.kind == Tok::comma) {
+      advance();
+      states_offset = tok_.offset;
+      filter->states_column = states_offset + 1;
+      if (tok_.kind == Tok::rparen) expected("the filter's states (a state formula such as \"init\")");
+      filter->states = parse_state();
+    }
+    path_depth_ = outer_path_depth;
+    expect(Tok::rparen, filter->states ? "')' closing the filter" : "',' or ')' closing the filter");
+    const ValueKind operand = value_kind(*filter->operand);
+    const ValueKind needed = operand_kind_needed(filter->op);
+    if (needed != ValueKind::unknown && operand != ValueKind::unknown && operand != needed) {
+      error_at(operand_offset, filter_operand_mismatch(filter->written, needed, to_string(*filter->operand)));
+    }
+    if (filter->states && value_kind(*filter->states) == ValueKind::number) {
+      error_at(states_offset, fmt::format("the states of a filter are a state formula (a truth value, such as "
+                                          "\"init\" or x>2), but {} is a number",
+                                          quote_for_message(to_string(*filter->states), 60)));
+    }
+    return filter;
+  }
+
+  static std::string filter_operator_list() {
+    std::string names;
+    for (std::string_view name : k_filter_op_names) names += fmt::format("{}{}", names.empty() ? "" : ", ", name);
+    return names;
+  }
+
+  // Where a filter's operand has the wrong kind of value: what it needs,
+  // what it is, and which operators take the other kind.
+  static std::string filter_operand_mismatch(std::string_view written, ValueKind needed, const std::string& operand) {
+    if (needed == ValueKind::number) {
+      return fmt::format("filter({}, ...) needs a number in each state, such as P=? [ ... ] or R=? [ ... ], but {} is "
+                         "a truth value (count, forall and exists take truth values)",
+                         written, quote_for_message(operand, 60));
+    }
+    return fmt::format("filter({}, ...) needs a truth value in each state, such as \"a\" or P>=0.5 [ ... ], but {} "
+                       "is a number (min, max, sum, avg, range, argmin and argmax take numbers)",
+                       written, quote_for_message(operand, 60));
+  }
+
+  // After the parse: a filter that gives a number stands only where a number
+  // may (the whole property, a filter's operand), and print/printall, whose
+  // listing is the result's, only at the top.
+  void require_truth_values(const StateFormula& f, bool number_allowed) const {
+    auto truth = [&](const StatePtr& child) {
+      if (child) require_truth_values(*child, false);
+    };
+    if (f.kind == StateKind::filter) {
+      const Filter& filter = *f.filter;
+      if (!number_allowed && filter_result_kind(filter.op, value_kind(*filter.operand)) == ValueKind::number) {
+        error_at(f.column - 1, fmt::format("filter({}, ...) gives a number, but a truth value is needed here (only "
+                                           "the whole property or a filter's operand may be a number)",
+                                           filter.written));
+      }
+      if (filter.op == FilterOp::range && &f != root_) {
+        error_at(f.column - 1, "filter(range, ...) gives an interval [low, high], which only the whole property may "
+                               "be (min and max give its ends)");
+      }
+      if ((filter.op == FilterOp::print || filter.op == FilterOp::printall) && &f != root_) {
+        unsupported_at(f.column - 1, fmt::format("filter({}, ...) inside another formula (pmc lists the states of "
+                                                 "the outermost filter only)",
+                                                 filter.written));
+      }
+      require_truth_values(*filter.operand, true);
+      truth(filter.states);
+      return;
+    }
+    truth(f.left);
+    truth(f.right);
+    if (f.kind != StateKind::op) return;
+    const Operator& op = *f.op;
+    for (const PathPtr& path : {op.path, op.condition}) {
+      if (path) {
+        truth(path->left);
+        truth(path->right);
+      }
+    }
+    truth(op.reward.target);
+    truth(op.state);
   }
 
   void parse_comparison(Operator& op) {
@@ -741,8 +967,10 @@ class Parser {
       default: expected("'=?' or a bound ('<', '<=', '>' or '>=' and a number)");
     }
     advance();
-    bool is_probability = op.kind != OperatorKind::reward;
-    std::string_view what = is_probability ? "a probability bound in [0,1]" : "a non-negative reward bound";
+    bool is_probability = op.kind == OperatorKind::probability || op.kind == OperatorKind::steady_state;
+    std::string_view what = is_probability                     ? "a probability bound in [0,1]"
+                            : op.kind == OperatorKind::time ? "a non-negative time bound"
+                                                            : "a non-negative reward bound";
     const Token first = tok_;
     const Number threshold = parse_bound_value(what);
     if (threshold.expression) {
@@ -852,6 +1080,22 @@ class Parser {
   }
 
   Number parse_time(std::string_view what) { return parse_bound_value(what); }
+
+  // T's `F ψ`: Storm's expected time takes an unbounded eventually only.
+  RewardFormula parse_time_target() {
+    RewardFormula reward;
+    reward.column = tok_.offset + 1;
+    if (!at_identifier("F")) {
+      expected("'F' (T is the expected time to reach a state formula: T=? [ F \"goal\" ])");
+    }
+    reward.kind = RewardKind::reachability;
+    advance();
+    if (starts_time_bound()) {
+      error_at(tok_.offset, "T takes an unbounded 'F': the expected time to reach a state formula, T=? [ F \"goal\" ]");
+    }
+    reward.target = parse_state();
+    return reward;
+  }
 
   RewardFormula parse_reward() {
     RewardFormula reward;

@@ -4,13 +4,17 @@
 //   state     := or ( '=>' state )?                  -- right-associative
 //   or        := and ( '|' and )*
 //   and       := unary ( '&' unary )*
-//   unary     := '!' unary | 'true' | 'false' | "label" | '(' state ')' | operator | atom
+//   unary     := '!' unary | 'true' | 'false' | "label" | '(' state ')' | operator | filter | atom
 //   atom      := an expression over the model's state variables, e.g. s=7,
 //                x1+x2>=2, b, min(a,b)<3 (grammar in parser.cpp; PRISM's
 //                arithmetic, comparisons and min max floor ceil round pow mod log)
 //   operator  := ( 'P' | 'Pmin' | 'Pmax' ) cmp '[' path ( '||' path )? ']'
 //              | ( 'R' ( '{' "name" '}' )? ( 'min' | 'max' )? | 'Rmin' | 'Rmax' ) cmp '[' reward ']'
 //              | ( 'S' | 'LRA' | 'LRAmin' | 'LRAmax' ) cmp '[' state ']'
+//              | ( 'T' | 'Tmin' | 'Tmax' ) cmp '[' 'F' state ']'
+//   filter    := 'filter' '(' filterop ',' state ( ',' state )? ')'
+//   filterop  := min | max | argmin | argmax | count | sum | avg | first | range
+//              | forall | exists | print | printall | state | '+' | '&' | '|'
 //   cmp       := '=?' | ( '<' | '<=' | '>' | '>=' ) value
 //   path      := 'X' state | 'F' bound? state | 'G' bound? state | state 'U' bound? state
 //   bound     := '<=' value | '>=' value | '[' value ',' value ']'
@@ -19,6 +23,21 @@
 //                `F<=T`, `C<=(T*3600)`, `U[T1,T2]`, `P>=p`), kept unevaluated
 //                (Number::expression, Operator::threshold_expression) until
 //                bind_definitions (property/definitions.hpp) gives the constants
+//
+// PRISM's filters: `filter(max, R=? [ F "stable" ], "init")` reduces the
+// operand's values over the states where the third argument holds (every
+// state when it is left out); '+', '&' and '|' are PRISM's shorthands for
+// sum, forall and exists. A query operator (`=?`) may be a filter's operand.
+// A filter that gives a number (min, max, count, sum, avg, range, and first,
+// state over a number) may stand only as the whole property or as another
+// filter's operand; print and printall only as the whole property.
+// Operand types the text decides (a query is a number, a label a truth
+// value) are checked here, the types of expressions over state variables
+// by the checker.
+//
+// Storm's expected time `T=? [ F "goal" ]` (Tmin/Tmax for MDPs; bounds
+// `T<=5 [ F "goal" ]`): `T` is the operator only where a comparison and
+// '[' follow, so a state variable may still be named T.
 //
 // Storm's additions: `P=? [ F "a" || F "b" ]`, the probability of F "a"
 // given F "b" (only in the outermost operator), and LRA for S (`LRA=? [ "a" ]`,

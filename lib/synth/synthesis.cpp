@@ -10,6 +10,7 @@
 #include "check/parametric.hpp"
 #include "common/error.hpp"
 #include "common/cancellation.hpp"
+#include "common/text.hpp"
 #include "solver/param/param_setup.hpp"
 #include "synth/engine.hpp"
 
@@ -53,17 +54,12 @@ void parse_threshold(std::string_view text, property::Comparison& comparison, do
     fail(ErrorCode::invalid_argument, "bad threshold {}: expected a comparison and a number, e.g. >=0.9 or <0.2",
          quote_for_message(text));
   }
-  const std::string number = t.substr(skip);
-  size_t used = 0;
-  try {
-    threshold = std::stod(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (number.empty() || used != number.size() || !std::isfinite(threshold)) {
+  const std::optional<double> number = parse_finite_double(t.substr(skip));
+  if (!number) {
     fail(ErrorCode::invalid_argument, "bad threshold {}: expected a comparison and a number, e.g. >=0.9 or <0.2",
          quote_for_message(text));
   }
+  threshold = *number;
 }
 
 namespace {

@@ -1,6 +1,7 @@
 """What the shell's end-to-end tests share: a long-solving model, and
 meson's rule for tests that need the reference models ($PMC_MODELS)."""
 import os
+import select
 import sys
 
 
@@ -16,6 +17,12 @@ def write_walk(directory, n=20001):
     with open(os.path.join(directory, "walk.lab"), "w") as f:
         f.write(f'0="init" 1="goal"\n{n // 2}: 0\n{n - 1}: 1\n')
     return tra
+
+
+def read_line_within(stream, seconds):
+    """The next line of a pipe, or None when none comes in time."""
+    ready, _, _ = select.select([stream], [], [], seconds)
+    return stream.readline() if ready else None
 
 
 def exit_with_status(result):

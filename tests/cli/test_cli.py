@@ -6,7 +6,6 @@ Usage: test_cli.py PATH/TO/pmc   (meson passes it; PMC_SOURCE_ROOT locates examp
 import json
 import os
 import re
-import select
 import shutil
 import signal
 import subprocess
@@ -15,7 +14,7 @@ import tempfile
 import time
 import unittest
 
-from cli_support import exit_with_status, write_walk
+from cli_support import exit_with_status, read_line_within, write_walk
 
 PMC = None
 ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -636,12 +635,6 @@ class StormExplicit(unittest.TestCase):
             # Forced: the PRISM reader says what it found.
             run = pmc("info", "--model", out, "--format", "prism", check=False)
             self.assertIn("expected the number of states, found 'dtmc'", run.stderr)
-
-def read_line_within(stream, seconds):
-    """The next line of a pipe, or None when none comes in time."""
-    ready, _, _ = select.select([stream], [], [], seconds)
-    return stream.readline() if ready else None
-
 
 class ExitPaths(unittest.TestCase):
     """Every way out of `pmc check` is clean and loses nothing computed."""

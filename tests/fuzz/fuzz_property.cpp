@@ -2,7 +2,7 @@
 // the checker (lib/check) on three tiny models. Contract (beyond
 // fuzz_support.hpp's): a parsed property prints (to_string) as text that
 // parses to the same canonical text, and a converged P or S query gives
-// values in [0, 1].
+// values in [0, 1] (R, T and filters any number).
 #include <cmath>
 
 #include "check/check.hpp"
@@ -81,7 +81,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // come from the text, and a hang is a finding.
   options.settings.max_iterations = 100000;
   const pmc::property::Operator* top = parsed.top_operator();
-  const bool probability = top && top->is_query() && top->kind != pmc::property::OperatorKind::reward;
+  const bool probability = top && top->is_query() && top->kind != pmc::property::OperatorKind::reward &&
+                           top->kind != pmc::property::OperatorKind::time;
   // P[ F a || F b ] is undefined (NaN) where the condition has probability 0.
   const bool conditional = top && top->condition;
   for (const pmc::ModelPtr& model : tiny_models()) {

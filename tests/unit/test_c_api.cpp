@@ -550,6 +550,41 @@ TEST(CApiCheck, ChecksAndReportsEverything) {
   pmc_model_free(model);
 }
 
+// A filter's value is the same in every state; T is an expected time.
+TEST(CApiCheck, FiltersAndExpectedTime) {
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_load(k_die.c_str(), nullptr, &model), PMC_OK);
+  pmc_result* result = nullptr;
+  // P[F "six"] is 1/6 from s=0, 0 from s=1, 1/3 from s=2, 0 from s=3.
+  ASSERT_EQ(pmc_check(model, "filter(sum, P=? [ F \"six\" ], s<4)", nullptr, &result), PMC_OK) << last_error();
+  std::vector<double> values(13), lower(13), upper(13);
+  uint64_t count = 0;
+  EXPECT_EQ(pmc_result_values(result, values.data(), values.size(), &count), PMC_OK);
+  for (double v : values) EXPECT_NEAR(v, 0.5, 1e-6);
+  double lo = 0, hi = 0;
+  EXPECT_EQ(pmc_result_bounds(result, &lo, &hi), PMC_OK);
+  EXPECT_LE(lo, 0.5);
+  EXPECT_GE(hi, 0.5);
+  pmc_result_free(result);
+  ASSERT_EQ(pmc_check(model, "filter(forall, P>=0.1 [ F \"six\" ], s=2 | s=6)", nullptr, &result), PMC_OK);
+  int boolean = 0;
+  double value = 0;
+  EXPECT_EQ(pmc_result_is_boolean(result, &boolean), PMC_OK);
+  EXPECT_EQ(boolean, 1);
+  EXPECT_EQ(pmc_result_initial_value(result, &value), PMC_OK);
+  EXPECT_EQ(value, 1.0);
+  pmc_result_free(result);
+  // Eleven thirds coin flips to throw the die.
+  ASSERT_EQ(pmc_check(model, "T=? [ F \"done\" ]", nullptr, &result), PMC_OK) << last_error();
+  EXPECT_EQ(pmc_result_bounds(result, &lo, &hi), PMC_OK);
+  EXPECT_LE(lo, 11.0 / 3);
+  EXPECT_GE(hi, 11.0 / 3);
+  pmc_result_free(result);
+  EXPECT_EQ(pmc_check(model, "filter(avg, \"six\")", nullptr, &result), PMC_ERROR_PROPERTY);
+  EXPECT_NE(last_error().find("filter(avg, ...) needs a number"), std::string::npos) << last_error();
+  pmc_model_free(model);
+}
+
 // Seconds by phase, and freeing a model's device copies.
 TEST(CApiCheck, PhaseSecondsAddUpToTheTotal) {
   pmc_model* model = nullptr;

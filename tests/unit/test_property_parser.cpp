@@ -56,6 +56,9 @@ std::string shape(const StateFormula& f) {
     case StateKind::implication: return "imp(" + shape(*f.left) + "," + shape(*f.right) + ")";
     case StateKind::op: return "op";
     case StateKind::expression: return "e(" + shape(*f.expression) + ")";
+    case StateKind::filter:
+      return "filter(" + f.filter->written + "," + shape(*f.filter->operand) +
+             (f.filter->states ? "," + shape(*f.filter->states) : "") + ")";
   }
   return "?";
 }
@@ -272,6 +275,67 @@ TEST(PropertyParser, LongRunAverage) {
 }
 
 // A reserved word where a state formula belongs is not a label to quote.
+TEST(PropertyParser, ExpectedTime) {
+  Property p = parse_property("Tmin=? [ F \"goal\" ]");
+  const Operator& op = top(p);
+  EXPECT_TRUE(p.is_query());
+  EXPECT_EQ(op.kind, OperatorKind::time);
+  EXPECT_EQ(op.optimisation, Optimisation::min);
+  EXPECT_EQ(op.reward.kind, RewardKind::reachability);
+  EXPECT_EQ(op.reward.target->label, "goal");
+  EXPECT_TRUE(p.needs_unbounded_reachability());
+  const Property bounded = parse_property("T>=2.5 [ F \"goal\" ]");  // kept: top() refers into it
+  const Operator& bound = top(bounded);
+  EXPECT_EQ(bound.comparison, Comparison::greater_equal);
+  EXPECT_EQ(bound.threshold, 2.5);
+  // T is the operator only before a comparison and '[': else a variable.
+  EXPECT_EQ(shape("P=? [ F T=2 ]"), "op");
+  EXPECT_EQ(shape("T<=5"), "e(le(T,5))");
+  EXPECT_EQ(shape("Tmax>1 & T=2"), "and(e(gt(Tmax,1)),e(eq(T,2)))");
+  EXPECT_EQ(top(parse_property("P=? [ F T<=5 ]")).path->right->kind, StateKind::expression);
+}
+
+TEST(PropertyParser, Filters) {
+  Property p = parse_property("filter(max, R=? [ F \"stable\" ], \"init\")");
+  EXPECT_EQ(p.top_operator(), nullptr);
+  const Filter* f = p.top_filter();
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->op, FilterOp::max);
+  EXPECT_EQ(f->written, "max");
+  EXPECT_EQ(f->column, 1u);
+  EXPECT_EQ(f->operand_column, 13u);
+  EXPECT_EQ(f->states_column, 33u);
+  EXPECT_EQ(f->operand->kind, StateKind::op);
+  EXPECT_EQ(f->states->label, "init");
+  EXPECT_TRUE(p.is_query());
+  EXPECT_TRUE(p.needs_unbounded_reachability());
+  EXPECT_EQ(collect_labels(*p.root), (std::vector<std::string>{"stable", "init"}));
+  // Every operator and PRISM's shorthands.
+  for (std::string_view name : k_filter_op_names) {
+    const bool number = name == "min" || name == "max" || name == "argmin" || name == "argmax" || name == "sum" ||
+                        name == "avg" || name == "range";
+    const std::string text = fmt::format("filter({}, {})", name, number ? "x + 1" : "\"a\"");
+    const Property q = parse_property(text);
+    EXPECT_EQ(to_string(q.top_filter()->op), name) << text;
+    EXPECT_EQ(to_string(q), text);
+  }
+  EXPECT_EQ(parse_property("filter(+, x)").top_filter()->op, FilterOp::sum);
+  EXPECT_EQ(parse_property("filter(&, \"a\")").top_filter()->op, FilterOp::forall);
+  EXPECT_EQ(parse_property("filter(|, \"a\")").top_filter()->op, FilterOp::exists);
+  EXPECT_EQ(parse_property("filter(first, x)").top_filter()->states, nullptr);
+  // What each gives: a truth value only where a state formula needs one.
+  EXPECT_FALSE(parse_property("filter(forall, \"a\")").is_query());
+  EXPECT_FALSE(parse_property("filter(argmin, x)").is_query());
+  EXPECT_TRUE(parse_property("filter(count, \"a\")").is_query());
+  EXPECT_TRUE(parse_property("filter(first, P=? [ F \"a\" ])").is_query());
+  EXPECT_FALSE(parse_property("filter(first, P>0.5 [ F \"a\" ])").is_query());
+  EXPECT_FALSE(parse_property("filter(forall, P<=0.5 [ F<=3 \"a\" ])").needs_unbounded_reachability());
+  EXPECT_EQ(shape("\"a\" & filter(exists, \"b\", x=1)"), "and(a,filter(exists,b,e(eq(x,1))))");
+  EXPECT_EQ(shape("filter(state, P=? [ F \"a\" ], \"init\")"), "filter(state,op,init)");
+  // Not reserved as a variable name where no '(' follows.
+  EXPECT_EQ(shape("filter=1"), "e(eq(filter,1))");
+}
+
 TEST(PropertyParser, ReservedWordsGetNoQuotingHint) {
   for (const char* word : {"X", "F", "G", "U", "W", "C", "I", "S", "P", "R", "Pmin", "Rmax", "LRA", "LRAmin",
                            "LRAmax", "min", "max", "Smin", "Smax"}) {
@@ -478,6 +542,22 @@ TEST(PropertyParser, ToStringIsCanonicalAndRoundTrips) {
       {"R<e [ S ]", "R<e [ S ]"},
       {"S>=1-p [ \"a\" ]", "S>=(1 - p) [ \"a\" ]"},
       {"P=? [ F P>p [ G<=k \"a\" ] ]", "P=? [ F P>p [ G<=k \"a\" ] ]"},
+      // Storm's expected time.
+      {"T=?[F\"a\"]", "T=? [ F \"a\" ]"},
+      {"Tmin=? [ F \"a\" & x>1 ]", "Tmin=? [ F \"a\" & x>1 ]"},
+      {"Tmax<=2.5 [ F \"a\" ]", "Tmax<=2.5 [ F \"a\" ]"},
+      {"P=? [ F T<3 [ F \"a\" ] ]", "P=? [ F T<3 [ F \"a\" ] ]"},
+      // PRISM's filters.
+      {"filter(max,R=?[F \"stable\"],\"init\")", "filter(max, R=? [ F \"stable\" ], \"init\")"},
+      {"filter( forall , P>=1 [ F \"a\" ] )", "filter(forall, P>=1 [ F \"a\" ])"},
+      {"filter(+, P=? [ F \"a\" ], x>1 & \"b\")", "filter(+, P=? [ F \"a\" ], x>1 & \"b\")"},
+      {"filter(&, \"a\" | \"b\")", "filter(&, \"a\" | \"b\")"},
+      {"filter(|, \"a\" => \"b\", !\"c\")", "filter(|, \"a\" => \"b\", !\"c\")"},
+      {"filter(sum, x + 1)", "filter(sum, x + 1)"},
+      {"filter(count, filter(argmax, Tmin=? [ F \"a\" ]))", "filter(count, filter(argmax, Tmin=? [ F \"a\" ]))"},
+      {"P=? [ F filter(exists, \"a\") ]", "P=? [ F filter(exists, \"a\") ]"},
+      {"!filter(forall, \"a\") & \"b\"", "!filter(forall, \"a\") & \"b\""},
+      {"filter(print, P=? [ F \"a\" ], (\"b\"))", "filter(print, P=? [ F \"a\" ], \"b\")"},
   };
   for (const auto& [input, canonical] : cases) {
     Property p = parse_property(input);
@@ -731,6 +811,41 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{std::string(100000, '-') + "x=1", k_max_depth, "nested too deeply"},
         BadCase{"x=" + std::string(100000, '(') + "1", 2 + k_max_depth, "nested too deeply"},
         BadCase{"x" + repeated("+1", 1000) + "=0", 2 * k_max_depth, "nested too deeply"},
+        // Filters.
+        BadCase{"filter(maxi, P=? [ F \"a\" ])", 8,
+                "unknown filter operator 'maxi': the operators are min, max, argmin, argmax, count, sum, avg, first, "
+                "range, forall, exists, print, printall, state"},
+        BadCase{"filter(max)", 11, "expected ',' and the formula filter(max, ...) applies to but found ')'"},
+        BadCase{"filter(max, )", 13, "expected the formula filter(max, ...) applies to but found ')'"},
+        BadCase{"filter(, \"a\")", 8, "expected a filter operator (min, max, argmin"},
+        BadCase{"filter(max, P=? [ F \"a\" ], )", 28, "expected the filter's states"},
+        BadCase{"filter(max, P=? [ F \"a\" ]", 26, "expected ',' or ')' closing the filter but found end of input"},
+        BadCase{"filter(max, P=? [ F \"a\" ], \"b\", \"c\")", 31, "expected ')' closing the filter but found ','"},
+        BadCase{"filter(sum, \"a\")", 13, "filter(sum, ...) needs a number in each state"},
+        BadCase{"filter(min, P>0.5 [ F \"a\" ])", 13, "but 'P>0.5 [ F \"a\" ]' is a truth value"},
+        BadCase{"filter(argmax, x=1)", 16, "filter(argmax, ...) needs a number"},
+        BadCase{"filter(forall, P=? [ F \"a\" ])", 16, "filter(forall, ...) needs a truth value in each state"},
+        BadCase{"filter(count, filter(sum, x))", 15, "filter(count, ...) needs a truth value"},
+        BadCase{"filter(max, x, P=? [ F \"a\" ])", 16, "the states of a filter are a state formula"},
+        BadCase{"filter(max, x, filter(sum, x))", 16, "the states of a filter are a state formula"},
+        BadCase{"P=? [ F filter(max, P=? [ F \"a\" ]) ]", 9,
+                "filter(max, ...) gives a number, but a truth value is needed here"},
+        BadCase{"\"a\" & filter(count, \"b\")", 7, "filter(count, ...) gives a number"},
+        BadCase{"filter(max, filter(range, x))", 13, "filter(range, ...) gives an interval"},
+        BadCase{"filter(max, P=? [ F P=? [ F \"a\" ] ])", 22, "'=?' is only allowed in the outermost operator or as the "
+                "operand of a filter"},
+        BadCase{"filter(first, \"a\" & P=? [ F \"b\" ])", 22, "'=?' is only allowed"},
+        BadCase{"filter(max, P=? [ F \"a\" || F \"b\" ])", 25, "a conditional probability ('||') is only allowed"},
+        // Storm's expected time.
+        BadCase{"T=? [ G \"a\" ]", 7, "expected 'F' (T is the expected time to reach a state formula"},
+        BadCase{"T=? [ \"a\" U \"b\" ]", 7, "expected 'F' (T is the expected time"},
+        BadCase{"T=? [ C<=5 ]", 7, "expected 'F'"},
+        BadCase{"T=? [ F<=5 \"a\" ]", 8, "T takes an unbounded 'F'"},
+        BadCase{"T=? [ F ]", 9, "expected a state formula but found ']'"},
+        BadCase{"T [ F \"a\" ]", 3, "expected '=?' or a bound"},
+        BadCase{"T<=-1 [ F \"a\" ]", 4, "expected a non-negative time bound but found '-'"},
+        BadCase{"P=? [ F T=? [ F \"a\" ] ]", 10, "'=?' is only allowed"},
+        BadCase{"t=? [ F \"a\" ]", 1, "LRAmax, T, Tmin and Tmax)"},
         // Storm's additions: LRA and conditional probabilities.
         BadCase{"LRA", 4, "expected '=?' or a bound"},
         BadCase{"LRA=?", 6, "expected '[' but found end of input"},
@@ -806,7 +921,6 @@ TEST(PropertyParser, NeedsUnboundedReachability) {
 // are named as such (code `unsupported`), not reported as syntax errors.
 TEST(PropertyParser, UnsupportedConstructsAreNamed) {
   const BadCase cases[] = {
-      {"filter(max, P=? [ F \"a\" ], \"init\")", 1, "filter(...) (PRISM's filters) is not supported"},
       {"multi(P>=0.5 [ F \"a\" ], P>=0.2 [ F \"b\" ])", 1, "multi(...) (multi-objective queries) is not supported"},
       {"quantile(R=? [ F \"a\" ], 0.5)", 1, "quantile(...)"},
       {"P=? [ F \"a\" ] {\"init\"}", 15, "a state restriction after the property (Storm's {\"init\"}"},
@@ -824,7 +938,11 @@ TEST(PropertyParser, UnsupportedConstructsAreNamed) {
       {"P=? [ \"a\" R \"b\" ]", 11, "release (R) is not supported"},
       {"A [ F \"a\" ]", 1, "CTL's path quantifiers"},
       {"E [ F \"a\" ]", 1, "CTL's path quantifiers"},
-      {"T=? [ F \"a\" ]", 1, "T=? (Storm's expected time"},
+      {"filter(print, \"a\") & \"b\"", 1, "filter(print, ...) inside another formula"},
+      {"filter(count, filter(printall, \"a\"))", 15, "filter(printall, ...) inside another formula"},
+      {"filter(max, P=? [ F \"a\" ]) > 0.5", 28, "comparing a filter's value"},
+      {"1 - filter(max, P=? [ F \"a\" ])", 5, "a filter inside an expression"},
+      {"x = filter(max, x)", 5, "a filter inside an expression"},
       {"P=? [ F \"a\" ] + 1", 15, "arithmetic over an operator's value"},
       {"P=? [ F \"a\" ] > 0.5", 15, "comparing an operator's value"},
   };

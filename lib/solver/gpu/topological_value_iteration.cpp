@@ -97,8 +97,7 @@ SolveStats blocked_core(const MinMaxProblem& p, MinMaxSolution& solution, const 
   stats.kernel = (device_kernel.empty() ? std::string("no device block") : device_kernel) + ", " +
                  std::to_string(blocks.size()) + " blocks (" + std::to_string(device_blocks) + " on the GPU, " +
                  std::to_string(host_sccs) + " SCCs on the CPU), budget " + std::to_string(budget) + " B";
-  solution.choice = optimal_choices(p, x, settings.epsilon);
-  solution.x = std::move(x);
+  store_values(p, std::move(x), settings.epsilon, solution);
   stats.seconds = seconds_since(start);
   return stats;
 }
@@ -109,8 +108,7 @@ SolveStats gpu_topological_value_iteration(const MinMaxProblem& p, MinMaxSolutio
                                            const SolverSettings& settings) {
   const DeviceList& devices = discover_devices();
   if (devices.devices.empty()) fail(ErrorCode::no_device, "gpu.topo-vi needs a GPU: {}", devices.problem);
-  if (p.maximize) return blocked_core(p, solution, settings);
-  return solve_with_end_components_collapsed(p, solution, settings, blocked_core);
+  return solve_from_below_with_end_components_collapsed(p, solution, settings, blocked_core);
 }
 
 }  // namespace pmc

@@ -2,13 +2,9 @@
 //   x_i ← (Σ_{j≠i} a_ij·x_j + b_i) / (1 − a_ii)
 // Every row reads only the previous iterate, so rows are independent and
 // the sweep runs on all cores.
-#include <cmath>
-
 #include "common/stopwatch.hpp"
-#include "solver/convergence.hpp"
-#include "solver/iteration.hpp"
 #include "solver/linear/cpu_solvers.hpp"
-#include "solver/parallel.hpp"
+#include "solver/linear/parallel_sweeps.hpp"
 
 namespace pmc {
 
@@ -32,26 +28,14 @@ SolveStats jacobi_linear(const LinearSystem& system, std::vector<double>& x, con
   const SparseMatrix& a = system.a;
   const int64_t n = static_cast<int64_t>(a.num_rows());
   const std::vector<double> diagonal = diagonal_of(a);
-  std::vector<double> next(x.size());
-  SolveStats stats;
-  stats.bytes_per_iteration = a.num_entries() * 12.0 + n * (8.0 * 4 + 8.0);
-  const int threads = solver_threads(settings);
-  IterationDriver loop(settings, stats, "cpu.jacobi", settings.max_iterations);
-  stats.converged = loop.until_converged([&] {
-    double max_diff = 0.0;
-#pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(max : max_diff)
-    for (int64_t i = 0; i < n; ++i) {
-      double sum = system.b[i];
-      for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
-        if (a.columns[e] != static_cast<uint64_t>(i)) sum += a.values[e] * x[a.columns[e]];
-      }
-      const double value = sum / (1.0 - diagonal[i]);
-      next[i] = value;
-      max_diff = std::max(max_diff, convergence_difference(x[i], value, settings.relative));
-    }
-    x.swap(next);
-    return max_diff;
-  });
+  SolveStats stats = parallel_linear_sweeps(
+      settings, "cpu.jacobi", a.num_entries() * 12.0 + n * (8.0 * 4 + 8.0), n, x, [&](int64_t i) {
+        double sum = system.b[i];
+        for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
+          if (a.columns[e] != static_cast<uint64_t>(i)) sum += a.values[e] * x[a.columns[e]];
+        }
+        return sum / (1.0 - diagonal[i]);
+      });
   stats.seconds = solve_clock.seconds();
   return stats;
 }
@@ -65,30 +49,9 @@ constexpr double k_damping = 0.9;
 
 SolveStats jacobi_stationary(const StationarySystem& system, std::vector<double>& x, const SolverSettings& settings) {
   const Stopwatch solve_clock;
-  const SparseMatrix& m = system.incoming;
-  const int64_t n = static_cast<int64_t>(m.num_rows());
-  std::vector<double> next(x.size());
-  SolveStats stats;
-  stats.bytes_per_iteration = m.num_entries() * 12.0 + n * (8.0 * 4 + 8.0);
-  const int threads = solver_threads(settings);
-  IterationDriver loop(settings, stats, "cpu.jacobi", settings.max_iterations);
-  stats.converged = loop.until_converged([&] {
-    double total = 0.0;
-#pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(+ : total)
-    for (int64_t j = 0; j < n; ++j) {
-      double inflow = 0.0;
-      for (uint64_t e = m.row_offsets[j]; e < m.row_offsets[j + 1]; ++e) inflow += m.values[e] * x[m.columns[e]];
-      next[j] = k_damping * (inflow / system.outflow[j]) + (1.0 - k_damping) * x[j];
-      total += next[j];
-    }
-    double max_diff = 0.0;
-#pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 4096) reduction(max : max_diff)
-    for (int64_t j = 0; j < n; ++j) {
-      next[j] /= total;
-      max_diff = std::max(max_diff, convergence_difference(x[j], next[j], settings.relative));
-    }
-    x.swap(next);
-    return max_diff;
+  const double bytes = system.incoming.num_entries() * 12.0 + system.incoming.num_rows() * (8.0 * 4 + 8.0);
+  SolveStats stats = parallel_stationary_sweeps(settings, "cpu.jacobi", bytes, system, x, [&](int64_t j, double inflow) {
+    return k_damping * (inflow / system.outflow[j]) + (1.0 - k_damping) * x[j];
   });
   stats.seconds = solve_clock.seconds();
   return stats;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "solver/convergence.hpp"
@@ -74,6 +75,39 @@ inline double bellman_sweep(const MinMaxProblem& p, const double* x, double* y, 
       threads, clamp);
 }
 
+// Whether cpu.vi and its relatives sweep a problem of `unknowns` unknowns
+// Jacobi-style: Gauss–Seidel needs fewer sweeps but is inherently
+// sequential, so Jacobi's parallel sweep wins only on a large problem with
+// enough cores.
+inline bool jacobi_sweeps_pay_off(uint64_t unknowns, int threads) {
+  return unknowns > static_cast<uint64_t>(k_parallel_rows) && threads >= k_min_threads_for_jacobi_vi;
+}
+
+// Repeated sweeps v ← B(v) over all of a problem's unknowns: in place
+// (Gauss–Seidel), or Jacobi-style through a second vector that is kept from
+// one sweep to the next.
+class BellmanSweeper {
+ public:
+  BellmanSweeper(bool jacobi, bool relative, int threads) : jacobi_(jacobi), relative_(relative), threads_(threads) {}
+
+  // One sweep; returns its largest change (convergence_difference).
+  double sweep(const MinMaxProblem& p, std::vector<double>& v, Clamp clamp = Clamp::none) {
+    if (!jacobi_) return bellman_sweep(p, v.data(), v.data(), relative_, threads_, clamp);
+    next_.resize(v.size());
+    const double diff = bellman_sweep(p, v.data(), next_.data(), relative_, threads_, clamp);
+    v.swap(next_);
+    return diff;
+  }
+
+  bool jacobi() const { return jacobi_; }
+
+ private:
+  bool jacobi_;
+  bool relative_;
+  int threads_;
+  std::vector<double> next_;
+};
+
 // Cost model for stats.bytes_per_iteration: matrix, b, row groups, x twice.
 inline double bellman_bytes(const MinMaxProblem& p) {
   return p.a.num_entries() * 12.0 + p.a.num_rows() * 16.0 + p.num_unknowns() * 24.0;
@@ -89,6 +123,22 @@ inline double bellman_bytes(const MinMaxProblem& p) {
 // one step closer to such a row (backward BFS). Then I − A_σ is non-singular
 // and the induced chain's values are the fixed point x.
 std::vector<uint32_t> optimal_choices(const MinMaxProblem& p, const std::vector<double>& x, double tolerance);
+
+// How every solve ends: the final values x (lower bounds, for the sound
+// solvers) into solution.x and the choices optimal for them
+// (optimal_choices at the solver's precision) into solution.choice.
+inline void store_values(const MinMaxProblem& p, std::vector<double> x, double tolerance, MinMaxSolution& solution) {
+  solution.choice = optimal_choices(p, x, tolerance);
+  solution.x = std::move(x);
+}
+
+// The sound solvers' end: the lower bounds as values (store_values) and the
+// upper bounds into solution.upper.
+inline void store_bounds(const MinMaxProblem& p, std::vector<double> lower, std::vector<double> upper,
+                         double tolerance, MinMaxSolution& solution) {
+  store_values(p, std::move(lower), tolerance, solution);
+  solution.upper = std::move(upper);
+}
 
 // The caller's start vector, checked: empty means zeros.
 std::vector<double> start_vector(const std::vector<double>& given, uint64_t n, const char* what);

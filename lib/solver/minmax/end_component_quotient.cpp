@@ -1,10 +1,10 @@
 #include "solver/minmax/end_component_quotient.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 
 #include "common/error.hpp"
+#include "common/stopwatch.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/end_components.hpp"
 #include "common/cancellation.hpp"
@@ -162,7 +162,7 @@ std::vector<uint32_t> expand_choices(const MinMaxProblem& p, const graph::MecDec
 
 SolveStats solve_with_end_components_collapsed(const MinMaxProblem& p, MinMaxSolution& solution,
                                                const SolverSettings& settings, MinMaxSolveFn solve) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch clock;
   for (const std::vector<double>* v : {&solution.x, &solution.upper}) {
     if (!v->empty() && v->size() != p.num_unknowns()) {
       fail(ErrorCode::invalid_argument, "start vector has {} values, the problem has {} unknowns", v->size(),
@@ -173,7 +173,7 @@ SolveStats solve_with_end_components_collapsed(const MinMaxProblem& p, MinMaxSol
   throw_if_cancelled(settings.cancel);  // the search can take a while on a large problem
   if (ecs.count() == 0) {
     SolveStats stats = solve(p, solution, settings);
-    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats.seconds = clock.seconds();
     return stats;
   }
   const EndComponentQuotient q = collapse_end_components(p, ecs);
@@ -184,7 +184,16 @@ SolveStats solve_with_end_components_collapsed(const MinMaxProblem& p, MinMaxSol
   solution.x = expand_values(q, inner.x);
   if (!inner.upper.empty()) solution.upper = expand_values(q, inner.upper);
   solution.choice = expand_choices(p, ecs, q, inner.choice);
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.seconds = clock.seconds();
+  return stats;
+}
+
+SolveStats solve_from_below_with_end_components_collapsed(const MinMaxProblem& p, MinMaxSolution& solution,
+                                                          const SolverSettings& settings, MinMaxSolveFn solve) {
+  if (!p.maximize) return solve_with_end_components_collapsed(p, solution, settings, solve);
+  const Stopwatch clock;
+  SolveStats stats = solve(p, solution, settings);
+  stats.seconds = clock.seconds();
   return stats;
 }
 

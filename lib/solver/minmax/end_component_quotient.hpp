@@ -92,9 +92,16 @@ std::vector<uint32_t> expand_choices(const MinMaxProblem& problem, const graph::
 // Runs `solve` on the quotient when `problem` has end components (mapping
 // solution.x as a lower and solution.upper as an upper start, expanding x,
 // upper and choice back), else on `problem` itself. stats.seconds covers
-// the search and the mapping too.
+// the search and the mapping too (whatever `solve` put there is replaced).
 using MinMaxSolveFn = SolveStats (*)(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&);
 SolveStats solve_with_end_components_collapsed(const MinMaxProblem& problem, MinMaxSolution& solution,
                                                const SolverSettings& settings, MinMaxSolveFn solve);
+
+// The same for solvers that only iterate from below (value iteration): for
+// maximize, end components do no harm (iteration from below converges to
+// the least fixed point), so the search is skipped and `solve` runs on
+// `problem` itself; stats.seconds is set either way.
+SolveStats solve_from_below_with_end_components_collapsed(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                                          const SolverSettings& settings, MinMaxSolveFn solve);
 
 }  // namespace pmc

@@ -29,46 +29,17 @@
 #include <cmath>
 #include <limits>
 
-#include "common/stopwatch.hpp"
 #include "solver/convergence.hpp"
 #include "solver/iteration.hpp"
 #include "solver/minmax/bellman.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
 #include "solver/minmax/end_component_quotient.hpp"
+#include "solver/minmax/optimistic_upper.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {
 
 namespace {
-
-// ε' down to ε·10⁻⁹: enough for contraction factors up to 1 − 10⁻⁸.
-constexpr int k_ovi_attempts = 10;
-
-// B(u) ≤ u is tested up to the rounding of computing B(u). A state whose
-// optimal row earns nothing and keeps all its mass (b = 0, Σa = 1) maps
-// the guess l·(1+ε)+ε onto itself exactly, so there the exact test fails
-// on the last bit (measured: 1 ulp off on the unit tests' random min-reward
-// problems, at every ε'). Like every bound computed in doubles, the result
-// is sound up to rounding.
-constexpr double k_rounding = 8 * std::numeric_limits<double>::epsilon();
-
-// Iterates lower and upper bounds in place (Gauss–Seidel) or through a
-// second vector (Jacobi, parallel), as cpu.vi chooses.
-struct Sweeper {
-  const MinMaxProblem& p;
-  bool relative;
-  int threads;
-  bool jacobi;
-  std::vector<double> next;
-
-  double sweep(std::vector<double>& v, Clamp clamp) {
-    if (!jacobi) return bellman_sweep(p, v.data(), v.data(), relative, threads, clamp);
-    next.resize(v.size());
-    const double diff = bellman_sweep(p, v.data(), next.data(), relative, threads, clamp);
-    v.swap(next);
-    return diff;
-  }
-};
 
 // The stopping test, bounds_close (solver/convergence.hpp) in every unknown.
 bool bounds_met(const std::vector<double>& l, const std::vector<double>& u, const SolverSettings& settings,
@@ -90,35 +61,14 @@ double widest_gap(const std::vector<double>& l, const std::vector<double>& u) {
   return gap;
 }
 
-// Optimistic value iteration: an inductive upper bound from the lower
-// iterate, or false when none was found within the attempts or iterations.
-bool optimistic_upper(const MinMaxProblem& p, std::vector<double>& l, std::vector<double>& u,
-                      const SolverSettings& settings, Sweeper& sweeper, IterationDriver& loop) {
-  const auto n = static_cast<int64_t>(l.size());
-  std::vector<double> image(l.size());
-  const double eps = settings.epsilon;
-  double vi_eps = eps;
-  for (int attempt = 0; attempt < k_ovi_attempts; ++attempt, vi_eps /= 10) {
-    const bool settled = loop.until_upper_bound([&] { return sweeper.sweep(l, Clamp::up) < vi_eps; });
-    if (!settled) return false;
-    for (int64_t s = 0; s < n; ++s) u[s] = l[s] * (1.0 + eps) + eps;
-    bellman_sweep(p, u.data(), image.data(), false, sweeper.threads);
-    bool inductive = true;
-    for (int64_t s = 0; s < n && inductive; ++s) inductive = image[s] - u[s] <= k_rounding * std::fabs(u[s]);
-    if (inductive) return true;
-  }
-  return false;
-}
-
 SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
-  const Stopwatch solve_clock;
   const uint64_t n = p.num_unknowns();
   std::vector<double> l = start_vector(solution.x, n, "cpu.interval-vi");
   std::vector<double> u;
   const int threads = solver_threads(settings);
-  const bool jacobi = n > static_cast<uint64_t>(k_parallel_rows) && threads >= k_min_threads_for_jacobi_vi;
-  Sweeper lower{p, settings.relative, threads, jacobi, {}};
-  Sweeper upper{p, settings.relative, threads, jacobi, {}};
+  const bool jacobi = jacobi_sweeps_pay_off(n, threads);
+  BellmanSweeper lower(jacobi, settings.relative, threads);
+  BellmanSweeper upper(jacobi, settings.relative, threads);
   SolveStats stats;
   stats.kernel = jacobi ? "jacobi" : "gauss-seidel";
   stats.bytes_per_iteration = 2 * bellman_bytes(p);
@@ -131,7 +81,8 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
     u.assign(n, p.upper_bound);
   } else {
     u.assign(n, std::numeric_limits<double>::infinity());
-    have_upper = optimistic_upper(p, l, u, settings, lower, loop);
+    have_upper = optimistic_upper_bound(loop, stats.iterations, p, l, u, settings.epsilon, threads,
+                                        [&] { return lower.sweep(p, l, Clamp::up); });
     if (have_upper) stats.kernel += "+optimistic";
   }
   if (!have_upper) std::fill(u.begin(), u.end(), std::numeric_limits<double>::infinity());
@@ -139,8 +90,8 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
   if (have_upper && !stats.converged) {
     stats.converged = loop.until_bounds_close(
         [&] {
-          lower.sweep(l, Clamp::up);
-          upper.sweep(u, Clamp::down);
+          lower.sweep(p, l, Clamp::up);
+          upper.sweep(p, u, Clamp::down);
           return bounds_met(l, u, settings, threads);
         },
         // The residual here is the stopping test's own: the widest gap.
@@ -148,10 +99,7 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
   }
   stats.sound = have_upper;
   loop.record_loop_seconds();
-  solution.choice = optimal_choices(p, l, settings.epsilon);
-  solution.x = std::move(l);
-  solution.upper = std::move(u);
-  stats.seconds = solve_clock.seconds();
+  store_bounds(p, std::move(l), std::move(u), settings.epsilon, solution);
   return stats;
 }
 

@@ -28,14 +28,13 @@
 
 #include <fmt/format.h>
 
-#include "common/stopwatch.hpp"
 #include "graph/scc.hpp"
-#include "solver/minmax/bellman.hpp"
 #include "solver/convergence.hpp"
 #include "solver/iteration.hpp"
 #include "solver/minmax/bellman.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
 #include "solver/minmax/end_component_quotient.hpp"
+#include "solver/minmax/optimistic_upper.hpp"
 #include "solver/minmax/problem_row_graph.hpp"
 #include "solver/progress.hpp"
 #include "solver/minmax/scc_subproblem.hpp"
@@ -45,9 +44,6 @@ namespace pmc {
 namespace {
 
 constexpr double k_infinity = std::numeric_limits<double>::infinity();
-constexpr int k_ovi_attempts = 10;  // as cpu.interval-vi: ε' down to ε·10⁻⁹
-// B(u) ≤ u up to the rounding of computing B(u) (interval_value_iteration.cpp).
-constexpr double k_rounding = 8 * std::numeric_limits<double>::epsilon();
 // Sweeps an optimistic upper candidate may take to become inductive.
 constexpr uint64_t k_guess_sweeps = 64;
 
@@ -121,7 +117,7 @@ SweepReport interval_sweep(const SccProblem& s, const Pair* in, Pair* out, doubl
     open += bounds_close(next.lower, next.upper, epsilon, relative) ? 0 : 1;
     lower_change = std::max(lower_change, convergence_difference(old.lower, next.lower, relative));
     if (guessing) {
-      not_inductive += next.upper - old.upper <= k_rounding * std::fabs(old.upper) ? 0 : 1;
+      not_inductive += maps_below(next.upper, old.upper) ? 0 : 1;
       crossed += next.upper < next.lower ? 1 : 0;
     }
   }
@@ -204,7 +200,7 @@ class TopologicalInterval {
   // bounds come back and the next guess waits for a 10× smaller change.
   void solve_scc(double epsilon) {
     const uint64_t n = v_.size();
-    const bool jacobi = static_cast<int64_t>(n) > k_parallel_rows && threads_ >= k_min_threads_for_jacobi_vi;
+    const bool jacobi = jacobi_sweeps_pay_off(n, threads_);
     if (jacobi) {
       next_.resize(n);
       stats_.kernel = "gauss-seidel+jacobi";
@@ -265,35 +261,24 @@ class TopologicalInterval {
     }
   }
 
-  // Hartmanns & Kaminski's guess-and-verify on the SCC: plain VI on the
-  // lower bounds until its change is below ε', then u = l·(1+ε)+ε is an
-  // upper bound if B(u) ≤ u (with the successors' upper bounds in b).
+  // Optimistic value iteration on the SCC (optimistic_upper.hpp): plain VI
+  // on the lower bounds, guesses verified with the successors' upper bounds
+  // in b.
   bool optimistic_upper(uint64_t& sweeps) {
-    const MinMaxProblem& lower_problem = scc_.low;
-    MinMaxProblem& upper_problem = upper_problem_;
-    upper_problem = scc_.low;
-    upper_problem.b = scc_.high_b;
-    std::vector<double> l(v_.size()), guess(v_.size()), image(v_.size());
+    upper_problem_ = scc_.low;
+    upper_problem_.b = scc_.high_b;
+    std::vector<double> l(v_.size()), guess;
     for (uint64_t i = 0; i < v_.size(); ++i) l[i] = v_[i].lower;
-    const double eps = settings_.epsilon;
-    double vi_eps = eps;
-    for (int attempt = 0; attempt < k_ovi_attempts; ++attempt, vi_eps /= 10) {
-      const bool settled = loop_.until_upper_bound(sweeps, [&] {
-        return bellman_sweep(lower_problem, l.data(), l.data(), settings_.relative, threads_, Clamp::up) < vi_eps;
-      });
-      if (!settled) break;
-      for (uint64_t i = 0; i < l.size(); ++i) guess[i] = l[i] * (1.0 + eps) + eps;
-      bellman_sweep(upper_problem, guess.data(), image.data(), false, threads_);
-      bool inductive = true;
-      for (uint64_t i = 0; i < l.size() && inductive; ++i) inductive = image[i] - guess[i] <= k_rounding * std::fabs(guess[i]);
-      if (inductive) {
-        for (uint64_t i = 0; i < l.size(); ++i) v_[i] = {l[i], std::min(v_[i].upper, guess[i])};
-        stats_.kernel += "+optimistic";
-        return true;
-      }
+    const bool found =
+        optimistic_upper_bound(loop_, sweeps, upper_problem_, l, guess, settings_.epsilon, threads_, [&] {
+          return bellman_sweep(scc_.low, l.data(), l.data(), settings_.relative, threads_, Clamp::up);
+        });
+    for (uint64_t i = 0; i < l.size(); ++i) {
+      v_[i].lower = l[i];
+      if (found) v_[i].upper = std::min(v_[i].upper, guess[i]);
     }
-    for (uint64_t i = 0; i < l.size(); ++i) v_[i].lower = l[i];
-    return false;
+    if (found) stats_.kernel += "+optimistic";
+    return found;
   }
 
   const MinMaxProblem& p_;
@@ -310,7 +295,6 @@ class TopologicalInterval {
 };
 
 SolveStats topo_interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
-  const Stopwatch solve_clock;
   const uint64_t n = p.num_unknowns();
   std::vector<double> l = start_vector(solution.x, n, "cpu.topo-interval-vi");
   std::vector<double> u = solution.upper.empty() ? std::vector<double>(n, p.upper_bound)
@@ -326,10 +310,7 @@ SolveStats topo_interval_core(const MinMaxProblem& p, MinMaxSolution& solution, 
   for (const double x : u) bounded = bounded && std::isfinite(x);
   stats.sound = bounded;
   stats.converged = bounded && solver.converged();
-  solution.choice = optimal_choices(p, l, settings.epsilon);
-  solution.x = std::move(l);
-  solution.upper = std::move(u);
-  stats.seconds = solve_clock.seconds();
+  store_bounds(p, std::move(l), std::move(u), settings.epsilon, solution);
   return stats;
 }
 

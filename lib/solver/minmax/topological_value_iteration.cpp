@@ -12,7 +12,6 @@
 #include <cmath>
 #include <limits>
 
-#include "common/stopwatch.hpp"
 #include "graph/scc.hpp"
 #include "solver/iteration.hpp"
 #include "solver/minmax/bellman.hpp"
@@ -28,7 +27,6 @@ namespace pmc {
 namespace {
 
 SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
-  const Stopwatch solve_clock;
   const uint64_t n = p.num_unknowns();
   std::vector<double> x = start_vector(solution.x, n, "cpu.topo-vi");
   const int threads = solver_threads(settings);
@@ -44,7 +42,7 @@ SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const Sol
   stats.converged = true;
   std::vector<uint32_t> local_of(n);
   MinMaxProblem sub;
-  std::vector<double> local, next;
+  std::vector<double> local;
   // Reports count sweeps over all SCCs (the limit applies per SCC).
   IterationDriver loop(settings, stats, "cpu.topo-vi");
   for (const SccBlock& block : blocks) {
@@ -62,27 +60,17 @@ SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const Sol
       local.resize(states.size());
       for (uint64_t i = 0; i < states.size(); ++i) local[i] = x[states[i]];
       // As in cpu.vi: Gauss–Seidel unless the SCC is large and cores are many.
-      const bool jacobi = static_cast<int64_t>(states.size()) > k_parallel_rows && threads >= k_min_threads_for_jacobi_vi;
-      if (jacobi) {
-        next.resize(states.size());
-        stats.kernel = "gauss-seidel+jacobi";
-      }
+      BellmanSweeper sweeper(jacobi_sweeps_pay_off(states.size(), threads), settings.relative, threads);
+      if (sweeper.jacobi()) stats.kernel = "gauss-seidel+jacobi";
       uint64_t sweeps = 0;
-      const bool converged = loop.until_converged(sweeps, [&] {
-        const double diff =
-            bellman_sweep(sub, local.data(), jacobi ? next.data() : local.data(), settings.relative, threads);
-        if (jacobi) local.swap(next);
-        return diff;
-      });
+      const bool converged = loop.until_converged(sweeps, [&] { return sweeper.sweep(sub, local); });
       for (uint64_t i = 0; i < states.size(); ++i) x[states[i]] = local[i];
       stats.iterations = std::max(stats.iterations, sweeps);
       stats.converged = stats.converged && converged;
     }
   }
   loop.record_loop_seconds();
-  solution.choice = optimal_choices(p, x, settings.epsilon);
-  solution.x = std::move(x);
-  stats.seconds = solve_clock.seconds();
+  store_values(p, std::move(x), settings.epsilon, solution);
   return stats;
 }
 
@@ -92,8 +80,7 @@ SolveStats topo_core(const MinMaxProblem& p, MinMaxSolution& solution, const Sol
 // limits each SCC); converged: every SCC met the test.
 SolveStats topological_value_iteration(const MinMaxProblem& p, MinMaxSolution& solution,
                                        const SolverSettings& settings) {
-  if (p.maximize) return topo_core(p, solution, settings);
-  return solve_with_end_components_collapsed(p, solution, settings, topo_core);
+  return solve_from_below_with_end_components_collapsed(p, solution, settings, topo_core);
 }
 
 }  // namespace pmc

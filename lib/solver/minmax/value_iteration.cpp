@@ -15,37 +15,24 @@ namespace pmc {
 namespace {
 
 SolveStats vi_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
-  const Stopwatch solve_clock;
   const uint64_t n = p.num_unknowns();
   std::vector<double> x = start_vector(solution.x, n, "cpu.vi");
   const int threads = solver_threads(settings);
-  // Gauss–Seidel needs fewer sweeps but is inherently sequential; with
-  // several cores and a large problem, Jacobi's parallel sweep wins.
-  const bool jacobi = n > static_cast<uint64_t>(k_parallel_rows) && threads >= k_min_threads_for_jacobi_vi;
-  std::vector<double> next(jacobi ? n : 0);
+  BellmanSweeper sweeper(jacobi_sweeps_pay_off(n, threads), settings.relative, threads);
   SolveStats stats;
-  stats.kernel = jacobi ? "jacobi" : "gauss-seidel";
+  stats.kernel = sweeper.jacobi() ? "jacobi" : "gauss-seidel";
   stats.bytes_per_iteration = bellman_bytes(p);
   IterationDriver loop(settings, stats, "cpu.vi", settings.max_iterations);
-  stats.converged = loop.until_converged([&] {
-    const double diff = bellman_sweep(p, x.data(), jacobi ? next.data() : x.data(), settings.relative, threads);
-    if (jacobi) x.swap(next);
-    return diff;
-  });
+  stats.converged = loop.until_converged([&] { return sweeper.sweep(p, x); });
   loop.record_loop_seconds();
-  solution.choice = optimal_choices(p, x, settings.epsilon);
-  solution.x = std::move(x);
-  stats.seconds = solve_clock.seconds();
+  store_values(p, std::move(x), settings.epsilon, solution);
   return stats;
 }
 
 }  // namespace
 
 SolveStats value_iteration(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
-  // Maximize: end components do no harm to iteration from below (it
-  // converges to the least fixed point), so the search is skipped.
-  if (p.maximize) return vi_core(p, solution, settings);
-  return solve_with_end_components_collapsed(p, solution, settings, vi_core);
+  return solve_from_below_with_end_components_collapsed(p, solution, settings, vi_core);
 }
 
 // A huge step bound must not run for ever: as cpu.steps, the loop ends once x_k is bit-for-bit x_{k−1}
