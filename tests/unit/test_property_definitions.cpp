@@ -138,6 +138,7 @@ Definitions bound_constants() {
 }
 
 const Operator& top(const Property& p) { return *p.top_operator(); }
+const Operator& top_of_operand(const Property& p) { return *p.top_filter()->operand->op; }
 
 TEST(BindDefinitions, BoundsAndThresholdsBecomeNumbers) {
   const Definitions d = bound_constants();
@@ -208,6 +209,41 @@ TEST(BindDefinitions, BadValuesNameTheColumnAndTheValue) {
   // A constant's name in a bound without definitions: the same message.
   EXPECT_NE(error_of([] { bind_definitions(parse_property("P=? [ F<=T \"a\" ]"), {}, {}, false); })
                 .find("time bound T reads 'T', which is no constant (the constants known here: none)"),
+            std::string::npos);
+}
+
+TEST(BindDefinitions, ExpectedTimeThresholdsAreTimes) {
+  const Definitions d = bound_constants();
+  auto bind = [&](const char* text) { return bind_definitions(parse_property(text), d, {}, true); };
+  // Above 1 is fine: a time, not a probability.
+  EXPECT_EQ(top(bind("T<=B*2 [ F \"a\" ]")).threshold, 8.0);
+  EXPECT_EQ(to_string(bind("Tmax>T2 [ F \"a\" ]")), "Tmax>2.5 [ F \"a\" ]");
+  EXPECT_EQ(top(bind("T<(T*2) [ F \"a\" ]")).threshold, 20.0);  // the constant T inside the operator T
+  const std::string negative = error_of([&] { bind("T>=B-5 [ F \"a\" ]"); });
+  EXPECT_NE(negative.find("column 4: time bound B - 5 = -1 must be a non-negative number"), std::string::npos)
+      << negative;
+  EXPECT_NE(error_of([&] { bind("T<=T2/0 [ F \"a\" ]"); }).find("time bound T2/0 = inf must be a non-negative number"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { bind("T<=b [ F \"a\" ]"); }).find("is a bool"), std::string::npos);
+}
+
+TEST(BindDefinitions, FiltersOperandsAndStatesBindLikeAnyFormula) {
+  Definitions d = bound_constants();
+  d.formulas.emplace_back("near", parse_property("x<B").root);
+  d.labels.emplace_back("start", parse_property("x=0").root);
+  const Property p = bind_definitions(
+      parse_property("filter(max, P=? [ F<=T near ], \"start\" & y>T2)"), d, {}, true);
+  EXPECT_EQ(to_string(p), "filter(max, P=? [ F<=10 x<4 ], x=0 & y>2.5)");
+  EXPECT_EQ(p.top_filter()->operand->kind, StateKind::op);
+  EXPECT_EQ(top_of_operand(p).path->bound.upper->value, 10.0);
+  // Thresholds inside a filter are evaluated and checked too.
+  EXPECT_EQ(to_string(bind_definitions(parse_property("filter(forall, P>=p [ F \"a\" ])"), d, {}, true)),
+            "filter(forall, P>=0.25 [ F \"a\" ])");
+  EXPECT_NE(error_of([&] { bind_definitions(parse_property("filter(count, P>=p*8 [ F \"a\" ])"), d, {}, true); })
+                .find("probability bound p*8 = 2 must be in [0,1]"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { bind_definitions(parse_property("filter(sum, R=? [ C<=D ])"), d, {}, true); })
+                .find("constant 'D' (double, p.props:1) has no value"),
             std::string::npos);
 }
 

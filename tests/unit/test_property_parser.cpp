@@ -293,6 +293,18 @@ TEST(PropertyParser, ExpectedTime) {
   EXPECT_EQ(shape("T<=5"), "e(le(T,5))");
   EXPECT_EQ(shape("Tmax>1 & T=2"), "and(e(gt(Tmax,1)),e(eq(T,2)))");
   EXPECT_EQ(top(parse_property("P=? [ F T<=5 ]")).path->right->kind, StateKind::expression);
+  // A threshold over constants is read as far as a bound value goes: then '['
+  // makes T the operator; a comparison that ends otherwise keeps T a variable.
+  const Property over_constants = parse_property("T<=B*2 [ F \"goal\" ]");
+  const Operator& time = top(over_constants);
+  EXPECT_EQ(time.kind, OperatorKind::time);
+  ASSERT_NE(time.threshold_expression, nullptr);
+  EXPECT_EQ(shape(*time.threshold_expression), "mul(B,2)");
+  EXPECT_EQ(top(parse_property("T>(T1 + 1)/2 [ F \"goal\" ]")).kind, OperatorKind::time);
+  EXPECT_EQ(shape("T<=B*2 & \"a\""), "and(e(le(T,mul(B,2))),a)");
+  EXPECT_EQ(shape("T<x"), "e(lt(T,x))");
+  // A time threshold is no probability: above 1 is fine.
+  EXPECT_EQ(top(parse_property("T<=7 [ F \"goal\" ]")).threshold, 7.0);
 }
 
 TEST(PropertyParser, Filters) {
@@ -542,6 +554,13 @@ TEST(PropertyParser, ToStringIsCanonicalAndRoundTrips) {
       {"R<e [ S ]", "R<e [ S ]"},
       {"S>=1-p [ \"a\" ]", "S>=(1 - p) [ \"a\" ]"},
       {"P=? [ F P>p [ G<=k \"a\" ] ]", "P=? [ F P>p [ G<=k \"a\" ] ]"},
+      // T's threshold over constants, and T as a constant's name.
+      {"T<=B*2 [ F \"goal\" ]", "T<=(B*2) [ F \"goal\" ]"},
+      {"Tmax>=max(B,2) [ F \"goal\" ]", "Tmax>=max(B,2) [ F \"goal\" ]"},
+      {"T<(T*2) [ F \"goal\" ]", "T<(T*2) [ F \"goal\" ]"},
+      {"P=? [ F<=T*2 \"a\" ]", "P=? [ F<=(T*2) \"a\" ]"},
+      {"filter(max, P=? [ F<=T \"a\" ], \"init\")", "filter(max, P=? [ F<=T \"a\" ], \"init\")"},
+      {"filter(forall, P>=p [ F \"a\" ])", "filter(forall, P>=p [ F \"a\" ])"},
       // Storm's expected time.
       {"T=?[F\"a\"]", "T=? [ F \"a\" ]"},
       {"Tmin=? [ F \"a\" & x>1 ]", "Tmin=? [ F \"a\" & x>1 ]"},
@@ -844,6 +863,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"T=? [ F ]", 9, "expected a state formula but found ']'"},
         BadCase{"T [ F \"a\" ]", 3, "expected '=?' or a bound"},
         BadCase{"T<=-1 [ F \"a\" ]", 4, "expected a non-negative time bound but found '-'"},
+        BadCase{"T<=-B [ F \"a\" ]", 4, "expected a non-negative time bound but found '-'"},
+        BadCase{"T<=B* [ F \"a\" ]", 7, "expected an expression (a number, a variable or '(') but found '['"},
+        BadCase{"T<=(B [ F \"a\" ]", 7, "expected ')' but found '['"},
+        BadCase{"T<=max(B,2 [ F \"a\" ]", 12, "expected ',' or ')' but found '['"},
+        BadCase{"T<=((((((( [", 12, "expected an expression"},
         BadCase{"P=? [ F T=? [ F \"a\" ] ]", 10, "'=?' is only allowed"},
         BadCase{"t=? [ F \"a\" ]", 1, "LRAmax, T, Tmin and Tmax)"},
         // Storm's additions: LRA and conditional probabilities.
