@@ -7,6 +7,7 @@ written as expressions, and QVBS instances run as their index.json says.
 Usage: test_property_constants.py PATH/TO/pmc   (meson passes it; PMC_SOURCE_ROOT
 locates examples/, PMC_QVBS or the models folder's sibling `qvbs` the QVBS)
 """
+import csv
 import json
 import os
 import sys
@@ -150,6 +151,65 @@ class PropertyConstants(unittest.TestCase):
             rows = [line.split("\t") for line in f.read().splitlines()]
         self.assertEqual(rows[0][-1], "constants")
         self.assertEqual([r[-1] for r in rows[1:]], ["T=3", "T=4"])
+
+    def test_every_export_format_records_each_values_constants(self):
+        table, qvbs = os.path.join(self.tmp.name, "r.csv"), os.path.join(self.tmp.name, "r.json")
+        self.check("--const", "T=3:4,p=0.5", "--property", "reach", "--property", "six", "--export-results", table)
+        with open(table, newline="") as f:
+            rows = list(csv.reader(f))
+        self.assertEqual(rows[0][-1], "constants")
+        self.assertEqual([(r[1], r[-1]) for r in rows[1:]], [("reach", "T=3"), ("reach", "T=4"), ("six", "")])
+        self.check("--const", "T=3:4,p=0.5", "--property", "reach", "--property", "bound", "--export-results", qvbs)
+        with open(qvbs, encoding="utf-8") as f:
+            file = json.load(f)
+        # The run's single value in open-parameter-values, each entry its own.
+        self.assertEqual(file["open-parameter-values"], [{"name": "p", "value": 0.5}])
+        entries = file["data"][1:]
+        self.assertEqual([(e["property"], e["parameter-values"]) for e in entries],
+                         [("reach", [{"name": "T", "value": 3}]), ("reach", [{"name": "T", "value": 4}]),
+                          ("bound", [{"name": "T", "value": 3}, {"name": "p", "value": 0.5}]),
+                          ("bound", [{"name": "T", "value": 4}, {"name": "p", "value": 0.5}])])
+        self.assertAlmostEqual(entries[0]["value"], DIE_DONE_WITHIN[3], delta=1e-12)
+        self.assertAlmostEqual(entries[1]["value"], DIE_DONE_WITHIN[4], delta=1e-12)
+        self.assertEqual([e["value"] for e in entries[2:]], [True, True])
+        # A value that fails is listed under errors with its constants.
+        self.check("--const", "T=0:1,p=0.5", "--property", "earlier", "--export-results", qvbs, check=False)
+        with open(qvbs, encoding="utf-8") as f:
+            file = json.load(f)
+        self.assertEqual(file["errors"][0]["parameter-values"], [{"name": "T", "value": 0}, {"name": "T2", "value": -1}])
+        self.assertIn("T2 = -1", file["errors"][0]["error"])
+        self.assertEqual(file["data"][1]["parameter-values"], [{"name": "T", "value": 1}, {"name": "T2", "value": 0}])
+
+    def test_expected_time_and_filters_take_constants(self):
+        # The die's expected number of coin flips is 11/3 (Knuth and Yao).
+        props = os.path.join(self.tmp.name, "time.props")
+        with open(props, "w") as f:
+            f.write('const int B;\nconst double T = 3;\n'
+                    '"within": T<=B*2 [ F "done" ];\n'
+                    '"time": T=? [ F "done" ];\n'
+                    '"most": filter(max, P=? [ F<=B "done" ], "init");\n'
+                    '"every": filter(forall, P>=T/10 [ F<=B "done" ] | "done");\n')
+        run = pmc("check", "--model", DIE, "--property-file", props, "--const", "B=1:1:2", "--json")
+        results = {(r["name"], r.get("constants", {}).get("B")): r for r in records(run)}
+        self.assertEqual([results[("within", b)]["satisfied"] for b in (1, 2)], [False, True])
+        self.assertEqual(results[("within", 2)]["property"], 'T<=(B*2) [ F "done" ]')
+        self.assertAlmostEqual(results[("time", None)]["value"], 11 / 3, delta=1e-5)
+        self.assertEqual([results[("most", b)]["value"] for b in (1, 2)], [0.0, 0.0])
+        self.assertEqual(results[("every", 1)]["constants"], {"B": 1, "T": 3.0})
+        run = pmc("check", "--model", DIE, "--property-file", props, "--const", "B=3", "--property", "most",
+                  "--property", "every", "--json")
+        most, every = records(run)
+        self.assertAlmostEqual(most["value"], DIE_DONE_WITHIN[3], delta=1e-12)
+        self.assertIn("filter", most)
+        self.assertIn("satisfied", every)
+        # T's threshold is a time: above 1 is fine, below 0 is refused once evaluated.
+        for threshold, message in [("B-5", "time bound B - 5 = -2 must be a non-negative number"),
+                                   ("B/0", "time bound B/0 = inf must be a non-negative number")]:
+            run = pmc("check", "--model", DIE, "--property-file", props, "--const", "B=3", "--property",
+                      f'T<={threshold} [ F "done" ]', "--property", "time", check=False)
+            self.assertEqual(run.returncode, 1, run.stderr)
+            self.assertIn(message, run.stderr)
+            self.assertIn('"time": T=? [ F "done" ]: 3.66', run.stdout)  # the other property stands
 
     def test_property_by_name_and_by_position(self):
         results = records(self.check("--const", "T=4,p=0.5", "--property", "earlier", "--property", "1", "--json"))
