@@ -129,6 +129,17 @@ FormatChoice choose_format(const std::vector<std::string>& paths, std::string_vi
 
 }  // namespace
 
+std::vector<ModelConstant> declared_model_constants(const std::vector<std::string>& paths, std::string_view format) {
+  if (paths.size() != 1) return {};
+  const ModelFormat chosen = format.empty() ? format_from_path(paths.front()).format : parse_format_name(format).format;
+  if (chosen != ModelFormat::prism_language) return {};
+  std::vector<ModelConstant> out;
+  for (prism_language::DeclaredConstant& c : prism_language::declared_constants(paths.front())) {
+    out.push_back({std::move(c.name), c.type, c.defined});
+  }
+  return out;
+}
+
 ModelPtr load_model(const std::vector<std::string>& paths, std::string_view format, const LoadOptions& load_options) {
   const FormatChoice choice = choose_format(paths, format);
   if (choice.format != ModelFormat::prism && choice.format != ModelFormat::storm_explicit && paths.size() > 1) {

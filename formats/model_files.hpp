@@ -7,8 +7,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "expression/expression.hpp"
 #include "model/model.hpp"
 
 namespace pmc {
@@ -72,6 +74,17 @@ struct LoadOptions {
 // by one. `format` empty: decided by extension, and a .tra's dialect by its
 // first line (Storm's names the model type). Errors name the file.
 ModelPtr load_model(const std::vector<std::string>& paths, std::string_view format, const LoadOptions& options);
+
+// The constants a model declares, for --const: a PRISM-language source's
+// (by `format`, else by extension), each with whether the source defines
+// it; none for any other format. Parses the source, so its syntax errors
+// come out here as load_model's would.
+struct ModelConstant {
+  std::string name;
+  expression::ValueType type = expression::ValueType::integer;
+  bool defined = false;
+};
+std::vector<ModelConstant> declared_model_constants(const std::vector<std::string>& paths, std::string_view format);
 
 // `format` empty: by the extension of `path` (.pmcb, .drn, .tra: PRISM's
 // dialect; "storm-explicit" writes Storm's). A

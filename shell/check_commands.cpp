@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -25,6 +26,9 @@
 #include "model_commands.hpp"
 #include "progress_line.hpp"
 #include "property/parser.hpp"
+#include "check_inputs.hpp"
+#include "session.hpp"
+#include "property/definitions.hpp"
 #include "property/properties_file.hpp"
 #include "qvbs_results.hpp"
 #include "result_export.hpp"
@@ -35,8 +39,6 @@
 namespace pmc::shell {
 
 using property::FileProperty;
-using property::read_properties_file;
-using property::split_property_name;
 
 namespace {
 
@@ -331,15 +333,26 @@ std::optional<ResultsFormat> export_format(const Arguments& args) {
   return results_format_for_file(args.value("export-results"));
 }
 
+// "N=16,T=5": the run's single values, the model's and the properties'
+// (a range's values are in each result's record instead).
+std::string single_constant_values(const ConstantPlan& constants) {
+  std::string text = constants.model;
+  for (const expression::ConstantAssignment& a : constants.fixed) {
+    text += fmt::format("{}{}={}", text.empty() ? "" : ",", a.name, a.value);
+  }
+  return text;
+}
+
 std::unique_ptr<ResultsExport> open_results_export(const Arguments& args, ResultsFormat format, const Model& model,
-                                                   double load_seconds, std::chrono::steady_clock::time_point start) {
+                                                   const ConstantPlan& constants, double load_seconds,
+                                                   std::chrono::steady_clock::time_point start) {
   const std::string path = args.value("export-results");
   if (format != ResultsFormat::qvbs) return std::make_unique<ResultsTable>(path, format);
   QvbsRun run;
   run.command = shell_command_line("pmc check", args.words());
   const std::vector<std::string> models = model_paths(args);
   run.model_file = models.empty() ? "" : models.front();
-  run.constants = args.value("const");
+  run.constants = single_constant_values(constants);
   run.start = start;
   run.exploration_seconds = load_seconds;
   run.states = model.num_states();
@@ -351,15 +364,70 @@ std::unique_ptr<ResultsExport> open_results_export(const Arguments& args, Result
 
 }  // namespace
 
+nlohmann::json constants_json(const std::vector<property::ConstantValue>& constants) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const property::ConstantValue& c : constants) {
+    if (!c.value) continue;
+    switch (c.type) {
+      case expression::ValueType::boolean: j[c.name] = *c.value != 0; break;
+      case expression::ValueType::integer: j[c.name] = static_cast<int64_t>(*c.value); break;
+      case expression::ValueType::real: j[c.name] = *c.value; break;
+    }
+  }
+  return j;
+}
+
+namespace {
+
+// The first line of a table of results over a range: the property, and
+// the constants that keep one value in every row.
+void print_table_header(const FileProperty& property, const std::vector<PropertyRun>& runs, std::ostream& out) {
+  std::string text = property.text;
+  try {
+    text = property::to_string(property::parse_property(property.text));
+  } catch (const Error&) {
+    // shown as written; each row says why it fails
+  }
+  if (!property.name.empty()) text = fmt::format("\"{}\": {}", property.name, text);
+  std::vector<property::ConstantValue> fixed;
+  for (size_t i = 0; i < runs.front().used.size(); ++i) {
+    const property::ConstantValue& c = runs.front().used[i];
+    const bool same = std::all_of(runs.begin(), runs.end(), [&](const PropertyRun& r) { return r.used[i].value == c.value; });
+    if (same) fixed.push_back(c);
+  }
+  fmt::print(out, "{}{}\n", text, fixed.empty() ? "" : " with " + property::describe_constants(fixed));
+}
+
+// One row: the range's values, the value, how it was computed. A filter's
+// row shows its value only; its details are in --json.
+void print_table_row(const CheckResult& r, const PropertyRun& run, std::ostream& out) {
+  std::ostringstream value;
+  if (is_range(r)) {
+    value << filter_range_text(*r.filter);
+  } else if (r.is_boolean) {
+    value << (r.initial_value != 0 ? "true" : "false");
+    if (!r.operator_values.empty()) {
+      value << " (value ";
+      print_value(r.reported_initial(), value);
+      value << ")";
+    }
+  } else {
+    print_value(r.reported_initial(), value);
+  }
+  const std::string how = r.solvers.empty() ? "no solver needed" : fmt::format("{}, {}", r.solver_names(), plural(r.iterations, "iteration"));
+  fmt::print(out, "  {}: {}  ({}, {:.3f} s{}{})\n", describe_values(run.values), value.str(), how, r.seconds,
+             r.converged ? "" : ", NOT CONVERGED", r.sound ? "" : ", not certified");
+}
+
+}  // namespace
+
 int run_check(const Arguments& args, std::ostream& out) {
   const auto command_start = std::chrono::steady_clock::now();
   const std::optional<ResultsFormat> export_as = export_format(args);
-  // --property texts first, then the file's (named ones keep their name).
-  std::vector<FileProperty> properties;
-  for (const std::string& text : args.values("property")) properties.push_back(split_property_name(text, "--property"));
-  if (args.has("property-file")) {
-    for (FileProperty& p : read_properties_file(args.value("property-file"))) properties.push_back(std::move(p));
-  }
+  // --property texts first, then the file's (named ones keep their name);
+  // or the file's properties that --property selects.
+  PropertySelection selection = select_properties(args);
+  const std::vector<FileProperty>& properties = selection.properties;
   if (properties.empty()) {
     // A property given without --property lands among the model files.
     for (const std::string& path : model_paths(args)) {
@@ -387,8 +455,14 @@ int run_check(const Arguments& args, std::ostream& out) {
     start_device_discovery();  // CUDA's start-up overlaps parsing
   }
   ModelPtr model;
+  ConstantPlan constants;
   try {
-    model = load_model_from_arguments(args, &progress);
+    if (args.has("const") && args.value("const").empty()) {
+      fail(ErrorCode::invalid_argument, "--const needs NAME=VALUE[,NAME=VALUE...]");
+    }
+    constants = plan_constants(args.value("const"), declared_model_constants(model_paths(args), args.value("format")),
+                               selection.file ? &*selection.file : nullptr);
+    model = load_model_from_arguments(args, &progress, constants.model);
   } catch (const Error& e) {
     // Every property fails with the model: in JSON, a record for each.
     if (json) {
@@ -405,86 +479,119 @@ int run_check(const Arguments& args, std::ostream& out) {
   if (start_early && model->num_entries() >= k_background_start_transitions) {
     start_device_discovery();  // no-op when started above
   }
+  // Every run's constants are evaluated before anything is checked: a value
+  // of the wrong type is an error of the command, not of one result.
+  std::vector<std::vector<PropertyRun>> runs;
+  for (const FileProperty& property : properties) {
+    runs.push_back(property_runs(property, selection, constants, *model));
+    if (runs.back().size() > 1 && (args.has("scheduler") || args.has("export-vector"))) {
+      fail(ErrorCode::invalid_argument, "--scheduler and --export-vector write one file per property; {} runs once "
+           "per value of a range of --const: give one value", quote_for_message(property.text, 60));
+    }
+  }
   // The model is loaded once for all properties: its time goes to the first
   // result only (the later ones report load 0), so that summing the results'
   // timings counts it once. The first result is that of the first property
   // that gives one: a property that fails has no result to carry it.
   double load_seconds = seconds_since(load_start);
   std::unique_ptr<ResultsExport> results_export;
-  if (export_as) results_export = open_results_export(args, *export_as, *model, load_seconds, command_start);
+  if (export_as) results_export = open_results_export(args, *export_as, *model, constants, load_seconds, command_start);
   int status = 0;
   for (size_t k = 0; k < properties.size(); ++k) {
     const FileProperty& property = properties[k];
     const std::string& text = property.text;
-    try {
-      CheckResult result = check(*model, text, options);
-      result.timings.load = load_seconds;
-      load_seconds = 0;
-      progress.clear();
-      const std::string canonical = result.property;
-      if (json) {
-        nlohmann::json j = result_json(result, *model);
-        if (!property.name.empty()) j["name"] = property.name;
-        if (!model->warnings().empty()) j["warnings"] = model->warnings();
-        out << j.dump() << '\n';  // the timings are in it: --stats adds nothing
-      } else {
-        // A named property shows as PRISM writes it: "name": P=? [...]
-        if (!property.name.empty()) result.property = fmt::format("\"{}\": {}", property.name, result.property);
-        print_result_text(result, *model, out);
-        if (stats) print_timings_text(result.timings, out);
-      }
-      // Each result reaches its reader as soon as it is known: a command
-      // cancelled or killed later loses none.
-      out.flush();
-      // Then the files: one that cannot be written loses the file, not the
-      // printed result (and the property keeps its one JSON record).
-      result.property = canonical;
+    // A range of constants: a table, one row per value.
+    const bool table = !runs[k].front().values.empty();
+    if (table && !json) print_table_header(property, runs[k], out);
+    for (size_t r = 0; r < runs[k].size(); ++r) {
+      const PropertyRun& run = runs[k][r];
+      options.definitions = run.definitions;
+      const std::string values = describe_values(run.values);
       try {
-        // With several properties, those without a scheduler (a bounded
-        // one, a DTMC's) write none; alone, that is an error.
-        if (args.has("scheduler") && (!result.scheduler.empty() || properties.size() == 1)) {
-          write_scheduler(file_for_property(args.value("scheduler"), k, properties.size(), property.name), result,
-                          *model);
+        CheckResult result = check(*model, text, options);
+        result.timings.load = load_seconds;
+        load_seconds = 0;
+        progress.clear();
+        const std::string canonical = result.property;
+        if (json) {
+          nlohmann::json j = result_json(result, *model);
+          if (!property.name.empty()) j["name"] = property.name;
+          if (!run.used.empty()) j["constants"] = constants_json(run.used);
+          if (!model->warnings().empty()) j["warnings"] = model->warnings();
+          out << j.dump() << '\n';  // the timings are in it: --stats adds nothing
+        } else if (table) {
+          print_table_row(result, run, out);
+          if (stats) print_timings_text(result.timings, out);
+        } else {
+          // A named property shows as PRISM writes it: "name": P=? [...]
+          if (!property.name.empty()) result.property = fmt::format("\"{}\": {}", property.name, result.property);
+          print_result_text(result, *model, out);
+          if (!run.used.empty()) fmt::print(out, "  constants: {}\n", property::describe_constants(run.used));
+          if (stats) print_timings_text(result.timings, out);
         }
-        if (args.has("export-vector")) {
-          write_vector_file(file_for_property(args.value("export-vector"), k, properties.size(), property.name),
-                            result, *model);
+        // Each result reaches its reader as soon as it is known: a command
+        // cancelled or killed later loses none.
+        out.flush();
+        // Then the files: one that cannot be written loses the file, not the
+        // printed result (and the property keeps its one JSON record).
+        result.property = canonical;
+        try {
+          // With several properties, those without a scheduler (a bounded
+          // one, a DTMC's) write none; alone, that is an error.
+          if (args.has("scheduler") && (!result.scheduler.empty() || properties.size() == 1)) {
+            write_scheduler(file_for_property(args.value("scheduler"), k, properties.size(), property.name), result,
+                            *model);
+          }
+          if (args.has("export-vector")) {
+            write_vector_file(file_for_property(args.value("export-vector"), k, properties.size(), property.name),
+                              result, *model);
+          }
+          if (results_export) results_export->add(property.name, result, run.used);
+        } catch (const Error& e) {
+          fmt::print(std::cerr, "pmc check: error: {}: {}\n", quote_for_message(canonical, 80), e.what());
+          status = std::max(status, error_status(e));
         }
-        if (results_export) results_export->add(property.name, result);
+        if (!result.converged) {
+          fmt::print(std::cerr, "pmc check: error: {}{}: did not converge", result.property,
+                     values.empty() ? "" : " with " + values);
+          for (const std::string& n : result.notes) fmt::print(std::cerr, "; {}", n);
+          fmt::print(std::cerr, "\n");
+          status = std::max(status, 3);
+        }
       } catch (const Error& e) {
-        fmt::print(std::cerr, "pmc check: error: {}: {}\n", quote_for_message(canonical, 80), e.what());
+        progress.clear();
+        if (e.code() == ErrorCode::cancelled) {
+          // This property and the ones not begun get their records; the
+          // caller says "cancelled" and picks the status.
+          if (json) {
+            for (size_t rest = k; rest < properties.size(); ++rest) {
+              out << failure_json(properties[rest], e, model.get()).dump() << '\n';
+            }
+          }
+          throw;
+        }
+        // One bad property does not stop the others; the exit status reports it.
+        if (results_export) {
+          try {
+            results_export->add_failure(property.name, text, e.what(), run.used);
+          } catch (const Error& write_error) {  // the file is lost, not the other properties
+            fmt::print(std::cerr, "pmc check: error: {}\n", write_error.what());
+            status = std::max(status, 1);
+          }
+        }
+        if (json) {
+          nlohmann::json j = failure_json(property, e, model.get());
+          if (!run.used.empty()) j["constants"] = constants_json(run.used);
+          out << j.dump() << '\n';
+        } else if (table) {
+          fmt::print(out, "  {}: error: {}\n", values, first_line(e.what()));
+        }
+        out.flush();
+        fmt::print(std::cerr, "pmc check: error: {}{}: {}\n",
+                   property.name.empty() ? quote_for_message(text, 80) : fmt::format("\"{}\"", property.name),
+                   values.empty() ? "" : " with " + values, e.what());
         status = std::max(status, error_status(e));
       }
-      if (!result.converged) {
-        fmt::print(std::cerr, "pmc check: error: {}: did not converge", result.property);
-        for (const std::string& n : result.notes) fmt::print(std::cerr, "; {}", n);
-        fmt::print(std::cerr, "\n");
-        status = std::max(status, 3);
-      }
-    } catch (const Error& e) {
-      progress.clear();
-      if (e.code() == ErrorCode::cancelled) {
-        // This property and the ones not begun get their records; the
-        // caller says "cancelled" and picks the status.
-        if (json) {
-          for (size_t rest = k; rest < properties.size(); ++rest) out << failure_json(properties[rest], e, model.get()).dump() << '\n';
-        }
-        throw;
-      }
-      // One bad property does not stop the others; the exit status reports it.
-      if (results_export) {
-        try {
-          results_export->add_failure(property.name, text, e.what());
-        } catch (const Error& write_error) {  // the file is lost, not the other properties
-          fmt::print(std::cerr, "pmc check: error: {}\n", write_error.what());
-          status = std::max(status, 1);
-        }
-      }
-      if (json) out << failure_json(property, e, model.get()).dump() << '\n';
-      out.flush();
-      fmt::print(std::cerr, "pmc check: error: {}: {}\n",
-                 property.name.empty() ? quote_for_message(text, 80) : fmt::format("\"{}\"", property.name), e.what());
-      status = std::max(status, error_status(e));
     }
   }
   out.flush();

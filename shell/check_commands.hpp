@@ -4,11 +4,13 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "arguments.hpp"
 #include "check/check.hpp"
+#include "property/definitions.hpp"
 
 namespace pmc::shell {
 
@@ -24,6 +26,9 @@ inline constexpr int k_check_json_schema = 1;
 // The JSON object of one checked property (`pmc check --json`; its required
 // keys are in docs/design.md §6).
 nlohmann::json result_json(const CheckResult& result, const Model& model);
+// {"T": 10, "p": 0.5}: the properties' constants a result was computed with
+// (the "constants" of a JSON record), ints, doubles and bools as such.
+nlohmann::json constants_json(const std::vector<property::ConstantValue>& constants);
 // "property: value" and a line with solver, iterations and time (and, for
 // a filter, what it reduced and the states it lists, with `model`'s variables).
 void print_result_text(const CheckResult& result, const Model& model, std::ostream& out);

@@ -37,8 +37,9 @@ const std::vector<Command>& command_table() {
        "[--gpu-layout L] [--reorder bfs] [--param K=V...] [--format F] [--strict] "
        "[--scheduler FILE] [--export-vector FILE] [--export-results FILE] [--export-format tsv|csv|qvbs] [--progress] [--json] [--stats]",
        "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...), given "
-       "with --property or read from a .props/.pctl file (one per line or ;-separated, // comments, const, "
-       "\"name\": P=? [...]); --stats adds each result's seconds by phase. Ctrl-C (or SIGTERM) cancels: the results "
+       "with --property or read from a .props/.pctl file (one per line or ;-separated, // comments, const, formula, "
+       "label, \"name\": P=? [...]); bounds and thresholds may be expressions over constants (F<=T/2, P>=p); "
+       "--const T=1:1:10 runs a property once per value; --stats adds each result's seconds by phase. Ctrl-C (or SIGTERM) cancels: the results "
        "printed so far stay, exit 130 (143)",
        with_load_options({{"property", true, true},
                           {"property-file", true, false},
@@ -156,10 +157,17 @@ const OptionText k_option_texts[] = {
     {"format", "F", "the model's format: prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb, "
                     "prism-language (default: by extension, and a .tra by its first line)"},
     {"strict", "", "reject states without outgoing transitions instead of adding a self-loop"},
-    {"const", "N=V,...", "values of the constants a PRISM-language source leaves undefined"},
     {"max-states", "N", "stop a PRISM-language source's exploration with an error above N states (0: no limit)"},
+    {"check:const", "N=V,...",
+     "values of the undefined constants of the model (a PRISM-language source) and of the properties file alike; a "
+     "properties file's constant may take a range, T=1:1:10 (lo:step:hi, or lo:hi with step 1), which checks each "
+     "property that uses it once per value (a table; in JSON a record each, with its \"constants\")"},
+    {"const", "N=V,...", "values of the constants a PRISM-language source leaves undefined"},
+    {"check:property", "P...",
+     "PRISM-syntax properties, e.g. 'P=? [ F \"goal\" ]'; with --property-file, a property's name selects it and N "
+     "its N-th (PRISM's -prop), and only the selected ones run"},
     {"property", "P...", "PRISM-syntax properties, e.g. 'P=? [ F \"goal\" ]'"},
-    {"property-file", "F", "read properties from a PRISM .props/.pctl file"},
+    {"property-file", "F", "read properties from a PRISM .props/.pctl file (every one runs unless --property selects)"},
     {"check:param", "K=V...", "check a parametric CTMC at this point: a value for every parameter (K=V, repeated or "
                               "comma-separated), within the parameter's range"},
     {"synth:param", "K=LO:HI...", "a parameter and its interval; the box to partition"},
@@ -170,7 +178,7 @@ const OptionText k_option_texts[] = {
     {"export-vector", "FILE", "write every state's value and bounds (a tab-separated table with the variables; "
                               "several properties: one file each, as --scheduler)"},
     {"export-results", "FILE", "write every property's result: a table (value, bounds, verdict, solver, iterations, "
-                               "seconds, error) or a QVBS results file (--export-format)"},
+                               "seconds, error, constants) or a QVBS results file (--export-format)"},
     {"export-format", "tsv|csv|qvbs", "--export-results' format: tab- or comma-separated table, or QVBS's results JSON "
                                       "(tool, system, command, time, memory, state space, each property's value and "
                                       "time); default: by FILE's extension, .csv csv, .json qvbs, else tsv"},

@@ -79,11 +79,13 @@ void print_info_text(const Model& model, std::ostream& out) {
   for (const std::string& w : model.warnings()) fmt::print(out, "warning: {}\n", w);
 }
 
-ModelPtr load_model_from_arguments(const Arguments& args, ProgressLine* progress) {
+ModelPtr load_model_from_arguments(const Arguments& args, ProgressLine* progress,
+                                   const std::optional<std::string>& constants) {
   std::vector<std::string> paths = args.values("model");
   for (const std::string& p : args.positional()) paths.push_back(p);
   if (paths.empty()) fail(ErrorCode::invalid_argument, "no model given (use --model FILE...)");
   LoadOptions options = load_options(args);
+  if (constants) options.constants = *constants;
   options.cancel = &command_cancel_flag();
   if (progress != nullptr) {
     const std::string file = paths.front();

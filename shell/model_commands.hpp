@@ -2,6 +2,8 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
+#include <string>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -19,7 +21,10 @@ LoadOptions load_options(const Arguments& args);
 // Loads the model named by --model (or positional words) with --format,
 // --strict, and for PRISM-language sources --const and --max-states.
 // `progress`: where an exploration's progress goes (none when null).
-ModelPtr load_model_from_arguments(const Arguments& args, ProgressLine* progress = nullptr);
+// `constants`: the model's share of --const when the caller split it
+// (pmc check: the rest belongs to the properties); nullopt: all of --const.
+ModelPtr load_model_from_arguments(const Arguments& args, ProgressLine* progress = nullptr,
+                                   const std::optional<std::string>& constants = std::nullopt);
 
 // `info`: type, sizes, labels (with their sizes), rewards, parameters, warnings.
 nlohmann::json info_json(const Model& model);

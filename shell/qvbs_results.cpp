@@ -69,6 +69,21 @@ nlohmann::ordered_json qvbs_parameter_values(const std::string& constants) {
   return values;
 }
 
+nlohmann::ordered_json qvbs_constant_values(const std::vector<property::ConstantValue>& constants) {
+  nlohmann::ordered_json values = nlohmann::ordered_json::array();
+  for (const property::ConstantValue& c : constants) {
+    if (!c.value) continue;
+    nlohmann::ordered_json value;
+    switch (c.type) {
+      case expression::ValueType::boolean: value = *c.value != 0; break;
+      case expression::ValueType::integer: value = static_cast<int64_t>(*c.value); break;
+      case expression::ValueType::real: value = *c.value; break;
+    }
+    values.push_back({{"name", c.name}, {"value", std::move(value)}});
+  }
+  return values;
+}
+
 double qvbs_seconds(double seconds) { return std::round(seconds * 1000.0) / 1000.0; }
 
 QvbsResults::QvbsResults(const std::string& path, QvbsRun run) : path_(path), run_(std::move(run)) {
@@ -78,7 +93,8 @@ QvbsResults::QvbsResults(const std::string& path, QvbsRun run) : path_(path), ru
   write();  // the file exists (with the state space) even if every property fails
 }
 
-void QvbsResults::add(const std::string& name, const CheckResult& r) {
+void QvbsResults::add(const std::string& name, const CheckResult& r,
+                      const std::vector<property::ConstantValue>& constants) {
   const std::string property = name.empty() ? r.property : name;
   const double seconds = qvbs_seconds(r.seconds);
   property_times_.push_back({{"name", property}, {"time", seconds}});
@@ -92,12 +108,20 @@ void QvbsResults::add(const std::string& name, const CheckResult& r) {
   values.push_back({{"name", "solver"}, {"value", r.solver_names().empty() ? "graph analysis" : r.solver_names()}});
   values.push_back({{"name", "iterations"}, {"value", r.iterations}});
   if (!r.converged) values.push_back({{"name", "converged"}, {"value", false}});
-  data_.push_back({{"property", property}, {"value", qvbs_value(r)}, {"values", std::move(values)}});
+  nlohmann::ordered_json entry = {{"property", property}};
+  if (!constants.empty()) entry["parameter-values"] = qvbs_constant_values(constants);
+  entry["value"] = qvbs_value(r);
+  entry["values"] = std::move(values);
+  data_.push_back(std::move(entry));
   write();
 }
 
-void QvbsResults::add_failure(const std::string& name, const std::string& property, const std::string& error) {
-  errors_.push_back({{"property", name.empty() ? property : name}, {"error", error}});
+void QvbsResults::add_failure(const std::string& name, const std::string& property, const std::string& error,
+                              const std::vector<property::ConstantValue>& constants) {
+  nlohmann::ordered_json entry = {{"property", name.empty() ? property : name}};
+  if (!constants.empty()) entry["parameter-values"] = qvbs_constant_values(constants);
+  entry["error"] = error;
+  errors_.push_back(std::move(entry));
   write();
 }
 

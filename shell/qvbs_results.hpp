@@ -7,12 +7,16 @@
 // "values": time, and bounds where certified). What pmc cannot know (the
 // benchmark's "version", "submitter", "log") is left for the submitter to
 // add. Properties that failed are listed under "errors" {property, error}
-// (pmc's addition; absent when none failed).
+// (pmc's addition; absent when none failed). A result computed with
+// properties' constants carries them as its entry's "parameter-values"
+// (pmc's addition: a --const range gives one entry per value, and
+// "open-parameter-values" lists the single values only).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,7 +29,7 @@ namespace pmc::shell {
 struct QvbsRun {
   std::string command;    // the command line, shell-quoted
   std::string model_file; // the first model file as given
-  std::string constants;  // --const's "N=3,K=2" ("" when none)
+  std::string constants;  // --const's single values, "N=3,K=2" ("" when none; ranges are per entry)
   std::chrono::steady_clock::time_point start;  // when the command began
   double exploration_seconds = 0;  // loading (or exploring) the model
   uint64_t states = 0, transitions = 0, choices = 0;
@@ -38,8 +42,10 @@ struct QvbsRun {
 class QvbsResults final : public ResultsExport {
  public:
   QvbsResults(const std::string& path, QvbsRun run);
-  void add(const std::string& name, const CheckResult& r) override;
-  void add_failure(const std::string& name, const std::string& property, const std::string& error) override;
+  void add(const std::string& name, const CheckResult& r,
+           const std::vector<property::ConstantValue>& constants) override;
+  void add_failure(const std::string& name, const std::string& property, const std::string& error,
+                   const std::vector<property::ConstantValue>& constants) override;
 
  private:
   void write();
@@ -58,6 +64,10 @@ nlohmann::ordered_json qvbs_value(const CheckResult& r);
 // "N=3,K=2" as [{"name": "N", "value": 3}, ...]: numbers and true/false as
 // JSON numbers and booleans, anything else as text.
 nlohmann::ordered_json qvbs_parameter_values(const std::string& constants);
+
+// The constants a result was computed with, as "open-parameter-values"
+// lists them: ints and doubles as JSON numbers, bools as booleans.
+nlohmann::ordered_json qvbs_constant_values(const std::vector<property::ConstantValue>& constants);
 
 // Seconds with millisecond precision, as QVBS asks.
 double qvbs_seconds(double seconds);

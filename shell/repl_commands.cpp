@@ -19,6 +19,10 @@
 #include "formats/model_files.hpp"
 #include "model_commands.hpp"
 #include "progress_line.hpp"
+#include "check_inputs.hpp"
+#include "expression/constant_assignments.hpp"
+#include "property/definitions.hpp"
+#include "property/file_definitions.hpp"
 #include "property/properties_file.hpp"
 #include "result_export.hpp"
 #include "settings.hpp"
@@ -29,7 +33,6 @@
 namespace pmc::shell {
 
 using property::FileProperty;
-using property::read_properties_file;
 
 namespace {
 
@@ -266,6 +269,8 @@ LineOutcome save(Session& session, const std::string& rest) {
 
 struct CheckRequest {
   std::vector<FileProperty> properties;  // typed ones unnamed
+  std::optional<property::PropertiesFile> file;  // --file's, whose constants the properties may use
+  std::string constants;                         // --const: values of the file's open constants
   std::string scheduler_file;
   bool json = false;
 };
@@ -318,8 +323,8 @@ class LeadingOptions {
   size_t pos_ = 0;
 };
 
-// check [--json] [--file F] [--scheduler F] P1 ; P2 ...: options first, then
-// the property text as typed (quotes are part of it).
+// check [--json] [--file F] [--const N=V,...] [--scheduler F] P1 ; P2 ...:
+// options first, then the property text as typed (quotes are part of it).
 CheckRequest parse_check(const std::string& rest) {
   CheckRequest request;
   LeadingOptions line(rest);
@@ -330,12 +335,18 @@ CheckRequest parse_check(const std::string& rest) {
       std::string value = line.value();
       if (value.empty()) fail(ErrorCode::invalid_argument, "{} needs a file name", option);
       if (option == "--file") {
-        for (FileProperty& p : read_properties_file(value)) request.properties.push_back(std::move(p));
+        if (request.file) fail(ErrorCode::invalid_argument, "check takes one --file");
+        request.file = property::read_properties(value);
+        for (const FileProperty& p : request.file->properties) request.properties.push_back(p);
       } else {
         request.scheduler_file = value;
       }
+    } else if (option == "--const") {
+      request.constants = line.value();
+      if (request.constants.empty()) fail(ErrorCode::invalid_argument, "--const needs NAME=VALUE[,NAME=VALUE...]");
     } else {
-      fail(ErrorCode::invalid_argument, "check: unknown option {} (options: --json, --file F, --scheduler F)",
+      fail(ErrorCode::invalid_argument,
+           "check: unknown option {} (options: --json, --file F, --const N=V,..., --scheduler F)",
            quote_for_message(option));
     }
   }
@@ -355,11 +366,31 @@ CheckRequest parse_check(const std::string& rest) {
   return request;
 }
 
+// The definitions the request's properties are checked with: the file's
+// constants (with --const's values for its open ones), formulas and labels.
+// The model's constants were fixed when it was loaded (load --const).
+property::Definitions request_definitions(const CheckRequest& request, const Model& model) {
+  const std::vector<expression::ConstantAssignment> given = expression::parse_constant_assignments(request.constants);
+  for (const expression::ConstantAssignment& a : given) {
+    const property::FileConstant* c = request.file ? request.file->find_constant(a.name) : nullptr;
+    if (c == nullptr || c->value) {
+      const std::string open = request.file ? request.file->undefined_constants() : "";
+      fail(ErrorCode::invalid_argument,
+           "--const {}={}: {} (a model's constants are given when it is loaded: load --const)", a.name, a.value,
+           !request.file ? std::string("check --const gives the open constants of --file, and there is none")
+                         : fmt::format("the properties file's open constants are {}", open.empty() ? "none" : open));
+    }
+  }
+  if (!request.file) return {};
+  return property::file_definitions(*request.file, given, property::model_constant_values(model.definitions()));
+}
+
 LineOutcome check_properties(Session& session, const std::string& rest) {
   const CheckRequest request = parse_check(rest);
   const LoadedModel& loaded = session.require_model();
   const bool json = session.json || request.json;
   CheckOptions options = session.options;
+  options.definitions = request_definitions(request, *loaded.model);
   options.settings.cancel = &session.cancel;
   ProgressLine progress(session.err);
   if (session.progress && !json) options.settings.progress = [&](const SolveProgress& p) { progress.show(p); };
@@ -376,13 +407,18 @@ LineOutcome check_properties(Session& session, const std::string& rest) {
                         *loaded.model);
       }
       session.last_results.push_back({property.name, result, loaded.model});
+      const std::vector<property::ConstantValue> used =
+          request.file ? used_constants(property, *request.file, options.definitions)
+                       : std::vector<property::ConstantValue>{};
       if (json) {
         nlohmann::json j = result_json(result, *loaded.model);  // with its "timings"
         if (!property.name.empty()) j["name"] = property.name;
+        if (!used.empty()) j["constants"] = constants_json(used);
         session.out << j.dump() << '\n';
       } else {
         if (!property.name.empty()) result.property = fmt::format("\"{}\": {}", property.name, result.property);
         print_result_text(result, *loaded.model, session.out);
+        if (!used.empty()) fmt::print(session.out, "  constants: {}\n", property::describe_constants(used));
         if (session.time) print_timings_text(result.timings, session.out);
       }
       if (!result.converged) outcome = LineOutcome::error;
@@ -547,9 +583,10 @@ const std::vector<ReplCommand>& repl_commands() {
       {"labels", "", "the current model's labels and how many states carry each", {"--json"}, ArgumentKind::none,
        labels},
       {"rewards", "", "the current model's reward structures", {"--json"}, ArgumentKind::none, rewards},
-      {"check", "PROPERTY [; PROPERTY...] | --file FILE  [--scheduler FILE] [--json]",
-       "check properties on the current model (P=? [ F \"goal\" ]); Ctrl-C cancels",
-       {"--file", "--scheduler", "--json"}, ArgumentKind::properties, check_properties},
+      {"check", "PROPERTY [; PROPERTY...] | --file FILE [--const N=V,...]  [--scheduler FILE] [--json]",
+       "check properties on the current model (P=? [ F \"goal\" ]); --const gives the file's open constants "
+       "(F<=T: --const T=10); Ctrl-C cancels",
+       {"--file", "--const", "--scheduler", "--json"}, ArgumentKind::properties, check_properties},
       {"synth", "--param K=LO:HI... [--threshold T | --max | --min] [--epsilon E] [--max-regions N] [--plot F.svg] PROPERTY",
        "parameter synthesis on the current model (a parametric CTMC): regions meeting a threshold, or holding the "
        "min/max; Ctrl-C cancels",

@@ -140,10 +140,12 @@ ResultsFormat results_format_for_file(const std::string& path) {
 
 ResultsTable::ResultsTable(const std::string& path, ResultsFormat format)
     : path_(path), separator_(format == ResultsFormat::csv ? ',' : '\t'), out_(open_for_writing(path)) {
-  write_row({"property", "name", "value", "lower", "upper", "satisfied", "solver", "iterations", "seconds", "error"});
+  write_row({"property", "name", "value", "lower", "upper", "satisfied", "solver", "iterations", "seconds", "error",
+             "constants"});
 }
 
-void ResultsTable::add(const std::string& name, const CheckResult& r) {
+void ResultsTable::add(const std::string& name, const CheckResult& r,
+                       const std::vector<property::ConstantValue>& constants) {
   const CheckResult::Reported v = r.reported_initial();
   // A filter's range: "[low,high]", as PRISM writes an interval (its ends'
   // bounds are in --json).
@@ -152,11 +154,12 @@ void ResultsTable::add(const std::string& name, const CheckResult& r) {
   write_row({r.property, name, value, v.certified && !range ? number(v.lower) : "",
              v.certified && !range ? number(v.upper) : "",
              r.is_boolean ? (r.initial_value != 0 ? "true" : "false") : "", r.solver_names(),
-             std::to_string(r.iterations), fmt::format("{}", r.seconds), ""});
+             std::to_string(r.iterations), fmt::format("{}", r.seconds), "", property::describe_constants(constants)});
 }
 
-void ResultsTable::add_failure(const std::string& name, const std::string& property, const std::string& error) {
-  write_row({property, name, "", "", "", "", "", "", "", error});
+void ResultsTable::add_failure(const std::string& name, const std::string& property, const std::string& error,
+                               const std::vector<property::ConstantValue>& constants) {
+  write_row({property, name, "", "", "", "", "", "", "", error, property::describe_constants(constants)});
 }
 
 void ResultsTable::write_row(const std::vector<std::string>& cells) {

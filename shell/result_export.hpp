@@ -13,6 +13,7 @@
 
 #include "check/check.hpp"
 #include "model/model.hpp"
+#include "property/definitions.hpp"
 
 namespace pmc::shell {
 
@@ -51,20 +52,28 @@ ResultsFormat results_format_for_file(const std::string& path);
 class ResultsExport {
  public:
   virtual ~ResultsExport() = default;
-  virtual void add(const std::string& name, const CheckResult& r) = 0;
-  virtual void add_failure(const std::string& name, const std::string& property, const std::string& error) = 0;
+  // `constants`: the properties' constants the result was computed with
+  // (each value of a --const range gives its own result); none when the
+  // property uses none.
+  virtual void add(const std::string& name, const CheckResult& r,
+                   const std::vector<property::ConstantValue>& constants) = 0;
+  virtual void add_failure(const std::string& name, const std::string& property, const std::string& error,
+                           const std::vector<property::ConstantValue>& constants) = 0;
 };
 
 // The table of every property of a command, a row appended as each
 // result is known (so a cancelled command keeps the rows it computed):
 // property, name, value, lower, upper, satisfied, solver, iterations,
-// seconds, error. Tab-separated (PRISM's -exportresults; tabs and line
-// breaks in a cell become blanks) or comma-separated (RFC 4180 quoting).
+// seconds, error, constants ("T=10, p=0.5"). Tab-separated (PRISM's
+// -exportresults; tabs and line breaks in a cell become blanks) or
+// comma-separated (RFC 4180 quoting).
 class ResultsTable final : public ResultsExport {
  public:
   ResultsTable(const std::string& path, ResultsFormat format);
-  void add(const std::string& name, const CheckResult& r) override;
-  void add_failure(const std::string& name, const std::string& property, const std::string& error) override;
+  void add(const std::string& name, const CheckResult& r,
+           const std::vector<property::ConstantValue>& constants) override;
+  void add_failure(const std::string& name, const std::string& property, const std::string& error,
+                   const std::vector<property::ConstantValue>& constants) override;
 
  private:
   void write_row(const std::vector<std::string>& cells);

@@ -130,6 +130,16 @@ PrismModel parse_program(std::string_view source, const std::string& file_name,
 // Reads `path` (errors: code io) and parses it.
 PrismModel load_program(const std::string& path, const std::vector<ConstantAssignment>& constants);
 
+// The constants the source at `path` declares, in order, and whether it
+// defines them (the others are what --const must give). Reads and parses
+// it (errors as load_program's syntax errors); nothing is bound or checked.
+struct DeclaredConstant {
+  std::string name;
+  expression::ValueType type;
+  bool defined = false;
+};
+std::vector<DeclaredConstant> declared_constants(const std::string& path);
+
 struct ExploreOptions {
   uint64_t max_states = 0;  // 0: no limit; above it exploration stops with an error
   unsigned threads = 0;     // 0: the hardware's

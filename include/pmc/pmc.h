@@ -256,6 +256,19 @@ PMC_API pmc_status pmc_options_set_memory_limit(pmc_options* options, uint64_t b
 PMC_API pmc_status pmc_options_set_parameter(pmc_options* options, const char* name, double value);
 PMC_API pmc_status pmc_options_clear_parameters(pmc_options* options);
 
+/* Values of the constants properties name (PRISM's `P=? [ F<=T "a" ]`,
+ * `P>=p [ ... ]`, `x=K`) for pmc_check with these options, as "T=10,p=0.5,
+ * b=true"; each is typed as written (10 an int, 10.0 or 0.5 a double, true
+ * a bool: a step bound of a DTMC or MDP must be an int). Replaces the values
+ * set before; NULL or "" clears them. A model built from a PRISM-language
+ * source knows its own constants without this. Read during the call only.
+ * PMC_ERROR_INVALID_ARGUMENT (nothing changed) for text that is not
+ * NAME=VALUE pairs, a name given twice, or a value that is no number, true
+ * or false. pmc_check fails with PMC_ERROR_PROPERTY naming a constant a
+ * property needs and neither these values nor the model give. Needs
+ * exclusive access to the options, like pmc_options_set_parameter. */
+PMC_API pmc_status pmc_options_set_constants(pmc_options* options, const char* constants);
+
 /* Cancellation. Each options handle carries a cancel flag, clear when
  * created. pmc_options_request_cancel sets it: every pmc_check running with
  * these options stops at its solver's next iteration (CPU and GPU solvers
@@ -609,21 +622,27 @@ typedef struct pmc_properties pmc_properties;
 /* Reads the properties file at `path`: one property per line or several
  * separated by ';' (a line break inside (), [] or {} continues one);
  * comments (`//` to the end of the line, block comments, lines starting
- * with '#'); `"name": P=? [ ... ]` names a property; `const int|double|bool
- * NAME = VALUE;` replaces NAME by VALUE (a number, true, false or an earlier
- * constant) in the properties after it. `constants` ("N=3,K=2", or NULL)
- * gives the values of constants the file declares without one
- * (`const int N;`); names the file does not leave open are ignored, so the
- * definitions given for a model may be passed as they are. The properties
- * themselves are parsed by pmc_check, not here. On PMC_OK, *out_properties
- * owns a new handle (free it with pmc_properties_free). Errors, whose
- * message (pmc_last_error) starts with the file and line ("p.props:3:
- * ..."): PMC_ERROR_IO (the file cannot be read), PMC_ERROR_PARSE (an
- * unterminated string or comment, a constant without a value or with one
- * that is not a literal, two properties of the same name, no property at
- * all), PMC_ERROR_UNSUPPORTED (`label` and `formula` definitions: define
- * them in the model), PMC_ERROR_INVALID_ARGUMENT (NULL pointers, malformed
- * `constants`). Thread-safe. */
+ * with '#'); `"name": P=? [ ... ]` names a property; PRISM's declarations
+ * `const int|double|bool NAME [= EXPRESSION];` (an expression over the
+ * file's other constants and those given here), `formula NAME = ...;` and
+ * `label "NAME" = ...;`. `constants` ("N=3,K=2", or NULL) gives the values
+ * of constants the file declares without one (`const int N;`, typed by the
+ * declaration); values of names the file does not declare may be read by
+ * its constants' expressions (the model's constants, given as they are) and
+ * are otherwise ignored, as are values of constants the file defines. Each
+ * property that uses the file's constants, formulas or labels comes with
+ * them put in (pmc_properties_text, in canonical form: `F<=T` with T=10
+ * reads `F<=10`); the others keep their text. The properties themselves
+ * are parsed by pmc_check, not here. On PMC_OK, *out_properties owns a new
+ * handle (free it with pmc_properties_free). Errors, whose message
+ * (pmc_last_error) starts with the file and line ("p.props:3: ..."):
+ * PMC_ERROR_IO (the file cannot be read), PMC_ERROR_PARSE (an unterminated
+ * string or comment, a malformed declaration or one of a name declared
+ * twice, a constant's value that is no constant expression or of the wrong
+ * type, a property using a constant without a value, two properties of the
+ * same name, no property at all), PMC_ERROR_INVALID_ARGUMENT (NULL
+ * pointers, malformed `constants`, a value of the wrong type for the
+ * declared constant). Thread-safe. */
 PMC_API pmc_status pmc_properties_read(const char* path, const char* constants, pmc_properties** out_properties);
 
 /* As pmc_properties_read, from the file's contents `text`; `source_name`
@@ -639,7 +658,7 @@ PMC_API void pmc_properties_free(pmc_properties* properties);
 PMC_API pmc_status pmc_properties_count(const pmc_properties* properties, uint64_t* out_count);
 
 /* Property `index`, in file order: its name ("" when unnamed), its text with
- * the constants substituted (the argument pmc_check takes), and the line it
+ * the file's constants put in (the argument pmc_check takes), and the line it
  * starts on (from 1). Strings stay valid until the properties are freed.
  * PMC_ERROR_INVALID_ARGUMENT for an index out of range or NULL pointers. */
 PMC_API pmc_status pmc_properties_name(const pmc_properties* properties, uint64_t index, const char** out_name);

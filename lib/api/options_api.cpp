@@ -2,6 +2,8 @@
 #include <cmath>
 
 #include "api/guard.hpp"
+#include "expression/constant_assignments.hpp"
+#include "property/file_definitions.hpp"
 #include "solver/registry.hpp"
 
 extern "C" {
@@ -124,6 +126,16 @@ pmc_status pmc_options_set_parameter(pmc_options* options, const char* name, dou
     if (parameter.empty()) pmc::fail(pmc::ErrorCode::invalid_argument, "the parameter name is empty");
     if (!std::isfinite(value)) pmc::fail(pmc::ErrorCode::invalid_argument, "parameter {}: {} is not a finite number", parameter, value);
     o.check.parameters[parameter] = value;
+  });
+}
+
+pmc_status pmc_options_set_constants(pmc_options* options, const char* constants) {
+  return guarded([&] {
+    pmc_options& o = require(options, "options");
+    const std::string text = constants != nullptr ? constants : "";
+    // Parsed and typed here, so that a malformed text fails at the setter.
+    o.check.definitions.constants = pmc::property::literal_constants(pmc::expression::parse_constant_assignments(text),
+                                                                     "pmc_options_set_constants");
   });
 }
 

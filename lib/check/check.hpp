@@ -12,6 +12,7 @@
 #include "common/bitset.hpp"
 #include "model/model.hpp"
 #include "model/parameter_point.hpp"
+#include "property/definitions.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {
@@ -23,6 +24,12 @@ struct CheckOptions {
   // every parameter needs a value in its range; given for a model without
   // parameters it is an error (instantiate_parameters says which).
   ParameterPoint parameters;
+  // What the property's names mean beyond the model: constants (a
+  // properties file's, values given with --const or
+  // pmc_options_set_constants), a properties file's formulas and labels.
+  // Put into the property before it is checked (property/definitions.hpp);
+  // the model's own constants need no entry.
+  property::Definitions definitions;
 };
 
 // Where a check's time went (the per-phase timings of docs/design.md §4),
@@ -131,9 +138,10 @@ struct CheckResult {
   Reported reported_initial() const;
 };
 
-// Parses and checks. Throws Error(property) for a malformed property or one
-// that does not fit the model (unknown label or reward structure, real time
-// bound on a DTMC, ...), Error(unsupported) for a valid property pmc cannot
+// Parses, binds options.definitions and the model's constants
+// (bind_definitions), and checks. Throws Error(property) for a malformed
+// property or one that does not fit the model (unknown label or reward
+// structure, real time bound on a DTMC, a constant without a value, ...), Error(unsupported) for a valid property pmc cannot
 // check yet, Error(invalid_argument) for an unknown solver. Non-convergence
 // is not thrown: the result has converged = false.
 CheckResult check(const Model& model, std::string_view property_text, const CheckOptions& options = {});

@@ -18,6 +18,7 @@
 #include "model/model_memory.hpp"
 #include "solver/registry.hpp"
 #include "graph/bitset_ops.hpp"
+#include "property/definitions.hpp"
 #include "property/parser.hpp"
 #include "common/cancellation.hpp"
 
@@ -367,7 +368,7 @@ std::string CheckResult::solver_names() const {
 
 CheckResult check(const Model& model, std::string_view property_text, const CheckOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  const Property property = parse_property(property_text);
+  const Property written = parse_property(property_text);
   if (!options.parameters.empty()) {
     // A pCTMC at a point is a CTMC; instantiating costs one pass
     // over the entries, small beside any solve, so it is not cached.
@@ -389,10 +390,14 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   validate_solver_choice(options.solver);  // reject unknown names early
   throw_if_cancelled(options.settings.cancel);  // a cancel requested before the check started
   validate_epsilon(options.settings.epsilon);
+  // Names become values (`F<=T` a step or time bound); the result shows
+  // the property as written.
+  const bool discrete_time = model.type() == ModelType::dtmc || model.type() == ModelType::mdp;
+  const Property property = bind_definitions(written, options.definitions, model.definitions(), discrete_time);
 
   PropertyChecker checker(model, options);
   CheckResult result;
-  result.property = to_string(property);
+  result.property = to_string(written);
   const Operator* top = property.top_operator();
   if (top != nullptr && top->is_query()) {
     ResultExtras extras;

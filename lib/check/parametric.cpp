@@ -4,6 +4,7 @@
 
 #include "check/state_expressions.hpp"
 #include "common/error.hpp"
+#include "property/definitions.hpp"
 #include "property/parser.hpp"
 
 namespace pmc {
@@ -91,18 +92,20 @@ double time_value(const Number& n, size_t column) {
 }  // namespace
 
 ParametricQuery parametric_query(const Model& model, std::string_view property_text) {
-  const Property property = parse_property(property_text);
+  const Property written = parse_property(property_text);
   if (model.type() != ModelType::pctmc) {
     fail(ErrorCode::unsupported, "parameter synthesis needs a parametric CTMC (pctmc), but this model is a {}",
          to_string(model.type()));
   }
+  // Bounds over the model's constants (`F<=T`) become numbers; a pCTMC is continuous-time.
+  const Property property = bind_definitions(written, {}, model.definitions(), false);
   const Operator* op = property.top_operator();
   if (op == nullptr) unsupported(1, "the property must be a single P or R operator");
   if (op->optimisation != Optimisation::none) {
     unsupported(op->column, "Pmin/Pmax/Rmin/Rmax are for MDPs; use `pmc synth --min/--max` with P=?");
   }
   ParametricQuery q;
-  q.property = to_string(property);
+  q.property = to_string(written);
   if (!op->is_query()) {
     q.comparison = op->comparison;
     q.threshold = op->threshold;

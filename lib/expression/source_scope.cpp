@@ -99,9 +99,11 @@ Declarations parse_definitions(const SourceDefinitions& definitions) {
   }
 }
 
-// A constant's final value as source_validator.cpp prints it (an int64, a double, true
-// or false) as a literal node; nothing for any other text.
-std::optional<Node> value_node(const std::string& text) {
+}  // namespace
+
+// A constant's final value as source_validator.cpp prints it (an int64, a
+// double, true or false).
+std::optional<Node> constant_literal(const std::string& text) {
   Node n;
   if (text == "true" || text == "false") {
     n.kind = NodeKind::boolean;
@@ -124,6 +126,8 @@ std::optional<Node> value_node(const std::string& text) {
   return n;
 }
 
+namespace {
+
 [[noreturn]] void not_a_value(const std::string& name, const std::string& value) {
   fail(ErrorCode::property, "constant '{}' has the value {}, which is no number, true or false", name,
        quote_for_message(value));
@@ -135,7 +139,7 @@ void check_source_definitions(const SourceDefinitions& definitions) {
   if (definitions.empty()) return;
   parse_definitions(definitions);
   for (const auto& [name, value] : definitions.constants) {
-    if (!value_node(value)) not_a_value(name, value);
+    if (!constant_literal(value)) not_a_value(name, value);
   }
 }
 
@@ -150,7 +154,7 @@ SourceScope::SourceScope(const SourceDefinitions& definitions, const StateValuat
     : state_(std::make_unique<State>(parse_definitions(definitions))) {
   // Before anything is bound: the binder reads a constant's value at its first use.
   for (size_t i = 0; i < definitions.constants.size(); ++i) {
-    state_->declarations.constants[i].value = value_node(definitions.constants[i].second);
+    state_->declarations.constants[i].value = constant_literal(definitions.constants[i].second);
     state_->values.push_back(definitions.constants[i].second);
   }
   for (size_t i = 0; i < valuations.variables.size(); ++i) {

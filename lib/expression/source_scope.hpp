@@ -7,9 +7,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "expression/expression.hpp"
+#include "expression/syntax_tree.hpp"
 #include "model/model.hpp"
 
 namespace pmc::expression {
@@ -18,6 +20,10 @@ namespace pmc::expression {
 // not parse: possible only in a .pmcb file not written by pmc, whose reader
 // calls this.
 void check_source_definitions(const SourceDefinitions& definitions);
+
+// A constant's final value as a model keeps it (SourceDefinitions: "4",
+// "0.5", "2.0", "true") as a typed literal node; nothing for other text.
+std::optional<Node> constant_literal(const std::string& text);
 
 // The definitions parsed once, for the names one property uses. Not
 // thread-safe (binding caches constants' values); one per compiled property.

@@ -212,6 +212,15 @@ bool Property::is_query() const {
 
 namespace {
 
+// A bound or threshold written as an expression: bare where it is one
+// operand (`T`, `max(a,b)`), else parenthesised as PRISM's manual asks
+// (`F<=(T/2) "a"`), so that the printed property reads back the same.
+std::string bound_expression_text(const Expression& e) {
+  const std::string text = to_string(e);
+  if (e.kind == ExprKind::variable || e.kind == ExprKind::call) return text;
+  return "(" + text + ")";
+}
+
 struct FilterName {
   std::string_view name;
   FilterOp op;
@@ -313,7 +322,15 @@ ValueKind filter_result_kind(FilterOp op, ValueKind operand) {
   return ValueKind::unknown;
 }
 
+bool operator==(const Number& a, const Number& b) {
+  if (a.expression || b.expression) {
+    return a.expression && b.expression && to_string(*a.expression) == to_string(*b.expression);
+  }
+  return a.value == b.value && a.is_integer == b.is_integer;
+}
+
 std::string to_string(const Number& number) {
+  if (number.expression) return bound_expression_text(*number.expression);
   if (number.is_integer) return fmt::format("{}", static_cast<uint64_t>(number.value));
   std::string text = fmt::format("{}", number.value);
   // A real literal must not print as an integer one, or a round trip would
@@ -397,7 +414,9 @@ std::string to_string(const Operator& op) {
   }
   out += optimisation_suffix(op.optimisation);
   out += to_string(op.comparison);
-  if (!op.is_query()) out += fmt::format("{}", op.threshold);
+  if (!op.is_query()) {
+    out += op.threshold_expression ? bound_expression_text(*op.threshold_expression) : fmt::format("{}", op.threshold);
+  }
   out += " [ ";
   switch (op.kind) {
     case OperatorKind::probability:

@@ -33,14 +33,26 @@ using PathPtr = std::shared_ptr<const PathFormula>;
 using OperatorPtr = std::shared_ptr<const Operator>;
 using FilterPtr = std::shared_ptr<const Filter>;
 
+struct Expression;
+using ExprPtr = std::shared_ptr<const Expression>;
+
 // A numeric literal as written. `is_integer` says it was written with digits
 // only (no '.', no exponent): a DTMC/MDP step bound must be one, so the
 // checker rejects `F<=2.5` (and `F<=2.0`, as PRISM's type checker does)
 // there while a CTMC accepts any non-negative time.
+//
+// A bound or threshold may also be an expression over constants, as PRISM
+// allows (`F<=T`, `C<=T/2`, `U[T1,T2]`): then `expression` holds it, and
+// `value` and `is_integer` mean nothing until bind_definitions
+// (property/definitions.hpp) evaluates it — an int-typed result counts as
+// written with digits only. The checker binds every property first.
 struct Number {
   double value = 0.0;
   bool is_integer = false;
-  friend bool operator==(const Number&, const Number&) = default;
+  ExprPtr expression;  // null: a literal
+  bool is_literal() const { return expression == nullptr; }
+  // Literals by value and type, expressions by their text.
+  friend bool operator==(const Number& a, const Number& b);
 };
 
 // The time/step bound of F, G and U. Neither set: unbounded. Only `upper`:
@@ -99,6 +111,10 @@ struct Operator {
   std::string reward_name;  // reward only; empty selects the default structure
   Comparison comparison = Comparison::query;
   double threshold = 0.0;   // unused for a query; in [0,1] for P and S
+  // Set when the threshold was written as an expression over constants
+  // (`P>=p`, `R<e`): `threshold` is meaningless until bind_definitions
+  // evaluates it (as for Number::expression).
+  ExprPtr threshold_expression;
   PathPtr path;             // probability: the path formula
   // probability only: ψ of Storm's conditional P[ path || condition ], the
   // probability of `path` given that `condition` holds; null otherwise.
@@ -130,9 +146,6 @@ enum class ExprKind : uint8_t {
   equal, not_equal, less, less_equal, greater, greater_equal,
   call,      // min, max, floor, ceil, round, pow, mod, log (PRISM's functions)
 };
-
-struct Expression;
-using ExprPtr = std::shared_ptr<const Expression>;
 
 struct Expression {
   ExprKind kind = ExprKind::number;
@@ -251,7 +264,9 @@ std::string to_string(const Operator& op);
 std::string to_string(const Filter& filter);  // `filter(max, R=? [ F "stable" ], "init")`
 std::string to_string(const Property& property);
 std::string to_string(const TimeBound& bound);  // "", "<=5", ">=1.5", "[1,2]"
-std::string to_string(const Number& number);    // "5" or "5.0", "0.001", "1e-10"
+// "5" or "5.0", "0.001", "1e-10"; an expression as `T` or a call, else in
+// parentheses (`(T/2)`), so that it cannot run into the formula after it.
+std::string to_string(const Number& number);
 std::string_view to_string(Comparison comparison);  // "=?", "<", "<=", ">", ">="
 
 // Every distinct label the formula mentions, in order of first appearance

@@ -283,7 +283,7 @@ class Parser {
       error_at(start, "integer " + std::string(text_.substr(start, pos_ - start)) + " is too large (limit 2^53)");
     }
     tok_.kind = Tok::number;
-    tok_.number = Number{value, integer};
+    tok_.number = Number{value, integer, nullptr};
   }
 
   // Labels and reward names: any printable characters but '"', non-empty,
@@ -757,8 +757,9 @@ class Parser {
     return op;
   }
 
-  // Storm's T, Tmin and Tmax: an operator where a comparison and '['
-  // follow (`T=? [`, `T<=5 [`); otherwise a state variable of that name.
+  // Storm's T, Tmin and Tmax: an operator where a comparison, a bound value
+  // and '[' follow (`T=? [`, `T<=5 [`, `T<=B*2 [`); otherwise a state
+  // variable's or a constant's name (`F<=T "a"`, `T<3 & "b"`).
   bool starts_time_operator() {
     const std::string_view word = tok_.text;
     if (word != "T" && word != "Tmin" && word != "Tmax") return false;
@@ -767,11 +768,68 @@ class Parser {
       case Tok::less:
       case Tok::less_equal:
       case Tok::greater:
-      case Tok::greater_equal:  // a negative bound too, which parse_comparison refuses
-        return peek(3).kind == Tok::lbracket || (peek(2).kind == Tok::minus && peek(4).kind == Tok::lbracket);
+      case Tok::greater_equal: return bound_value_and_bracket_follow();
       case Tok::lbracket: return true;  // the missing comparison is reported by parse_comparison
       default: return false;
     }
+  }
+
+  // Whether, after the current word and its comparison, a bound value (as
+  // parse_bound_value reads it: operands joined by + - * /, a negative one
+  // too, which parse_comparison refuses) and '[' come. Looks ahead only: the
+  // lexer is left where it was, and text it cannot read is left for the
+  // parse to report.
+  bool bound_value_and_bracket_follow() {
+    const size_t saved_pos = pos_;
+    const Token saved = tok_;
+    bool follow = false;
+    try {
+      advance();  // the word
+      advance();  // the comparison
+      follow = skip_bound_value() && tok_.kind == Tok::lbracket;
+    } catch (const Error&) {
+      follow = false;
+    }
+    pos_ = saved_pos;
+    tok_ = saved;
+    return follow;
+  }
+
+  bool skip_bound_value() {
+    if (!skip_bound_operand()) return false;
+    while (tok_.kind == Tok::plus || tok_.kind == Tok::minus || tok_.kind == Tok::star || tok_.kind == Tok::slash) {
+      advance();
+      if (!skip_bound_operand()) return false;
+    }
+    return true;
+  }
+
+  // -x, 5, T, max(a,b), (T*3600).
+  bool skip_bound_operand() {
+    while (tok_.kind == Tok::minus) advance();
+    if (tok_.kind == Tok::number) {
+      advance();
+      return true;
+    }
+    if (tok_.kind == Tok::identifier) {
+      const bool function = function_arity(tok_.text) >= 0;
+      advance();
+      // A name before '(' that is no function ends the value, as in parse_bound_value.
+      return !function || tok_.kind != Tok::lparen || skip_parenthesised();
+    }
+    return tok_.kind == Tok::lparen && skip_parenthesised();
+  }
+
+  // From '(' past its ')'; false at the end of the text.
+  bool skip_parenthesised() {
+    size_t open = 0;
+    do {
+      if (tok_.kind == Tok::end) return false;
+      if (tok_.kind == Tok::lparen) ++open;
+      if (tok_.kind == Tok::rparen) --open;
+      advance();
+    } while (open > 0);
+    return true;
   }
 
   // filter(op, φ) or filter(op, φ, states): PRISM's filters. Only the
@@ -913,12 +971,41 @@ class Parser {
     std::string_view what = is_probability                     ? "a probability bound in [0,1]"
                             : op.kind == OperatorKind::time ? "a non-negative time bound"
                                                             : "a non-negative reward bound";
-    if (tok_.kind != Tok::number) expected(what);
-    op.threshold = tok_.number.value;
-    if (is_probability && op.threshold > 1.0) {
-      error_at(tok_.offset, fmt::format("probability bound must be in [0,1] but found {}", tok_.text));
+    const Token first = tok_;
+    const Number threshold = parse_bound_value(what);
+    if (threshold.expression) {
+      op.threshold_expression = threshold.expression;  // checked once evaluated (bind_definitions)
+      return;
     }
-    advance();
+    op.threshold = threshold.value;
+    if (is_probability && op.threshold > 1.0) {
+      error_at(first.offset, fmt::format("probability bound must be in [0,1] but found {}", first.text));
+    }
+  }
+
+  // A bound or threshold: a number, or as in PRISM an expression over
+  // constants (`T`, `(T*3600)`, `T/2`, `max(a,b)`), kept unevaluated for
+  // bind_definitions. It is an arithmetic expression (no comparison outside
+  // parentheses), so `F<=T x=1` ends the bound at T; a name followed by '('
+  // that is no function ends there too (`F<=T (x=1)`), as PRISM's parser does.
+  Number parse_bound_value(std::string_view what) {
+    const bool starts_bound = tok_.kind == Tok::number || tok_.kind == Tok::lparen ||
+                              (tok_.kind == Tok::identifier && (!is_reserved_word(tok_.text) ||
+                                                                (function_arity(tok_.text) >= 0 && peek().kind == Tok::lparen)));
+    if (!starts_bound) expected(what);
+    if (tok_.kind == Tok::number) {
+      const Tok next = peek().kind;
+      if (next != Tok::plus && next != Tok::minus && next != Tok::star && next != Tok::slash) {
+        const Number n = tok_.number;
+        advance();
+        return n;
+      }
+    }
+    ExprPtr e = parse_sum();
+    if (e->kind == ExprKind::number) return e->number;  // `5`, `(5)`: a literal
+    Number n;
+    n.expression = std::move(e);
+    return n;
   }
 
   // ---- path and reward formulas ----
@@ -977,7 +1064,7 @@ class Parser {
         expect(Tok::comma, "','");
         bound.upper = parse_time("a non-negative interval end");
         expect(Tok::rbracket, "']' closing the time interval");
-        if (bound.lower->value > bound.upper->value) {
+        if (bound.lower->is_literal() && bound.upper->is_literal() && bound.lower->value > bound.upper->value) {
           error_at(lower_offset, fmt::format("empty time interval: start {} exceeds end {}",
                                              to_string(*bound.lower), to_string(*bound.upper)));
         }
@@ -992,12 +1079,7 @@ class Parser {
     return bound;
   }
 
-  Number parse_time(std::string_view what) {
-    if (tok_.kind != Tok::number) expected(what);
-    Number n = tok_.number;
-    advance();
-    return n;
-  }
+  Number parse_time(std::string_view what) { return parse_bound_value(what); }
 
   // T's `F ψ`: Storm's expected time takes an unbounded eventually only.
   RewardFormula parse_time_target() {

@@ -15,10 +15,14 @@
 //   filter    := 'filter' '(' filterop ',' state ( ',' state )? ')'
 //   filterop  := min | max | argmin | argmax | count | sum | avg | first | range
 //              | forall | exists | print | printall | state | '+' | '&' | '|'
-//   cmp       := '=?' | ( '<' | '<=' | '>' | '>=' ) number
+//   cmp       := '=?' | ( '<' | '<=' | '>' | '>=' ) value
 //   path      := 'X' state | 'F' bound? state | 'G' bound? state | state 'U' bound? state
-//   bound     := '<=' number | '>=' number | '[' number ',' number ']'
-//   reward    := 'F' state | 'C' '<=' number | 'I' '=' number | 'S' | 'LRA'
+//   bound     := '<=' value | '>=' value | '[' value ',' value ']'
+//   reward    := 'F' state | 'C' '<=' value | 'I' '=' value | 'S' | 'LRA'
+//   value     := a number, or an arithmetic expression over constants (PRISM's
+//                `F<=T`, `C<=(T*3600)`, `U[T1,T2]`, `P>=p`), kept unevaluated
+//                (Number::expression, Operator::threshold_expression) until
+//                bind_definitions (property/definitions.hpp) gives the constants
 //
 // PRISM's filters: `filter(max, R=? [ F "stable" ], "init")` reduces the
 // operand's values over the states where the third argument holds (every
@@ -61,9 +65,11 @@ namespace pmc::property {
 //   column 10: expected ']' but found end of input
 //     P=?[F "a"
 //              ^
-// Probability and steady-state bounds must lie in [0,1], time bounds and
-// reward bounds must be non-negative, and formulas deeper than k_max_depth
-// are rejected (so no input can exhaust the stack). Thread-safe.
+// Probability and steady-state bounds written as numbers must lie in [0,1],
+// time bounds and reward bounds must be non-negative (those written as
+// expressions are checked once evaluated, by bind_definitions), and formulas
+// deeper than k_max_depth are rejected (so no input can exhaust the stack).
+// Thread-safe.
 Property parse_property(std::string_view text);
 
 }  // namespace pmc::property

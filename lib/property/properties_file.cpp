@@ -6,23 +6,32 @@
 #include <set>
 #include <sstream>
 
+#include <optional>
+
 #include "common/error.hpp"
 #include "common/text.hpp"
+#include "expression/binder.hpp"
 #include "expression/constant_assignments.hpp"
+#include "expression/grammar.hpp"
+#include "expression/lexer.hpp"
+#include "expression/token_cursor.hpp"
+#include "property/definitions.hpp"
+#include "property/file_definitions.hpp"
+#include "property/parser.hpp"
 
 namespace pmc::property {
 
 namespace {
 
-using Constants = std::map<std::string, std::string>;  // name -> literal value
-
 bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// One statement: a property or a declaration, with the line it starts on.
+// One statement: a property or a declaration, with the line and column of
+// its first character.
 struct Statement {
   std::string text;
   int line;
+  int column = 1;
 };
 
 // Splits on ';' and on line breaks outside brackets, dropping comments;
@@ -33,16 +42,22 @@ std::vector<Statement> split_statements(std::string_view content, const std::str
   std::vector<Statement> out;
   std::string current;
   bool blank = true;  // current holds only white space
-  int line = 1, start_line = 1, depth = 0;
+  int line = 1, start_line = 1, start_column = 1, depth = 0;
+  size_t line_start = 0;  // offset of the current line's first character
   auto finish = [&] {
     std::string t(trim(current));
-    if (!t.empty()) out.push_back({t, start_line});
+    if (!t.empty()) out.push_back({t, start_line, start_column});
     current.clear();
     blank = true;
     depth = 0;
   };
-  auto append = [&](std::string_view text) {
-    if (blank && text.find_first_not_of(" \t\r\f\v") != std::string_view::npos) blank = false;
+  // `text` starts at offset `at` of the content.
+  auto append = [&](std::string_view text, size_t at) {
+    const size_t first = text.find_first_not_of(" \t\r\f\v");
+    if (blank && first != std::string_view::npos) {
+      blank = false;
+      start_column = static_cast<int>(at + first - line_start) + 1;
+    }
     current.append(text);
   };
   for (size_t i = 0; i < content.size(); ++i) {
@@ -54,7 +69,7 @@ std::vector<Statement> split_statements(std::string_view content, const std::str
       if (close == std::string_view::npos || quoted.find('\n') != std::string_view::npos) {
         fail(ErrorCode::parse, "{}:{}: unterminated string (a '\"' without its closing '\"')", file_name, line);
       }
-      append(quoted);
+      append(quoted, i);
       i = close;
     } else if ((c == '/' && i + 1 < content.size() && content[i + 1] == '/') || (c == '#' && blank)) {
       // `//` comments, and lines starting with '#' (pmc's older property files)
@@ -62,7 +77,12 @@ std::vector<Statement> split_statements(std::string_view content, const std::str
     } else if (c == '/' && i + 1 < content.size() && content[i + 1] == '*') {
       const size_t close = content.find("*/", i + 2);
       if (close == std::string_view::npos) fail(ErrorCode::parse, "{}:{}: unterminated comment '/*'", file_name, line);
-      for (size_t k = i; k < close; ++k) line += content[k] == '\n';
+      for (size_t k = i; k < close; ++k) {
+        if (content[k] == '\n') {
+          ++line;
+          line_start = k + 1;
+        }
+      }
       current += ' ';
       i = close + 1;
     } else if (c == ';') {
@@ -73,37 +93,14 @@ std::vector<Statement> split_statements(std::string_view content, const std::str
       else
         finish();
       ++line;
+      line_start = i + 1;
     } else {
       if (c == '(' || c == '[' || c == '{') ++depth;
       if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
-      append(std::string_view(&content[i], 1));
+      append(std::string_view(&content[i], 1), i);
     }
   }
   finish();
-  return out;
-}
-
-// Replaces whole-word identifiers outside quotes by their values.
-std::string substitute(const std::string& text, const Constants& constants) {
-  if (constants.empty()) return text;
-  std::string out;
-  for (size_t i = 0; i < text.size();) {
-    if (text[i] == '"') {
-      const size_t close = text.find('"', i + 1);
-      const size_t end = close == std::string::npos ? text.size() : close + 1;
-      out.append(text, i, end - i);
-      i = end;
-    } else if (is_identifier_start(text[i]) && (i == 0 || !is_identifier_char(text[i - 1]))) {
-      size_t e = i;
-      while (e < text.size() && is_identifier_char(text[e])) ++e;
-      const std::string word = text.substr(i, e - i);
-      auto it = constants.find(word);
-      out += it == constants.end() ? word : it->second;
-      i = e;
-    } else {
-      out += text[i++];
-    }
-  }
   return out;
 }
 
@@ -111,81 +108,85 @@ bool starts_with_word(const std::string& text, std::string_view word) {
   return text.size() > word.size() && text.compare(0, word.size(), word) == 0 && !is_identifier_char(text[word.size()]);
 }
 
-bool is_literal(const std::string& value) {
-  if (value == "true" || value == "false") return true;
-  if (value.empty()) return false;
-  size_t i = value[0] == '-' ? 1 : 0;
-  bool digits = false;
-  for (; i < value.size(); ++i) {
-    const char c = value[i];
-    if (std::isdigit(static_cast<unsigned char>(c))) {
-      digits = true;
-    } else if (!(c == '.' || c == 'e' || c == 'E' || ((c == '-' || c == '+') && (value[i - 1] == 'e' || value[i - 1] == 'E')))) {
-      return false;
-    }
-  }
-  return digits;
+// The statement's text padded to its place in the file, so that the
+// lexer's lines and columns are the file's (a statement split over lines
+// was joined into one, so its later lines count as its first).
+std::string placed_text(const Statement& s) {
+  std::string placed(static_cast<size_t>(s.line - 1), '\n');
+  placed.append(static_cast<size_t>(s.column - 1), ' ');
+  return placed + s.text;
 }
 
-// "N=3,K=2": the values a caller gives for constants a file leaves without
-// one, in the syntax of a source's --const; here each value must be a literal.
-Constants parse_constant_definitions(std::string_view text) {
-  Constants out;
-  for (expression::ConstantAssignment& a : expression::parse_constant_assignments(text)) {
-    if (!is_literal(a.value)) {
-      fail(ErrorCode::invalid_argument, "constants: {}: the value must be a number, true or false",
-           quote_for_message(a.name + "=" + a.value));
-    }
-    out.emplace(std::move(a.name), std::move(a.value));
+// `const [int|double|bool] NAME [= EXPRESSION]`, with PRISM's expression
+// grammar (lib/expression) for the value.
+FileConstant parse_constant(const Statement& s, const std::string& file_name) {
+  const std::string text = placed_text(s);  // the tokens point into it
+  expression::TokenCursor in(expression::tokenize(text, file_name), file_name);
+  in.expect("const");
+  FileConstant c;
+  c.line = s.line;
+  if (in.accept("double")) {
+    c.type = expression::ValueType::real;
+  } else if (in.accept("bool")) {
+    c.type = expression::ValueType::boolean;
+  } else {
+    in.accept("int");
   }
-  return out;
+  c.column = static_cast<int>(in.peek().column);
+  c.name = in.name("a constant's name");
+  if (in.accept("=")) c.value = expression::parse_expression(in);
+  if (in.peek().kind != expression::TokenKind::end) {
+    in.error(in.peek(), c.value ? "';' after the constant's value" : "'=' or ';' after the constant's name");
+  }
+  return c;
 }
 
-// `const [int|double|bool] NAME = VALUE`, or `const [type] NAME` whose value
-// comes from the caller's `defined` constants.
-void declare_constant(const Statement& s, const std::string& file_name, const Constants& defined,
-                      Constants& constants) {
-  std::string rest = std::string(trim(std::string_view(s.text).substr(5)));
-  for (std::string_view type : {"int", "double", "bool"}) {
-    if (starts_with_word(rest, type)) {
-      rest = std::string(trim(std::string_view(rest).substr(type.size())));
-      break;
+// `formula NAME = BODY` or `label "NAME" = BODY`: the body is parsed as a
+// property (a state formula or an expression over state variables).
+FileDefinition parse_definition(const Statement& s, const std::string& file_name, std::string_view keyword) {
+  const std::string_view text = s.text;
+  size_t i = text.find_first_not_of(" \t", keyword.size());
+  FileDefinition d;
+  d.line = s.line;
+  const bool label = keyword == "label";
+  const std::string where = fmt::format("{}:{}", file_name, s.line);
+  if (label) {
+    const size_t close = i == std::string_view::npos || text[i] != '"' ? std::string_view::npos : text.find('"', i + 1);
+    if (close == std::string_view::npos || close == i + 1) {
+      fail(ErrorCode::parse, "{}: expected a label's name in double quotes after 'label' in {}", where,
+           quote_for_message(text, 60));
     }
-  }
-  size_t e = 0;
-  while (e < rest.size() && is_identifier_char(rest[e])) ++e;
-  const std::string name = rest.substr(0, e);
-  if (name.empty() || !is_identifier_start(name[0])) {
-    fail(ErrorCode::parse, "{}:{}: expected a constant's name after 'const' in {}", file_name, s.line,
-         quote_for_message(s.text, 60));
-  }
-  const std::string after = std::string(trim(std::string_view(rest).substr(e)));
-  if (after.empty() && defined.count(name) != 0) {
-    if (!constants.emplace(name, defined.at(name)).second) {
-      fail(ErrorCode::parse, "{}:{}: constant '{}' defined twice", file_name, s.line, name);
+    d.name = std::string(text.substr(i + 1, close - i - 1));
+    i = close + 1;
+  } else {
+    size_t e = i;
+    while (e < text.size() && is_identifier_char(text[e])) ++e;
+    if (i == std::string_view::npos || e == i || !is_identifier_start(text[i])) {
+      fail(ErrorCode::parse, "{}: expected a formula's name after 'formula' in {}", where, quote_for_message(text, 60));
     }
-    return;
+    d.name = std::string(text.substr(i, e - i));
+    if (expression::is_reserved_word(d.name)) {
+      fail(ErrorCode::parse, "{}: formula name '{}' is a keyword (reserved in PRISM)", where, d.name);
+    }
+    i = e;
   }
-  if (after.empty()) {
-    fail(ErrorCode::parse,
-         "{}:{}: constant '{}' has no value; a properties file's constants must be defined in it "
-         "(const int {} = 10;)",
-         file_name, s.line, name, name);
+  i = text.find_first_not_of(" \t", i);
+  if (i == std::string_view::npos || text[i] != '=') {
+    fail(ErrorCode::parse, "{}: expected '=' after {} {}", where, keyword, label ? "\"" + d.name + "\"" : d.name);
   }
-  if (after[0] != '=') {
-    fail(ErrorCode::parse, "{}:{}: expected '=' after constant '{}', found {}", file_name, s.line, name,
-         quote_for_message(after, 40));
+  const std::string body(trim(text.substr(i + 1)));
+  if (body.empty()) fail(ErrorCode::parse, "{}: {} {} has no body after '='", where, keyword, d.name);
+  try {
+    d.body = parse_property(body).root;
+  } catch (const Error& e) {
+    fail(e.code(), "{}: {} {}: {}", where, keyword, label ? "\"" + d.name + "\"" : "'" + d.name + "'", e.what());
   }
-  const std::string value = substitute(std::string(trim(std::string_view(after).substr(1))), constants);
-  if (!is_literal(value)) {
-    fail(ErrorCode::parse,
-         "{}:{}: constant '{}' = {}: pmc takes only a number, true or false (or an earlier constant) as a "
-         "properties file's constant's value",
-         file_name, s.line, name, quote_for_message(value, 40));
+  if (d.body->kind == StateKind::op && d.body->op->is_query()) {
+    fail(ErrorCode::parse, "{}: {} {} asks for a value (=?); a {} is a state formula or an expression", where, keyword,
+         d.name, keyword);
   }
-  if (!constants.emplace(name, value).second) fail(ErrorCode::parse, "{}:{}: constant '{}' defined twice", file_name, s.line, name);
+  return d;
 }
-
 }  // namespace
 
 FileProperty split_property_name(const std::string& text, const std::string& where) {
@@ -204,31 +205,109 @@ FileProperty split_property_name(const std::string& text, const std::string& whe
   return p;
 }
 
-std::vector<FileProperty> parse_properties_file(std::string_view content, const std::string& file_name,
-                                                std::string_view constant_definitions) {
-  const Constants defined = parse_constant_definitions(constant_definitions);
-  std::vector<FileProperty> out;
-  Constants constants;
-  std::set<std::string> names;
+std::string PropertiesFile::undefined_constants() const {
+  std::string text;
+  for (const FileConstant& c : constants) {
+    if (!c.value) text += fmt::format("{}{} ({})", text.empty() ? "" : ", ", c.name, expression::type_name(c.type));
+  }
+  return text;
+}
+
+const FileConstant* PropertiesFile::find_constant(std::string_view name) const {
+  for (const FileConstant& c : constants) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+PropertiesFile parse_properties(std::string_view content, const std::string& file_name) {
+  PropertiesFile file;
+  file.file_name = file_name;
+  // Constants and formulas share PRISM's one space of names; labels and
+  // property names have their own.
+  std::map<std::string, int> names, labels, property_names;
+  auto claim = [&](std::map<std::string, int>& space, const std::string& name, int line, std::string_view what) {
+    const auto [it, fresh] = space.emplace(name, line);
+    if (!fresh) {
+      fail(ErrorCode::parse, "{}:{}: {} '{}' is declared twice (first at line {})", file_name, line, what, name,
+           it->second);
+    }
+  };
   for (const Statement& s : split_statements(content, file_name)) {
     if (starts_with_word(s.text, "const")) {
-      declare_constant(s, file_name, defined, constants);
+      FileConstant c = parse_constant(s, file_name);
+      claim(names, c.name, s.line, "constant");
+      file.constants.push_back(std::move(c));
       continue;
     }
-    if (starts_with_word(s.text, "label") || starts_with_word(s.text, "formula")) {
-      fail(ErrorCode::unsupported,
-           "{}:{}: {} definitions in a properties file are not supported; define them in the model", file_name, s.line,
-           s.text.substr(0, s.text.find_first_of(" \t")));
+    if (starts_with_word(s.text, "formula")) {
+      FileDefinition f = parse_definition(s, file_name, "formula");
+      claim(names, f.name, s.line, "formula");
+      file.formulas.push_back(std::move(f));
+      continue;
+    }
+    if (starts_with_word(s.text, "label")) {
+      FileDefinition l = parse_definition(s, file_name, "label");
+      claim(labels, l.name, s.line, "label");
+      file.labels.push_back(std::move(l));
+      continue;
     }
     FileProperty p = split_property_name(s.text, fmt::format("{}:{}", file_name, s.line));
     p.line = s.line;
-    if (!p.name.empty() && !names.insert(p.name).second) {
+    if (!p.name.empty() && !property_names.emplace(p.name, s.line).second) {
       fail(ErrorCode::parse, "{}:{}: two properties are named \"{}\"", file_name, s.line, p.name);
     }
-    p.text = substitute(p.text, constants);
-    out.push_back(std::move(p));
+    file.properties.push_back(std::move(p));
   }
-  if (out.empty()) fail(ErrorCode::parse, "{}: no property in the file", file_name);
+  if (file.properties.empty()) fail(ErrorCode::parse, "{}: no property in the file", file_name);
+  return file;
+}
+
+PropertiesFile read_properties(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(ErrorCode::io, "{}: cannot open the properties file", path);
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) fail(ErrorCode::io, "{}: read failed", path);
+  return parse_properties(content.str(), path);
+}
+
+std::vector<FileProperty> parse_properties_file(std::string_view content, const std::string& file_name,
+                                                std::string_view constant_definitions) {
+  const PropertiesFile file = parse_properties(content, file_name);
+  // Values for the file's open constants; values of names it does not
+  // declare are what its expressions may read; values of constants it
+  // defines are ignored, so that a model's definitions pass as they are.
+  std::vector<expression::ConstantAssignment> given, outer;
+  for (expression::ConstantAssignment& a : expression::parse_constant_assignments(constant_definitions)) {
+    const FileConstant* c = file.find_constant(a.name);
+    if (c == nullptr) {
+      outer.push_back(std::move(a));
+    } else if (!c->value) {
+      given.push_back(std::move(a));
+    }
+  }
+  const Definitions definitions = file_definitions(file, given, literal_constants(outer, "constants"));
+  std::vector<FileProperty> out;
+  for (const FileProperty& p : file.properties) {
+    FileProperty ready = p;
+    std::optional<Property> parsed;
+    try {
+      if (!definitions.empty()) parsed = parse_property(p.text);
+    } catch (const Error&) {
+      // pmc_check reports it, at its column in the text as written.
+    }
+    if (parsed) {
+      try {
+        const std::string substituted = to_string(substitute_definitions(*parsed, definitions));
+        if (substituted != to_string(*parsed)) ready.text = substituted;
+      } catch (const Error& e) {
+        // A constant without a value: the file cannot be made ready.
+        fail(ErrorCode::parse, "{}:{}: {}", file_name, p.line, e.what());
+      }
+    }
+    out.push_back(std::move(ready));
+  }
   return out;
 }
 

@@ -322,7 +322,9 @@ class PrismLanguage(unittest.TestCase):
         self.assertEqual([r.get("name") for r in results], ["disagree", "all_ones", "steps_max", "steps_min", None])
         self.assertAlmostEqual(results[0]["value"], 0.10833333333274026, delta=1e-6)
         self.assertAlmostEqual(results[2]["value"], 75.0, delta=1e-3)
-        self.assertEqual(results[4]["property"], 'Pmax=? [ F<=20 "finished" ]')  # const T = 20 substituted
+        self.assertEqual(results[4]["property"], 'Pmax=? [ F<=T "finished" ]')  # as written, with its constants
+        self.assertEqual(results[4]["constants"], {"T": 20})
+        self.assertNotIn("constants", results[0])
         text = pmc("check", "--model", CONSENSUS, "--const=K=2", "--property-file", CONSENSUS_PROPS).stdout
         self.assertIn('"disagree": Pmax=? [ F "finished" & !"agree" ]: 0.1083', text)
 
@@ -330,20 +332,27 @@ class PrismLanguage(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             props = self.write(tmp, "a.pctl", '/* block\ncomment */ P=? [ F "six" ]; "flips": R{"coin_flips"}=? [\n'
                                '  F "done" ] // trailing\n\n// only a comment\nP=? [ F<=N "done" ]; const int N = 3;\n')
-            run = pmc("check", "--model", DIE, "--property-file", props, "--json", check=False)
-            self.assertEqual(run.returncode, 1)  # N is used before its declaration: the property fails, not the rest
+            run = pmc("check", "--model", DIE, "--property-file", props, "--json")
             results = [json.loads(line) for line in run.stdout.splitlines()]
-            self.assertEqual(len(results), 3)  # one record per property, the failing one with its error
+            self.assertEqual(len(results), 3)  # one record per property
             self.assertAlmostEqual(results[0]["value"], 1 / 6, delta=1e-6)
             self.assertEqual(results[1]["name"], "flips")
             self.assertAlmostEqual(results[1]["value"], 11 / 3, delta=1e-5)
+            # A file's constants hold in all its properties, as in PRISM, wherever they are declared.
             self.assertEqual(results[2]["property"], "P=? [ F<=N \"done\" ]")
-            self.assertIn("N", results[2]["error"])
-            self.assertIn("P=? [ F<=N", run.stderr)
+            self.assertEqual(results[2]["constants"], {"N": 3})
+            self.assertAlmostEqual(results[2]["value"], 0.75, delta=1e-9)
+            # A constant without a value fails the properties that use it, naming it and --const.
+            path = self.write(tmp, "open.props", 'const int T;\n"t": P=? [ F<=T "done" ]\nP=? [ F "six" ]\n')
+            run = pmc("check", "--model", DIE, "--property-file", path, "--json", check=False)
+            self.assertEqual(run.returncode, 1)
+            results = [json.loads(line) for line in run.stdout.splitlines()]
+            self.assertIn("constant 'T' (int, ", results[0]["error"])
+            self.assertIn("give it with --const T=", results[0]["error"])
+            self.assertAlmostEqual(results[1]["value"], 1 / 6, delta=1e-6)
             for text, message in [
-                ("const int T;\nP=? [ F<=T \"done\" ]\n", "p.props:1: constant 'T' has no value"),
-                ("const double x = 1/2;\n", "p.props:1: constant 'x'"),
-                ('label "a" = true;\n', "p.props:1: label definitions"),
+                ("const int x = 1/2;\nP=? [ F \"a\" ]\n", "p.props:1:15: type error"),
+                ('label a = true;\n', "p.props:1: expected a label's name in double quotes"),
                 ('"a": P=? [ F "done" ]\n"a": P=? [ F "six" ]\n', 'p.props:2: two properties are named "a"'),
                 ("// nothing\n", "p.props: no property"),
                 ('P=? [ F "done ]\n', "p.props:1: unterminated string"),

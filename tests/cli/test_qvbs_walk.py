@@ -28,12 +28,9 @@ import qvbs_index  # noqa: E402
 # (construct, a pattern that finds it in a property's text after the file's
 # constants are substituted, a pattern of the error it gives today).
 NOT_YET = [
-    # The next three give a parse error that does not name the construct:
-    # they should say "... is not supported" until they are.
+    # This one gives a parse error that does not name the construct: it
+    # should say "... is not supported" until it is.
     ("reward bound F^{rew{...}<=b}", r"\^\s*\{\s*rew", r"unexpected character '\^'"),
-    ("an expression as a bound, <=(T*3600)", r"(<=|>=|<|>)\s*\(", r"expected a non-negative time bound but found '\('"),
-    ("a model's constant as a bound, C<=B", r"\b[FGUCI]\s*(<=|>=|<|>|=)\s*[A-Za-z_]",
-     r"expected a non-negative time bound but found '[A-Za-z_]"),
 ]
 
 # A constant the instance leaves without a value (a model file of index.json

@@ -280,6 +280,28 @@ class Scripts(unittest.TestCase):
         self.assertIn('"init" (1 state)', run.stdout)
         self.assertNotIn("stopped", run.stderr)
 
+    def test_check_gives_a_property_files_open_constants(self):
+        with tempfile.TemporaryDirectory() as d:
+            props = os.path.join(d, "die.props")
+            with open(props, "w") as f:
+                f.write('const int T;\nconst int T2 = 2*T;\n"reach": P=? [ F<=T2 "done" ]\n')
+            run = script(f"load {DIE}\ncheck --file {props} --const T=2\ncheck --json --const T=1 --file {props}\n",
+                         check_status=0)
+            self.assertIn('"reach": P=? [ F<=T2 "done" ]: 0.75', run.stdout)  # within 4 steps
+            self.assertIn("  constants: T=2, T2=4\n", run.stdout)
+            record = json.loads(run.stdout.splitlines()[-1])
+            self.assertEqual(record["constants"], {"T": 1, "T2": 2})
+            self.assertEqual(record["value"], 0.0)
+            for line, message in [
+                (f"check --file {props} --const Q=1", "the properties file's open constants are T (int)"),
+                ("check --const T=1 P=? [ F<=T \"done\" ]", "check --const gives the open constants of --file"),
+                (f"check --file {props} --const T=0.5", "T is an int constant"),
+                (f"check --file {props} --const", "--const needs NAME=VALUE"),
+                (f"check --file {props}", "constant 'T2' (int, "),
+            ]:
+                run = script(f"load {DIE}\n{line}\n", check_status=1)
+                self.assertIn(message, run.stderr, line)
+
     def test_a_script_file_and_property_file(self):
         with tempfile.TemporaryDirectory() as d:
             props = os.path.join(d, "die.props")
@@ -380,7 +402,8 @@ class Scripts(unittest.TestCase):
                      f"load {CONSENSUS} --const K=4 --name k4\nmodels\n", check_status=0)
         self.assertIn("loaded consensus: mdp, 272 states, 492 transitions", run.stdout)
         self.assertIn('"disagree": Pmax=? [ F "finished" & !"agree" ]: 0.1083', run.stdout)
-        self.assertIn("Pmax=? [ F<=20", run.stdout)
+        self.assertIn('Pmax=? [ F<=T "finished" ]: 0.25', run.stdout)
+        self.assertIn("  constants: T=20\n", run.stdout)
         self.assertIn("loaded k4: mdp, 528 states", run.stdout)  # N=2 in the example
         for line, message in [
             (f"load {CONSENSUS}", "undefined constant K"),

@@ -113,7 +113,10 @@ class QvbsResultsFile(unittest.TestCase):
         by_property = {d["property"]: d for d in self.file["data"][1:]}
         # Named properties by name, the unnamed one by its text.
         self.assertEqual(sorted(by_property), sorted(["disagree", "all_ones", "steps_max", "steps_min",
-                                                      'Pmax=? [ F<=20 "finished" ]', "verdict"]))
+                                                      'Pmax=? [ F<=T "finished" ]', "verdict"]))
+        # The file's constant T = 20 the last one uses, with its value; the others use none.
+        self.assertEqual(by_property['Pmax=? [ F<=T "finished" ]']["parameter-values"], [{"name": "T", "value": 20}])
+        self.assertNotIn("parameter-values", by_property["disagree"])
         self.assertEqual([p["name"] for p in self.file["property-times"]], list(by_property))
         for name, exact in CONSENSUS_REFERENCES.items():
             entry = by_property[name]
@@ -186,7 +189,8 @@ class Formats(unittest.TestCase):
             self.assertEqual(rows[0][:3], ["property", "name", "value"])
             self.assertEqual(rows[1][:2], ['P=? [ F "six" ]', "one, six"])
             self.assertAlmostEqual(float(rows[1][2]), 1 / 6, delta=1e-6)
-            self.assertEqual(len(rows[1]), 10)
+            self.assertEqual(len(rows[1]), 11)
+            self.assertEqual(rows[0][-2:], ["error", "constants"])
             # --export-format wins over the extension.
             pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]', "--export-results", out_csv,
                 "--export-format", "tsv")

@@ -38,7 +38,7 @@ corpora=$(absolute "${FUZZ_CORPUS:-$build/fuzz-corpus}")
 models=${PMC_MODELS:-$src/../shared/models}
 fuzz_dir=$src/tests/fuzz
 
-all_harnesses="prism_tra prism_lab prism_rewards prism_sta drn pmcb storm_explicit storm_side prism_language property build_csr"
+all_harnesses="prism_tra prism_lab prism_rewards prism_sta drn pmcb storm_explicit storm_side prism_language property properties_file build_csr"
 harnesses=${FUZZ_HARNESSES:-$all_harnesses}
 
 # The largest input libFuzzer makes, and the bound on any single allocation
@@ -55,6 +55,7 @@ dict_for() {
     prism_tra | prism_lab | prism_rewards | prism_sta) echo prism_explicit ;;
     storm_explicit | storm_side) echo storm_explicit ;;
     drn | property | prism_language) echo "$1" ;;
+    properties_file) echo property ;;
     *) echo "" ;;
   esac
 }
@@ -70,6 +71,7 @@ seed_patterns() {
     drn) echo "*.drn *.drn.gz" ;;
     pmcb) echo "*.pmcb" ;;
     prism_language) echo "*.pm *.sm *.nm *.prism" ;;
+    properties_file) echo "*.props *.pctl *.csl" ;;
     *) echo "" ;;
   esac
 }

@@ -77,17 +77,51 @@ TEST(PropertiesApi, TextsGoStraightToCheck) {
   pmc_model_free(model);
 }
 
+// pmc_options_set_constants: the values of constants a property names.
+TEST(PropertiesApi, OptionsGiveThePropertiesConstants) {
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_load((k_examples + "/die/die.tra").c_str(), nullptr, &model), PMC_OK) << last_error();
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  const char* property = "P>=p [ F<=T \"done\" ]";
+  pmc_result* result = nullptr;
+  EXPECT_EQ(pmc_check(model, property, options, &result), PMC_ERROR_PROPERTY);
+  EXPECT_NE(last_error().find("column 11: time bound T reads 'T', which is no constant"), std::string::npos)
+      << last_error();
+  ASSERT_EQ(pmc_options_set_constants(options, "T=3, p=0.5"), PMC_OK) << last_error();
+  ASSERT_EQ(pmc_check(model, property, options, &result), PMC_OK) << last_error();
+  double value = 0;
+  EXPECT_EQ(pmc_result_initial_value(result, &value), PMC_OK);
+  EXPECT_EQ(value, 1.0);  // P(F<=3 "done") = 0.75 >= 0.5
+  pmc_result_free(result);
+  // A double is no step bound of a DTMC, as in PRISM.
+  ASSERT_EQ(pmc_options_set_constants(options, "T=3.0,p=0.5"), PMC_OK);
+  EXPECT_EQ(pmc_check(model, property, options, &result), PMC_ERROR_PROPERTY);
+  EXPECT_NE(last_error().find("time bound T = 3 is a double"), std::string::npos) << last_error();
+  // Malformed text changes nothing.
+  for (const char* bad : {"T", "T=1,T=2", "T=x+1", "T=1:1:3"}) {
+    EXPECT_EQ(pmc_options_set_constants(options, bad), PMC_ERROR_INVALID_ARGUMENT) << bad;
+  }
+  EXPECT_EQ(pmc_check(model, property, options, &result), PMC_ERROR_PROPERTY);
+  ASSERT_EQ(pmc_options_set_constants(options, nullptr), PMC_OK);  // cleared
+  EXPECT_EQ(pmc_check(model, property, options, &result), PMC_ERROR_PROPERTY);
+  EXPECT_EQ(pmc_options_set_constants(nullptr, "T=1"), PMC_ERROR_INVALID_ARGUMENT);
+  pmc_options_free(options);
+  pmc_model_free(model);
+}
+
 TEST(PropertiesApi, GarbageIsRefusedWithFileAndLine) {
   const struct {
     const char* text;
     pmc_status status;
     const char* message;
   } cases[] = {
-      {"const int T;\nP=? [ F<=T \"done\" ]\n", PMC_ERROR_PARSE, "bad.props:1: constant 'T' has no value"},
+      {"const int T;\nP=? [ F<=T \"done\" ]\n", PMC_ERROR_PARSE,
+       "bad.props:2: column 10: constant 'T' (int, bad.props:1) has no value"},
       {"P=? [ F \"done\" ]\nP=? [ F \"done ]\n", PMC_ERROR_PARSE, "bad.props:2: unterminated string"},
       {"/* open\nP=? [ F \"a\" ]\n", PMC_ERROR_PARSE, "bad.props:1: unterminated comment"},
-      {"const double x = 1/2;\n", PMC_ERROR_PARSE, "bad.props:1: constant 'x'"},
-      {"label \"a\" = true;\n", PMC_ERROR_UNSUPPORTED, "bad.props:1: label definitions"},
+      {"const int x = 1/2;\nP=? [ F \"a\" ]\n", PMC_ERROR_PARSE, "bad.props:1:15: type error"},
+      {"formula f = ;\n", PMC_ERROR_PARSE, "bad.props:1: formula f has no body"},
       {"\"a\": P=? [ F \"a\" ]\n\"a\": P=? [ F \"b\" ]\n", PMC_ERROR_PARSE, "bad.props:2: two properties are named"},
       {"// nothing here\n", PMC_ERROR_PARSE, "bad.props: no property"},
       {"\x01\x02\xff\n\"", PMC_ERROR_PARSE, "bad.props:2: unterminated string"},
@@ -104,7 +138,8 @@ TEST(PropertiesApi, GarbageIsRefusedWithFileAndLine) {
   std::ofstream(path) << "P=? [ F \"a\" ]\nconst int N;\nP=? [ F<=N \"a\" ]\n";
   pmc_properties* raw = nullptr;
   EXPECT_EQ(pmc_properties_read(path.c_str(), nullptr, &raw), PMC_ERROR_PARSE);
-  EXPECT_NE(last_error().find(path + ":2: constant 'N' has no value"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find(path + ":3: column 10: constant 'N' (int, " + path + ":2) has no value"), std::string::npos)
+      << last_error();
   EXPECT_EQ(pmc_properties_read(path.c_str(), "N=4", &raw), PMC_OK) << last_error();
   PropertiesPtr owned(raw);
   EXPECT_EQ(text_of(raw, 1), "P=? [ F<=4 \"a\" ]");

@@ -46,11 +46,24 @@ TEST(PropertiesFile, LayoutsNamesAndComments) {
 }
 
 TEST(PropertiesFile, ConstantsAreSubstitutedAfterTheirDeclaration) {
-  const auto properties = parse("const int T = 20;\nconst double p = 0.5;\nconst int U = T;\n"
-                                "P>=p [ F<=T \"done\" ]\nP=? [ F<=U \"T\" ]\n");
-  ASSERT_EQ(properties.size(), 2u);
+  const auto properties = parse("const int T = 20;\nconst double p = 0.5;\nconst int K = T;\n"
+                                "P>=p [ F<=T \"done\" ]\nP=? [ F<=K \"T\" ]\nP=? [ F \"done\" ]\n");
+  ASSERT_EQ(properties.size(), 3u);
   EXPECT_EQ(properties[0].text, "P>=0.5 [ F<=20 \"done\" ]");
   EXPECT_EQ(properties[1].text, "P=? [ F<=20 \"T\" ]");  // quoted labels are left alone
+  EXPECT_EQ(properties[2].text, "P=? [ F \"done\" ]");  // no constant: the text as written
+}
+
+TEST(PropertiesFile, ConstantsTakeExpressionsFormulasAndLabels) {
+  const auto properties = parse(
+      "const int T = 10;\nconst double T2 = T/4;\nconst int N;\nconst bool up = N > 2;\n"
+      "formula near = x >= N - 1;\nlabel \"goal\" = near & up;\n"
+      "P=? [ F<=T \"goal\" ]\nP=? [ F[T2,T] near ]\nP>=T2/10 [ F x=N ]\n",
+      "N=3");
+  ASSERT_EQ(properties.size(), 3u);
+  EXPECT_EQ(properties[0].text, "P=? [ F<=10 x>=3 - 1 & true ]");
+  EXPECT_EQ(properties[1].text, "P=? [ F[2.5,10] x>=3 - 1 ]");
+  EXPECT_EQ(properties[2].text, "P>=(2.5/10) [ F x=3 ]");
 }
 
 TEST(PropertiesFile, TheCallerDefinesConstantsTheFileLeavesOpen) {
@@ -64,15 +77,28 @@ TEST(PropertiesFile, TheCallerDefinesConstantsTheFileLeavesOpen) {
 
 TEST(PropertiesFile, ErrorsNameTheFileAndLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"const int T;\nP=? [ F<=T \"done\" ]\n", "p.props:1: constant 'T' has no value"},
-      {"const double x = 1/2;\n", "p.props:1: constant 'x'"},
-      {"\nlabel \"a\" = true;\n", "p.props:2: label definitions"},
-      {"formula f = x+1;\n", "p.props:1: formula definitions"},
+      {"const int T;\nP=? [ F<=T \"done\" ]\n", "p.props:2: column 10: constant 'T' (int, p.props:1) has no value: give "
+                                               "it with --const T="},
+      {"const int x = 1/2;\nP=? [ F \"a\" ]\n", "p.props:1:15: type error: the value of constant x must be an int"},
+      {"const int x = s+1;\nP=? [ F \"a\" ]\n", "p.props:1:15: the value of constant 'x' reads 's', which is no "
+                                                "constant"},
+      {"const int a = b;\nconst int b = a;\nP=? [ F \"x\" ]\n", "defined in terms of itself"},
+      {"const int x = ;\nP=? [ F \"a\" ]\n", "p.props:1:14: expected an expression"},
+      {"const int 3 = 1;\nP=? [ F \"a\" ]\n", "p.props:1:11: expected a constant's name"},
+      {"  const double x 2;\nP=? [ F \"a\" ]\n", "p.props:1:18: expected '=' or ';' after the constant's name"},
+      {"\nlabel a = true;\n", "p.props:2: expected a label's name in double quotes"},
+      {"formula f x+1;\n", "p.props:1: expected '=' after formula f"},
+      {"formula f = ;\n", "p.props:1: formula f has no body"},
+      {"formula f = x+;\nP=? [ F f ]\n", "p.props:1: formula 'f': column 3: expected an expression"},
+      {"formula f = P=? [ F \"a\" ];\nP=? [ F f ]\n", "p.props:1: formula f asks for a value"},
+      {"formula f = true;\nconst int f = 1;\nP=? [ F f ]\n", "p.props:2: constant 'f' is declared twice (first at line 1)"},
+      {"label \"a\" = true;\nlabel \"a\" = false;\nP=? [ F \"a\" ]\n", "p.props:2: label 'a' is declared twice"},
+      {"formula f = \"a\" & x=1;\nP=? [ F f+1>2 ]\n", "column 9: formula 'f' is a state formula"},
       {"\"a\": P=? [ F \"done\" ]\n\"a\": P=? [ F \"six\" ]\n", "p.props:2: two properties are named \"a\""},
       {"// nothing\n", "p.props: no property"},
       {"P=? [ F \"done ]\n", "p.props:1: unterminated string"},
       {"P=? [ F \"done\" ] /* open\n", "p.props:1: unterminated comment"},
-      {"const int N = 1;\nconst int N = 2;\nP=? [ F<=N \"a\" ]\n", "p.props:2: constant 'N' defined twice"},
+      {"const int N = 1;\nconst int N = 2;\nP=? [ F<=N \"a\" ]\n", "p.props:2: constant 'N' is declared twice"},
       {"\"a\":\n", "p.props:1: property \"a\" has no formula"},
   };
   for (const auto& [text, message] : cases) {

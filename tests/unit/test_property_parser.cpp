@@ -293,6 +293,18 @@ TEST(PropertyParser, ExpectedTime) {
   EXPECT_EQ(shape("T<=5"), "e(le(T,5))");
   EXPECT_EQ(shape("Tmax>1 & T=2"), "and(e(gt(Tmax,1)),e(eq(T,2)))");
   EXPECT_EQ(top(parse_property("P=? [ F T<=5 ]")).path->right->kind, StateKind::expression);
+  // A threshold over constants is read as far as a bound value goes: then '['
+  // makes T the operator; a comparison that ends otherwise keeps T a variable.
+  const Property over_constants = parse_property("T<=B*2 [ F \"goal\" ]");
+  const Operator& time = top(over_constants);
+  EXPECT_EQ(time.kind, OperatorKind::time);
+  ASSERT_NE(time.threshold_expression, nullptr);
+  EXPECT_EQ(shape(*time.threshold_expression), "mul(B,2)");
+  EXPECT_EQ(top(parse_property("T>(T1 + 1)/2 [ F \"goal\" ]")).kind, OperatorKind::time);
+  EXPECT_EQ(shape("T<=B*2 & \"a\""), "and(e(le(T,mul(B,2))),a)");
+  EXPECT_EQ(shape("T<x"), "e(lt(T,x))");
+  // A time threshold is no probability: above 1 is fine.
+  EXPECT_EQ(top(parse_property("T<=7 [ F \"goal\" ]")).threshold, 7.0);
 }
 
 TEST(PropertyParser, Filters) {
@@ -522,6 +534,33 @@ TEST(PropertyParser, ToStringIsCanonicalAndRoundTrips) {
       {"( min ( x , 2 ) ) < 1", "min(x,2)<1"},
       {"S=? [ b ]", "S=? [ b ]"},
       {"P=? [ x<=2 U x=3 ]", "P=? [ x<=2 U x=3 ]"},
+      // Bounds and thresholds over constants (PRISM's F<=T, C<=B, P>=p).
+      {"P=? [ F<=T \"a\" ]", "P=? [ F<=T \"a\" ]"},
+      {"P=? [ F<=T/2 \"a\" ]", "P=? [ F<=(T/2) \"a\" ]"},
+      {"P=? [ F<=(2) \"a\" ]", "P=? [ F<=2 \"a\" ]"},
+      {"P=? [ F<=2*3 \"a\" ]", "P=? [ F<=(2*3) \"a\" ]"},
+      {"P=? [ \"a\" U[T1,T2] \"b\" ]", "P=? [ \"a\" U[T1,T2] \"b\" ]"},
+      {"P=? [ \"a\" U[T1 + 1, 2*T2] \"b\" ]", "P=? [ \"a\" U[(T1 + 1),(2*T2)] \"b\" ]"},
+      {"P=? [ !\"down\" U<=(T*3600) \"fail\" ]", "P=? [ !\"down\" U<=(T*3600) \"fail\" ]"},
+      {"P=? [ F[t,t] !\"minimum\" ]", "P=? [ F[t,t] !\"minimum\" ]"},
+      {"P=? [ \"a\" U>=t \"b\" ]", "P=? [ \"a\" U>=t \"b\" ]"},
+      {"P=? [ F<=T sc=c & sm=c ]", "P=? [ F<=T sc=c & sm=c ]"},
+      {"P=? [ F<=T (x=1) ]", "P=? [ F<=T x=1 ]"},
+      {"P=? [ F<=max(T,2) \"a\" ]", "P=? [ F<=max(T,2) \"a\" ]"},
+      {"R{\"r\"}=? [ C<=B ]", "R{\"r\"}=? [ C<=B ]"},
+      {"R=? [ I=B ]", "R=? [ I=B ]"},
+      {"Rmax=? [ C<=(T*3600) ]", "Rmax=? [ C<=(T*3600) ]"},
+      {"P>=p [ F \"a\" ]", "P>=p [ F \"a\" ]"},
+      {"R<e [ S ]", "R<e [ S ]"},
+      {"S>=1-p [ \"a\" ]", "S>=(1 - p) [ \"a\" ]"},
+      {"P=? [ F P>p [ G<=k \"a\" ] ]", "P=? [ F P>p [ G<=k \"a\" ] ]"},
+      // T's threshold over constants, and T as a constant's name.
+      {"T<=B*2 [ F \"goal\" ]", "T<=(B*2) [ F \"goal\" ]"},
+      {"Tmax>=max(B,2) [ F \"goal\" ]", "Tmax>=max(B,2) [ F \"goal\" ]"},
+      {"T<(T*2) [ F \"goal\" ]", "T<(T*2) [ F \"goal\" ]"},
+      {"P=? [ F<=T*2 \"a\" ]", "P=? [ F<=(T*2) \"a\" ]"},
+      {"filter(max, P=? [ F<=T \"a\" ], \"init\")", "filter(max, P=? [ F<=T \"a\" ], \"init\")"},
+      {"filter(forall, P>=p [ F \"a\" ])", "filter(forall, P>=p [ F \"a\" ])"},
       // Storm's expected time.
       {"T=?[F\"a\"]", "T=? [ F \"a\" ]"},
       {"Tmin=? [ F \"a\" & x>1 ]", "Tmin=? [ F \"a\" & x>1 ]"},
@@ -548,10 +587,35 @@ TEST(PropertyParser, ToStringIsCanonicalAndRoundTrips) {
   }
 }
 
+TEST(PropertyParser, BoundsOverConstantsAreKeptAsExpressions) {
+  Property p = parse_property("P>=p [ \"a\" U[T1,T/2] \"b\" ]");
+  const Operator& op = top(p);
+  ASSERT_NE(op.threshold_expression, nullptr);
+  EXPECT_EQ(shape(*op.threshold_expression), "p");
+  const TimeBound& bound = op.path->bound;
+  EXPECT_FALSE(bound.lower->is_literal());
+  EXPECT_EQ(shape(*bound.lower->expression), "T1");
+  EXPECT_EQ(shape(*bound.upper->expression), "div(T,2)");
+  EXPECT_EQ(bound.upper->expression->column, 17u);
+  // Numbers stay literals, checked where they are written.
+  p = parse_property("R{\"r\"}=? [ C<=(5) ]");
+  EXPECT_TRUE(top(p).reward.bound.is_literal());
+  EXPECT_EQ(top(p).reward.bound.value, 5.0);
+  EXPECT_TRUE(top(p).reward.bound.is_integer);
+  p = parse_property("R=? [ I=B ]");
+  EXPECT_EQ(shape(*top(p).reward.bound.expression), "B");
+  // Equal when written alike.
+  EXPECT_EQ(*parse_property("P=? [ F<=T \"a\" ]").top_operator()->path->bound.upper,
+            *parse_property("P=? [ F<=(T) \"a\" ]").top_operator()->path->bound.upper);
+  EXPECT_FALSE(*parse_property("P=? [ F<=T \"a\" ]").top_operator()->path->bound.upper ==
+               *parse_property("P=? [ F<=10 \"a\" ]").top_operator()->path->bound.upper);
+  EXPECT_FALSE(parse_property("P=? [ F<=T \"a\" ]").needs_unbounded_reachability());
+}
+
 TEST(PropertyParser, PrintingPieces) {
-  EXPECT_EQ(to_string(Number{5.0, true}), "5");
-  EXPECT_EQ(to_string(Number{5.0, false}), "5.0");
-  EXPECT_EQ(to_string(Number{1e20, false}), "1e+20");
+  EXPECT_EQ(to_string(Number{5.0, true, nullptr}), "5");
+  EXPECT_EQ(to_string(Number{5.0, false, nullptr}), "5.0");
+  EXPECT_EQ(to_string(Number{1e20, false, nullptr}), "1e+20");
   EXPECT_EQ(to_string(TimeBound{}), "");
   EXPECT_EQ(to_string(Comparison::greater_equal), ">=");
   EXPECT_EQ(to_string(*top(parse_property("P=? [ F<=3 \"a\" ]")).path), "F<=3 \"a\"");
@@ -723,7 +787,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"P>=-0.5 [ F \"a\" ]", 4, "expected a probability bound in [0,1] but found '-'"},
         BadCase{"R<=-1 [ S ]", 4, "expected a non-negative reward bound but found '-'"},
         BadCase{"S>=2 [ \"a\" ]", 4, "probability bound must be in [0,1] but found 2"},
-        BadCase{"P>=x [ F \"a\" ]", 4, "expected a probability bound in [0,1] but found 'x'"},
+        BadCase{"P>=[ F \"a\" ]", 4, "expected a probability bound in [0,1] but found '['"},
+        BadCase{"P=? [ F<=F \"a\" ]", 10, "expected a non-negative time bound but found path operator 'F'"},
+        BadCase{"P=? [ F<=true \"a\" ]", 10, "expected a non-negative time bound but found 'true'"},
+        BadCase{"P=? [ F<=(T \"a\" ]", 13, "expected ')' but found \"a\""},
+        BadCase{"P>=p+ [ F \"a\" ]", 7, "expected an expression (a number, a variable or '(') but found '['"},
+        BadCase{"R=? [ C<=B* ]", 13, "expected an expression"},
+        BadCase{"P=? [ F[T,] \"a\" ]", 11, "expected a non-negative interval end but found ']'"},
         BadCase{"P=? [ F P=? [ F \"a\" ] ]", 10, "'=?' is only allowed in the outermost operator"},
         BadCase{"\"a\" & P=? [ F \"b\" ]", 8, "'=?' is only allowed in the outermost operator"},
         BadCase{"P=? [ F \"a\" @ ]", 13, "unexpected character '@'"},
@@ -793,6 +863,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"T=? [ F ]", 9, "expected a state formula but found ']'"},
         BadCase{"T [ F \"a\" ]", 3, "expected '=?' or a bound"},
         BadCase{"T<=-1 [ F \"a\" ]", 4, "expected a non-negative time bound but found '-'"},
+        BadCase{"T<=-B [ F \"a\" ]", 4, "expected a non-negative time bound but found '-'"},
+        BadCase{"T<=B* [ F \"a\" ]", 7, "expected an expression (a number, a variable or '(') but found '['"},
+        BadCase{"T<=(B [ F \"a\" ]", 7, "expected ')' but found '['"},
+        BadCase{"T<=max(B,2 [ F \"a\" ]", 12, "expected ',' or ')' but found '['"},
+        BadCase{"T<=((((((( [", 12, "expected an expression"},
         BadCase{"P=? [ F T=? [ F \"a\" ] ]", 10, "'=?' is only allowed"},
         BadCase{"t=? [ F \"a\" ]", 1, "LRAmax, T, Tmin and Tmax)"},
         // Storm's additions: LRA and conditional probabilities.

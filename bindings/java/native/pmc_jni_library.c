@@ -227,6 +227,16 @@ JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetParameter(JNIEnv* env, jcla
   free(parameter);
 }
 
+JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetConstants(JNIEnv* env, jclass cls, jlong handle,
+                                                               jbyteArray constants) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_options, options, handle, )
+  char* text = NULL;
+  if (!c_string(env, constants, 1, "constants", &text)) return;
+  ok(env, pmc_options_set_constants(options, text));
+  free(text);
+}
+
 JNIEXPORT void JNICALL Java_org_pmc_Native_optionsClearParameters(JNIEnv* env, jclass cls, jlong handle) {
   (void)cls;
   REQUIRE_HANDLE(pmc_options, options, handle, )

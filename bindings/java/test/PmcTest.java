@@ -648,7 +648,7 @@ public final class PmcTest {
     Properties read = Properties.read(props);
     checkEquals(5, read.size(), "properties in consensus.props");
     checkEquals(new Properties.Entry("disagree", "Pmax=? [ F \"finished\" & !\"agree\" ]", 7), read.get(0), "first");
-    checkEquals("Pmax=? [ F<=20 \"finished\" ]", read.get(4).text(), "const T = 20 substituted");
+    checkEquals("Pmax=? [ F<=20 \"finished\" ]", read.get(4).text(), "const T = 20 put in");
     checkEquals("", read.get(4).name(), "unnamed");
     int count = 0;
     for (Properties.Entry entry : read) count += entry.text().isEmpty() ? 0 : 1;
@@ -663,7 +663,8 @@ public final class PmcTest {
     Path bad = dir.resolve("bad.props");
     try {
       Files.writeString(bad, "P=? [ F \"a\" ]\nconst int N;\nP=? [ F<=N \"a\" ]\n");
-      checkPmcError(Status.PARSE, bad + ":2: constant 'N' has no value", () -> Properties.read(bad), "undefined N");
+      checkPmcError(Status.PARSE, bad + ":3: column 10: constant 'N' (int, " + bad + ":2) has no value",
+          () -> Properties.read(bad), "undefined N");
       checkEquals("P=? [ F<=4 \"a\" ]", Properties.read(bad, "N=4").get(1).text(), "N given");
     } finally {
       Files.deleteIfExists(bad);
@@ -675,6 +676,16 @@ public final class PmcTest {
     checkPmcError(Status.INVALID_ARGUMENT, "constants", () -> Properties.parse("P=? [ F \"a\" ]", null, "N"),
                   "malformed constants");
     checkThrows(NullPointerException.class, () -> Properties.read(null), "null path");
+    // Constants a property names, given with the options.
+    try (Model m = Model.load(dieExample()); Options o = new Options()) {
+      checkPmcError(Status.PROPERTY, "reads 'T', which is no constant", () -> m.check("P=? [ F<=T \"done\" ]", o).close(),
+                    "T without a value");
+      o.constants("T=3");
+      try (Result r = m.check("P=? [ F<=T \"done\" ]", o)) {
+        checkClose(0.75, r.initialValue(), 1e-12, "P(F<=3 done) of the die");
+      }
+      checkPmcError(Status.INVALID_ARGUMENT, "NAME=VALUE", () -> o.constants("T"), "malformed constants");
+    }
   }
 
   private static void testSound() {

@@ -68,6 +68,7 @@ _PROTOTYPES = {
     "pmc_options_set_all_devices": (c_status, [_handle_p, c_int]),
     "pmc_options_set_parameter": (c_status, [_handle_p, c_char_p, c_double]),
     "pmc_options_clear_parameters": (c_status, [_handle_p]),
+    "pmc_options_set_constants": (c_status, [_handle_p, c_char_p]),
     "pmc_options_request_cancel": (c_status, [_handle_p]),
     "pmc_options_reset_cancel": (c_status, [_handle_p]),
     "pmc_options_set_progress": (c_status, [_handle_p, PROGRESS_FN, c_void_p]),

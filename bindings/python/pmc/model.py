@@ -10,7 +10,7 @@ import threading
 from . import _handle
 from .errors import ClosedError, NotConvergedError, Status, check, error_for, invalid_argument, \
     last_error_message, lib
-from .options import Options
+from .options import Options, constants_arg  # noqa: F401 (properties.py imports it from here)
 from .result import Result
 
 
@@ -35,19 +35,6 @@ def _model_type(value):
         return ModelType(value.lower() if isinstance(value, str) else value)
     except ValueError:
         raise invalid_argument(f"unknown model type {value!r} (use dtmc, ctmc or mdp)") from None
-
-
-def constants_arg(constants):
-    """Constant values for C: "N=3,K=2" from a str or a dict (None stays None)."""
-    if constants is None:
-        return None
-    if isinstance(constants, str):
-        return constants.encode("utf-8")
-    if isinstance(constants, dict):
-        def value(v):
-            return ("true" if v else "false") if isinstance(v, bool) else str(v)
-        return ",".join(f"{k}={value(v)}" for k, v in constants.items()).encode("utf-8")
-    raise TypeError(f"constants must be a str, a dict or None, not {type(constants).__name__}")
 
 
 def fs_path(path):

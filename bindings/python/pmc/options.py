@@ -17,7 +17,20 @@ Progress = collections.namedtuple("Progress", "solver iteration residual seconds
 
 _SETTINGS = ("solver", "sound", "epsilon", "relative", "max_iterations", "threads", "device", "devices",
              "all_devices", "gpu_memory_limit", "memory_limit", "strict", "row_sum_tolerance", "max_states", "parameters",
-             "progress")
+             "constants", "progress")
+
+
+def constants_arg(constants):
+    """Constant values for C: "N=3,K=2" from a str or a dict (None stays None)."""
+    if constants is None:
+        return None
+    if isinstance(constants, str):
+        return constants.encode("utf-8")
+    if isinstance(constants, dict):
+        def value(v):
+            return ("true" if v else "false") if isinstance(v, bool) else str(v)
+        return ",".join(f"{k}={value(v)}" for k, v in constants.items()).encode("utf-8")
+    raise TypeError(f"constants must be a str, a dict or None, not {type(constants).__name__}")
 
 
 class Options(_handle.OwnsHandle):
@@ -48,6 +61,11 @@ class Options(_handle.OwnsHandle):
     - ``parameters``: a dict {name: value}: a parametric CTMC is checked as
       the CTMC at this point (every parameter needs a value within its range,
       else Model.check raises pmc.InvalidArgumentError naming it)
+    - ``constants``: values of the constants properties name (``F<=T``,
+      ``P>=p``), a str "T=10,p=0.5" or a dict {"T": 10, "p": 0.5}; each is
+      typed as written (10 an int, 10.0 a double: a DTMC's or MDP's step
+      bound must be an int). A model built from a PRISM-language source
+      knows its own constants without this
     - ``strict``: loading/building rejects states without transitions
       instead of adding a self-loop; ``row_sum_tolerance``: in [0, 0.1], default 1e-9
     - ``max_states``: building a PRISM-language source (pmc.build_prism)
@@ -70,7 +88,7 @@ class Options(_handle.OwnsHandle):
 
     def __init__(self, *, solver=None, sound=None, epsilon=None, relative=None, max_iterations=None, threads=None,
                  device=None, devices=None, all_devices=None, gpu_memory_limit=None, memory_limit=None, strict=None,
-                 row_sum_tolerance=None, max_states=None, parameters=None, progress=None):
+                 row_sum_tolerance=None, max_states=None, parameters=None, constants=None, progress=None):
         native = lib()
         self._settings = {}
         self._callback = None
@@ -109,6 +127,8 @@ class Options(_handle.OwnsHandle):
                     if not isinstance(name, str):
                         raise TypeError(f"parameter names must be str, not {type(name).__name__}")
                     check(native.pmc_options_set_parameter(ptr, name.encode("utf-8"), _real(name, value)))
+            if constants is not None:
+                check(native.pmc_options_set_constants(ptr, constants_arg(constants)))
             if gpu_memory_limit is not None:
                 check(native.pmc_options_set_gpu_memory_limit(ptr, _handle.uint64("gpu_memory_limit",
                                                                                   gpu_memory_limit)))

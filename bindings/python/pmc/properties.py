@@ -5,8 +5,8 @@
         print(name or text, model.check(text).value)
 
 The library reads the file (pmc_properties_read) exactly as ``pmc check
---property-file`` does: comments, ``const`` declarations substituted,
-``"name": P=? [...]`` names. The properties are copied into Python at once,
+--property-file`` does: comments, ``const``, ``formula`` and ``label``
+declarations put into the properties that use them, ``"name": P=? [...]`` names. The properties are copied into Python at once,
 so a Properties object holds no C handle and needs no closing; it is
 immutable and may be shared between threads.
 """
@@ -82,7 +82,7 @@ class Properties:
 
     @property
     def texts(self):
-        """The property texts, constants substituted."""
+        """The property texts, the file's constants put in."""
         return [text for _, text, _ in self._entries]
 
     def line(self, index):

@@ -373,6 +373,28 @@ class ParameterPointTest(unittest.TestCase):
             pmc.Options(parameters=[("k1", 1)])
 
 
+class PropertyConstantsTest(unittest.TestCase):
+    """Constants a property names (F<=T, P>=p), given with the options (pmc_options_set_constants)."""
+
+    def test_constants_become_bounds(self):
+        with pmc.load(os.path.join(_SOURCE_ROOT, "examples", "die", "die.tra")) as model:
+            prop = 'P=? [ F<=T "done" ]'
+            with model.check(prop, constants={"T": 3}) as result:
+                self.assertEqual(result.value, 0.75)  # two coin flips, then done in 3 of 4 cases
+            with model.check(prop, constants="T=5") as result:
+                self.assertEqual(result.value, 0.9375)
+            with self.assertRaises(pmc.PropertyError) as missing:
+                model.check(prop)
+            self.assertIn("time bound T reads 'T', which is no constant", str(missing.exception))
+            with self.assertRaises(pmc.PropertyError) as double:
+                model.check(prop, constants={"T": 3.0})
+            self.assertIn("is a double", str(double.exception))
+        with self.assertRaises(pmc.InvalidArgumentError):
+            pmc.Options(constants="T=x+1")
+        with self.assertRaises(TypeError):
+            pmc.Options(constants=[("T", 1)])
+
+
 class DeviceListOptionsTest(unittest.TestCase):
     """The device-list options of the C ABI (pmc_options_set_devices, _all_devices)."""
 

@@ -16,7 +16,7 @@ class PropertiesTest(unittest.TestCase):
         self.assertEqual(len(props), 5)
         pairs = list(props)
         self.assertEqual(pairs[0], ("disagree", 'Pmax=? [ F "finished" & !"agree" ]'))
-        self.assertEqual(pairs[4], ("", 'Pmax=? [ F<=20 "finished" ]'))  # const T = 20 substituted
+        self.assertEqual(pairs[4], ("", 'Pmax=? [ F<=20 "finished" ]'))  # const T = 20 put in
         self.assertEqual(props.names[:2], ["disagree", "all_ones"])
         self.assertEqual(props.line(0), 7)
 
@@ -36,15 +36,18 @@ class PropertiesTest(unittest.TestCase):
                 f.write('P=? [ F "a" ]\nconst int N;\nP=? [ F<=N "a" ]\n')
             with self.assertRaises(pmc.ParseError) as caught:
                 pmc.Properties.read(path)
-            self.assertIn(path + ":2: constant 'N' has no value", str(caught.exception))
+            self.assertIn(path + ":3: column 10: constant 'N' (int, " + path + ":2) has no value", str(caught.exception))
             self.assertEqual(pmc.Properties.read(path, constants="N=4").texts[1], 'P=? [ F<=4 "a" ]')
         with self.assertRaises(pmc.FileError):
             pmc.Properties.read("/nonexistent/missing.props")
         with self.assertRaises(pmc.ParseError) as caught:
             pmc.Properties.parse('P=? [ F "a ]', source_name="typed")
         self.assertIn("typed:1: unterminated string", str(caught.exception))
-        with self.assertRaises(pmc.UnsupportedError):
-            pmc.Properties.parse('label "a" = true;')
+        # A file's labels and formulas are put into the properties that use them.
+        self.assertEqual(pmc.Properties.parse('label "a" = x=1;\nP=? [ F "a" ]').texts, ["P=? [ F x=1 ]"])
+        with self.assertRaises(pmc.ParseError) as caught:
+            pmc.Properties.parse('formula f = ;\nP=? [ F f ]')
+        self.assertIn("<text>:1: formula f has no body", str(caught.exception))
         with self.assertRaises(pmc.InvalidArgumentError):
             pmc.Properties.parse('P=? [ F "a" ]', constants="N")
         with self.assertRaises(TypeError):

@@ -148,6 +148,7 @@ extern "C" {
     pub fn pmc_options_set_memory_limit(options: *mut pmc_options, bytes: u64) -> pmc_status;
     pub fn pmc_options_set_parameter(options: *mut pmc_options, name: *const c_char, value: c_double) -> pmc_status;
     pub fn pmc_options_clear_parameters(options: *mut pmc_options) -> pmc_status;
+    pub fn pmc_options_set_constants(options: *mut pmc_options, constants: *const c_char) -> pmc_status;
     // Async-signal-safe and callable while checks run with the same options.
     pub fn pmc_options_request_cancel(options: *mut pmc_options) -> pmc_status;
     pub fn pmc_options_reset_cancel(options: *mut pmc_options) -> pmc_status;

@@ -156,6 +156,18 @@ impl Options {
         self.set(status)
     }
 
+    /// Values of the constants properties name (`F<=T`, `P>=p`), as
+    /// "T=10,p=0.5", replacing those set before ("" clears them); each is
+    /// typed as written (`10` an int, `10.0` a double: a DTMC's or MDP's
+    /// step bound must be an int). Malformed text fails here with
+    /// [`ErrorKind::InvalidArgument`](crate::ErrorKind); a check whose
+    /// property names a constant with no value fails naming it.
+    pub fn set_constants(&mut self, constants: &str) -> Result<&mut Options> {
+        let constants = crate::c_string(constants, "constants")?;
+        let status = ffi!(sys::pmc_options_set_constants(self.raw.as_ptr(), constants.as_ptr()));
+        self.set(status)
+    }
+
     /// Device memory pmc may use, in bytes; 0 (default) = all free memory.
     pub fn set_gpu_memory_limit(&mut self, bytes: u64) -> Result<&mut Options> {
         let status = ffi!(sys::pmc_options_set_gpu_memory_limit(self.raw.as_ptr(), bytes));

@@ -9,7 +9,7 @@ use crate::{c_path, c_string, copy_str, error, must, sys, Result};
 pub struct Property {
     /// "" when unnamed; from `"name": P=? [...]`.
     pub name: String,
-    /// The property with the file's constants substituted, ready for
+    /// The property with the file's constants put in, ready for
     /// [`Model::check`](crate::Model::check).
     pub text: String,
     /// The line it starts on, from 1.

@@ -70,6 +70,20 @@ fn dtmc_from_arrays() {
 }
 
 #[test]
+fn constants_of_properties() {
+    // P(F<=k "done") = 1 - 0.75^k in the two-state chain.
+    let model = two_state_dtmc();
+    let mut options = Options::new().unwrap();
+    let error = model.check("P=? [ F<=K \"done\" ]", &options).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Property);
+    assert!(error.message().contains("reads 'K', which is no constant"), "{error}");
+    options.set_constants("K=2").unwrap();
+    let value = model.check("P=? [ F<=K \"done\" ]", &options).unwrap().initial_value();
+    assert!((value - (1.0 - 0.75 * 0.75)).abs() < 1e-12, "{value}");
+    assert_eq!(options.set_constants("K").unwrap_err().kind(), ErrorKind::InvalidArgument);
+}
+
+#[test]
 fn ctmc_from_arrays() {
     // Rate 2 from state 0 to 1: P(reach 1 by time 1) = 1 - e^-2.
     let mut model = Model::from_csr(ModelKind::Ctmc, &Csr::new(&[0, 1, 1], &[1], &[2.0]), None).unwrap();
@@ -492,7 +506,7 @@ fn properties_files_read_by_the_library() {
 
     let error = pmc::Properties::parse("const int N;\nP=? [ F<=N \"done\" ]\n", Some("two.props"), None).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Parse);
-    assert!(error.message().contains("two.props:1: constant 'N' has no value"), "{error}");
+    assert!(error.message().contains("two.props:2: column 10: constant 'N' (int, two.props:1) has no value"), "{error}");
     let error = pmc::Properties::read("/nonexistent/missing.props", None).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Io);
     assert!(error.message().contains("/nonexistent/missing.props"), "{error}");

@@ -83,6 +83,8 @@ final class Native {
   static native void optionsSetAllDevices(long options, boolean all);
   static native void optionsSetParameter(long options, byte[] name, double value);
   static native void optionsClearParameters(long options);
+
+  static native void optionsSetConstants(long options, byte[] constants);
   static native void optionsRequestCancel(long options);
   static native void optionsResetCancel(long options);
   /** Installs (or removes) the C progress trampoline on the options. */

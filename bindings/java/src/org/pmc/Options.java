@@ -199,6 +199,25 @@ public final class Options extends NativeHandle {
     return this;
   }
 
+  /**
+   * Values of the constants properties name ({@code F<=T}, {@code P>=p}), as
+   * "T=10,p=0.5", replacing those set before ("" clears them); each is typed
+   * as written (10 an int, 10.0 a double: a DTMC's or MDP's step bound must be
+   * an int). Malformed text throws {@link PmcException} (INVALID_ARGUMENT)
+   * here; a check whose property names a constant without a value throws
+   * naming it.
+   */
+  public Options constants(String constants) {
+    byte[] bytes = Strings.encode(constants, "constants");
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetConstants(p, bytes);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
   /** Forgets every value set with {@link #parameter(String, double)}. */
   public Options clearParameters() {
     long p = acquireExclusive();

@@ -9,8 +9,9 @@ import java.util.Objects;
 /**
  * The properties of a properties file (PRISM's .props/.pctl layout), read
  * by libpmc ({@code pmc_properties_*}) exactly as {@code pmc check
- * --property-file} reads them: comments, {@code const} declarations
- * substituted, {@code "name": P=? [...]} names.
+ * --property-file} reads them: comments, {@code const}, {@code formula} and
+ * {@code label} declarations put into the properties that use them,
+ * {@code "name": P=? [...]} names.
  *
  * <pre>{@code
  * for (Properties.Entry p : Properties.read(Path.of("consensus.props"), "K=2")) {
@@ -24,8 +25,8 @@ import java.util.Objects;
  */
 public final class Properties implements Iterable<Properties.Entry> {
   /**
-   * One property: its name ("" when unnamed), its text with the constants
-   * substituted (ready for {@link Model#check(String)}) and the line it starts on.
+   * One property: its name ("" when unnamed), its text with the file's constants
+   * put in (ready for {@link Model#check(String)}) and the line it starts on.
    */
   public record Entry(String name, String text, long line) {}
 
@@ -46,8 +47,8 @@ public final class Properties implements Iterable<Properties.Entry> {
    * @param constants values of the constants the file declares without one
    *     ({@code const int N;}), "N=3,K=2"; null when there are none
    * @throws PmcException IO when the file cannot be read, PARSE (message
-   *     "FILE:LINE: ...") when it is malformed, UNSUPPORTED for label and
-   *     formula definitions, INVALID_ARGUMENT for malformed constants
+   *     "FILE:LINE: ...") when it is malformed or a property uses a constant
+   *     without a value, INVALID_ARGUMENT for malformed constants
    */
   public static Properties read(Path path, String constants) {
     byte[] file = Strings.encode(Objects.requireNonNull(path, "path").toString(), "path");
