@@ -37,6 +37,9 @@ Working working_of(std::string_view name, ProblemKind kind, const SolverSettings
   if (name == "cpu.steps") return {3, 0};                               // v, next, the weighted sum
   if (name == "cpu.vi") return {2.5, 0};                                // next, best, choices
   if (name == "cpu.interval-vi") return {4, 0};                         // scale, images of both bounds, choices
+  // Chains: bound pairs, scale, the SCCs (one entry per unknown and up to
+  // one per SCC) and Tarjan's work space (40 B per unknown) at its peak.
+  if (name == "cpu.topo-interval-vi" && kind == ProblemKind::linear_system) return {11, 0};
   if (name == "cpu.topo-vi" || name == "cpu.topo-interval-vi") return {6, 1};  // + SCC subproblems
   if (name == "gpu.topo-vi") return {4, 1};                             // + SCC blocks staged on the host
   if (name.starts_with("gpu.")) {
@@ -48,7 +51,7 @@ Working working_of(std::string_view name, ProblemKind kind, const SolverSettings
   }
   // "auto", "cpu", "gpu" and anything else: the largest of the usual choices.
   switch (kind) {
-    case ProblemKind::linear_system: return {4, 0};
+    case ProblemKind::linear_system: return {11, 0};
     case ProblemKind::min_max: return {6, 1};
     default: return {3, 0};
   }

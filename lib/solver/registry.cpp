@@ -64,8 +64,9 @@ const std::vector<SolverEntry>& solver_registry() {
        .summary = "sound interval iteration: certified lower and upper bounds (linear systems and MDPs)",
        .min_max = interval_value_iteration, .linear_bounds = interval_linear, .sound = true},
       {.name = "cpu.topo-interval-vi", .device = DeviceKind::cpu,
-       .summary = "sound interval iteration SCC by SCC in dependency order (MDPs; the CPU's sound default)",
-       .min_max = topological_interval_iteration, .sound = true},
+       .summary = "sound interval iteration SCC by SCC in dependency order (linear systems and MDPs; the CPU's sound "
+                  "default)",
+       .min_max = topological_interval_iteration, .linear_bounds = topological_interval_linear, .sound = true},
       {.name = "gpu.jacobi", .device = DeviceKind::gpu,
        .summary = "Jacobi on the GPU (thread- or warp-per-row by row length)", .linear = gpu_jacobi_linear},
       {.name = "gpu.segscan-jacobi", .device = DeviceKind::gpu,
@@ -144,7 +145,8 @@ const char* cpu_choice(ProblemKind kind, bool sound) {
   // Unsound: Gauss-Seidel needs the fewest iterations on the reference
   // models and streams the matrix once per sweep; topological VI solves
   // each SCC once, in dependency order (Berger 2014 §3.4). Sound (the
-  // default): interval iteration, which certifies its answer.
+  // default): interval iteration, which certifies its answer, SCC by SCC
+  // (an acyclic chain in one pass).
   // Uniformisation and bounded steps have one method, exact by construction.
   switch (kind) {
     case ProblemKind::bounded_steps: return "cpu.steps";
@@ -153,7 +155,7 @@ const char* cpu_choice(ProblemKind kind, bool sound) {
     case ProblemKind::param_bounds: return "cpu.param-bounds";
     case ProblemKind::linear_system:
     case ProblemKind::reachability:  // no CPU solver: the checker's host path, through a linear system
-      return sound ? "cpu.interval-vi" : "cpu.gauss-seidel";
+      return sound ? "cpu.topo-interval-vi" : "cpu.gauss-seidel";
     case ProblemKind::stationary: break;
   }
   return "cpu.gauss-seidel";
@@ -174,8 +176,8 @@ const char* gpu_choice(ProblemKind kind, bool sound) {
 }
 
 // Whether the CPU's choice for `kind` (cpu_choice) runs on every core, for
-// the cost model: steps and Bellman steps do; Gauss–Seidel, interval
-// sweeps and topological VI are sequential.
+// the cost model: steps and Bellman steps do; Gauss–Seidel and
+// topological interval iteration (linear systems) are sequential.
 bool cpu_choice_parallel(ProblemKind kind) {
   return kind == ProblemKind::bounded_steps || kind == ProblemKind::min_max_steps;
 }

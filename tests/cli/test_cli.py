@@ -149,7 +149,7 @@ class Check(unittest.TestCase):
             self.assertLessEqual(r["lower"], exact * (1 + 1e-12))
             self.assertGreaterEqual(r["upper"], exact * (1 - 1e-12))
             self.assertLessEqual(abs(r["value"] - exact), 1e-6 * exact)
-        self.assertEqual(results[0]["solver"], "cpu.interval-vi")
+        self.assertEqual(results[0]["solver"], "cpu.topo-interval-vi")
         self.assertEqual(results[2]["lower"], results[2]["upper"])  # bounded: exact
         text = pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]').stdout
         self.assertRegex(text, r"P=\? \[ F \"six\" \]: 0\.1666\d* ± \d")

@@ -132,6 +132,17 @@ class Qvbs(unittest.TestCase):
                                             ["--max-iterations", "100000000"]))
         self.assertEqual(len(records), 1)
 
+    def test_haddad_monmege_target(self):
+        # P=? [ F "Target" ] = 0.7 exactly at N=20: one SCC of 41 states,
+        # which the sound default sweeps about 7 million times (whole-system
+        # interval iteration: about 9 million); certified bounds around 0.7.
+        records = list(self.check_benchmark("dtmc/haddad-monmege", "target", lambda _, c: c["N"] == 20,
+                                            ["--max-iterations", "100000000"]))
+        self.assertEqual(len(records), 1)
+        self.assertTrue(records[0]["sound"])
+        self.assertLessEqual(records[0]["lower"], 0.7)
+        self.assertGreaterEqual(records[0]["upper"], 0.7)
+
     def test_resource_gathering_minimal_expected_steps(self):
         # Tmin=? [ F "success" ] up to 90334 states (the 958894-state
         # instance is left out for time).

@@ -102,7 +102,7 @@ TEST(AutoChoice, HandOverOnlyWhereTheGpuRedoesTheWorkAndMoreInTime) {
 TEST(AutoChoice, ReasonStatesThePrediction) {
   std::string reason;
   const SolverEntry& s = choose_solver(ProblemKind::linear_system, "auto", 1000, 100, SolverSettings{}, reason);
-  EXPECT_EQ(s.name, "cpu.interval-vi");
+  EXPECT_EQ(s.name, "cpu.topo-interval-vi");
   EXPECT_NE(reason.find("predicted CPU"), std::string::npos) << reason;
   EXPECT_NE(reason.find("1000 non-zeros"), std::string::npos) << reason;
   EXPECT_FALSE(device_discovery_requested());

@@ -227,7 +227,7 @@ class SharedModels : public testing::Test {
     return {
         {dtmc_, "P=? [ F \"p4\" ]", {"cpu.gauss-seidel", 1e-6, 0, 1, 1}, "cpu.gauss-seidel", 6.400000000000001e-11},
         {dtmc_, "P=? [ F \"p4\" ]", {"cpu.jacobi", 1e-8, 0, 1, 2}, "cpu.jacobi"},
-        {dtmc_, "P=? [ F \"p4\" ]", {"cpu", 1e-6, 1, 1, 2}, "cpu.interval-vi"},
+        {dtmc_, "P=? [ F \"p4\" ]", {"cpu", 1e-6, 1, 1, 2}, "cpu.topo-interval-vi"},
         {dtmc_, "P=? [ F \"p4\" ]", {"cpu.bicgstab", 1e-10, 0, 1, 2}, "cpu.bicgstab"},
         {dtmc_, "P=? [ F \"p4\" ]", {"cpu.power", 1e-6, 0, 1, 1}, "cpu.power"},
         {dtmc_, "P=? [ F<=50 \"p1\" ]", {"cpu.steps", 1e-6, 1, 1, 2}, "cpu.steps"},

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "check/check.hpp"
 #include "common/error.hpp"
@@ -113,6 +114,42 @@ TEST(CheckDtmc, InfiniteRewardWhereTheGoalMayBeMissed) {
   EXPECT_TRUE(std::isinf(check(*m, "R{\"coin_flips\"}=? [ F \"one\" ]", tight()).initial_value));
 }
 
+// The states of +∞ reward stay out of the equation system, so the SCC by
+// SCC solver sees only finite ones: per state it agrees with whole-system
+// interval iteration and the closed form, +∞ where the goal may be missed.
+// 0 → 1 or the trap 4; the cycle 1 ⇄ 2 leaks to the goal 3; 5 → 1. One
+// step costs 1: x1 = 1 + 0.9·x2, x2 = 1 + x1, so x1 = 19, x2 = x5 = 20.
+TEST(CheckDtmc, InfiniteRewardStatesAsTheWholeSystemSolver) {
+  ModelParts p;
+  p.type = ModelType::dtmc;
+  p.num_states = 6;
+  p.row_offsets = {0, 2, 4, 5, 6, 7, 8};
+  p.columns = {1, 4, 2, 3, 1, 3, 4, 1};
+  p.values = {0.5, 0.5, 0.9, 0.1, 1.0, 1.0, 1.0, 1.0};
+  p.labels = {label("init", 6, {0}), label("goal", 6, {3})};
+  p.rewards = {RewardStructure{"steps", {1, 1, 1, 1, 1, 1}, {}}};
+  ModelPtr m = Model::create(std::move(p));
+  const std::string property = "R{\"steps\"}=? [ F \"goal\" ]";
+  const CheckResult topo = check(*m, property, tight("cpu.topo-interval-vi"));
+  const CheckResult whole = check(*m, property, tight("cpu.interval-vi"));
+  EXPECT_EQ(topo.solver_names(), "cpu.topo-interval-vi");
+  EXPECT_TRUE(topo.sound);
+  EXPECT_TRUE(topo.converged);
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> exact = {inf, 19.0, 20.0, 0.0, inf, 20.0};
+  ASSERT_EQ(topo.values.size(), exact.size());
+  for (size_t s = 0; s < exact.size(); ++s) {
+    EXPECT_EQ(std::isinf(topo.values[s]), std::isinf(exact[s])) << "state " << s;
+    EXPECT_EQ(std::isinf(whole.values[s]), std::isinf(exact[s])) << "state " << s;
+    if (std::isinf(exact[s])) continue;
+    EXPECT_NEAR(topo.values[s], exact[s], 1e-10 * std::max(1.0, exact[s])) << "state " << s;
+    EXPECT_NEAR(topo.values[s], whole.values[s], 1e-10 * std::max(1.0, exact[s])) << "state " << s;
+    EXPECT_LE(topo.lower[s], exact[s] * (1 + 1e-12)) << "state " << s;
+    EXPECT_GE(topo.upper[s], exact[s] * (1 - 1e-12)) << "state " << s;
+  }
+  EXPECT_TRUE(std::isinf(topo.initial_value));
+}
+
 TEST(CheckCtmc, ClosedForms) {
   const double lambda = 2.0, t = 0.7;
   ModelPtr m = decay_ctmc(lambda);
@@ -168,15 +205,15 @@ TEST(SolverChoice, AutomaticChoicesExplainThemselves) {
   ModelPtr m = die();
   // Sound by default: interval iteration, certified.
   const CheckResult automatic = check(*m, "P=? [ F \"six\" ]", tight("auto"));
-  EXPECT_EQ(automatic.solver_names(), "cpu.interval-vi");
+  EXPECT_EQ(automatic.solver_names(), "cpu.topo-interval-vi");
   EXPECT_TRUE(automatic.sound);
   // The cost model decides before any device is looked at (discovery costs
   // ~0.2 s); where there is certainly no GPU, the reason says why instead.
   const char* expected = known_gpu_absence().empty() ? "predicted CPU" : "no GPU: ";
   EXPECT_NE(automatic.solver_reason.find(expected), std::string::npos) << automatic.solver_reason;
   const CheckResult cpu = check(*m, "P=? [ F \"six\" ]", tight("cpu"));
-  EXPECT_EQ(cpu.solver_names(), "cpu.interval-vi");
-  EXPECT_EQ(cpu.solver_reason, "cpu: cpu.interval-vi");
+  EXPECT_EQ(cpu.solver_names(), "cpu.topo-interval-vi");
+  EXPECT_EQ(cpu.solver_reason, "cpu: cpu.topo-interval-vi");
   // Unsound: the fastest, and the result says it is not certified.
   CheckOptions unsound = tight("cpu");
   unsound.settings.sound = false;

@@ -468,6 +468,212 @@ std::vector<std::string> sound_linear_solvers() {
 INSTANTIATE_TEST_SUITE_P(Registry, SoundLinearSolvers, testing::ValuesIn(sound_linear_solvers()), test_name);
 
 // ---------------------------------------------------------------------------
+// cpu.topo-interval-vi's own promises: an acyclic system in one update per
+// unknown, SCCs iterated only as long as they need, each to its share of ε.
+
+class TopologicalInterval : public testing::Test {
+ protected:
+  SolveStats solve(const LinearSystem& system, const SolverSettings& settings, std::vector<double>& lower,
+                   std::vector<double>& upper) {
+    lower.clear();
+    upper.clear();
+    return topological_interval_linear(system, lower, upper, settings);
+  }
+  // Bounds contain `exact` and meet the stopping rule everywhere.
+  void expect_certified(const LinearSystem& system, const std::vector<double>& exact, const SolverSettings& settings,
+                        SolveStats& stats) {
+    std::vector<double> lower, upper;
+    stats = solve(system, settings, lower, upper);
+    ASSERT_TRUE(stats.sound);
+    EXPECT_TRUE(stats.converged) << "after " << stats.iterations << " iterations";
+    for (size_t i = 0; i < exact.size(); ++i) {
+      const double slack = 1e-12 * std::max(1.0, std::fabs(exact[i]));
+      EXPECT_LE(lower[i], exact[i] + slack) << "at " << i;
+      EXPECT_GE(upper[i], exact[i] - slack) << "at " << i;
+      EXPECT_TRUE(bounds_close(lower[i], upper[i], settings.epsilon, settings.relative)) << "at " << i;
+    }
+  }
+};
+
+// A layered chain, numbered so that index order is the wrong order for
+// Gauss–Seidel: unknown i moves to i + 1 and i + 2 (or stays, a self-loop
+// on every third), the last two reach the target. Acyclic apart from the
+// self-loops.
+LinearSystem layered_chain(uint32_t n, bool rewards) {
+  std::vector<Triplet> a;
+  std::vector<double> b(n, 0.0);
+  for (uint32_t i = 0; i < n; ++i) {
+    const double stay = i % 3 == 0 ? 0.25 : 0.0;
+    if (stay > 0) a.emplace_back(i, i, stay);
+    if (i + 1 < n) a.emplace_back(i, i + 1, 0.5);
+    if (i + 2 < n) a.emplace_back(i, i + 2, 0.5 - stay - 0.05);
+    b[i] = rewards ? 1.0 + i % 5 : (i + 2 >= n ? 0.5 : 0.0);
+  }
+  LinearSystem system = linear_system(n, a, b);
+  if (!rewards) system.upper_bound = 1.0;
+  return system;
+}
+
+TEST_F(TopologicalInterval, AcyclicChainInOnePass) {
+  for (const bool rewards : {false, true}) {
+    SCOPED_TRACE(rewards ? "rewards" : "probabilities");
+    const uint32_t n = 300;
+    const LinearSystem system = layered_chain(n, rewards);
+    std::vector<Triplet> a;
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint64_t e = system.a.row_offsets[i]; e < system.a.row_offsets[i + 1]; ++e) {
+        a.emplace_back(i, system.a.columns[e], system.a.values[e]);
+      }
+    }
+    const std::vector<double> exact = dense_linear(n, a, system.b);
+    std::vector<double> lower, upper;
+    const SolveStats stats = solve(system, tight(), lower, upper);
+    EXPECT_TRUE(stats.sound);
+    EXPECT_TRUE(stats.converged);
+    // One update per unknown: one "iteration", the work of one sweep.
+    EXPECT_EQ(stats.iterations, 1u);
+    EXPECT_NE(stats.kernel.find("work of 1 sweeps"), std::string::npos) << stats.kernel;
+    for (uint32_t i = 0; i < n; ++i) {
+      // Exact from the successors' exact values: the bounds meet.
+      EXPECT_EQ(lower[i], upper[i]) << "at " << i;
+      EXPECT_NEAR(lower[i], exact[i], 1e-12 * std::max(1.0, exact[i])) << "at " << i;
+    }
+    // Whole-system interval iteration needs a sweep per layer at least.
+    std::vector<double> whole_lower, whole_upper;
+    EXPECT_GT(interval_linear(system, whole_lower, whole_upper, tight()).iterations, 10u);
+  }
+}
+
+// Acyclic parts before and after a slow cycle: only the cycle is iterated.
+TEST_F(TopologicalInterval, ChainWithACycle) {
+  // 0 → 1 (a slow two-state cycle 1 ⇄ 2 leaking 1/1000 to 3) → 3 → target,
+  // and 4 → 0, 5 → 4: every unknown but the cycle's in one update.
+  const std::vector<Triplet> a = {{0, 1, 0.9}, {1, 2, 0.999}, {1, 3, 0.001}, {2, 1, 1.0},
+                                  {3, 3, 0.5}, {4, 0, 1.0},   {5, 4, 0.7}};
+  const std::vector<double> b = {0.1, 0.0, 0.0, 0.5, 0.0, 0.3};
+  LinearSystem probabilities = linear_system(6, a, b);
+  probabilities.upper_bound = 1.0;
+  const std::vector<double> exact = dense_linear(6, a, b);
+  SolveStats stats;
+  expect_certified(probabilities, exact, SolverSettings{}, stats);
+  EXPECT_GT(stats.iterations, 1u);
+  EXPECT_NE(stats.kernel.find("1 iterated"), std::string::npos) << stats.kernel;
+  EXPECT_EQ(stats.kernel.find("final"), std::string::npos) << stats.kernel;
+  expect_certified(probabilities, exact, tight(false), stats);
+  // Expected rewards: the cycle's upper start from its first phase, with
+  // the exact bounds of 3 folded in.
+  const std::vector<double> rewards = {1.0, 1.0, 2.0, 1.0, 0.0, 5.0};
+  expect_certified(linear_system(6, a, rewards), dense_linear(6, a, rewards), tight(), stats);
+  EXPECT_NE(stats.kernel.find("sound-vi-bound"), std::string::npos) << stats.kernel;
+}
+
+// K slow cycles in sequence, each feeding the next: the precision schedule
+// (k/K of ε for the k-th from the bottom) lets every cycle close without
+// the final whole-system sweeps, at the user's ε.
+TEST_F(TopologicalInterval, CyclesInSequenceMeetTheUsersEpsilon) {
+  const uint32_t cycles = 12, n = 2 * cycles;
+  std::vector<Triplet> a;
+  std::vector<double> probability(n, 0.0), reward(n, 1.0);
+  for (uint32_t k = 0; k < cycles; ++k) {
+    const uint32_t x = 2 * k, y = 2 * k + 1;
+    a.emplace_back(y, x, 1.0);
+    if (k == 0) {
+      a.emplace_back(x, y, 0.99);
+      probability[x] = 0.005;
+    } else {
+      a.emplace_back(x, y, 0.98);
+      a.emplace_back(x, x - 2, 0.015);  // into the cycle below
+    }
+  }
+  for (const bool relative : {true, false}) {
+    SCOPED_TRACE(relative ? "relative" : "absolute");
+    for (const double epsilon : {1e-6, 1e-10}) {
+      SolverSettings settings;
+      settings.epsilon = epsilon;
+      settings.relative = relative;
+      LinearSystem system = linear_system(n, a, probability);
+      system.upper_bound = 1.0;
+      SolveStats stats;
+      expect_certified(system, dense_linear(n, a, probability), settings, stats);
+      EXPECT_EQ(stats.kernel.find("final"), std::string::npos) << stats.kernel;
+      expect_certified(linear_system(n, a, reward), dense_linear(n, a, reward), settings, stats);
+      EXPECT_EQ(stats.kernel.find("final"), std::string::npos) << stats.kernel;
+    }
+  }
+}
+
+// Rewards of both signs: the schedule's argument does not hold; the result
+// must meet ε anyway (the final sweeps close what the SCCs left open).
+TEST_F(TopologicalInterval, RewardsOfBothSignsStillMeetEpsilon) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  // Cycles in sequence with rewards of alternating sign and size.
+  const uint32_t cycles = 8, n = 3 * cycles;
+  std::vector<Triplet> a;
+  std::vector<double> b(n);
+  for (uint32_t k = 0; k < cycles; ++k) {
+    const uint32_t x = 3 * k;
+    a.emplace_back(x + 1, x + 2, 1.0);
+    a.emplace_back(x + 2, x, 1.0);
+    a.emplace_back(x, x + 1, k == 0 ? 0.95 : 0.9);
+    if (k > 0) a.emplace_back(x, x - 3, 0.05);
+    for (uint32_t i = x; i < x + 3; ++i) b[i] = (k % 2 == 0 ? 1.0 : -1.0) * (0.5 + unit(rng)) * (k + 1);
+  }
+  SolveStats stats;
+  expect_certified(linear_system(n, a, b), dense_linear(n, a, b), SolverSettings{}, stats);
+  expect_certified(linear_system(n, a, b), dense_linear(n, a, b), tight(), stats);
+}
+
+// Where a small value depends on large ones of the other sign, an SCC's
+// share of ε does not close its predecessors: x3 = c + x0/2 ≈ 0.001 while
+// the cycle 0 → 1 → 2 → 0 (x0 ≈ 60) is iterated to 2ε·60 only. The final
+// sweeps over the whole system tighten the cycle until x3 meets ε too.
+TEST_F(TopologicalInterval, CancellingSignsNeedTheFinalSweeps) {
+  const std::vector<Triplet> a = {{0, 1, 0.9}, {1, 2, 0.5}, {1, 0, 0.45}, {2, 0, 1.0}, {3, 0, 0.5}};
+  std::vector<double> b = {1.0, 2.0, 0.3, 0.0};
+  b[3] = 0.001 - 0.5 * dense_linear(4, a, b)[0];
+  SolveStats stats;
+  const std::vector<double> exact = dense_linear(4, a, b);
+  ASSERT_NEAR(exact[3], 0.001, 1e-9);
+  expect_certified(linear_system(4, a, b), exact, SolverSettings{}, stats);
+  EXPECT_NE(stats.kernel.find("final sweeps"), std::string::npos) << stats.kernel;
+}
+
+// An SCC whose first phase stops at the iteration limit has no upper
+// bound; every unknown that reaches it then has none either: not sound,
+// no NaN.
+TEST_F(TopologicalInterval, NoUpperBoundBelowIsPassedOnWithoutNaN) {
+  // 0 ⇄ 1 keeps 0.9999 per round trip (thousands of first-phase sweeps);
+  // 2 → 0 (one update), 3 ⇄ 4 → 2.
+  const std::vector<Triplet> a = {{0, 1, 0.9999}, {1, 0, 1.0}, {2, 0, 0.5}, {3, 4, 0.5}, {4, 3, 0.5}, {4, 2, 0.5}};
+  const LinearSystem system = linear_system(5, a, {1.0, 1.0, 1.0, 1.0, 1.0});
+  SolverSettings settings;
+  settings.max_iterations = 5;
+  std::vector<double> lower, upper;
+  const SolveStats stats = solve(system, settings, lower, upper);
+  EXPECT_FALSE(stats.sound);
+  EXPECT_FALSE(stats.converged);
+  EXPECT_LE(stats.iterations, 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_FALSE(std::isnan(lower[i])) << "at " << i;
+    EXPECT_TRUE(std::isinf(upper[i])) << "at " << i;
+  }
+}
+
+// Garbage in: a start vector of the wrong size is an error that says so.
+TEST_F(TopologicalInterval, WrongStartVectorSizeIsAnError) {
+  const LinearSystem system = gamblers_ruin(10, 0.5);
+  std::vector<double> lower(3, 0.0), upper;
+  try {
+    topological_interval_linear(system, lower, upper, SolverSettings{});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("start vector has 3 values"), std::string::npos) << e.what();
+  }
+}
+
+// ---------------------------------------------------------------------------
 // Stationary distributions.
 
 class StationarySolvers : public testing::TestWithParam<std::string> {

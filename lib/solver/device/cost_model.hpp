@@ -32,7 +32,8 @@ inline constexpr uint64_t k_expected_iterations = 200;
 inline constexpr uint64_t k_expected_iterations_min_max = 1000;
 
 // Host: seconds per non-zero and iteration. Sequential sweeps
-// (Gauss–Seidel, interval iteration) and all cores (Jacobi, steps).
+// (Gauss–Seidel, interval iteration, topological interval iteration on
+// chains: SCC by SCC on one core) and all cores (Jacobi, steps).
 inline constexpr double k_cpu_seconds_per_entry_sequential = 2.0e-9;
 inline constexpr double k_cpu_seconds_per_entry_parallel = 0.4e-9;
 // GPU: CUDA's start-up (discovery and context), measured 0.20–0.25 s.

@@ -28,6 +28,12 @@ SolveStats bicgstab_linear(const LinearSystem& system, std::vector<double>& x, c
 SolveStats interval_linear(const LinearSystem& system, std::vector<double>& lower, std::vector<double>& upper,
                            const SolverSettings& settings);
 
+// "cpu.topo-interval-vi" on a linear system (topological_interval_linear.cpp):
+// the same bounds and stopping rule as interval_linear, SCC by SCC in
+// dependency order; an SCC of one unknown is solved in one update.
+SolveStats topological_interval_linear(const LinearSystem& system, std::vector<double>& lower,
+                                       std::vector<double>& upper, const SolverSettings& settings);
+
 SolveStats steps_cpu(const StepProblem& problem, std::vector<double>& result, const SolverSettings& settings);
 
 }  // namespace pmc

@@ -35,6 +35,7 @@
 #include "solver/convergence.hpp"
 #include "solver/iteration.hpp"
 #include "solver/linear/cpu_solvers.hpp"
+#include "solver/linear/interval_sweeps.hpp"
 
 namespace pmc {
 
@@ -42,53 +43,16 @@ namespace {
 
 constexpr double k_infinity = std::numeric_limits<double>::infinity();
 
-// Interleaved so that one gather brings both bounds (or x and y in the
-// first phase).
-struct Pair {
-  double first, second;
-};
-
-// 1/(1 − a_ii) per row: Gauss–Seidel solves each row for its own unknown.
-std::vector<double> diagonal_scale(const SparseMatrix& a) {
-  std::vector<double> scale(a.num_rows(), 1.0);
-  for (uint64_t i = 0; i < a.num_rows(); ++i) {
-    double diagonal = 0.0;
-    for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
-      if (a.columns[e] == i) diagonal += a.values[e];
-    }
-    scale[i] = 1.0 / (1.0 - diagonal);
-  }
-  return scale;
-}
-
-// Row i's two off-diagonal sums Σ_{j≠i} a_ij·v_j over both members.
-inline Pair row_sums(const SparseMatrix& a, uint64_t i, const Pair* v) {
-  Pair sum{0.0, 0.0};
-  for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
-    const uint32_t j = a.columns[e];
-    if (j == i) continue;
-    sum.first += a.values[e] * v[j].first;
-    sum.second += a.values[e] * v[j].second;
-  }
-  return sum;
-}
-
-double widest_gap(const std::vector<Pair>& v) {
-  double gap = 0.0;
-  for (const Pair& p : v) gap = std::max(gap, p.second - p.first);
-  return gap;
-}
-
 // First phase: (x, y) sweeps until every y < k_max_kept_mass, then v holds
 // sound (lower, upper) pairs. False when the iteration limit came first.
-bool sound_value_iteration_bounds(const LinearSystem& s, const std::vector<double>& scale, std::vector<Pair>& v,
+bool sound_value_iteration_bounds(const LinearSystem& s, const std::vector<double>& scale, std::vector<BoundPair>& v,
                                   IterationDriver& loop) {
   const uint64_t n = v.size();
-  for (Pair& p : v) p = {0.0, 1.0};
+  for (BoundPair& p : v) p = {0.0, 1.0};
   const bool kept_little = loop.until_upper_bound([&] {
     double kept = 0.0;
     for (uint64_t i = 0; i < n; ++i) {
-      const Pair sum = row_sums(s.a, i, v.data());
+      const BoundPair sum = off_diagonal_sums(s.a, i, v.data());
       v[i] = {(s.b[i] + sum.first) * scale[i], sum.second * scale[i]};
       kept = std::max(kept, v[i].second);
     }
@@ -96,14 +60,14 @@ bool sound_value_iteration_bounds(const LinearSystem& s, const std::vector<doubl
   });
   if (!kept_little) return false;
   double lowest = k_infinity, highest = -k_infinity;
-  for (const Pair& p : v) {
+  for (const BoundPair& p : v) {
     const double ratio = p.first / (1.0 - p.second);
     lowest = std::min(lowest, ratio);
     highest = std::max(highest, ratio);
   }
   lowest = widened_ratio(lowest, -1.0);
   highest = widened_ratio(highest, 1.0);
-  for (Pair& p : v) p = {p.first + p.second * lowest, p.first + p.second * highest};
+  for (BoundPair& p : v) p = {p.first + p.second * lowest, p.first + p.second * highest};
   return true;
 }
 
@@ -122,7 +86,7 @@ SolveStats interval_linear(const LinearSystem& s, std::vector<double>& lower, st
   // Matrix once, offsets, b, scale, the pairs read and written.
   stats.bytes_per_iteration = s.a.num_entries() * 12.0 + n * (8.0 * 3 + 32.0);
   const std::vector<double> scale = diagonal_scale(s.a);
-  std::vector<Pair> v(n);
+  std::vector<BoundPair> v(n);
   IterationDriver loop(settings, stats, "cpu.interval-vi", settings.max_iterations);
 
   bool bounded = true;
@@ -134,7 +98,7 @@ SolveStats interval_linear(const LinearSystem& s, std::vector<double>& lower, st
   }
 
   auto all_close = [&] {
-    for (const Pair& p : v) {
+    for (const BoundPair& p : v) {
       if (!bounds_close(p.first, p.second, settings.epsilon, settings.relative)) return false;
     }
     return true;
@@ -148,11 +112,8 @@ SolveStats interval_linear(const LinearSystem& s, std::vector<double>& lower, st
           // the sweep.
           uint64_t open = 0;
           for (uint64_t i = 0; i < n; ++i) {
-            const Pair sum = row_sums(s.a, i, v.data());
-            const double l = std::max(v[i].first, (s.b[i] + sum.first) * scale[i]);
-            const double u = std::min(v[i].second, (s.b[i] + sum.second) * scale[i]);
-            v[i] = {l, u};
-            open += bounds_close(l, u, settings.epsilon, settings.relative) ? 0 : 1;
+            const BoundPair next = update_bounds(s, scale, i, v.data());
+            open += bounds_close(next.first, next.second, settings.epsilon, settings.relative) ? 0 : 1;
           }
           return open == 0;
         },

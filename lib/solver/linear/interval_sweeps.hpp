@@ -1,0 +1,65 @@
+// The row-level pieces of interval iteration on a linear system x = A·x + b,
+// shared by cpu.interval-vi (interval_linear.cpp, whole-system sweeps) and
+// cpu.topo-interval-vi (topological_interval_linear.cpp, SCC by SCC):
+// Gauss–Seidel's splitting (each row solved for its own unknown) and one
+// row's clamped update of both bounds. interval_linear.cpp says why the
+// clamped sweeps keep both bounds sound.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "solver/problem.hpp"
+
+namespace pmc {
+
+// Interleaved so that one gather brings both bounds (or, in a first phase,
+// the two vectors it sweeps).
+struct BoundPair {
+  double first, second;
+};
+
+// 1/(1 − a_ii) per row: Gauss–Seidel solves each row for its own unknown.
+inline std::vector<double> diagonal_scale(const SparseMatrix& a) {
+  std::vector<double> scale(a.num_rows(), 1.0);
+  for (uint64_t i = 0; i < a.num_rows(); ++i) {
+    double diagonal = 0.0;
+    for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
+      if (a.columns[e] == i) diagonal += a.values[e];
+    }
+    scale[i] = 1.0 / (1.0 - diagonal);
+  }
+  return scale;
+}
+
+// Row i's two off-diagonal sums Σ_{j≠i} a_ij·v_j over both members.
+inline BoundPair off_diagonal_sums(const SparseMatrix& a, uint64_t i, const BoundPair* v) {
+  BoundPair sum{0.0, 0.0};
+  for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
+    const uint32_t j = a.columns[e];
+    if (j == i) continue;
+    sum.first += a.values[e] * v[j].first;
+    sum.second += a.values[e] * v[j].second;
+  }
+  return sum;
+}
+
+// Row i's Gauss–Seidel image of both bounds, clamped so that the lower
+// bound only rises and the upper one only falls; stored in v[i] (in place:
+// later rows of the sweep read it) and returned.
+inline BoundPair update_bounds(const LinearSystem& s, const std::vector<double>& scale, uint64_t i, BoundPair* v) {
+  const BoundPair sum = off_diagonal_sums(s.a, i, v);
+  const BoundPair next{std::max(v[i].first, (s.b[i] + sum.first) * scale[i]),
+                       std::min(v[i].second, (s.b[i] + sum.second) * scale[i])};
+  v[i] = next;
+  return next;
+}
+
+inline double widest_gap(const std::vector<BoundPair>& v) {
+  double gap = 0.0;
+  for (const BoundPair& p : v) gap = std::max(gap, p.second - p.first);
+  return gap;
+}
+
+}  // namespace pmc

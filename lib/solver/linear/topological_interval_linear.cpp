@@ -1,0 +1,321 @@
+// cpu.topo-interval-vi on linear systems x = A·x + b (DTMC and CTMC
+// reachability and expected rewards): interval iteration SCC by SCC, in
+// dependency order. cpu.interval-vi sweeps every unknown until the slowest
+// part of the system has closed its bounds; a layered chain (QVBS's nand)
+// is acyclic or nearly so, and solved here in one pass: an SCC of one
+// unknown is solved exactly from its successors' bounds in one update,
+// x_s = (b_s + Σ_{j≠s} a_sj·x_j)/(1 − a_ss), self-loop or not; only the
+// unknowns of non-trivial SCCs are iterated, each SCC as long as it needs.
+//
+// Soundness. The SCCs come in Tarjan's order (every SCC after all it
+// reaches). An SCC's rows are swept with interval_sweeps.hpp's clamped
+// Gauss–Seidel update over the global bound pairs, so its lower bounds are
+// computed from its successors' lower bounds and its upper bounds from
+// their upper bounds. With the successors fixed, the SCC is the system
+// x = A_in·x + (b + A_out·x_out); its solution is monotone in x_out
+// ((I − A_in)⁻¹ ≥ 0), so the solution for the successors' lower (upper)
+// bounds is below (above) the true values, and the clamped sweeps keep
+// certified bounds of those (interval_linear.cpp).
+//
+// Precision. The result must meet the user's stopping rule in every
+// unknown: bounds_close at ε. A successor's gap is passed on: in the limit
+// of its sweeps an SCC's gap g solves g = A_in·g + A_out·g_out, so with
+// successors' gaps ≤ θ'·2ε·l_out (relative; values ≥ 0 and b ≥ 0) the SCC's
+// limit gap is at most θ'·2ε·(I − A_in)⁻¹·A_out·l_out ≤ θ'·2ε·l; absolutely,
+// (I − A_in)⁻¹·A_out·1 ≤ 1 gives θ'·2ε. The SCC approaches that limit only
+// asymptotically, so it must stop at a strictly larger θ: an SCC whose
+// longest chain of non-trivial SCCs downwards (itself included) has k of
+// them stops at θ = k/K, K the longest such chain (graph/scc_chains.hpp),
+// as cpu.topo-interval-vi does on MDPs. The last SCCs then stop at the
+// user's ε; an SCC of one unknown adds no gap of its own (its update is
+// exact), so it needs no share.
+//
+// The argument needs values ≥ 0 (probabilities, non-negative rewards) and
+// values above the relative floor (1e-9) times K; where it fails (rewards of
+// both signs, tiny values), or rounding keeps an SCC's gap from reaching
+// its share, the SCC's sweeps stop once a sweep changes no bound at all
+// (every further sweep would compute the same numbers), and the final
+// check below finds the unknowns still open. Then Gauss–Seidel interval
+// sweeps over the whole system, in the same topological order, continue
+// from the bounds reached until every unknown meets ε (or, again, nothing
+// changes: not converged, the bounds still certified). Either way the
+// stopping rule on the result is the user's ε, checked on every unknown.
+//
+// Upper start. Probabilities: system.upper_bound (1). Expected rewards: per
+// non-trivial SCC, the bound of sound value iteration's first phase
+// (interval_linear.cpp, Quatmann & Katoen, CAV 2018), run on the SCC with
+// its successors' lower bounds folded into the lower iterate's constants
+// and their upper bounds into the upper one's: x_k^low, x_k^high from 0
+// and y_k (the mass the SCC keeps) from 1; once every y_k < 1,
+//   x_k^low + y_k·min_t x_k^low/(1 − y_k) ≤ x ≤ x_k^high + y_k·max_t x_k^high/(1 − y_k).
+// Single-unknown SCCs need no start: their update is exact.
+//
+// Counting. stats.iterations is the most sweeps any SCC took (1 for an
+// acyclic system), plus the final sweeps over the whole system if any ran;
+// the iteration limit applies to each SCC and to that total. The kernel
+// string reports the work in whole-system sweeps (row updates / unknowns).
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/stopwatch.hpp"
+#include "graph/scc.hpp"
+#include "graph/scc_chains.hpp"
+#include "solver/convergence.hpp"
+#include "solver/iteration.hpp"
+#include "solver/linear/cpu_solvers.hpp"
+#include "solver/linear/interval_sweeps.hpp"
+
+namespace pmc {
+
+namespace {
+
+constexpr double k_infinity = std::numeric_limits<double>::infinity();
+constexpr const char* k_name = "cpu.topo-interval-vi";
+// Single-unknown SCCs solved between two polls of cancellation and progress.
+constexpr uint64_t k_poll_every = 4096;
+// Bytes a sweep streams per row and per entry (as cpu.interval-vi counts:
+// the offsets, b, scale and the pair read and written; column and value).
+constexpr double k_bytes_per_row = 8.0 * 3 + 32.0;
+constexpr double k_bytes_per_entry = 12.0;
+
+// Sound value iteration's first phase on one SCC: both constant parts and
+// the kept mass, interleaved as the pairs are.
+struct FirstPhase {
+  double x_low, x_high, kept;
+};
+
+class TopologicalIntervalLinear {
+ public:
+  // The SCC decomposition counts as the solver's precomputation; the
+  // loop's clock starts after it.
+  TopologicalIntervalLinear(const LinearSystem& s, const SolverSettings& settings, SolveStats& stats)
+      : s_(s), settings_(settings), stats_(stats), scale_(diagonal_scale(s.a)), row_groups_(s.a.num_rows() + 1),
+        graph_{row_groups_, s.a.row_offsets, s.a.columns}, sccs_(decompose(graph_, row_groups_, stats)),
+        loop_(settings, stats, k_name) {}
+
+  // v holds the start bounds on entry and the bounds on exit. False when
+  // some unknown has no upper bound (a reward SCC's first phase reached
+  // the iteration limit; that SCC and every one reaching it keep +∞).
+  bool solve(std::vector<BoundPair>& v) {
+    const std::vector<uint32_t> length = graph::nontrivial_chain_lengths(graph_, sccs_);
+    uint32_t longest = 1;
+    for (const uint32_t k : length) longest = std::max(longest, k);
+    uint64_t singles = 0;
+    for (uint64_t c = 0; c < sccs_.num_components(); ++c) {
+      const std::span<const uint32_t> states = sccs_.component(c);
+      if (states.size() == 1) {
+        update_bounds(s_, scale_, states[0], v.data());
+        count_work(1, row_length(states[0]));
+        if (++singles % k_poll_every == 0) loop_.poll();
+        continue;
+      }
+      solve_component(c, states, settings_.epsilon * length[c] / longest, v);
+    }
+    most_sweeps_ = std::max<uint64_t>(most_sweeps_, sccs_.num_components() > 0 ? 1 : 0);
+    bool bounded = true;
+    for (const BoundPair& p : v) bounded = bounded && std::isfinite(p.second);
+    uint64_t iterations = most_sweeps_;
+    converged_ = bounded && open_unknowns(v, settings_.epsilon) == 0;
+    if (bounded && !converged_) converged_ = final_sweeps(v, iterations);
+    stats_.iterations = iterations;
+    return bounded;
+  }
+
+  bool converged() const { return converged_; }
+  void record_loop_seconds() { loop_.record_loop_seconds(); }
+
+  // The kernel string and bytes per iteration (see the header's Counting).
+  void describe(uint64_t unknowns) {
+    uint64_t iterated = 0;
+    for (uint64_t c = 0; c < sccs_.num_components(); ++c) iterated += sccs_.component(c).size() > 1 ? 1 : 0;
+    const double sweeps = unknowns > 0 ? static_cast<double>(row_updates_) / static_cast<double>(unknowns) : 0.0;
+    stats_.kernel = fmt::format("topological gauss-seidel{}{}: {} SCCs, {} iterated, work of {:.3g} sweeps",
+                                first_phases_ > 0 ? "+sound-vi-bound" : "", final_ran_ ? "+final sweeps" : "",
+                                sccs_.num_components(), iterated, sweeps);
+    if (stats_.iterations > 0) {
+      stats_.bytes_per_iteration =
+          (static_cast<double>(row_updates_) * k_bytes_per_row + static_cast<double>(entry_updates_) * k_bytes_per_entry) /
+          static_cast<double>(stats_.iterations);
+    }
+  }
+
+ private:
+  static graph::SccDecomposition decompose(const graph::RowGraph& graph, std::vector<uint64_t>& row_groups,
+                                           SolveStats& stats) {
+    const Stopwatch clock;
+    std::iota(row_groups.begin(), row_groups.end(), uint64_t{0});
+    graph::SccDecomposition sccs = graph::strongly_connected_components(graph);
+    stats.precompute_seconds += clock.seconds();
+    return sccs;
+  }
+
+  uint64_t row_length(uint32_t i) const { return s_.a.row_offsets[i + 1] - s_.a.row_offsets[i]; }
+  void count_work(uint64_t rows, uint64_t entries) {
+    row_updates_ += rows;
+    entry_updates_ += entries;
+  }
+
+  uint64_t open_unknowns(const std::vector<BoundPair>& v, double epsilon) const {
+    uint64_t open = 0;
+    for (const BoundPair& p : v) open += bounds_close(p.first, p.second, epsilon, settings_.relative) ? 0 : 1;
+    return open;
+  }
+
+  // One Gauss–Seidel sweep of the clamped update over `states`, in their
+  // order. True when every unknown swept meets `epsilon` or no bound
+  // changed (see the header: further sweeps would repeat the same numbers).
+  bool sweep(std::span<const uint32_t> states, uint64_t entries, double epsilon, std::vector<BoundPair>& v) {
+    uint64_t open = 0;
+    bool changed = false;
+    for (const uint32_t i : states) {
+      const BoundPair old = v[i];
+      const BoundPair next = update_bounds(s_, scale_, i, v.data());
+      changed = changed || next.first != old.first || next.second != old.second;
+      open += bounds_close(next.first, next.second, epsilon, settings_.relative) ? 0 : 1;
+    }
+    count_work(states.size(), entries);
+    return open == 0 || !changed;
+  }
+
+  void solve_component(uint64_t c, std::span<const uint32_t> states, double epsilon, std::vector<BoundPair>& v) {
+    uint64_t entries = 0;
+    for (const uint32_t i : states) entries += row_length(i);
+    uint64_t sweeps = 0;
+    bool have_upper = true;
+    for (const uint32_t i : states) have_upper = have_upper && std::isfinite(v[i].second);
+    if (!have_upper) have_upper = first_phase_bounds(c, states, entries, sweeps, v);
+    if (have_upper) {
+      loop_.until_bounds_close(
+          sweeps, [&] { return sweep(states, entries, epsilon, v); },
+          [&] {
+            double gap = 0.0;
+            for (const uint32_t i : states) gap = std::max(gap, v[i].second - v[i].first);
+            return gap;
+          });
+    }
+    most_sweeps_ = std::max(most_sweeps_, sweeps);
+  }
+
+  // The reward start of the header, on SCC c. False when the iteration
+  // limit came first (v then holds plain value iteration's estimate as the
+  // lower member and +∞ as the upper) or a successor has no upper bound.
+  bool first_phase_bounds(uint64_t c, std::span<const uint32_t> states, uint64_t entries, uint64_t& sweeps,
+                          std::vector<BoundPair>& v) {
+    ++first_phases_;
+    if (local_of_.empty()) local_of_.resize(s_.a.num_rows());
+    for (uint64_t k = 0; k < states.size(); ++k) local_of_[states[k]] = static_cast<uint32_t>(k);
+    phase_.assign(states.size(), FirstPhase{0.0, 0.0, 1.0});
+    const SparseMatrix& a = s_.a;
+    const bool kept_little = loop_.until_upper_bound(sweeps, [&] {
+      double most_kept = 0.0;
+      for (uint64_t k = 0; k < states.size(); ++k) {
+        const uint32_t i = states[k];
+        FirstPhase sum{s_.b[i], s_.b[i], 0.0};
+        for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
+          const uint32_t j = a.columns[e];
+          if (j == i) continue;
+          const double weight = a.values[e];
+          if (sccs_.component_of[j] == c) {
+            const FirstPhase& inside = phase_[local_of_[j]];
+            sum.x_low += weight * inside.x_low;
+            sum.x_high += weight * inside.x_high;
+            sum.kept += weight * inside.kept;
+          } else {
+            sum.x_low += weight * v[j].first;
+            sum.x_high += weight * v[j].second;
+          }
+        }
+        phase_[k] = {sum.x_low * scale_[i], sum.x_high * scale_[i], sum.kept * scale_[i]};
+        most_kept = std::max(most_kept, phase_[k].kept);
+      }
+      count_work(states.size(), entries);
+      return most_kept <= k_max_kept_mass;
+    });
+    if (!kept_little) {
+      for (uint64_t k = 0; k < states.size(); ++k) v[states[k]] = {phase_[k].x_low, k_infinity};
+      return false;
+    }
+    double lowest = k_infinity, highest = -k_infinity;
+    for (const FirstPhase& p : phase_) {
+      lowest = std::min(lowest, p.x_low / (1.0 - p.kept));
+      highest = std::max(highest, p.x_high / (1.0 - p.kept));
+    }
+    lowest = widened_ratio(lowest, -1.0);
+    highest = widened_ratio(highest, 1.0);
+    const bool finite = std::isfinite(highest);
+    for (uint64_t k = 0; k < states.size(); ++k) {
+      const FirstPhase& p = phase_[k];
+      v[states[k]] = {p.x_low + p.kept * lowest, finite ? p.x_high + p.kept * highest : k_infinity};
+    }
+    return finite;
+  }
+
+  // The whole system in topological order, from the bounds reached, until
+  // every unknown meets the user's ε (see the header). Counted on from the
+  // SCCs' most sweeps.
+  bool final_sweeps(std::vector<BoundPair>& v, uint64_t& iterations) {
+    final_ran_ = true;
+    const std::span<const uint32_t> all(sccs_.states);
+    return loop_.until_bounds_close(
+               iterations, [&] { return sweep(all, s_.a.num_entries(), settings_.epsilon, v); },
+               [&] { return widest_gap(v); }) &&
+           open_unknowns(v, settings_.epsilon) == 0;
+  }
+
+  const LinearSystem& s_;
+  const SolverSettings& settings_;
+  SolveStats& stats_;
+  std::vector<double> scale_;
+  std::vector<uint64_t> row_groups_;  // one row per unknown
+  graph::RowGraph graph_;
+  graph::SccDecomposition sccs_;
+  IterationDriver loop_;
+  std::vector<uint32_t> local_of_;  // first phase: an unknown's index within its SCC
+  std::vector<FirstPhase> phase_;
+  uint64_t most_sweeps_ = 0;
+  uint64_t row_updates_ = 0, entry_updates_ = 0;
+  uint64_t first_phases_ = 0;
+  bool final_ran_ = false;
+  bool converged_ = false;
+};
+
+}  // namespace
+
+SolveStats topological_interval_linear(const LinearSystem& s, std::vector<double>& lower, std::vector<double>& upper,
+                                       const SolverSettings& settings) {
+  const Stopwatch solve_clock;
+  const uint64_t n = s.a.num_rows();
+  if (!lower.empty() && lower.size() != n) {
+    fail(ErrorCode::invalid_argument, "{}: start vector has {} values, the system has {} unknowns", k_name,
+         lower.size(), n);
+  }
+  SolveStats stats;
+  // Probabilities: the given start (a lower bound) or 0, and the a-priori
+  // upper bound. Rewards: no start; single unknowns are solved exactly,
+  // SCCs start from their first phase.
+  const bool bounded_above = std::isfinite(s.upper_bound);
+  std::vector<BoundPair> v(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    v[i] = bounded_above ? BoundPair{lower.empty() ? 0.0 : lower[i], s.upper_bound} : BoundPair{-k_infinity, k_infinity};
+  }
+  TopologicalIntervalLinear solver(s, settings, stats);
+  const bool bounded = solver.solve(v);
+  solver.record_loop_seconds();
+  solver.describe(n);
+  lower.resize(n);
+  upper.resize(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    lower[i] = v[i].first;
+    upper[i] = bounded ? v[i].second : k_infinity;
+  }
+  stats.sound = bounded;
+  stats.converged = solver.converged();
+  stats.seconds = solve_clock.seconds();
+  return stats;
+}
+
+}  // namespace pmc
