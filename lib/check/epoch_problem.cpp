@@ -151,4 +151,46 @@ Bitset zero_reward_traps(const EpochProblem& p, uint64_t num_states) {
   return traps;
 }
 
+std::optional<uint64_t> zero_reward_depth(const EpochProblem& p) {
+  const uint64_t m = p.num_unknowns();
+  const auto& offsets = p.stay.row_offsets;
+  // Kahn's algorithm from the unknowns without zero-reward successors:
+  // `level` is the longest zero-reward path from an unknown, known once all
+  // its successors' are.
+  std::vector<uint64_t> pending(m, 0), entering(m + 1, 0);
+  for (uint64_t u = 0; u < m; ++u) {
+    for (uint64_t k = offsets[p.row_groups[u]]; k < offsets[p.row_groups[u + 1]]; ++k) {
+      ++pending[u];
+      ++entering[p.stay.columns[k] + 1];
+    }
+  }
+  for (uint64_t u = 0; u < m; ++u) entering[u + 1] += entering[u];
+  std::vector<uint32_t> predecessors(entering[m]);
+  std::vector<uint64_t> fill(entering.begin(), entering.end() - 1);
+  for (uint64_t u = 0; u < m; ++u) {
+    for (uint64_t k = offsets[p.row_groups[u]]; k < offsets[p.row_groups[u + 1]]; ++k) {
+      predecessors[fill[p.stay.columns[k]]++] = static_cast<uint32_t>(u);
+    }
+  }
+  std::vector<uint64_t> level(m, 0);
+  std::vector<uint32_t> ready;
+  for (uint64_t u = 0; u < m; ++u) {
+    if (pending[u] == 0) ready.push_back(static_cast<uint32_t>(u));
+  }
+  uint64_t done = 0, deepest = 0;
+  while (!ready.empty()) {
+    const uint32_t v = ready.back();
+    ready.pop_back();
+    ++done;
+    deepest = std::max(deepest, level[v]);
+    for (uint64_t i = entering[v]; i < entering[v + 1]; ++i) {
+      const uint32_t u = predecessors[i];
+      level[u] = std::max(level[u], level[v] + 1);
+      if (--pending[u] == 0) ready.push_back(u);
+    }
+  }
+  if (done < m) return std::nullopt;  // the rest lie on or before a cycle
+  return deepest + 1;
+}
+
 }  // namespace pmc

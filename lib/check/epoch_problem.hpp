@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "common/bitset.hpp"
@@ -78,5 +79,11 @@ EpochProblem build_epoch_problem(const Model& model, const RewardStructure& rewa
 // zero-reward step into the set.
 // Over model states.
 Bitset zero_reward_traps(const EpochProblem& problem, uint64_t num_states);
+
+// When no run can return to an unknown on zero-reward steps (the matrix
+// `stay` has no cycle), the number of Bellman steps that give an epoch's
+// values exactly from any start: the longest zero-reward path plus one.
+// Nothing when there is a cycle.
+std::optional<uint64_t> zero_reward_depth(const EpochProblem& problem);
 
 }  // namespace pmc

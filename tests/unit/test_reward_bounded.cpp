@@ -392,6 +392,10 @@ TEST(RewardBoundedMdp, LowerBoundsByHand) {
   expect_value(check(*with_stay, "Pmax=? [ F^{rew{\"r\"}>=5} \"g\" ]", tight()), 0, 0.25, "Pmax with stay");
 }
 
+bool has_note(const CheckResult& r, const std::string& text) {
+  return std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(text) != n.npos; });
+}
+
 TEST(RewardBoundedMdp, EverySolverThatSolvesItsEpochs) {
   const ModelPtr mdp = choice_mdp(true);
   for (const std::string solver : {"cpu.vi", "cpu.topo-vi", "cpu.interval-vi", "cpu.topo-interval-vi"}) {
@@ -399,6 +403,18 @@ TEST(RewardBoundedMdp, EverySolverThatSolvesItsEpochs) {
     EXPECT_NEAR(r.initial_value, 0.75, 1e-8) << solver;
     EXPECT_EQ(r.solver_names(), solver);
   }
+  // Without `stay` no zero-reward step returns (1 → 0 is the only one):
+  // two exact Bellman steps solve each epoch, unless a solver that solves
+  // no step-bounded problem is named.
+  const ModelPtr acyclic = choice_mdp(false);
+  const CheckResult steps = check(*acyclic, "Pmin=? [ F^{rew{\"r\"}<=4} \"g\" ]", tight());
+  expect_value(steps, 0, 0.75, "exact steps");
+  EXPECT_TRUE(has_note(steps, "(5 solves of 2 exact steps, rewards up to 3)")) << steps.notes.front();
+  EXPECT_FALSE(has_note(steps, "stationary after"));
+  const CheckResult named = check(*acyclic, "Pmin=? [ F^{rew{\"r\"}<=4} \"g\" ]", tight("cpu.interval-vi"));
+  expect_value(named, 0, 0.75, "cpu.interval-vi");
+  EXPECT_EQ(named.solver_names(), "cpu.interval-vi");
+  EXPECT_FALSE(has_note(named, "exact steps"));
 }
 
 // ---- against the explicit product of a model and its epochs ----
