@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "check/epoch_problem.hpp"
+#include "common/caller_language.hpp"
 #include "common/cancellation.hpp"
 #include "common/error.hpp"
 #include "graph/bitset_ops.hpp"
@@ -395,6 +396,17 @@ std::vector<double> reward_bounded_probabilities(CheckContext& ctx, const PathFo
          property::to_string(bound));
   }
   const IntegerBound b = integer_bound(bound);
+  // Each epoch is a step of the unfolding: the iteration limit bounds their
+  // number as it bounds a step bound's (a cut unfolding would answer a
+  // smaller bound, so it is an error).
+  const uint64_t max_epochs = ctx.options().settings.max_iterations;
+  const int64_t epochs = b.upper ? b.limit + 1 : b.limit;
+  if (epochs > 0 && static_cast<uint64_t>(epochs) > max_epochs) {
+    fail(ErrorCode::unsupported,
+         "column {}: reward bound {} needs {} epochs, more than the iteration limit {} (raise it with {})",
+         bound.column, property::to_string(bound.bound), epochs, max_epochs,
+         setting_usage(Setting::max_iterations, std::to_string(epochs)));
+  }
   if (b.upper && b.limit < 0) return std::vector<double>(model.num_states(), 0.0);  // no run earns less than 0
   if (!b.upper && b.limit <= 0) return unbounded(ctx, path, maximize, left, right, extras);  // every run earns 0
   const auto limit = static_cast<uint64_t>(b.limit);

@@ -560,6 +560,18 @@ TEST(RewardBoundedErrors, PropertiesThatDoNotFitTheModel) {
   EXPECT_NE(check_error(*m, "P=? [ F{\"r\"}<=1e10 \"g\" ]", ErrorCode::unsupported)
                 .find("column 8: reward bound 10000000000.0 needs 10000000000 epochs; pmc unfolds at most 2147483648"),
             std::string::npos);
+  CheckOptions few = tight();
+  few.settings.max_iterations = 100;
+  try {
+    check(*m, "P=? [ F{\"r\"}<=100 \"g\" ]", few);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).find(
+                  "column 8: reward bound 100 needs 101 epochs, more than the iteration limit 100 (raise it with "),
+              0u)
+        << e.what();
+  }
+  EXPECT_NO_THROW(check(*m, "P=? [ F{\"r\"}<=99 \"g\" ]", few));
   ModelParts ctmc;
   ctmc.type = ModelType::ctmc;
   ctmc.num_states = 2;
