@@ -174,10 +174,12 @@ struct EpochRange {
 };
 
 // Solves epochs first..last and returns the last one's bounds over the
-// unknowns. Each solve runs at ε/(2·epochs) in a context of its own,
-// absorbed into `ctx`.
+// unknowns, within `epsilon` (relative or absolute as the options say):
+// each solve runs at epsilon/(2·epochs) in a context of its own, absorbed
+// into `ctx`.
 template <typename Value>
-Bounds unfold(CheckContext& ctx, EpochProblem problem, bool maximize, const EpochRange<Value>& range) {
+Bounds unfold(CheckContext& ctx, EpochProblem problem, bool maximize, const EpochRange<Value>& range,
+              double epsilon) {
   const Model& model = ctx.model();
   const bool mdp = model.type() == ModelType::mdp;
   const uint64_t m = problem.num_unknowns();
@@ -196,7 +198,7 @@ Bounds unfold(CheckContext& ctx, EpochProblem problem, bool maximize, const Epoc
                      fmt::format("unfolding {} epochs of {} unknowns (a window of {})", epochs, m, depth));
   }
   CheckOptions options = ctx.options();
-  options.settings.epsilon = std::max(k_min_solve_epsilon, options.settings.epsilon / (2.0 * epochs));
+  options.settings.epsilon = std::max(k_min_solve_epsilon, epsilon / (2.0 * epochs));
   CheckContext inner(model, options);
   const std::optional<uint64_t> depth_steps = ctx.timed(Phase::precompute, [&] { return zero_reward_depth(problem); });
   const uint64_t steps = exact_steps_allowed(options, depth_steps, mdp) ? *depth_steps : 0;
@@ -335,13 +337,14 @@ std::vector<double> upper_bounded(CheckContext& ctx, const PathFormula& path, co
   const std::vector<uint32_t> states = problem.states;
   if (states.empty()) return known;
   auto value = [](const EpochExit& exit, uint64_t epoch, const std::vector<uint32_t>& index,
-                        const EpochWindow& window) -> ExitValue {
+                  const EpochWindow& window) -> ExitValue {
     if (exit.reward > epoch) return {0.0, 0.0};
     const uint32_t u = index[exit.target];
     if (u == EpochProblem::k_not_unknown) return {1.0, 1.0};  // φ (right: the only exit targets besides unknowns)
     return {window.lower(epoch - exit.reward)[u], window.upper(epoch - exit.reward)[u]};
   };
-  const Bounds solved = unfold(ctx, std::move(problem), maximize, EpochRange<decltype(value)>{0, limit, value});
+  const Bounds solved = unfold(ctx, std::move(problem), maximize, EpochRange<decltype(value)>{0, limit, value},
+                               ctx.options().settings.epsilon);
   return scatter(states, solved, std::move(known), extras);
 }
 
@@ -352,8 +355,15 @@ std::vector<double> lower_bounded(CheckContext& ctx, const PathFormula& path, co
                                   ResultExtras& extras) {
   const Model& model = ctx.model();
   const bool mdp = model.type() == ModelType::mdp;
+  // Half of ε for the values once the reward is earned, half for the epochs
+  // that read them.
+  const double epsilon = ctx.options().settings.epsilon / 2;
+  CheckOptions half = ctx.options();
+  half.settings.epsilon = epsilon;
+  CheckContext reaching(model, half);
   ResultExtras reached_extras;
-  const std::vector<double> reached_values = unbounded(ctx, path, maximize, left, right, reached_extras);
+  const std::vector<double> reached_values = unbounded(reaching, path, maximize, left, right, reached_extras);
+  ctx.absorb(reaching);
   const Bounds reached{reached_extras.lower.empty() ? reached_values : reached_extras.lower,
                        reached_extras.upper.empty() ? reached_values : reached_extras.upper};
   // Where even the unbounded value is 0, every epoch's is.
@@ -379,7 +389,8 @@ std::vector<double> lower_bounded(CheckContext& ctx, const PathFormula& path, co
     if (u == EpochProblem::k_not_unknown) return {0.0, 0.0};
     return {window.lower(epoch - exit.reward)[u], window.upper(epoch - exit.reward)[u]};
   };
-  const Bounds solved = unfold(ctx, std::move(problem), maximize, EpochRange<decltype(value)>{1, limit, value});
+  const Bounds solved =
+      unfold(ctx, std::move(problem), maximize, EpochRange<decltype(value)>{1, limit, value}, epsilon);
   return scatter(states, solved, std::move(known), extras);
 }
 

@@ -26,7 +26,8 @@
 // on the lower bounds of the lower epochs gives a lower bound (the solve's
 // own), on their upper bounds an upper bound (two solves where they
 // differ). Widths add up over the epochs, relative to the values, so each
-// solve runs at ε/(2·epochs). Where no zero-reward step can return (the
+// solve runs at ε/(2·epochs) (a lower bound's unbounded values at ε/2, its
+// epochs' solves at ε/(4·epochs)). Where no zero-reward step can return (the
 // epochs' matrix is acyclic, and shallow), a few exact Bellman steps solve
 // an epoch instead (step-bounded, exact like F<=k). An MDP gets no
 // scheduler: an optimal one depends on the reward collected so far.

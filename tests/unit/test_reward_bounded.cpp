@@ -282,6 +282,33 @@ TEST(RewardBoundedChain, TwoHundredEpochsMeetEpsilon) {
   EXPECT_NE(std::find(r.notes.begin(), r.notes.end(), note), r.notes.end());
 }
 
+// The same chain under a lower bound: "g" must come after N rewards. Then
+// "g" itself (no more reward) is a trap, the unbounded u = P(F "g") is
+// solved first, and with w the probability from 0:
+//   w_1 = (0.4655·u + 0.05) / 0.525,  w_e = (0.4655 / 0.525)·w_{e−1},
+//   u = 0.05 / 0.0595.
+// After 150 epochs w is about 1e-8: relative widths must not become absolute.
+TEST(RewardBoundedChain, LowerBoundOverManyEpochsMeetsEpsilon) {
+  const ModelPtr chain = make_model(ModelType::dtmc,
+                                    {{{{1, 0.95}, {2, 0.05, 1}}},
+                                     {{{0, 0.5}, {4, 0.49, 1}, {3, 0.01}}},
+                                     {{{2, 1.0}}},
+                                     {{{3, 1.0}}},
+                                     {{{0, 1.0}}}},
+                                    {{"init", {0}}, {"g", {2}}});
+  const double u = 0.05 / 0.0595;
+  double w = (0.4655 * u + 0.05) / 0.525;
+  for (int e = 2; e <= 150; ++e) w *= 0.4655 / 0.525;
+  CheckOptions options;  // ε = 1e-6, relative
+  const CheckResult r = check(*chain, "P=? [ F^{rew{\"r\"}>=150} \"g\" ]", options);
+  ASSERT_TRUE(r.sound);
+  EXPECT_LE(r.initial_lower, w * (1 + 1e-12));
+  EXPECT_GE(r.initial_upper, w * (1 - 1e-12));
+  EXPECT_GT(r.initial_upper - r.initial_lower, 0.0);
+  EXPECT_LE(r.initial_upper - r.initial_lower, 2e-6 * r.initial_lower) << r.initial_lower;
+  EXPECT_NEAR(w, 1.38e-8, 0.01e-8);
+}
+
 TEST(RewardBoundedChain, UntilStopsOutsideItsLeftSide) {
   // "b" U ... from 1: a return to 0 leaves "b", so only the first try counts.
   const ModelPtr m = looping_chain();
