@@ -10,6 +10,7 @@
 #include "check/conditional.hpp"
 #include "check/filters.hpp"
 #include "check/memory_budget.hpp"
+#include "check/reward_bounded.hpp"
 #include "check/state_expressions.hpp"
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
@@ -49,16 +50,16 @@ std::string label_list(const Model& model) {
   return names.empty() ? "none" : names;
 }
 
-const RewardStructure& reward_structure(const Model& model, const Operator& op) {
+// `name` empty: the first structure. `column`: of the R operator or the reward bound.
+const RewardStructure& reward_structure(const Model& model, const std::string& name, size_t column) {
   if (model.rewards().empty()) {
-    fail(ErrorCode::property, "column {}: the model has no reward structure (load its .srew/.trew files)", op.column);
+    fail(ErrorCode::property, "column {}: the model has no reward structure (load its .srew/.trew files)", column);
   }
-  const RewardStructure* r = model.find_rewards(op.reward_name);
+  const RewardStructure* r = model.find_rewards(name);
   if (r == nullptr) {
     std::string names;
     for (const RewardStructure& s : model.rewards()) names += (names.empty() ? "\"" : ", \"") + s.name + "\"";
-    fail(ErrorCode::property, "column {}: unknown reward structure \"{}\" (the model has {})", op.column,
-         op.reward_name, names);
+    fail(ErrorCode::property, "column {}: unknown reward structure \"{}\" (the model has {})", column, name, names);
   }
   return *r;
 }
@@ -246,6 +247,11 @@ class PropertyChecker {
         check_time_bound(model, path.bound, path.column);
         const Bitset right = states(*path.right);
         const Bitset left = path.left ? states(*path.left) : bits::full(model.num_states());
+        if (path.reward_bound) {
+          const RewardBound& bound = *path.reward_bound;
+          const RewardStructure& rewards = reward_structure(model, bound.reward_name, bound.column);
+          return reward_bounded_probabilities(ctx_, path, rewards, mdp && maximizes(op), left, right, *extras);
+        }
         if (mdp) return mdp_path_probabilities(ctx_, path, maximizes(op), left, right, *extras);
         return path_probabilities(ctx_, path, left, right, *extras);
       }
@@ -262,7 +268,7 @@ class PropertyChecker {
         return long_run_values(ctx_, indicator);
       }
       case OperatorKind::reward: {
-        const RewardStructure& rewards = reward_structure(model, op);
+        const RewardStructure& rewards = reward_structure(model, op.reward_name, op.column);
         const RewardFormula& formula = op.reward;
         if (formula.kind == RewardKind::cumulative || formula.kind == RewardKind::instantaneous) {
           TimeBound bound;

@@ -380,6 +380,12 @@ void require_conditional_shape(const Operator& op) {
            "not for the {} {}",
            path->column, goal ? "goal" : "condition", property::to_string(*path));
     }
+    if (path->reward_bound) {
+      fail(ErrorCode::unsupported,
+           "column {}: a reward bound in a conditional probability ({}) is not supported; goal and condition must "
+           "be unbounded F",
+           path->column, property::to_string(*path));
+    }
     if (!path->bound.unbounded()) {
       fail(ErrorCode::unsupported,
            "column {}: a time or step bound in a conditional probability ({}) is not supported; goal and condition "

@@ -248,7 +248,7 @@ void CheckContext::absorb(const CheckContext& inner) {
   add_new(reasons_, inner.reasons_);
   add_new(named_unsolved_, inner.named_unsolved_);
   named_used_ = named_used_ || inner.named_used_;
-  notes_.insert(notes_.end(), inner.notes_.begin(), inner.notes_.end());
+  add_new(notes_, inner.notes_);
   iterations_ += inner.iterations_;
   timings_.gpu_startup += inner.timings_.gpu_startup;
   timings_.precompute += inner.timings_.precompute;
@@ -262,6 +262,10 @@ void CheckContext::absorb(const CheckContext& inner) {
   converged_ = converged_ && inner.converged_;
   sound_ = sound_ && inner.sound_;  // inner's notes say why
   absolute_error_ += inner.absolute_error_;
+}
+
+void CheckContext::forget_notes(std::string_view prefix) {
+  std::erase_if(notes_, [&](const std::string& note) { return note.starts_with(prefix); });
 }
 
 void CheckContext::fill(CheckResult& result) const {

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "check/check.hpp"
@@ -79,11 +80,15 @@ class CheckContext {
   void fill(CheckResult& result) const;
 
   // Adds what `inner` recorded (solvers, reasons, iterations, phases,
-  // notes, convergence, soundness) to this context: a computation that
+  // notes — each text once —, convergence, soundness) to this context: a computation that
   // solves under options of its own — a conditional probability tightens ε
   // for the two values it divides (conditional.cpp) — reports its solves
   // in the check's result. Both must check the same model.
   void absorb(const CheckContext& inner);
+  // Forgets the notes that start with `prefix`: a computation made of many
+  // small solves (the epochs of a reward bound) says once what each solve's
+  // note would repeat ("stationary after ...").
+  void forget_notes(std::string_view prefix);
 
  private:
   class PhaseScope {

@@ -118,6 +118,7 @@ ParametricQuery parametric_query(const Model& model, std::string_view property_t
     if (path.kind != PathKind::until && path.kind != PathKind::eventually) {
       unsupported(path.column, "only U and F path formulas are supported");
     }
+    if (path.reward_bound) unsupported(path.reward_bound->column, "reward bounds are not supported for parametric CTMCs");
     const TimeBound& bound = path.bound;
     if (!bound.upper) unsupported(path.column, "the path formula needs an upper time bound (<=t or [t1,t2])");
     const std::vector<uint8_t> right = states(model, *path.right);

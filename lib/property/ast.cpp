@@ -167,6 +167,7 @@ namespace {
 bool needs_unbounded_reachability(const StateFormula& formula);
 
 bool needs_unbounded_reachability(const PathFormula& path) {
+  // A reward bound solves one unbounded problem per epoch.
   if (path.kind != PathKind::next && path.bound.unbounded()) return true;
   return (path.left && needs_unbounded_reachability(*path.left)) || (path.right && needs_unbounded_reachability(*path.right));
 }
@@ -346,6 +347,13 @@ std::string to_string(const TimeBound& bound) {
   return "";
 }
 
+std::string to_string(const RewardBound& bound) {
+  const std::string comparison = fmt::format("{}{}", to_string(bound.comparison), to_string(bound.bound));
+  if (bound.written_short) return fmt::format("{{\"{}\"}}{}", bound.reward_name, comparison);
+  if (bound.reward_name.empty()) return "^{rew" + comparison + "}";
+  return fmt::format("^{{rew{{\"{}\"}}{}}}", bound.reward_name, comparison);
+}
+
 std::string_view to_string(Comparison comparison) {
   switch (comparison) {
     case Comparison::query: return "=?";
@@ -376,15 +384,16 @@ std::string to_string(const StateFormula& formula) {
 
 std::string to_string(const PathFormula& formula) {
   std::string out;
+  const std::string bound = formula.reward_bound ? to_string(*formula.reward_bound) : to_string(formula.bound);
   switch (formula.kind) {
     case PathKind::next: out = "X "; break;
-    case PathKind::eventually: out = "F" + to_string(formula.bound) + " "; break;
-    case PathKind::globally: out = "G" + to_string(formula.bound) + " "; break;
+    case PathKind::eventually: out = "F" + bound + " "; break;
+    case PathKind::globally: out = "G" + bound + " "; break;
     case PathKind::until:
       // U binds more loosely than every boolean operator, so neither
       // operand needs parentheses.
       append(out, *formula.left);
-      out += " U" + to_string(formula.bound) + " ";
+      out += " U" + bound + " ";
       break;
   }
   append(out, *formula.right);

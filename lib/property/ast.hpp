@@ -55,6 +55,11 @@ struct Number {
   friend bool operator==(const Number& a, const Number& b);
 };
 
+// `query` is `=?`: compute the value. The others compare it with a
+// threshold and make the operator a boolean state formula (and compare
+// a path's reward with its bound, RewardBound).
+enum class Comparison : uint8_t { query, less, less_equal, greater, greater_equal };
+
 // The time/step bound of F, G and U. Neither set: unbounded. Only `upper`:
 // `<=t`. Only `lower`: `>=t`. Both: the interval `[t1,t2]` (t1 <= t2).
 struct TimeBound {
@@ -63,6 +68,20 @@ struct TimeBound {
   bool unbounded() const { return !lower && !upper; }
   bool is_interval() const { return lower.has_value() && upper.has_value(); }
   friend bool operator==(const TimeBound&, const TimeBound&) = default;
+};
+
+// A bound on the reward accumulated along a path (Storm's
+// `F^{rew{"r"}<=b} φ`, also written `F{"r"}<=b φ`; `U` alike): the path must
+// reach φ with the reward of structure `reward_name` collected so far
+// compared by `comparison` (<, <=, > or >=) with `bound`.
+// check/reward_bounded.hpp says how it is computed.
+struct RewardBound {
+  std::string reward_name;  // empty: the model's first structure (Storm's bare `rew`)
+  Comparison comparison = Comparison::less_equal;
+  Number bound;
+  bool written_short = false;  // spelled `{"r"}<=b` rather than `^{rew{"r"}<=b}`
+  size_t column = 0;           // 1-based column of its '^' or '{'
+  friend bool operator==(const RewardBound&, const RewardBound&) = default;
 };
 
 enum class PathKind : uint8_t {
@@ -74,7 +93,8 @@ enum class PathKind : uint8_t {
 
 struct PathFormula {
   PathKind kind = PathKind::eventually;
-  TimeBound bound;  // always unbounded for next
+  TimeBound bound;  // always unbounded for next, and beside a reward bound
+  std::optional<RewardBound> reward_bound;  // eventually and until only
   StatePtr left;    // until only: φ of φ U ψ; null otherwise
   StatePtr right;   // the operand of X, F, G; ψ of φ U ψ
   size_t column = 0;  // 1-based column of the path formula's first character
@@ -101,9 +121,6 @@ struct RewardFormula {
 // (DTMCs, MDPs).
 enum class OperatorKind : uint8_t { probability, reward, steady_state, time };
 enum class Optimisation : uint8_t { none, min, max };
-// `query` is `=?`: compute the value. The others compare it with a
-// threshold and make the operator a boolean state formula.
-enum class Comparison : uint8_t { query, less, less_equal, greater, greater_equal };
 
 struct Operator {
   OperatorKind kind = OperatorKind::probability;
@@ -264,6 +281,7 @@ std::string to_string(const Operator& op);
 std::string to_string(const Filter& filter);  // `filter(max, R=? [ F "stable" ], "init")`
 std::string to_string(const Property& property);
 std::string to_string(const TimeBound& bound);  // "", "<=5", ">=1.5", "[1,2]"
+std::string to_string(const RewardBound& bound);  // `^{rew{"r"}<=5}`, `^{rew<=B}`, or as written `{"r"}<5`
 // "5" or "5.0", "0.001", "1e-10"; an expression as `T` or a call, else in
 // parentheses (`(T/2)`), so that it cannot run into the formula after it.
 std::string to_string(const Number& number);

@@ -128,6 +128,9 @@ class BoundEvaluator {
       : definitions_(definitions), model_definitions_(model), discrete_time_(discrete_time) {}
 
   void path(PathFormula& p) {
+    // Rewards are integers (the checker requires it), so any non-negative
+    // number bounds them: `<=2.5` means `<=2`.
+    if (p.reward_bound) p.reward_bound->bound = time(p.reward_bound->bound, "reward bound", false);
     if (p.bound.unbounded()) return;
     const std::string written = to_string(p.bound);
     if (p.bound.lower) *p.bound.lower = time(*p.bound.lower, "time bound");
@@ -175,7 +178,8 @@ class BoundEvaluator {
     return *model_;
   }
 
-  Number time(const Number& n, std::string_view what) {
+  // `counts_steps`: a DTMC's or MDP's steps, an integer there.
+  Number time(const Number& n, std::string_view what, bool counts_steps = true) {
     if (!n.expression) return n;
     const Expression& e = *n.expression;
     const Evaluated v = evaluate(e, what);
@@ -183,7 +187,7 @@ class BoundEvaluator {
     if (!std::isfinite(v.value) || v.value < 0) {
       fail(ErrorCode::property, "column {}: {} {} = {} must be a non-negative number", e.column, what, text, v.value);
     }
-    if (discrete_time_ && !v.is_integer) {
+    if (counts_steps && discrete_time_ && !v.is_integer) {
       fail(ErrorCode::property, "column {}: {} {} = {} is a double, but discrete-time models (DTMC, MDP) take integer "
            "step bounds", e.column, what, text, v.value);
     }
@@ -381,6 +385,7 @@ class Substitution {
     out->right = state(p->right);
     if (out->bound.lower) out->bound.lower = number(*out->bound.lower);
     if (out->bound.upper) out->bound.upper = number(*out->bound.upper);
+    if (out->reward_bound) out->reward_bound->bound = number(out->reward_bound->bound);
     if (evaluator_ != nullptr) evaluator_->path(*out);
     return out;
   }

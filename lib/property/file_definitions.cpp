@@ -65,6 +65,7 @@ struct Mentions {
     state(p->right);
     if (p->bound.lower) number(*p->bound.lower);
     if (p->bound.upper) number(*p->bound.upper);
+    if (p->reward_bound) number(p->reward_bound->bound);
   }
   void state(const StatePtr& f) {
     if (!f) return;

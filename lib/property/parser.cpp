@@ -24,6 +24,7 @@ enum class Tok : uint8_t {
   bang, amp, bar, given, implies, equals, question, comma, minus,
   less, less_equal, greater, greater_equal,
   plus, star, slash, not_equals,  // in expressions over state variables only
+  caret,                          // Storm's bounds in braces: F^{rew{"r"}<=5}
 };
 
 struct Token {
@@ -45,7 +46,7 @@ constexpr Punctuation k_punctuation[] = {
     {'[', Tok::lbracket},   {']', Tok::rbracket}, {'(', Tok::lparen},   {')', Tok::rparen},
     {'{', Tok::lbrace},     {'}', Tok::rbrace},   {'&', Tok::amp},      {'?', Tok::question},
     {',', Tok::comma},      {'-', Tok::minus},    {'+', Tok::plus},     {'*', Tok::star},
-    {'/', Tok::slash},      {'!', Tok::bang, '=', Tok::not_equals},     {'|', Tok::bar, '|', Tok::given},
+    {'/', Tok::slash},      {'^', Tok::caret},    {'!', Tok::bang, '=', Tok::not_equals},     {'|', Tok::bar, '|', Tok::given},
     {'=', Tok::equals, '>', Tok::implies},        {'<', Tok::less, '=', Tok::less_equal},
     {'>', Tok::greater, '=', Tok::greater_equal},
 };
@@ -710,13 +711,7 @@ class Parser {
     advance();
     if (word == "R") {
       // PRISM's order: R{"name"}min=? — the name comes before min/max.
-      if (tok_.kind == Tok::lbrace) {
-        advance();
-        if (tok_.kind != Tok::string) expected("a reward structure name in double quotes");
-        op->reward_name = std::string(tok_.text.substr(1, tok_.text.size() - 2));
-        advance();
-        expect(Tok::rbrace, "'}'");
-      }
+      if (tok_.kind == Tok::lbrace) op->reward_name = parse_reward_name();
       if (at_identifier("min") || at_identifier("max")) {
         op->optimisation = tok_.text == "min" ? Optimisation::min : Optimisation::max;
         advance();
@@ -1026,7 +1021,7 @@ class Parser {
     } else if (at_identifier("F") || at_identifier("G")) {
       path->kind = tok_.text == "F" ? PathKind::eventually : PathKind::globally;
       advance();
-      path->bound = parse_time_bound();
+      parse_path_bound(*path);
       path->right = parse_state();
     } else {
       path->left = parse_state();
@@ -1035,15 +1030,135 @@ class Parser {
       if (!at_identifier("U")) expected("'U' (a path formula is X a, F a, G a or a U b)");
       path->kind = PathKind::until;
       advance();
-      path->bound = parse_time_bound();
+      parse_path_bound(*path);
       path->right = parse_state();
     }
     return path;
   }
 
+  // '{' starts no state formula, so after X (or R's F) it is a misplaced
+  // bound too.
   bool starts_time_bound() const {
     return tok_.kind == Tok::less_equal || tok_.kind == Tok::greater_equal || tok_.kind == Tok::lbracket ||
-           tok_.kind == Tok::less || tok_.kind == Tok::greater;
+           tok_.kind == Tok::less || tok_.kind == Tok::greater || tok_.kind == Tok::caret || tok_.kind == Tok::lbrace;
+  }
+
+  // '{' "name" '}': a reward structure's name, after R or in a reward bound.
+  std::string parse_reward_name() {
+    expect(Tok::lbrace, "'{'");
+    if (tok_.kind != Tok::string) expected("a reward structure name in double quotes");
+    std::string name(tok_.text.substr(1, tok_.text.size() - 2));
+    advance();
+    expect(Tok::rbrace, "'}'");
+    return name;
+  }
+
+  // One bound of Storm's list: a reference (`rew{"r"}`, `{"r"}`, `rew`,
+  // `steps`, `time` or nothing, which is time), then `<=b`, `<b`, `>=b`,
+  // `>b`, `=b` or `[a,b]`.
+  struct StormBound {
+    bool reward = false;
+    std::string reward_name;
+    size_t offset = 0;
+    Tok comparison = Tok::less_equal;  // less, less_equal, greater, greater_equal; lbracket: [first, second]
+    Number first, second;
+  };
+
+  StormBound parse_storm_bound() {
+    StormBound b;
+    b.offset = tok_.offset;
+    if (at_identifier("rew")) {
+      b.reward = true;
+      advance();
+      if (tok_.kind == Tok::lbrace) b.reward_name = parse_reward_name();
+    } else if (tok_.kind == Tok::lbrace) {
+      b.reward = true;
+      b.reward_name = parse_reward_name();
+    } else if (at_identifier("steps") || at_identifier("time")) {
+      advance();
+    }
+    b.comparison = tok_.kind;
+    switch (tok_.kind) {
+      case Tok::less: case Tok::less_equal: case Tok::greater: case Tok::greater_equal:
+        advance();
+        b.first = parse_bound_value(b.reward ? "a non-negative reward bound" : "a non-negative time bound");
+        return b;
+      case Tok::equals:
+        advance();
+        b.comparison = Tok::lbracket;
+        b.first = b.second = parse_bound_value("a non-negative bound");
+        return b;
+      case Tok::lbracket:
+        advance();
+        b.first = parse_bound_value("a non-negative interval start");
+        expect(Tok::comma, "','");
+        b.second = parse_bound_value("a non-negative interval end");
+        expect(Tok::rbracket, "']' closing the interval");
+        return b;
+      default:
+        expected("'<=', '<', '>=', '>', '=' or '[' (a bound such as rew{\"r\"}<=5, steps<=5 or time<=5)");
+    }
+  }
+
+  // After F, G or U: PRISM's time bound (<=t, >=t, [t1,t2]), or Storm's
+  // bounds: `^{rew{"r"}<=b}` (also without '^', or `rew` alone for the
+  // first reward structure), `{"r"}<=b`, and `^{steps<=k}`/`^{time<=t}`,
+  // which are the time bound again. One bound per path formula.
+  void parse_path_bound(PathFormula& path) {
+    if (tok_.kind != Tok::caret && tok_.kind != Tok::lbrace) {
+      path.bound = parse_time_bound();
+      return;
+    }
+    const size_t start = tok_.offset;
+    const bool written_short = tok_.kind == Tok::lbrace && peek().kind == Tok::string;  // {"r"}<=b
+    if (tok_.kind == Tok::caret) {
+      advance();
+      if (tok_.kind != Tok::lbrace) expected("'{' after '^' (bounds as in F^{rew{\"r\"}<=5})");
+    }
+    if (!written_short) advance();  // the list's '{'
+    std::vector<StormBound> bounds{parse_storm_bound()};
+    while (tok_.kind == Tok::comma) {
+      advance();
+      bounds.push_back(parse_storm_bound());
+    }
+    if (!written_short) expect(Tok::rbrace, "',' or '}' closing the bounds");
+    if (bounds.size() > 1) {
+      unsupported_at(bounds[1].offset, "a second bound on one path formula (multi-dimensional bounds, as in "
+                                       "F^{rew{\"a\"}<=5, rew{\"b\"}<=3} a)");
+    }
+    const StormBound& b = bounds.front();
+    if (!b.reward) {
+      switch (b.comparison) {
+        case Tok::less_equal: path.bound.upper = b.first; return;
+        case Tok::greater_equal: path.bound.lower = b.first; return;
+        case Tok::lbracket:
+          if (b.first.is_literal() && b.second.is_literal() && b.first.value > b.second.value) {
+            error_at(b.offset, fmt::format("empty time interval: start {} exceeds end {}", to_string(b.first),
+                                           to_string(b.second)));
+          }
+          path.bound.lower = b.first;
+          path.bound.upper = b.second;
+          return;
+        default:
+          error_at(b.offset, "strict time bound is not supported; use '<=', '>=' or '[t1,t2]'");
+      }
+    }
+    if (path.kind == PathKind::globally) {
+      unsupported_at(start, "a reward bound on G (reward bounds are for F and U)");
+    }
+    if (b.comparison == Tok::lbracket) {
+      unsupported_at(b.offset, "a reward interval (rew[a,b] or rew=b; a reward bound is <, <=, > or >= one value)");
+    }
+    RewardBound reward;
+    reward.reward_name = b.reward_name;
+    reward.comparison = b.comparison == Tok::less         ? Comparison::less
+                        : b.comparison == Tok::less_equal ? Comparison::less_equal
+                        : b.comparison == Tok::greater    ? Comparison::greater
+                                                          : Comparison::greater_equal;
+    reward.bound = b.first;
+    reward.written_short = written_short;
+    reward.column = start + 1;
+    path.reward_bound = std::move(reward);
   }
 
   TimeBound parse_time_bound() {

@@ -18,6 +18,10 @@
 //   cmp       := '=?' | ( '<' | '<=' | '>' | '>=' ) value
 //   path      := 'X' state | 'F' bound? state | 'G' bound? state | state 'U' bound? state
 //   bound     := '<=' value | '>=' value | '[' value ',' value ']'
+//              | '^'? '{' ref rel '}' | '{' "name" '}' rel      -- Storm's; F and U only for a reward
+//   ref       := ( 'rew' ( '{' "name" '}' )? | '{' "name" '}' )  -- a reward bound (RewardBound)
+//              | 'steps' | 'time' | nothing                       -- the time bound again
+//   rel       := ( '<=' | '<' | '>=' | '>' ) value | '=' value | '[' value ',' value ']'
 //   reward    := 'F' state | 'C' '<=' value | 'I' '=' value | 'S' | 'LRA'
 //   value     := a number, or an arithmetic expression over constants (PRISM's
 //                `F<=T`, `C<=(T*3600)`, `U[T1,T2]`, `P>=p`), kept unevaluated
@@ -39,7 +43,9 @@
 // `T<=5 [ F "goal" ]`): `T` is the operator only where a comparison and
 // '[' follow, so a state variable may still be named T.
 //
-// Storm's additions: `P=? [ F "a" || F "b" ]`, the probability of F "a"
+// Storm's additions: reward bounds (`F^{rew{"r"}<=b} a`, `F{"r"}<=b a`,
+// `a U^{rew{"r"}>=b} c`; a list of several bounds, a reward interval and a
+// reward bound on G are refused as not supported), `P=? [ F "a" || F "b" ]`, the probability of F "a"
 // given F "b" (only in the outermost operator), and LRA for S (`LRA=? [ "a" ]`,
 // `R=? [ LRA ]`; LRAmin/LRAmax for MDPs). A reserved word where a state
 // formula belongs (`F`, `C`, `true`, ...) is reported as a keyword, any

@@ -221,8 +221,9 @@ inline double steps_weight_after(const StepProblem& p, uint64_t j) {
 }
 
 // The note a bounded solver adds when it stopped at a stationary iterate.
+inline constexpr const char* k_stationary_note_start = "stationary after ";
 inline std::string stationary_note(uint64_t after, uint64_t of) {
-  return "stationary after " + std::to_string(after) + " of " + std::to_string(of) + " steps";
+  return k_stationary_note_start + std::to_string(after) + " of " + std::to_string(of) + " steps";
 }
 // And when the iteration limit cut the steps short.
 inline std::string step_limit_note(const char* solver, uint64_t done, uint64_t of) {
