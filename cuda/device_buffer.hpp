@@ -78,6 +78,7 @@ template <typename T>
 class PinnedBuffer {
  public:
   PinnedBuffer() = default;
+  explicit PinnedBuffer(size_t count) { allocate(count); }
   ~PinnedBuffer() { release(); }
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;

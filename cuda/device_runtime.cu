@@ -46,8 +46,16 @@ void synchronize(StreamHandle stream) { PMC_CUDA_CHECK(cudaStreamSynchronize(str
 
 void make_device_current(int ordinal) { PMC_CUDA_CHECK(cudaSetDevice(ordinal)); }
 
+void make_device_current_noexcept(int ordinal) noexcept { cudaSetDevice(ordinal); }
+
 Stream::Stream() { PMC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
 Stream::~Stream() { cudaStreamDestroy(stream_); }
+
+Event::Event() { PMC_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+Event::~Event() { cudaEventDestroy(event_); }
+void Event::record(StreamHandle stream) { PMC_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+void Event::make_wait(StreamHandle stream) const { PMC_CUDA_CHECK(cudaStreamWaitEvent(stream, event_, 0)); }
+void Event::synchronize() const { PMC_CUDA_CHECK(cudaEventSynchronize(event_)); }
 
 StreamTimer::StreamTimer(StreamHandle stream) : stream_(stream) {
   PMC_CUDA_CHECK(cudaEventCreate(&start_));

@@ -1,6 +1,6 @@
 // The CUDA runtime calls that host code needs (lib/solver/gpu/), behind plain
-// C++: device and pinned memory, copies, streams, timing and the current
-// device. No CUDA header here, so that host code compiles without nvcc; the
+// C++: device and pinned memory, copies, streams, events, timing and the
+// current device. No CUDA header here, so that host code compiles without nvcc; the
 // definitions are in device_runtime.cu, and every failure throws pmc::Error
 // naming the call (check.cuh).
 //
@@ -37,6 +37,9 @@ void synchronize(StreamHandle stream);
 
 // Makes CUDA device `ordinal` (the runtime's number) current for this thread.
 void make_device_current(int ordinal);
+// The same where nothing may throw (a destructor that returns memory to its
+// device): a failure is ignored.
+void make_device_current_noexcept(int ordinal) noexcept;
 
 // A non-blocking stream of the device current at its creation, destroyed
 // with it.
@@ -50,6 +53,25 @@ class Stream {
 
  private:
   StreamHandle stream_ = nullptr;
+};
+
+// An event without timing, of the device current at its creation (and to be
+// destroyed with it): orders work across streams, and across devices.
+class Event {
+ public:
+  Event();
+  ~Event();
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  CUevent_st* get() const { return event_; }
+  void record(StreamHandle stream);
+  // Work enqueued on `stream` from now on waits for the last record (a
+  // never-recorded event is complete; events of another device work too).
+  void make_wait(StreamHandle stream) const;
+  void synchronize() const;
+
+ private:
+  CUevent_st* event_ = nullptr;
 };
 
 // Seconds of device time between start() and stop_seconds(), measured with

@@ -30,7 +30,7 @@ struct RowUpdate {
   double coef;
   int relative;
   int skip_diagonal;  // Jacobi on the system as given: leave a_ii out of the sum (scale holds 1/(1 − a_ii))
-  // Slices of a multi-GPU solve (cuda/partitioned_solve.cu): only rows
+  // Slices of a multi-GPU solve (lib/solver/gpu/partitioned_solve.cpp): only rows
   // [first, rows) are updated, and row i's own value sits at x[slot_base + i]
   // and y[slot_base + i] (the padded iterate of solver/device/row_partition.hpp).
   uint64_t first = 0;

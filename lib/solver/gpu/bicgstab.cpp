@@ -7,10 +7,10 @@
 
 #include "common/stopwatch.hpp"
 #include "cuda/bicgstab_kernels.hpp"
+#include "cuda/device_csr.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
 #include "cuda/reduction_kernels.hpp"
-#include "solver/gpu/device_csr.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/solve_context.hpp"
 #include "solver/progress.hpp"
@@ -20,7 +20,6 @@ namespace pmc {
 namespace {
 
 using namespace pmc::cuda;
-using gpu::DeviceCsr;
 
 class Krylov {
  public:

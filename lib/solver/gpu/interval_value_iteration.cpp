@@ -23,12 +23,12 @@
 #include <string>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/device_csr.hpp"
 #include "cuda/device_runtime.hpp"
 #include "cuda/interval_kernels.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
 #include "solver/convergence.hpp"
-#include "solver/gpu/device_csr.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/interval_loop.hpp"
 #include "solver/gpu/solve_context.hpp"
@@ -42,7 +42,6 @@ namespace {
 
 using namespace pmc::cuda;
 using namespace pmc::gpu::interval_loop;
-using gpu::DeviceCsr;
 
 constexpr const char* k_name = "gpu.interval-vi";
 

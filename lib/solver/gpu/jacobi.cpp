@@ -6,11 +6,11 @@
 #include <limits>
 
 #include "common/stopwatch.hpp"
+#include "cuda/device_csr.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
 #include "cuda/reduction_kernels.hpp"
 #include "solver/device/device_selection.hpp"
-#include "solver/gpu/device_csr.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/solve_context.hpp"
 #include "solver/linear/matrix_layouts.hpp"
@@ -21,7 +21,6 @@ namespace pmc {
 namespace {
 
 using namespace pmc::cuda;
-using gpu::DeviceCsr;
 
 // Reading one double back costs a few microseconds; iterations cost about
 // as much on mid-size models, so checking every 8th keeps the overhead small

@@ -5,12 +5,12 @@
 #include <limits>
 
 #include "common/stopwatch.hpp"
+#include "cuda/device_csr.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
 #include "cuda/minmax_kernels.hpp"
 #include "cuda/reduction_kernels.hpp"
 #include "solver/device/device_selection.hpp"
-#include "solver/gpu/device_csr.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/solve_context.hpp"
 #include "solver/minmax/end_component_quotient.hpp"
@@ -21,7 +21,6 @@ namespace pmc {
 namespace {
 
 using namespace pmc::cuda;
-using gpu::DeviceCsr;
 
 constexpr uint64_t k_check_interval = 8;
 

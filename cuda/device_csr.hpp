@@ -1,18 +1,18 @@
 // A SparseMatrix copied to the current device.
 #pragma once
 
+#include "common/sparse_matrix.hpp"
 #include "cuda/device_buffer.hpp"
-#include "solver/problem.hpp"
 
-namespace pmc::gpu {
+namespace pmc::cuda {
 
 struct DeviceCsr {
-  cuda::DeviceBuffer<uint64_t> offsets;
-  cuda::DeviceBuffer<uint32_t> columns;
-  cuda::DeviceBuffer<double> values;
+  DeviceBuffer<uint64_t> offsets;
+  DeviceBuffer<uint32_t> columns;
+  DeviceBuffer<double> values;
   uint64_t rows = 0, entries = 0;
 
-  explicit DeviceCsr(const SparseMatrix& m, cuda::StreamHandle stream = nullptr)
+  explicit DeviceCsr(const SparseMatrix& m, StreamHandle stream = nullptr)
       : offsets(m.row_offsets, stream),
         columns(m.columns, stream),
         values(m.values, stream),
@@ -23,8 +23,4 @@ struct DeviceCsr {
   double bytes() const { return entries * 12.0 + (rows + 1) * 8.0; }
 };
 
-}  // namespace pmc::gpu
-
-namespace pmc::cuda {
-using gpu::DeviceCsr;  // the solvers still in cuda/*.cu name it from here
 }  // namespace pmc::cuda
