@@ -30,7 +30,7 @@ class Krylov {
 
   // y = (I − A)·x: the row update with the negated matrix and b = x.
   void apply(const double* x, double* y) {
-    RowUpdate u{n_, a_.offsets.data(), a_.columns.data(), a_.values.data(), x, nullptr, x, y, nullptr, nullptr, 0.0, 0, 0};
+    RowUpdate u{n_, a_.view(), x, nullptr, x, y, nullptr, nullptr, 0.0, 0, 0};
     launch_row_update(u, warp_, stream_);
   }
   double dot(const double* a, const double* b) { return device_dot(n_, a, b, scalar_, stream_); }

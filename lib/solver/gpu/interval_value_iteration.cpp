@@ -61,9 +61,8 @@ struct MdpDevice {
 
   // One launch of `mode`; the iterations that write swap the vectors.
   void step(const MinMaxProblem& p, const SolverSettings& settings, int mode, IntervalCheck* check) {
-    const IntervalBellman u{p.num_unknowns(), groups.data(), a.offsets.data(), a.columns.data(), a.values.data(),
-                            b.data(), v.data(), w.data(), check, settings.epsilon, settings.relative ? 1 : 0,
-                            p.maximize ? 1 : 0, mode};
+    const IntervalBellman u{p.num_unknowns(), groups.data(), a.view(), b.data(), v.data(), w.data(), check,
+                            settings.epsilon, settings.relative ? 1 : 0, p.maximize ? 1 : 0, mode};
     launch_interval_bellman(u, warp, stream);
     if (mode != k_test_upper) std::swap(v, w);
   }
@@ -169,7 +168,7 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
   DeviceCsr a(system.a, stream);
   DeviceBuffer<double> b(system.b, stream), scale(n);
   DeviceBuffer<BoundPair> v(pairs, stream), w(n);
-  if (n > 0) launch_jacobi_scale(n, a.offsets.data(), a.columns.data(), a.values.data(), scale.data(), stream);
+  if (n > 0) launch_jacobi_scale(n, a.view(), scale.data(), stream);
   const bool warp = warp_layout(settings, n, a.entries);
   SolveStats stats;
   stats.solver = k_name;
@@ -185,9 +184,8 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
   ProgressReporter progress(settings, k_name, settings.max_iterations);
   double residual = std::numeric_limits<double>::quiet_NaN();
   auto step = [&](int phase, IntervalCheck* check) {
-    const IntervalRows u{n,        a.offsets.data(), a.columns.data(), a.values.data(),
-                         b.data(), scale.data(),     v.data(),         w.data(),
-                         check,    settings.epsilon, settings.relative ? 1 : 0, phase};
+    const IntervalRows u{n, a.view(), b.data(), scale.data(), v.data(), w.data(), check, settings.epsilon,
+                         settings.relative ? 1 : 0, phase};
     launch_interval_rows(u, warp, stream);
     std::swap(v, w);
   };

@@ -88,7 +88,7 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   DeviceBuffer<double> b(system.b, stream), x_old(x, stream), x_new(x.size()), diff(x.size());
   DeviceBuffer<double> d_scale = segmented ? DeviceBuffer<double>(scale, stream) : DeviceBuffer<double>(n);
   if (!segmented && n > 0) {
-    launch_jacobi_scale(n, a.offsets.data(), a.columns.data(), a.values.data(), d_scale.data(), stream);
+    launch_jacobi_scale(n, a.view(), d_scale.data(), stream);
   }
   DeviceScalar max_diff;
   const bool warp = settings.gpu_layout == GpuLayout::warp_per_row ||
@@ -120,9 +120,8 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   while (stats.iterations < settings.max_iterations) {
     progress.tick(stats.iterations, residual);  // cancellation: between launches, nothing half written
     const bool check = (stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == settings.max_iterations;
-    RowUpdate u{n,       a.offsets.data(), a.columns.data(), a.values.data(), b.data(), d_scale.data(),
-                x_old.data(), x_new.data(), check ? diff.data() : nullptr, nullptr, 0.0, settings.relative ? 1 : 0,
-                segmented ? 0 : 1};
+    RowUpdate u{n, a.view(), b.data(), d_scale.data(), x_old.data(), x_new.data(), check ? diff.data() : nullptr,
+                nullptr, 0.0, settings.relative ? 1 : 0, segmented ? 0 : 1};
     if (layout == Layout::rows) {
       launch_row_update(u, warp, stream);
     } else if (warp_segmented) {

@@ -190,8 +190,7 @@ SolveStats gpu_jacobi_partitioned(const LinearSystem& system, std::vector<double
   const int relative = settings.relative ? 1 : 0;
   const int current = iterate(parts, *exchange, settings, "gpu.jacobi", settings.max_iterations, false, stats,
                               [&](DevicePart& part, uint64_t first, uint64_t end, int cur, bool check) {
-                                RowUpdate u{end, part.a.offsets.data(), part.a.columns.data(), part.a.values.data(),
-                                            part.b.data(), part.scale.data(), part.x[cur].data(),
+                                RowUpdate u{end, part.a.view(), part.b.data(), part.scale.data(), part.x[cur].data(),
                                             part.x[1 - cur].data(), check ? part.diff.data() : nullptr, nullptr,
                                             0.0, relative, 0, first, part.slot_base};
                                 launch_row_update(u, warp, part.compute.get());
@@ -229,10 +228,8 @@ SolveStats gpu_value_iteration_partitioned(const MinMaxProblem& p, MinMaxSolutio
   for (const auto& part : parts) stats.bytes_per_iteration += part->a.rows * 8.0;
   const int maximize = p.maximize ? 1 : 0, relative = settings.relative ? 1 : 0;
   auto bellman = [&](DevicePart& part, uint64_t first, uint64_t end, int cur, double* diff, uint32_t* choice) {
-    BellmanUpdate u{end,          part.groups.data(),   part.a.offsets.data(), part.a.columns.data(),
-                    part.a.values.data(), part.b.data(), part.x[cur].data(),    part.x[1 - cur].data(),
-                    diff,         choice,               maximize,              relative,
-                    first,        part.slot_base};
+    BellmanUpdate u{end, part.groups.data(), part.a.view(), part.b.data(), part.x[cur].data(),
+                    part.x[1 - cur].data(), diff, choice, maximize, relative, first, part.slot_base};
     launch_bellman(u, warp, part.compute.get());
   };
   // Bounded: at most max_iterations of the steps (issue 23; the split solve

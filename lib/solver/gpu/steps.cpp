@@ -52,9 +52,8 @@ SolveStats gpu_steps(const StepProblem& p, std::vector<double>& result, const So
   ProgressReporter progress(settings, "gpu.steps", p.steps);
   for (uint64_t k = 1; k <= limit; ++k) {
     progress.tick(k - 1);
-    cuda::RowUpdate u{n,       a.offsets.data(), a.columns.data(), a.values.data(), p.b.empty() ? nullptr : b.data(),
-                      nullptr, v.data(),         next.data(),      nullptr,         accumulate ? acc.data() : nullptr,
-                      accumulate ? p.coefficient(k) : 0.0, 0, 0};
+    cuda::RowUpdate u{n, a.view(), p.b.empty() ? nullptr : b.data(), nullptr, v.data(), next.data(), nullptr,
+                      accumulate ? acc.data() : nullptr, accumulate ? p.coefficient(k) : 0.0, 0, 0};
     cuda::launch_row_update(u, warp, stream);
     std::swap(v, next);
     ++stats.iterations;

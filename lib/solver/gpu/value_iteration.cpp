@@ -58,8 +58,8 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   while (stats.iterations < limit) {
     progress.tick(stats.iterations, residual);
     const bool check = !bounded && ((stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == limit);
-    BellmanUpdate u{n, groups.data(), a.offsets.data(), a.columns.data(), a.values.data(), b.data(), x.data(),
-                    y.data(), check ? diff.data() : nullptr, nullptr, p.maximize ? 1 : 0, settings.relative ? 1 : 0};
+    BellmanUpdate u{n, groups.data(), a.view(), b.data(), x.data(), y.data(), check ? diff.data() : nullptr,
+                    nullptr, p.maximize ? 1 : 0, settings.relative ? 1 : 0};
     launch_bellman(u, warp, stream);
     std::swap(x, y);
     ++stats.iterations;
@@ -80,8 +80,8 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   }
   stats.loop_seconds = timer.stop_seconds();
   // One more update only to read off the optimal choices (values unchanged).
-  BellmanUpdate final_update{n, groups.data(), a.offsets.data(), a.columns.data(), a.values.data(), b.data(), x.data(),
-                             y.data(), nullptr, choice.data(), p.maximize ? 1 : 0, 0};
+  BellmanUpdate final_update{n, groups.data(), a.view(), b.data(), x.data(), y.data(), nullptr, choice.data(),
+                             p.maximize ? 1 : 0, 0};
   launch_bellman(final_update, warp, stream);
   x.download(solution.x, stream);
   choice.download(solution.choice, stream);
