@@ -4,9 +4,7 @@
 // initial values, who may assign what).
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
@@ -408,12 +406,7 @@ PrismModel parse_program(std::string_view source, const std::string& file_name,
 }
 
 PrismModel load_program(const std::string& path, const std::vector<ConstantAssignment>& constants) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(ErrorCode::io, "{}: cannot open the file", path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) fail(ErrorCode::io, "{}: read error", path);
-  return parse_program(text.str(), path, constants);
+  return parse_program(read_file_content(path), path, constants);
 }
 
 }  // namespace pmc::prism_language
