@@ -11,7 +11,8 @@
 #include "cuda/check.cuh"
 #include "bench/gpu_baseline.hpp"
 #include "cuda/device_buffer.hpp"
-#include "cuda/device_context.cuh"
+#include "cuda/device_runtime.hpp"
+#include "solver/device/device_selection.hpp"
 
 namespace pmc::bench {
 
@@ -42,7 +43,7 @@ struct Max {
 }  // namespace
 
 BaselineRun cusparse_jacobi(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings) {
-  cuda::select_device(settings);
+  cuda::make_device_current(primary_device_ordinal(settings));
   const uint64_t n = system.b.size(), nnz = system.a.num_entries();
   if (nnz >= (uint64_t{1} << 31) || n >= (uint64_t{1} << 31)) {
     throw Error(ErrorCode::unsupported, "cuSPARSE baseline: 32-bit CSR indices cannot hold this system");
@@ -79,7 +80,7 @@ BaselineRun cusparse_jacobi(const LinearSystem& system, std::vector<double>& x, 
                                                       Difference{d_x.data(), d_y.data(), settings.relative}, 0.0));
     DeviceBuffer<char> reduce_buffer(std::max<size_t>(reduce_bytes, 1));
 
-    cuda::EventTimer timer;
+    cuda::StreamTimer timer(nullptr);  // the legacy default stream
     timer.start();
     while (run.iterations < settings.max_iterations) {
       PMC_CUDA_CHECK(cudaMemcpyAsync(d_y.data(), d_b.data(), n * sizeof(double), cudaMemcpyDeviceToDevice));
@@ -119,13 +120,13 @@ BaselineRun cusparse_jacobi(const LinearSystem& system, std::vector<double>& x, 
 }
 
 double copy_bandwidth_gbs(uint64_t bytes, const SolverSettings& settings) {
-  cuda::select_device(settings);
+  cuda::make_device_current(primary_device_ordinal(settings));
   DeviceBuffer<char> from(bytes), to(bytes);
   PMC_CUDA_CHECK(cudaMemset(from.data(), 1, bytes));
   PMC_CUDA_CHECK(cudaMemcpy(to.data(), from.data(), bytes, cudaMemcpyDeviceToDevice));  // warm-up
   std::vector<double> times;
   for (int i = 0; i < 5; ++i) {
-    cuda::EventTimer timer;
+    cuda::StreamTimer timer(nullptr);  // the legacy default stream
     timer.start();
     PMC_CUDA_CHECK(cudaMemcpy(to.data(), from.data(), bytes, cudaMemcpyDeviceToDevice));
     times.push_back(timer.stop_seconds());

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "cuda/check.cuh"
-#include "cuda/slice_exchange.cuh"
+#include "cuda/slice_exchange.hpp"
 
 namespace pmc::cuda {
 
@@ -86,7 +86,7 @@ class CopyExchange final : public SliceExchange {
   }
 
  private:
-  PinnedValues maxes_;
+  PinnedBuffer<double> maxes_;
   std::vector<std::unique_ptr<Event>> reduced_;
 };
 

@@ -4,57 +4,43 @@
 // that has none of its own).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "cuda/device_runtime.hpp"
 
 namespace pmc::cuda {
 
-template <typename T>
-class DeviceBuffer {
+namespace detail {
+
+// `size()` values of T in memory from `Allocate`, handed back to `Free` by
+// the owner; movable, not copyable. What the two buffers below share.
+template <typename T, void* (*Allocate)(size_t), void (*Free)(void*) noexcept>
+class OwnedArray {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(size_t count) { allocate(count); }
-  explicit DeviceBuffer(const std::vector<T>& host, StreamHandle stream = nullptr) { upload(host, stream); }
-  ~DeviceBuffer() { release(); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& other) noexcept : data_(other.data_), count_(other.count_) {
-    other.data_ = nullptr;
-    other.count_ = 0;
-  }
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+  OwnedArray() = default;
+  ~OwnedArray() { release(); }
+  OwnedArray(const OwnedArray&) = delete;
+  OwnedArray& operator=(const OwnedArray&) = delete;
+  OwnedArray(OwnedArray&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  OwnedArray& operator=(OwnedArray&& other) noexcept {
     if (this != &other) {
       release();
-      data_ = other.data_;
-      count_ = other.count_;
-      other.data_ = nullptr;
-      other.count_ = 0;
+      data_ = std::exchange(other.data_, nullptr);
+      count_ = std::exchange(other.count_, 0);
     }
     return *this;
   }
 
+  // Room for `count` values (the old ones are gone); none for 0.
   void allocate(size_t count) {
     release();
     if (count == 0) return;
-    data_ = static_cast<T*>(device_allocate(count * sizeof(T)));
+    data_ = static_cast<T*>(Allocate(count * sizeof(T)));
     count_ = count;
-  }
-  void upload(const std::vector<T>& host, StreamHandle stream = nullptr) {
-    if (host.size() != count_) allocate(host.size());
-    if (count_ > 0) copy_to_device(data_, host.data(), count_ * sizeof(T), stream);
-  }
-  void download(std::vector<T>& host, StreamHandle stream = nullptr) const {
-    host.resize(count_);
-    if (count_ > 0) copy_to_host(host.data(), data_, count_ * sizeof(T), stream);
-  }
-  void fill_zero(StreamHandle stream = nullptr) {
-    if (count_ > 0) cuda::fill_bytes(data_, 0, count_ * sizeof(T), stream);
-  }
-  // Every byte set to `byte` (flags: 1 for uint8_t).
-  void fill_bytes(unsigned char byte, StreamHandle stream = nullptr) {
-    if (count_ > 0) cuda::fill_bytes(data_, byte, count_ * sizeof(T), stream);
   }
 
   T* data() { return data_; }
@@ -63,7 +49,7 @@ class DeviceBuffer {
 
  private:
   void release() {
-    device_free(data_);
+    Free(data_);
     data_ = nullptr;
     count_ = 0;
   }
@@ -71,40 +57,60 @@ class DeviceBuffer {
   size_t count_ = 0;
 };
 
+}  // namespace detail
+
+template <typename T>
+class DeviceBuffer : public detail::OwnedArray<T, device_allocate, device_free> {
+  using Memory = detail::OwnedArray<T, device_allocate, device_free>;
+
+ public:
+  using Memory::allocate;
+  using Memory::data;
+  using Memory::size;
+
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t count) { allocate(count); }
+  explicit DeviceBuffer(const std::vector<T>& host, StreamHandle stream = nullptr) { upload(host, stream); }
+
+  void upload(const std::vector<T>& host, StreamHandle stream = nullptr) {
+    if (host.size() != size()) allocate(host.size());
+    if (size() > 0) copy_to_device(data(), host.data(), size() * sizeof(T), stream);
+  }
+  void download(std::vector<T>& host, StreamHandle stream = nullptr) const {
+    host.resize(size());
+    if (size() > 0) copy_to_host(host.data(), data(), size() * sizeof(T), stream);
+  }
+  void fill_zero(StreamHandle stream = nullptr) {
+    if (size() > 0) cuda::fill_bytes(data(), 0, size() * sizeof(T), stream);
+  }
+  // Every byte set to `byte` (flags: 1 for uint8_t).
+  void fill_bytes(unsigned char byte, StreamHandle stream = nullptr) {
+    if (size() > 0) cuda::fill_bytes(data(), byte, size() * sizeof(T), stream);
+  }
+};
+
 // Page-locked host memory: copies from the device into it run at the
 // link's speed (pageable memory goes through a driver bounce buffer at a
 // fraction of it). Worth it for buffers reused across solves.
 template <typename T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  ~PinnedBuffer() { release(); }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+class PinnedBuffer : public detail::OwnedArray<T, pinned_allocate, pinned_free> {
+  using Memory = detail::OwnedArray<T, pinned_allocate, pinned_free>;
 
+ public:
+  using Memory::data;
+  using Memory::size;
+
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(size_t count) { allocate(count); }
+
+  // Keeps the memory it has for the same count: pinning is slow.
   void allocate(size_t count) {
-    if (count == count_) return;
-    release();
-    if (count == 0) return;
-    data_ = static_cast<T*>(pinned_allocate(count * sizeof(T)));
-    count_ = count;
+    if (count != size()) Memory::allocate(count);
   }
   void download(const DeviceBuffer<T>& from, StreamHandle stream = nullptr) {
     allocate(from.size());
-    if (count_ > 0) copy_to_host(data_, from.data(), count_ * sizeof(T), stream);
+    if (size() > 0) copy_to_host(data(), from.data(), size() * sizeof(T), stream);
   }
-  T* data() { return data_; }
-  const T* data() const { return data_; }
-  size_t size() const { return count_; }
-
- private:
-  void release() {
-    pinned_free(data_);
-    data_ = nullptr;
-    count_ = 0;
-  }
-  T* data_ = nullptr;
-  size_t count_ = 0;
 };
 
 }  // namespace pmc::cuda

@@ -46,26 +46,42 @@ void synchronize(StreamHandle stream) { PMC_CUDA_CHECK(cudaStreamSynchronize(str
 
 void make_device_current(int ordinal) { PMC_CUDA_CHECK(cudaSetDevice(ordinal)); }
 
-Stream::Stream() { PMC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-Stream::~Stream() { cudaStreamDestroy(stream_); }
+void make_device_current_noexcept(int ordinal) noexcept { cudaSetDevice(ordinal); }
 
-StreamTimer::StreamTimer(StreamHandle stream) : stream_(stream) {
-  PMC_CUDA_CHECK(cudaEventCreate(&start_));
-  PMC_CUDA_CHECK(cudaEventCreate(&stop_));
+void DestroyStream::operator()(CUstream_st* stream) const noexcept { cudaStreamDestroy(stream); }
+void DestroyEvent::operator()(CUevent_st* event) const noexcept { cudaEventDestroy(event); }
+
+namespace {
+
+OwnedEvent create_event(unsigned flags) {
+  cudaEvent_t event = nullptr;
+  PMC_CUDA_CHECK(cudaEventCreateWithFlags(&event, flags));
+  return OwnedEvent(event);
 }
 
-StreamTimer::~StreamTimer() {
-  cudaEventDestroy(start_);
-  cudaEventDestroy(stop_);
+}  // namespace
+
+Stream::Stream() {
+  cudaStream_t stream = nullptr;
+  PMC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  stream_.reset(stream);
 }
 
-void StreamTimer::start() { PMC_CUDA_CHECK(cudaEventRecord(start_, stream_)); }
+Event::Event() : event_(create_event(cudaEventDisableTiming)) {}
+void Event::record(StreamHandle stream) { PMC_CUDA_CHECK(cudaEventRecord(get(), stream)); }
+void Event::make_wait(StreamHandle stream) const { PMC_CUDA_CHECK(cudaStreamWaitEvent(stream, get(), 0)); }
+void Event::synchronize() const { PMC_CUDA_CHECK(cudaEventSynchronize(get())); }
+
+StreamTimer::StreamTimer(StreamHandle stream)
+    : stream_(stream), start_(create_event(cudaEventDefault)), stop_(create_event(cudaEventDefault)) {}
+
+void StreamTimer::start() { PMC_CUDA_CHECK(cudaEventRecord(start_.get(), stream_)); }
 
 double StreamTimer::stop_seconds() {
-  PMC_CUDA_CHECK(cudaEventRecord(stop_, stream_));
-  PMC_CUDA_CHECK(cudaEventSynchronize(stop_));
+  PMC_CUDA_CHECK(cudaEventRecord(stop_.get(), stream_));
+  PMC_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
   float ms = 0;
-  PMC_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+  PMC_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
   return ms * 1e-3;
 }
 

@@ -1,6 +1,6 @@
 // The CUDA runtime calls that host code needs (lib/solver/gpu/), behind plain
-// C++: device and pinned memory, copies, streams, timing and the current
-// device. No CUDA header here, so that host code compiles without nvcc; the
+// C++: device and pinned memory, copies, streams, events, timing and the
+// current device. No CUDA header here, so that host code compiles without nvcc; the
 // definitions are in device_runtime.cu, and every failure throws pmc::Error
 // naming the call (check.cuh).
 //
@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 struct CUstream_st;  // the runtime's stream: cudaStream_t is CUstream_st*
 struct CUevent_st;   // the runtime's event: cudaEvent_t is CUevent_st*
@@ -37,19 +38,44 @@ void synchronize(StreamHandle stream);
 
 // Makes CUDA device `ordinal` (the runtime's number) current for this thread.
 void make_device_current(int ordinal);
+// The same where nothing may throw (a destructor that returns memory to its
+// device): a failure is ignored.
+void make_device_current_noexcept(int ordinal) noexcept;
 
-// A non-blocking stream of the device current at its creation, destroyed
-// with it.
+// The owners below hand their stream or event back to the runtime through
+// these; each must go while the device it was created on is current.
+struct DestroyStream {
+  void operator()(CUstream_st* stream) const noexcept;
+};
+struct DestroyEvent {
+  void operator()(CUevent_st* event) const noexcept;
+};
+using OwnedEvent = std::unique_ptr<CUevent_st, DestroyEvent>;
+
+// A non-blocking stream of the device current at its creation.
 class Stream {
  public:
   Stream();
-  ~Stream();
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  StreamHandle get() const { return stream_; }
+  StreamHandle get() const { return stream_.get(); }
 
  private:
-  StreamHandle stream_ = nullptr;
+  std::unique_ptr<CUstream_st, DestroyStream> stream_;
+};
+
+// An event without timing, of the device current at its creation: orders
+// work across streams, and across devices.
+class Event {
+ public:
+  Event();
+  CUevent_st* get() const { return event_.get(); }
+  void record(StreamHandle stream);
+  // Work enqueued on `stream` from now on waits for the last record (a
+  // never-recorded event is complete; events of another device work too).
+  void make_wait(StreamHandle stream) const;
+  void synchronize() const;
+
+ private:
+  OwnedEvent event_;
 };
 
 // Seconds of device time between start() and stop_seconds(), measured with
@@ -57,16 +83,12 @@ class Stream {
 class StreamTimer {
  public:
   explicit StreamTimer(StreamHandle stream);
-  ~StreamTimer();
-  StreamTimer(const StreamTimer&) = delete;
-  StreamTimer& operator=(const StreamTimer&) = delete;
   void start();
   double stop_seconds();  // waits for the stop event
 
  private:
   StreamHandle stream_;
-  CUevent_st* start_ = nullptr;
-  CUevent_st* stop_ = nullptr;
+  OwnedEvent start_, stop_;
 };
 
 }  // namespace pmc::cuda

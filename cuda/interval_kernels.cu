@@ -2,18 +2,14 @@
 #include "cuda/check.cuh"
 #include "cuda/interval_kernels.cuh"
 #include "cuda/interval_kernels.hpp"
+#include "cuda/launch_per_item.cuh"
 
 namespace pmc::cuda {
 
 void launch_interval_rows(const IntervalRows& u, bool warp_per_row, StreamHandle stream) {
   if (u.rows == 0) return;  // a grid of 0 blocks is a launch error
-  const DeviceIntervalRows d = on_device(u);
-  if (warp_per_row) {
-    interval_rows_warp<<<blocks_for_warps(u.rows), k_block_threads, 0, stream>>>(d);
-  } else {
-    interval_rows_thread<<<blocks_for_threads(u.rows), k_block_threads, 0, stream>>>(d);
-  }
-  PMC_CUDA_CHECK_LAUNCH("interval_rows");
+  launch_thread_or_warp_per_item(interval_rows_thread, interval_rows_warp, warp_per_row, u.rows, on_device(u), stream,
+                                 "interval_rows");
 }
 
 void launch_sound_vi_bounds(uint64_t n, BoundPair* v, double lowest, double highest, StreamHandle stream) {
@@ -29,13 +25,8 @@ void launch_interval_gaps(uint64_t n, const BoundPair* v, double epsilon, int re
 
 void launch_interval_bellman(const IntervalBellman& u, bool warp_per_state, StreamHandle stream) {
   if (u.states == 0) return;
-  const DeviceIntervalBellman d = on_device(u);
-  if (warp_per_state) {
-    interval_bellman_warp<<<blocks_for_warps(u.states), k_block_threads, 0, stream>>>(d);
-  } else {
-    interval_bellman_thread<<<blocks_for_threads(u.states), k_block_threads, 0, stream>>>(d);
-  }
-  PMC_CUDA_CHECK_LAUNCH("interval_bellman");
+  launch_thread_or_warp_per_item(interval_bellman_thread, interval_bellman_warp, warp_per_state, u.states,
+                                 on_device(u), stream, "interval_bellman");
 }
 
 void launch_optimistic_guess(uint64_t n, BoundPair* v, double epsilon, StreamHandle stream) {

@@ -86,7 +86,41 @@ __device__ inline void reduce_check(const CheckPartial& partial, IntervalCheck* 
   }
 }
 
+// The stopping test's part for one unknown's bounds.
+__device__ inline CheckPartial gap_check(double lower, double upper, double epsilon, int relative) {
+  CheckPartial part = no_check();
+  part.open = device_bounds_close(lower, upper, epsilon, relative) ? 0 : 1;
+  part.widest = upper - lower;
+  return part;
+}
+
+// A clamped step of one unknown from its bounds `old`: the lower bound only
+// rises and the upper only falls, *w ← {max(old.x, lower), min(old.y,
+// upper)}; the stopping test's part for the new bounds.
+__device__ inline CheckPartial tighten(double2* w, double2 old, double lower, double upper, double epsilon,
+                                      int relative) {
+  lower = fmax(old.x, lower);
+  upper = fmin(old.y, upper);
+  *w = make_double2(lower, upper);
+  return gap_check(lower, upper, epsilon, relative);
+}
+
 // ---- Linear systems x = A·x + b, Jacobi splitting ------------------------
+
+// Σ_{k: j ≠ i} a_k·v[j] on both bounds over the entries of row i that one
+// lane of `lanes` reads (every lanes-th, from the row's first + lane).
+__device__ inline double2 interval_row_sum(const DeviceIntervalRows& u, uint64_t i, unsigned lane, unsigned lanes) {
+  double2 sum = make_double2(0.0, 0.0);
+  for (uint64_t k = u.a.offsets[i] + lane; k < u.a.offsets[i + 1]; k += lanes) {
+    const uint32_t j = u.a.columns[k];
+    if (j == i) continue;
+    const double a = u.a.values[k];
+    const double2 x = u.v[j];  // one 16-byte gather for both bounds
+    sum.x += a * x.x;
+    sum.y += a * x.y;
+  }
+  return sum;
+}
 
 __device__ inline CheckPartial finish_interval_row(const DeviceIntervalRows& u, uint64_t i, double2 sum) {
   const double scale = u.scale[i];
@@ -101,30 +135,13 @@ __device__ inline CheckPartial finish_interval_row(const DeviceIntervalRows& u, 
   }
   // Clamped: l only rises and u only falls, and both stay sound because the
   // Jacobi map is monotone with the solution as its only fixed point.
-  const double2 old = u.v[i];
-  const double lower = fmax(old.x, first);
-  const double upper = fmin(old.y, (u.b[i] + sum.y) * scale);
-  u.w[i] = make_double2(lower, upper);
-  part.open = device_bounds_close(lower, upper, u.epsilon, u.relative) ? 0 : 1;
-  part.widest = upper - lower;
-  return part;
+  return tighten(&u.w[i], u.v[i], first, (u.b[i] + sum.y) * scale, u.epsilon, u.relative);
 }
 
 static __global__ void interval_rows_thread(DeviceIntervalRows u) {
   const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   CheckPartial part = no_check();
-  if (i < u.rows) {
-    double2 sum = make_double2(0.0, 0.0);
-    for (uint64_t k = u.offsets[i]; k < u.offsets[i + 1]; ++k) {
-      const uint32_t j = u.columns[k];
-      if (j == i) continue;
-      const double a = u.values[k];
-      const double2 x = u.v[j];  // one 16-byte gather for both bounds
-      sum.x += a * x.x;
-      sum.y += a * x.y;
-    }
-    part = finish_interval_row(u, i, sum);
-  }
+  if (i < u.rows) part = finish_interval_row(u, i, interval_row_sum(u, i, 0, 1));
   if (u.check) reduce_check(part, u.check);
 }
 
@@ -133,19 +150,8 @@ static __global__ void interval_rows_warp(DeviceIntervalRows u) {
   const unsigned lane = threadIdx.x % k_warp;
   CheckPartial part = no_check();
   if (i < u.rows) {  // the whole warp: i is the same for its lanes, so the shuffles see all 32
-    double2 sum = make_double2(0.0, 0.0);
-    for (uint64_t k = u.offsets[i] + lane; k < u.offsets[i + 1]; k += k_warp) {
-      const uint32_t j = u.columns[k];
-      if (j == i) continue;
-      const double a = u.values[k];
-      const double2 x = u.v[j];
-      sum.x += a * x.x;
-      sum.y += a * x.y;
-    }
-    for (int delta = k_warp / 2; delta > 0; delta /= 2) {
-      sum.x += __shfl_down_sync(0xffffffffu, sum.x, delta);
-      sum.y += __shfl_down_sync(0xffffffffu, sum.y, delta);
-    }
+    double2 sum = interval_row_sum(u, i, lane, k_warp);
+    warp_sum(sum);
     if (lane == 0) part = finish_interval_row(u, i, sum);
   }
   if (u.check) reduce_check(part, u.check);
@@ -167,8 +173,7 @@ static __global__ void interval_gaps(uint64_t n, const double2* v, double epsilo
   CheckPartial part = no_check();
   if (i < n) {
     const double2 p = v[i];
-    part.open = device_bounds_close(p.x, p.y, epsilon, relative) ? 0 : 1;
-    part.widest = p.y - p.x;
+    part = gap_check(p.x, p.y, epsilon, relative);
   }
   reduce_check(part, check);
 }
@@ -183,6 +188,20 @@ __device__ inline double better(const DeviceIntervalBellman& u, double best, dou
   return (u.maximize ? v > best : v < best) ? v : best;
 }
 
+// start + Σ_k a_k·v[col_k] on both bounds over the entries of row r that one
+// lane of `lanes` reads (every lanes-th, from the row's first + lane).
+__device__ inline double2 choice_sum(const DeviceIntervalBellman& u, uint64_t r, double2 start, unsigned lane,
+                                     unsigned lanes) {
+  double2 sum = start;
+  for (uint64_t k = u.a.offsets[r] + lane; k < u.a.offsets[r + 1]; k += lanes) {
+    const double a = u.a.values[k];
+    const double2 x = u.v[u.a.columns[k]];
+    sum.x += a * x.x;
+    sum.y += a * x.y;
+  }
+  return sum;
+}
+
 __device__ inline CheckPartial finish_interval_state(const DeviceIntervalBellman& u, uint64_t s, double best_lower,
                                                      double best_upper) {
   const double2 old = u.v[s];
@@ -195,17 +214,13 @@ __device__ inline CheckPartial finish_interval_state(const DeviceIntervalBellman
     part.open = best_upper - old.y <= k_inductive_rounding * fabs(old.y) ? 0 : 1;
     return part;
   }
-  const double lower = fmax(old.x, best_lower);
   if (u.mode == k_lower_only) {
+    const double lower = fmax(old.x, best_lower);
     u.w[s] = make_double2(lower, old.y);
     part.widest = convergence_difference(old.x, lower, u.relative);
     return part;
   }
-  const double upper = fmin(old.y, best_upper);
-  u.w[s] = make_double2(lower, upper);
-  part.open = device_bounds_close(lower, upper, u.epsilon, u.relative) ? 0 : 1;
-  part.widest = upper - lower;
-  return part;
+  return tighten(&u.w[s], old, best_lower, best_upper, u.epsilon, u.relative);
 }
 
 static __global__ void interval_bellman_thread(DeviceIntervalBellman u) {
@@ -215,13 +230,7 @@ static __global__ void interval_bellman_thread(DeviceIntervalBellman u) {
     double best_lower = u.maximize ? -INFINITY : INFINITY, best_upper = best_lower;
     for (uint64_t r = u.groups[s]; r < u.groups[s + 1]; ++r) {
       const double earned = u.b == nullptr ? 0.0 : u.b[r];
-      double2 sum = make_double2(earned, earned);
-      for (uint64_t k = u.offsets[r]; k < u.offsets[r + 1]; ++k) {
-        const double a = u.values[k];
-        const double2 x = u.v[u.columns[k]];
-        sum.x += a * x.x;
-        sum.y += a * x.y;
-      }
+      const double2 sum = choice_sum(u, r, make_double2(earned, earned), 0, 1);
       best_lower = better(u, best_lower, sum.x);
       best_upper = better(u, best_upper, sum.y);
     }
@@ -237,17 +246,8 @@ static __global__ void interval_bellman_warp(DeviceIntervalBellman u) {
   if (s < u.states && is_unknown(u, s)) {  // the whole warp, as in interval_rows_warp
     double best_lower = u.maximize ? -INFINITY : INFINITY, best_upper = best_lower;
     for (uint64_t r = u.groups[s]; r < u.groups[s + 1]; ++r) {
-      double2 sum = make_double2(0.0, 0.0);
-      for (uint64_t k = u.offsets[r] + lane; k < u.offsets[r + 1]; k += k_warp) {
-        const double a = u.values[k];
-        const double2 x = u.v[u.columns[k]];
-        sum.x += a * x.x;
-        sum.y += a * x.y;
-      }
-      for (int delta = k_warp / 2; delta > 0; delta /= 2) {
-        sum.x += __shfl_down_sync(0xffffffffu, sum.x, delta);
-        sum.y += __shfl_down_sync(0xffffffffu, sum.y, delta);
-      }
+      double2 sum = choice_sum(u, r, make_double2(0.0, 0.0), lane, k_warp);
+      warp_sum(sum);
       const double earned = u.b == nullptr ? 0.0 : u.b[r];
       best_lower = better(u, best_lower, __shfl_sync(0xffffffffu, sum.x, 0) + earned);
       best_upper = better(u, best_upper, __shfl_sync(0xffffffffu, sum.y, 0) + earned);

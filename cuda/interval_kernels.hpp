@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "cuda/device_csr.hpp"
 #include "cuda/device_runtime.hpp"
 
 // Functions both the host and the kernels call: marked for nvcc, plain C++
@@ -62,9 +63,7 @@ enum IntervalPhase : int { k_sound_vi_phase = 0, k_interval_phase = 1 };
 template <typename Pair>
 struct IntervalRowsView {
   uint64_t rows;
-  const uint64_t* offsets;
-  const uint32_t* columns;
-  const double* values;  // the matrix as given: a_ii is skipped, scale holds 1/(1 − a_ii)
+  CsrView a;  // the matrix as given: a_ii is skipped, scale holds 1/(1 − a_ii)
   const double* b;
   const double* scale;
   const Pair* v;
@@ -98,11 +97,9 @@ enum IntervalBellmanMode : int { k_both = 0, k_lower_only = 1, k_test_upper = 2 
 template <typename Pair>
 struct IntervalBellmanView {
   uint64_t states;
-  const uint64_t* groups;   // states + 1
-  const uint64_t* offsets;  // choices + 1
-  const uint32_t* columns;
-  const double* values;
-  const double* b;  // null: none (a resident MDP's known states hold their values in v)
+  const uint64_t* groups;  // states + 1
+  CsrView a;               // a row per choice
+  const double* b;         // null: none (a resident MDP's known states hold their values in v)
   const Pair* v;
   Pair* w;
   IntervalCheck* check;  // null except on check iterations

@@ -5,6 +5,7 @@
 #include <cub/device/device_segmented_reduce.cuh>
 
 #include "cuda/check.cuh"
+#include "cuda/launch_per_item.cuh"
 #include "cuda/linear_kernels.hpp"
 #include "cuda/row_kernels.cuh"
 #include "cuda/segment_kernels.cuh"
@@ -14,13 +15,8 @@ namespace pmc::cuda {
 
 void launch_row_update(const RowUpdate& u, bool warp_per_row, StreamHandle stream) {
   if (u.rows <= u.first) return;
-  const uint64_t count = u.rows - u.first;
-  if (warp_per_row) {
-    row_update_warp<<<blocks_for_warps(count), k_block_threads, 0, stream>>>(u);
-  } else {
-    row_update_thread<<<blocks_for_threads(count), k_block_threads, 0, stream>>>(u);
-  }
-  PMC_CUDA_CHECK_LAUNCH("row_update");
+  launch_thread_or_warp_per_item(row_update_thread, row_update_warp, warp_per_row, u.rows - u.first, u, stream,
+                                 "row_update");
 }
 
 void launch_segment_row_update(const DeviceSegments& m, const RowUpdate& u, StreamHandle stream) {
@@ -30,9 +26,8 @@ void launch_segment_row_update(const DeviceSegments& m, const RowUpdate& u, Stre
   PMC_CUDA_CHECK_LAUNCH("segment_row_update");
 }
 
-void launch_jacobi_scale(uint64_t rows, const uint64_t* offsets, const uint32_t* columns, const double* values,
-                         double* scale, StreamHandle stream) {
-  jacobi_scale<<<blocks_for_threads(rows), k_block_threads, 0, stream>>>(rows, offsets, columns, values, scale);
+void launch_jacobi_scale(uint64_t rows, const CsrView& a, double* scale, StreamHandle stream) {
+  jacobi_scale<<<blocks_for_threads(rows), k_block_threads, 0, stream>>>(rows, a.offsets, a.columns, a.values, scale);
   PMC_CUDA_CHECK_LAUNCH("jacobi_scale");
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/device_csr.hpp"
 #include "cuda/device_runtime.hpp"
 
 namespace pmc::cuda {
@@ -18,9 +19,7 @@ namespace pmc::cuda {
 // convergence difference between x_i and y_i. Null pointers switch parts off.
 struct RowUpdate {
   uint64_t rows;
-  const uint64_t* offsets;
-  const uint32_t* columns;
-  const double* values;
+  CsrView a;
   const double* b;      // may be null
   const double* scale;  // may be null (1)
   const double* x;
@@ -30,7 +29,7 @@ struct RowUpdate {
   double coef;
   int relative;
   int skip_diagonal;  // Jacobi on the system as given: leave a_ii out of the sum (scale holds 1/(1 − a_ii))
-  // Slices of a multi-GPU solve (cuda/partitioned_solve.cu): only rows
+  // Slices of a multi-GPU solve (lib/solver/gpu/partitioned_solve.cpp): only rows
   // [first, rows) are updated, and row i's own value sits at x[slot_base + i]
   // and y[slot_base + i] (the padded iterate of solver/device/row_partition.hpp).
   uint64_t first = 0;
@@ -55,8 +54,7 @@ void launch_row_update(const RowUpdate& u, bool warp_per_row, StreamHandle strea
 void launch_segment_row_update(const DeviceSegments& m, const RowUpdate& u, StreamHandle stream);
 // Jacobi's scale_i = 1/(1 − a_ii), from the matrix on the device (no host
 // copy of the matrix without its diagonal). rows > 0.
-void launch_jacobi_scale(uint64_t rows, const uint64_t* offsets, const uint32_t* columns, const double* values,
-                         double* scale, StreamHandle stream);
+void launch_jacobi_scale(uint64_t rows, const CsrView& a, double* scale, StreamHandle stream);
 
 // GPU-PRISM's alternative (§4): one thread per entry writes its product and
 // a segmented reduction (CUB) sums each row, which balances rows of very

@@ -1,5 +1,5 @@
 // minmax_kernels.hpp's launchers over the kernels of vi_kernels.cuh.
-#include "cuda/check.cuh"
+#include "cuda/launch_per_item.cuh"
 #include "cuda/minmax_kernels.hpp"
 #include "cuda/vi_kernels.cuh"
 
@@ -7,13 +7,8 @@ namespace pmc::cuda {
 
 void launch_bellman(const BellmanUpdate& u, bool warp_per_state, StreamHandle stream) {
   if (u.states <= u.first) return;
-  const uint64_t count = u.states - u.first;
-  if (warp_per_state) {
-    bellman_warp<<<blocks_for_warps(count), k_block_threads, 0, stream>>>(u);
-  } else {
-    bellman_thread<<<blocks_for_threads(count), k_block_threads, 0, stream>>>(u);
-  }
-  PMC_CUDA_CHECK_LAUNCH("bellman");
+  launch_thread_or_warp_per_item(bellman_thread, bellman_warp, warp_per_state, u.states - u.first, u, stream,
+                                 "bellman");
 }
 
 }  // namespace pmc::cuda

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "cuda/device_csr.hpp"
 #include "cuda/device_runtime.hpp"
 
 namespace pmc::cuda {
@@ -12,11 +13,9 @@ namespace pmc::cuda {
 // choices r of s of (b_r + Σ_k a_k·x[col_k]).
 struct BellmanUpdate {
   uint64_t states;
-  const uint64_t* groups;   // states + 1: first choice of each state
-  const uint64_t* offsets;  // choices + 1
-  const uint32_t* columns;
-  const double* values;
-  const double* b;  // per choice
+  const uint64_t* groups;  // states + 1: first choice of each state
+  CsrView a;               // a row per choice
+  const double* b;         // per choice
   const double* x;
   double* y;
   double* diff;      // may be null

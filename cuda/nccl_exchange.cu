@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cuda/check.cuh"
-#include "cuda/slice_exchange.cuh"
+#include "cuda/slice_exchange.hpp"
 
 namespace pmc::cuda {
 
@@ -136,7 +136,7 @@ class NcclExchange final : public SliceExchange {
   const NcclLibrary& nccl_;
   uint64_t stride_;
   std::vector<ncclComm_t> comms_;
-  PinnedValues pinned_;
+  PinnedBuffer<double> pinned_;
   std::unique_ptr<Event> reduced_;
 };
 

@@ -1,11 +1,11 @@
-// The per-thread work of gpu.param-bounds (param_bounds.cu), written once for
-// the device and the host: the kernels call these functions for their thread
-// index, and tests/unit/test_param_kernels.cpp runs the same functions over
-// every index on the CPU to check the layouts, the indexing and the phase
-// sequence against cpu.param-bounds where there is no GPU. Plain C++ without
-// CUDA headers; nvcc compiles it as __host__ __device__. Plain views only:
-// the plan of a launch sequence from a ParamBoundsProblem is
-// lib/solver/gpu/param_chunk_plan.hpp.
+// The per-thread work of gpu.param-bounds, written once for the device and
+// the host: the kernels (param_bounds_kernels.cu) call these functions for
+// their thread index, and tests/unit/test_param_kernels.cpp runs the same
+// functions over every index on the CPU to check the layouts, the indexing
+// and the phase sequence against cpu.param-bounds where there is no GPU.
+// Plain C++ without CUDA headers; nvcc compiles it as __host__ __device__.
+// Plain views only: the plan of a launch sequence from a ParamBoundsProblem
+// is lib/solver/gpu/param_chunk_plan.hpp.
 //
 // Vectors are region-interleaved: element (s, r) of an n-vector for R
 // regions is at s·R + r. A step reads buffer (k−1) mod 2 and writes buffer

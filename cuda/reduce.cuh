@@ -54,6 +54,18 @@ static __global__ void max_abs_kernel(uint64_t n, const double* a, double* out) 
   if (threadIdx.x == 0) atomic_max_nonnegative(out, block);
 }
 
+// Sums the values of a warp's lanes into lane 0's (the other lanes end with
+// partial sums). Every lane of the warp must call it.
+__device__ inline void warp_sum(double& value) {
+  for (int delta = k_warp / 2; delta > 0; delta /= 2) value += __shfl_down_sync(0xffffffffu, value, delta);
+}
+__device__ inline void warp_sum(double2& value) {
+  for (int delta = k_warp / 2; delta > 0; delta /= 2) {
+    value.x += __shfl_down_sync(0xffffffffu, value.x, delta);
+    value.y += __shfl_down_sync(0xffffffffu, value.y, delta);
+  }
+}
+
 // Grid for the grid-stride reductions: enough blocks to fill the GPU, few
 // enough that the atomics stay negligible.
 inline unsigned reduction_blocks(uint64_t n) {

@@ -5,10 +5,14 @@
 
 namespace pmc::cuda {
 
+void launch_max_into(uint64_t n, const double* values, double* into, StreamHandle stream) {
+  max_kernel<<<reduction_blocks(n), k_block_threads, 0, stream>>>(n, values, into);
+  PMC_CUDA_CHECK_LAUNCH("max_kernel");
+}
+
 double device_max(uint64_t n, const double* values, DeviceScalar& scratch, StreamHandle stream) {
   scratch.reset(0.0, stream);
-  max_kernel<<<reduction_blocks(n), k_block_threads, 0, stream>>>(n, values, scratch.data());
-  PMC_CUDA_CHECK_LAUNCH("max_kernel");
+  launch_max_into(n, values, scratch.data(), stream);
   return scratch.read(stream);
 }
 

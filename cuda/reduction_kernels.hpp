@@ -1,7 +1,8 @@
 // Device-side reductions for convergence tests and Krylov dot products
 // (reduction_kernels.cu): one block-level reduction per block, then one
 // atomic per block into a device scalar, so only a single double crosses to
-// the host per check. Each waits for `stream` to hand its value back.
+// the host per check. Each but launch_max_into waits for `stream` to hand
+// its value back.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,10 @@ class DeviceScalar {
 // max_i values[i] (values >= 0): the convergence test of every iterative
 // GPU solver.
 double device_max(uint64_t n, const double* values, DeviceScalar& scratch, StreamHandle stream);
+// *into = max(*into, max_i values[i]) (values >= 0), enqueued only: the
+// multi-GPU solves reduce each part on its device and let the exchange
+// combine the parts.
+void launch_max_into(uint64_t n, const double* values, double* into, StreamHandle stream);
 // Σ_i a[i]·b[i].
 double device_dot(uint64_t n, const double* a, const double* b, DeviceScalar& scratch, StreamHandle stream);
 // max_i |a[i]|.

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/device_csr.hpp"
 
 namespace pmc::cuda {
 
@@ -45,6 +46,7 @@ struct ResidentChain {
   ResidentChain& operator=(const ResidentChain&) = delete;
 
   bool is_mdp() const { return groups.size() != 0; }
+  CsrView matrix() const { return {offsets.data(), columns.data(), values.data()}; }
   // Bytes one pass over the matrix streams: 12 per entry, 8 per row offset
   // (and per row group).
   double matrix_bytes() const { return entries * 12.0 + (rows + 1) * 8.0 + (is_mdp() ? (states + 1) * 8.0 : 0.0); }

@@ -5,6 +5,7 @@
 #include "cuda/check.cuh"
 #include "cuda/interval_kernels.cuh"
 #include "cuda/launch.hpp"
+#include "cuda/launch_per_item.cuh"
 #include "cuda/resident_kernels.hpp"
 
 namespace pmc::cuda {
@@ -32,34 +33,37 @@ using DeviceMaskedRows = MaskedRowsView<double2>;
 // (as interval_rows in cuda/interval_kernels.cuh, with the diagonal and
 // the fixed states' contribution found in the row itself).
 __device__ inline CheckPartial finish_masked_row(const DeviceMaskedRows& u, uint64_t i, double2 sum, double diagonal) {
-  CheckPartial part = no_check();
   const double scale = 1.0 / (1.0 - diagonal);
-  const double2 old = u.v[i];
-  const double lower = fmax(old.x, sum.x * scale);
-  const double upper = fmin(old.y, sum.y * scale);
-  u.w[i] = make_double2(lower, upper);
-  part.open = device_bounds_close(lower, upper, u.epsilon, u.relative) ? 0 : 1;
-  part.widest = upper - lower;
-  return part;
+  return tighten(&u.w[i], u.v[i], sum.x * scale, sum.y * scale, u.epsilon, u.relative);
+}
+
+// Σ_{k: j ≠ i} a_k·v[j] on both bounds, and the diagonal Σ_{k: j = i} a_k,
+// over the entries of row i that one lane of `lanes` reads (every
+// lanes-th, from the row's first + lane).
+__device__ inline double2 masked_row_sum(const DeviceMaskedRows& u, uint64_t i, unsigned lane, unsigned lanes,
+                                         double& diagonal) {
+  double2 sum = make_double2(0.0, 0.0);
+  diagonal = 0.0;
+  for (uint64_t k = u.a.offsets[i] + lane; k < u.a.offsets[i + 1]; k += lanes) {
+    const uint32_t j = u.a.columns[k];
+    const double a = u.a.values[k];
+    if (j == i) {
+      diagonal += a;
+      continue;
+    }
+    const double2 x = u.v[j];
+    sum.x += a * x.x;
+    sum.y += a * x.y;
+  }
+  return sum;
 }
 
 __global__ void masked_rows_thread(DeviceMaskedRows u) {
   const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   CheckPartial part = no_check();
   if (i < u.rows && u.status[i] == k_reach_maybe) {
-    double2 sum = make_double2(0.0, 0.0);
-    double diagonal = 0.0;
-    for (uint64_t k = u.offsets[i]; k < u.offsets[i + 1]; ++k) {
-      const uint32_t j = u.columns[k];
-      const double a = u.values[k];
-      if (j == i) {
-        diagonal += a;
-        continue;
-      }
-      const double2 x = u.v[j];
-      sum.x += a * x.x;
-      sum.y += a * x.y;
-    }
+    double diagonal;
+    const double2 sum = masked_row_sum(u, i, 0, 1, diagonal);
     part = finish_masked_row(u, i, sum, diagonal);
   }
   if (u.check) reduce_check(part, u.check);
@@ -70,24 +74,10 @@ __global__ void masked_rows_warp(DeviceMaskedRows u) {
   const unsigned lane = threadIdx.x % k_warp;
   CheckPartial part = no_check();
   if (i < u.rows && u.status[i] == k_reach_maybe) {  // uniform across the warp: the shuffles see all 32
-    double2 sum = make_double2(0.0, 0.0);
-    double diagonal = 0.0;
-    for (uint64_t k = u.offsets[i] + lane; k < u.offsets[i + 1]; k += k_warp) {
-      const uint32_t j = u.columns[k];
-      const double a = u.values[k];
-      if (j == i) {
-        diagonal += a;
-        continue;
-      }
-      const double2 x = u.v[j];
-      sum.x += a * x.x;
-      sum.y += a * x.y;
-    }
-    for (int delta = k_warp / 2; delta > 0; delta /= 2) {
-      sum.x += __shfl_down_sync(0xffffffffu, sum.x, delta);
-      sum.y += __shfl_down_sync(0xffffffffu, sum.y, delta);
-      diagonal += __shfl_down_sync(0xffffffffu, diagonal, delta);
-    }
+    double diagonal;
+    double2 sum = masked_row_sum(u, i, lane, k_warp, diagonal);
+    warp_sum(sum);
+    warp_sum(diagonal);
     if (lane == 0) part = finish_masked_row(u, i, sum, diagonal);
   }
   if (u.check) reduce_check(part, u.check);
@@ -100,8 +90,7 @@ __global__ void masked_gaps(uint64_t n, const uint8_t* status, const double2* v,
   CheckPartial part = no_check();
   if (i < n && status[i] == k_reach_maybe) {
     const double2 p = v[i];
-    part.open = device_bounds_close(p.x, p.y, epsilon, relative) ? 0 : 1;
-    part.widest = p.y - p.x;
+    part = gap_check(p.x, p.y, epsilon, relative);
   }
   reduce_check(part, check);
 }
@@ -116,13 +105,8 @@ void launch_classify_states(uint64_t n, const unsigned* first, const unsigned* s
 }
 
 void launch_masked_rows(const MaskedRows& u, bool warp_per_row, StreamHandle stream) {
-  const DeviceMaskedRows d = on_device(u);
-  if (warp_per_row) {
-    masked_rows_warp<<<blocks_for_warps(u.rows), k_block_threads, 0, stream>>>(d);
-  } else {
-    masked_rows_thread<<<blocks_for_threads(u.rows), k_block_threads, 0, stream>>>(d);
-  }
-  PMC_CUDA_CHECK_LAUNCH("masked_rows");
+  launch_thread_or_warp_per_item(masked_rows_thread, masked_rows_warp, warp_per_row, u.rows, on_device(u), stream,
+                                 "masked_rows");
 }
 
 void launch_masked_gaps(uint64_t n, const uint8_t* status, const BoundPair* v, double epsilon, int relative,

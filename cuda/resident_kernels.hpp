@@ -25,9 +25,7 @@ void launch_classify_states(uint64_t n, const unsigned* first, const unsigned* s
 template <typename Pair>
 struct MaskedRowsView {
   uint64_t rows;
-  const uint64_t* offsets;
-  const uint32_t* columns;
-  const double* values;
+  CsrView a;
   const uint8_t* status;
   const Pair* v;
   Pair* w;

@@ -56,10 +56,9 @@ __global__ void count_reached_maybe(uint64_t n, const uint8_t* status, const uns
 }
 
 // Σ P(r, t)·l(t): a row's value on the lower bounds.
-__device__ inline double row_value(const uint64_t* offsets, const uint32_t* columns, const double* values, uint64_t r,
-                                   const double2* v) {
+__device__ inline double row_value(const CsrView& a, uint64_t r, const double2* v) {
   double sum = 0.0;
-  for (uint64_t k = offsets[r]; k < offsets[r + 1]; ++k) sum += values[k] * v[columns[k]].x;
+  for (uint64_t k = a.offsets[r]; k < a.offsets[r + 1]; ++k) sum += a.values[k] * v[a.columns[k]].x;
   return sum;
 }
 
@@ -77,7 +76,7 @@ __global__ void choose_min_rows(DeviceChoiceInputs in, const uint64_t* psi, uint
   if (st == k_reach_maybe) {
     double best = INFINITY;
     for (uint64_t r = in.groups[s]; r < in.groups[s + 1]; ++r) {
-      const double value = row_value(in.offsets, in.columns, in.values, r, in.v);
+      const double value = row_value(in.a, r, in.v);
       if (value < best) {
         best = value;
         pick = static_cast<uint32_t>(r);
@@ -86,7 +85,9 @@ __global__ void choose_min_rows(DeviceChoiceInputs in, const uint64_t* psi, uint
   } else if (st == k_reach_zero && !in_set(psi, s)) {
     for (uint64_t r = in.groups[s]; r < in.groups[s + 1] && pick == k_no_row; ++r) {
       bool stays = true;
-      for (uint64_t k = in.offsets[r]; k < in.offsets[r + 1] && stays; ++k) stays = in.status[in.columns[k]] == k_reach_zero;
+      for (uint64_t k = in.a.offsets[r]; k < in.a.offsets[r + 1] && stays; ++k) {
+        stays = in.status[in.a.columns[k]] == k_reach_zero;
+      }
       if (stays) pick = static_cast<uint32_t>(r);
     }
   }
@@ -105,7 +106,7 @@ __global__ void flag_optimal_rows(DeviceChoiceInputs in, uint8_t* usable) {
   const double slack = k_optimal_tolerance * fmax(1.0, value);
   const bool zero = in.status[s] == k_reach_zero;
   for (uint64_t r = in.groups[s]; r < in.groups[s + 1]; ++r) {
-    usable[r] = !zero && row_value(in.offsets, in.columns, in.values, r, in.v) >= value - slack;
+    usable[r] = !zero && row_value(in.a, r, in.v) >= value - slack;
   }
 }
 

@@ -35,9 +35,7 @@ template <typename Pair>
 struct ChoiceInputsView {
   uint64_t n;
   const uint64_t* groups;
-  const uint64_t* offsets;
-  const uint32_t* columns;
-  const double* values;
+  CsrView a;  // a row per choice
   const uint8_t* status;
   const Pair* v;
 };

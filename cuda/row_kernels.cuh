@@ -24,9 +24,9 @@ static __global__ void row_update_thread(RowUpdate u) {
   const uint64_t i = u.first + blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
   if (i >= u.rows) return;
   double sum = 0.0;
-  for (uint64_t k = u.offsets[i]; k < u.offsets[i + 1]; ++k) {
-    const uint32_t j = u.columns[k];
-    if (!u.skip_diagonal || j != u.slot_base + i) sum += u.values[k] * u.x[j];
+  for (uint64_t k = u.a.offsets[i]; k < u.a.offsets[i + 1]; ++k) {
+    const uint32_t j = u.a.columns[k];
+    if (!u.skip_diagonal || j != u.slot_base + i) sum += u.a.values[k] * u.x[j];
   }
   finish_row(u, i, sum);
 }
@@ -36,11 +36,11 @@ static __global__ void row_update_warp(RowUpdate u) {
   const unsigned lane = threadIdx.x % k_warp;
   if (i >= u.rows) return;  // whole warps leave together: i is the same for all lanes
   double sum = 0.0;
-  for (uint64_t k = u.offsets[i] + lane; k < u.offsets[i + 1]; k += k_warp) {
-    const uint32_t j = u.columns[k];
-    if (!u.skip_diagonal || j != u.slot_base + i) sum += u.values[k] * u.x[j];
+  for (uint64_t k = u.a.offsets[i] + lane; k < u.a.offsets[i + 1]; k += k_warp) {
+    const uint32_t j = u.a.columns[k];
+    if (!u.skip_diagonal || j != u.slot_base + i) sum += u.a.values[k] * u.x[j];
   }
-  for (int delta = k_warp / 2; delta > 0; delta /= 2) sum += __shfl_down_sync(0xffffffffu, sum, delta);
+  warp_sum(sum);
   if (lane == 0) finish_row(u, i, sum);
 }
 

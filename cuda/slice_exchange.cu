@@ -1,5 +1,6 @@
 // Choosing the slice exchange of a partitioned solve.
-#include "cuda/slice_exchange.cuh"
+#include "common/error_code.hpp"
+#include "cuda/slice_exchange.hpp"
 
 namespace pmc::cuda {
 

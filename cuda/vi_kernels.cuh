@@ -28,7 +28,7 @@ static __global__ void bellman_thread(BellmanUpdate u) {
   uint32_t best_choice = 0;
   for (uint64_t r = u.groups[s]; r < u.groups[s + 1]; ++r) {
     double v = u.b[r];
-    for (uint64_t k = u.offsets[r]; k < u.offsets[r + 1]; ++k) v += u.values[k] * u.x[u.columns[k]];
+    for (uint64_t k = u.a.offsets[r]; k < u.a.offsets[r + 1]; ++k) v += u.a.values[k] * u.x[u.a.columns[k]];
     if (u.maximize ? v > best : v < best) {
       best = v;
       best_choice = static_cast<uint32_t>(r - u.groups[s]);
@@ -45,8 +45,10 @@ static __global__ void bellman_warp(BellmanUpdate u) {
   uint32_t best_choice = 0;
   for (uint64_t r = u.groups[s]; r < u.groups[s + 1]; ++r) {
     double v = 0.0;
-    for (uint64_t k = u.offsets[r] + lane; k < u.offsets[r + 1]; k += k_warp) v += u.values[k] * u.x[u.columns[k]];
-    for (int delta = k_warp / 2; delta > 0; delta /= 2) v += __shfl_down_sync(0xffffffffu, v, delta);
+    for (uint64_t k = u.a.offsets[r] + lane; k < u.a.offsets[r + 1]; k += k_warp) {
+      v += u.a.values[k] * u.x[u.a.columns[k]];
+    }
+    warp_sum(v);
     v = __shfl_sync(0xffffffffu, v, 0) + u.b[r];
     if (u.maximize ? v > best : v < best) {
       best = v;

@@ -8,10 +8,8 @@ this script is the check CI runs (`meson test include_directions`).
   python3 tools/check_includes.py [SOURCE_ROOT]    # exit 0 clean, 1 on a violation
   python3 tools/check_includes.py --graph [ROOT]   # print which layer includes which
 
-Includes against the direction that are still being moved are listed, one
-"file -> included file" a line, in tools/include_exceptions.txt under the
-root. The list only shrinks: an include not on it fails, and so does a line
-on it that no longer occurs (delete the line once the move is done).
+There are no exceptions: an include against the direction fails, wherever
+it is.
 
 Quoted includes are resolved the way the build resolves them: beside the
 including file first, then through the include roots include/, lib/ and the
@@ -98,36 +96,16 @@ def edges(root):
                     yield relative, number, target_path, source, target
 
 
-def read_exceptions(root):
-    path = os.path.join(root, "tools", "include_exceptions.txt")
-    pairs = set()
-    if os.path.isfile(path):
-        with open(path) as f:
-            for line in f:
-                line = line.split("#", 1)[0].strip()
-                if line:
-                    source, _, target = line.partition("->")
-                    pairs.add((source.strip(), target.strip()))
-    return pairs
-
-
 def main(argv):
     graph = "--graph" in argv
     args = [a for a in argv if a != "--graph"]
     root = os.path.abspath(args[0] if args else os.path.join(os.path.dirname(__file__), ".."))
     violations, pairs = [], {}
-    exceptions = read_exceptions(root)
-    used = set()
     unknown = {layer for _, _, layer in source_files(root) if layer not in LAYERS}
     for relative, number, target_path, source, target in edges(root):
         pairs[(source, target)] = pairs.get((source, target), 0) + 1
         if source in LAYERS and target != source and target not in LAYERS[source]:
-            if (relative, target_path) in exceptions:
-                used.add((relative, target_path))
-                continue
             violations.append(f"{relative}:{number}: {source} may not include {target} ({target_path})")
-    for relative, target_path in sorted(exceptions - used):
-        violations.append(f"tools/include_exceptions.txt: {relative} -> {target_path} no longer occurs; delete the line")
     if graph:
         for (source, target), count in sorted(pairs.items()):
             if source != target:
@@ -137,7 +115,7 @@ def main(argv):
         violations.append(f"lib/{layer}/: a layer docs/architecture.md and this script do not know; add it to LAYERS")
     for v in violations:
         print(v)
-    print(f"include directions: {len(violations)} violation(s), {len(used)} listed exception(s) still to move")
+    print(f"include directions: {len(violations)} violation(s)")
     return 1 if violations else 0
 
 

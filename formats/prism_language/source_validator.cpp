@@ -4,9 +4,7 @@
 // initial values, who may assign what).
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
@@ -407,25 +405,12 @@ PrismModel parse_program(std::string_view source, const std::string& file_name,
   return check_program(parse_syntax(source, file_name), file_name, constants);
 }
 
-namespace {
-
-std::string read_source(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(ErrorCode::io, "{}: cannot open the file", path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) fail(ErrorCode::io, "{}: read error", path);
-  return text.str();
-}
-
-}  // namespace
-
 PrismModel load_program(const std::string& path, const std::vector<ConstantAssignment>& constants) {
-  return parse_program(read_source(path), path, constants);
+  return parse_program(read_file_content(path), path, constants);
 }
 
 std::vector<DeclaredConstant> declared_constants(const std::string& path) {
-  const SyntaxProgram syntax = parse_syntax(read_source(path), path);
+  const SyntaxProgram syntax = parse_syntax(read_file_content(path), path);
   std::vector<DeclaredConstant> out;
   for (const ConstantDeclaration& c : syntax.constants) out.push_back({c.name, c.type, c.value.has_value()});
   return out;

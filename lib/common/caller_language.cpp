@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <string>
 
 namespace pmc {
 
@@ -12,14 +15,34 @@ std::atomic<CallerLanguage> g_language{CallerLanguage::c};
 
 // Each language's usage of a setting, "{}" standing for the value.
 struct Usage {
-  const char* command_line;
-  const char* shell;
-  const char* c;
-  const char* python;
-  const char* rust;
-  const char* java;
+  std::string command_line, shell, c, python, rust, java;
   const char* placeholder;  // the value setting_name() shows
 };
+
+// A numeric option of pmc_options, spelled after its C name in every
+// language: max_states is --max-states, set max-states,
+// pmc_options_set_max_states(options, {}), max_states={},
+// Options::set_max_states({}) and Options.maxStates({}).
+Usage option_usage(const std::string& name, const char* placeholder) {
+  std::string dashed = name, camel;
+  std::replace(dashed.begin(), dashed.end(), '_', '-');
+  bool word_start = false;
+  for (const char c : name) {
+    if (c == '_') {
+      word_start = true;
+    } else {
+      camel += word_start ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+      word_start = false;
+    }
+  }
+  return {"--" + dashed + " {}",
+          "set " + dashed + " {}",
+          "pmc_options_set_" + name + "(options, {})",
+          name + "={}",
+          "Options::set_" + name + "({})",
+          "Options." + camel + "({})",
+          placeholder};
+}
 
 Usage usage_of(Setting setting) {
   switch (setting) {
@@ -31,26 +54,15 @@ Usage usage_of(Setting setting) {
               "Model::build_prism(path, Some(\"{}\"), options)",
               "Model.buildPrism(path, \"{}\")",
               "NAME=VALUE,..."};
-    case Setting::max_states:
-      return {"--max-states {}", "load FILE --max-states {}", "pmc_options_set_max_states(options, {})",
-              "max_states={}",   "Options::set_max_states({})",  "Options.maxStates({})",
-              "N"};
-    case Setting::memory_limit:
-      return {"--memory-limit {}", "set memory-limit {}", "pmc_options_set_memory_limit(options, {})",
-              "memory_limit={}",   "Options::set_memory_limit({})", "Options.memoryLimit({})",
-              "BYTES"};
-    case Setting::gpu_memory_limit:
-      return {"--gpu-memory-limit {}", "set gpu-memory-limit {}", "pmc_options_set_gpu_memory_limit(options, {})",
-              "gpu_memory_limit={}",   "Options::set_gpu_memory_limit({})", "Options.gpuMemoryLimit({})",
-              "BYTES"};
-    case Setting::max_iterations:
-      return {"--max-iterations {}", "set max-iterations {}", "pmc_options_set_max_iterations(options, {})",
-              "max_iterations={}",   "Options::set_max_iterations({})", "Options.maxIterations({})",
-              "N"};
-    case Setting::epsilon:
-      return {"--epsilon {}", "set epsilon {}", "pmc_options_set_epsilon(options, {})",
-              "epsilon={}",   "Options::set_epsilon({})", "Options.epsilon({})",
-              "E"};
+    case Setting::max_states: {
+      Usage usage = option_usage("max_states", "N");
+      usage.shell = "load FILE --max-states {}";  // the shell sets the limit where it loads
+      return usage;
+    }
+    case Setting::memory_limit: return option_usage("memory_limit", "BYTES");
+    case Setting::gpu_memory_limit: return option_usage("gpu_memory_limit", "BYTES");
+    case Setting::max_iterations: return option_usage("max_iterations", "N");
+    case Setting::epsilon: return option_usage("epsilon", "E");
     case Setting::parameters:
       return {"--param {}", "set param {}", "pmc_options_set_parameter(options, NAME, VALUE) for {}",
               "parameters={{NAME: VALUE}} for {}", "Options::set_parameter(NAME, VALUE) for {}",
@@ -59,7 +71,7 @@ Usage usage_of(Setting setting) {
   return {"{}", "{}", "{}", "{}", "{}", "{}", ""};
 }
 
-const char* pattern(const Usage& u) {
+const std::string& pattern(const Usage& u) {
   switch (g_language.load()) {
     case CallerLanguage::command_line: return u.command_line;
     case CallerLanguage::shell: return u.shell;

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
+
+#include "common/error.hpp"
 
 namespace pmc {
 
@@ -36,6 +40,15 @@ std::string lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
+}
+
+std::string read_file_content(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(ErrorCode::io, "{}: cannot open the file", path);
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) fail(ErrorCode::io, "{}: read error", path);
+  return content.str();
 }
 
 std::optional<double> parse_finite_double(const std::string& text) {

@@ -1,6 +1,6 @@
 // Small string helpers shared by the file readers, the PRISM-language front
-// end and the shell, so each rule (what counts as blank, how a word ends) is
-// written once.
+// end and the shell, so each rule (what counts as blank, how a word ends,
+// how a whole file is read) is written once.
 #pragma once
 
 #include <optional>
@@ -26,6 +26,10 @@ std::string strip_suffix(std::string text, std::string_view suffix);
 
 // ASCII lower case; other bytes are kept as they are.
 std::string lower(std::string_view text);
+
+// The whole content of the file at `path`, byte for byte. Throws Error(io)
+// naming the path when the file cannot be opened or read.
+std::string read_file_content(const std::string& path);
 
 // `text` read as std::stod reads a number (leading white space, a sign,
 // decimal or hexadecimal digits), when the number is all of `text` and

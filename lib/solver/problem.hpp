@@ -10,17 +10,9 @@
 #include <string>
 #include <vector>
 
-namespace pmc {
+#include "common/sparse_matrix.hpp"
 
-// A CSR matrix over the unknowns of one problem (32-bit columns, as the
-// model store).
-struct SparseMatrix {
-  std::vector<uint64_t> row_offsets{0};
-  std::vector<uint32_t> columns;
-  std::vector<double> values;
-  uint64_t num_rows() const { return row_offsets.size() - 1; }
-  uint64_t num_entries() const { return columns.size(); }
-};
+namespace pmc {
 
 // What a long solve reports through SolverSettings::progress
 // (solver/progress.hpp rate-limits the calls).
@@ -57,7 +49,7 @@ struct SolverSettings {
   // The single-GPU solvers run on the first listed device.
   std::vector<int> devices;
   bool all_devices = false;  // gpu.jacobi and gpu.vi: every usable GPU
-  // How those GPUs exchange slices (cuda/slice_exchange.cuh): automatic =
+  // How those GPUs exchange slices (cuda/slice_exchange.hpp): automatic =
   // NCCL where it works, else peer copies. `copies` also lets a device repeat
   // in `devices` (several slices on one GPU), which is how the partitioned
   // solvers are tested on a one-GPU machine. Not in the C ABI: for tests and

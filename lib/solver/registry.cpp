@@ -290,7 +290,7 @@ const SolverEntry& choose_solver(ProblemKind kind, std::string_view requested, u
   const std::string where = fmt::format("{}, {} non-zeros, needs ~{} of {}{}", devices.devices[device].name, entries,
                                         megabytes(needed), megabytes(budget), prediction);
   // Several GPUs (listed, all, or needed because one is too small): the
-  // row-partitioned gpu.jacobi / gpu.vi (cuda/partitioned_solve.cu), which
+  // row-partitioned gpu.jacobi / gpu.vi (gpu/partitioned_solve.cpp), which
   // are unsound: only when the options allow that.
   const bool splittable = kind == ProblemKind::linear_system || kind == ProblemKind::min_max;
   if (splittable && !settings.sound) {

@@ -1,5 +1,5 @@
 // gpu.jacobi and gpu.vi with the rows split over several GPUs
-// (cuda/partitioned_solve.cu). Exit 77 without a GPU. With one GPU, the
+// (lib/solver/gpu/partitioned_solve.cpp). Exit 77 without a GPU. With one GPU, the
 // slices run on that GPU (peer-copy exchange) and NCCL runs as one rank;
 // with two or more, every manifest model is also solved over 2 GPUs (NCCL
 // and copies) and over all of them. Every run must agree with PRISM's

@@ -410,6 +410,7 @@ TEST(PrismLanguageParser, MissingFileIsAnIoError) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::io);
+    EXPECT_STREQ(e.what(), "/nonexistent/model.pm: cannot open the file");
   }
 }
 

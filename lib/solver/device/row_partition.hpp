@@ -1,5 +1,5 @@
 // Splitting one problem's rows over several GPUs (the multi-GPU gpu.jacobi
-// and gpu.vi, cuda/partitioned_solve.cu). Host code, so that the split and
+// and gpu.vi, gpu/partitioned_solve.cpp). Host code, so that the split and
 // its renumbering are tested without a GPU (tests/unit/test_row_partition.cpp).
 //
 // States are cut into contiguous slices balanced by non-zeros (MDP states

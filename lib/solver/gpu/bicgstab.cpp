@@ -7,10 +7,10 @@
 
 #include "common/stopwatch.hpp"
 #include "cuda/bicgstab_kernels.hpp"
+#include "cuda/device_csr.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
 #include "cuda/reduction_kernels.hpp"
-#include "solver/gpu/device_csr.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/solve_context.hpp"
 #include "solver/progress.hpp"
@@ -20,7 +20,6 @@ namespace pmc {
 namespace {
 
 using namespace pmc::cuda;
-using gpu::DeviceCsr;
 
 class Krylov {
  public:
@@ -31,7 +30,7 @@ class Krylov {
 
   // y = (I − A)·x: the row update with the negated matrix and b = x.
   void apply(const double* x, double* y) {
-    RowUpdate u{n_, a_.offsets.data(), a_.columns.data(), a_.values.data(), x, nullptr, x, y, nullptr, nullptr, 0.0, 0, 0};
+    RowUpdate u{n_, a_.view(), x, nullptr, x, y, nullptr, nullptr, 0.0, 0, 0};
     launch_row_update(u, warp_, stream_);
   }
   double dot(const double* a, const double* b) { return device_dot(n_, a, b, scalar_, stream_); }

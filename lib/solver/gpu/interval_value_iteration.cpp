@@ -23,12 +23,12 @@
 #include <string>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/device_csr.hpp"
 #include "cuda/device_runtime.hpp"
 #include "cuda/interval_kernels.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
 #include "solver/convergence.hpp"
-#include "solver/gpu/device_csr.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/interval_loop.hpp"
 #include "solver/gpu/solve_context.hpp"
@@ -42,7 +42,6 @@ namespace {
 
 using namespace pmc::cuda;
 using namespace pmc::gpu::interval_loop;
-using gpu::DeviceCsr;
 
 constexpr const char* k_name = "gpu.interval-vi";
 
@@ -62,9 +61,8 @@ struct MdpDevice {
 
   // One launch of `mode`; the iterations that write swap the vectors.
   void step(const MinMaxProblem& p, const SolverSettings& settings, int mode, IntervalCheck* check) {
-    const IntervalBellman u{p.num_unknowns(), groups.data(), a.offsets.data(), a.columns.data(), a.values.data(),
-                            b.data(), v.data(), w.data(), check, settings.epsilon, settings.relative ? 1 : 0,
-                            p.maximize ? 1 : 0, mode};
+    const IntervalBellman u{p.num_unknowns(), groups.data(), a.view(), b.data(), v.data(), w.data(), check,
+                            settings.epsilon, settings.relative ? 1 : 0, p.maximize ? 1 : 0, mode};
     launch_interval_bellman(u, warp, stream);
     if (mode != k_test_upper) std::swap(v, w);
   }
@@ -170,7 +168,7 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
   DeviceCsr a(system.a, stream);
   DeviceBuffer<double> b(system.b, stream), scale(n);
   DeviceBuffer<BoundPair> v(pairs, stream), w(n);
-  if (n > 0) launch_jacobi_scale(n, a.offsets.data(), a.columns.data(), a.values.data(), scale.data(), stream);
+  if (n > 0) launch_jacobi_scale(n, a.view(), scale.data(), stream);
   const bool warp = warp_layout(settings, n, a.entries);
   SolveStats stats;
   stats.solver = k_name;
@@ -186,9 +184,8 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
   ProgressReporter progress(settings, k_name, settings.max_iterations);
   double residual = std::numeric_limits<double>::quiet_NaN();
   auto step = [&](int phase, IntervalCheck* check) {
-    const IntervalRows u{n,        a.offsets.data(), a.columns.data(), a.values.data(),
-                         b.data(), scale.data(),     v.data(),         w.data(),
-                         check,    settings.epsilon, settings.relative ? 1 : 0, phase};
+    const IntervalRows u{n, a.view(), b.data(), scale.data(), v.data(), w.data(), check, settings.epsilon,
+                         settings.relative ? 1 : 0, phase};
     launch_interval_rows(u, warp, stream);
     std::swap(v, w);
   };

@@ -6,11 +6,11 @@
 #include <limits>
 
 #include "common/stopwatch.hpp"
+#include "cuda/device_csr.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
 #include "cuda/reduction_kernels.hpp"
 #include "solver/device/device_selection.hpp"
-#include "solver/gpu/device_csr.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/solve_context.hpp"
 #include "solver/linear/matrix_layouts.hpp"
@@ -21,7 +21,6 @@ namespace pmc {
 namespace {
 
 using namespace pmc::cuda;
-using gpu::DeviceCsr;
 
 // Reading one double back costs a few microseconds; iterations cost about
 // as much on mid-size models, so checking every 8th keeps the overhead small
@@ -89,7 +88,7 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   DeviceBuffer<double> b(system.b, stream), x_old(x, stream), x_new(x.size()), diff(x.size());
   DeviceBuffer<double> d_scale = segmented ? DeviceBuffer<double>(scale, stream) : DeviceBuffer<double>(n);
   if (!segmented && n > 0) {
-    launch_jacobi_scale(n, a.offsets.data(), a.columns.data(), a.values.data(), d_scale.data(), stream);
+    launch_jacobi_scale(n, a.view(), d_scale.data(), stream);
   }
   DeviceScalar max_diff;
   const bool warp = settings.gpu_layout == GpuLayout::warp_per_row ||
@@ -121,9 +120,8 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   while (stats.iterations < settings.max_iterations) {
     progress.tick(stats.iterations, residual);  // cancellation: between launches, nothing half written
     const bool check = (stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == settings.max_iterations;
-    RowUpdate u{n,       a.offsets.data(), a.columns.data(), a.values.data(), b.data(), d_scale.data(),
-                x_old.data(), x_new.data(), check ? diff.data() : nullptr, nullptr, 0.0, settings.relative ? 1 : 0,
-                segmented ? 0 : 1};
+    RowUpdate u{n, a.view(), b.data(), d_scale.data(), x_old.data(), x_new.data(), check ? diff.data() : nullptr,
+                nullptr, 0.0, settings.relative ? 1 : 0, segmented ? 0 : 1};
     if (layout == Layout::rows) {
       launch_row_update(u, warp, stream);
     } else if (warp_segmented) {

@@ -1,7 +1,7 @@
 // The host side of gpu.param-bounds' kernels (cuda/param_kernels.hpp): the
 // data a launch sequence needs, laid out from a ParamBoundsProblem for the
 // kernels' plain views, and the sequence itself, shared by the device
-// driver (cuda/param_bounds.cu) and tests/unit/test_param_kernels.cpp.
+// driver (param_bounds.cpp) and tests/unit/test_param_kernels.cpp.
 #pragma once
 
 #include <algorithm>

@@ -154,8 +154,8 @@ SolveStats gpu_reachability_on_chain(const void* resident, const ReachabilityPro
   if (!done) {
     done = iterate(
         [&](IntervalCheck* check) {
-          const MaskedRows u{n, chain->offsets.data(), chain->columns.data(), chain->values.data(), status.data(),
-                             v.data(), w.data(), check, settings.epsilon, settings.relative ? 1 : 0};
+          const MaskedRows u{n, chain->matrix(), status.data(), v.data(), w.data(), check, settings.epsilon,
+                             settings.relative ? 1 : 0};
           launch_masked_rows(u, warp, nullptr);
           std::swap(v, w);
         },

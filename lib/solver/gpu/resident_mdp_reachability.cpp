@@ -93,8 +93,7 @@ bool maybe_states_have_end_components(ResidentChain& chain, MdpWorkspace& ws) {
 
 void choose_rows(ResidentChain& chain, const ReachabilityProblem& p, MdpWorkspace& ws) {
   const uint64_t n = chain.states;
-  const ChoiceInputs in{n, chain.groups.data(), chain.offsets.data(), chain.columns.data(), chain.values.data(),
-                        ws.status.data(), ws.v.data()};
+  const ChoiceInputs in{n, chain.groups.data(), chain.matrix(), ws.status.data(), ws.v.data()};
   if (!p.maximize) {
     launch_choose_min_rows(in, ws.right.data(), ws.chosen.data(), nullptr);
   } else {
@@ -167,9 +166,8 @@ SolveStats gpu_mdp_reachability_on_chain(ResidentChain& chain, const Reachabilit
     double residual = std::numeric_limits<double>::quiet_NaN();
     done = iterate(
         [&](IntervalCheck* check) {
-          IntervalBellman u{n, chain.groups.data(), chain.offsets.data(), chain.columns.data(), chain.values.data(),
-                            nullptr, ws.v.data(), ws.w.data(), check, settings.epsilon, settings.relative ? 1 : 0,
-                            p.maximize ? 1 : 0, k_both};
+          IntervalBellman u{n, chain.groups.data(), chain.matrix(), nullptr, ws.v.data(), ws.w.data(), check,
+                            settings.epsilon, settings.relative ? 1 : 0, p.maximize ? 1 : 0, k_both};
           u.status = ws.status.data();
           launch_interval_bellman(u, warp, nullptr);
           std::swap(ws.v, ws.w);

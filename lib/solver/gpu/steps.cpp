@@ -7,9 +7,9 @@
 #include <chrono>
 
 #include "common/stopwatch.hpp"
+#include "cuda/device_csr.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
-#include "solver/gpu/device_csr.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/solve_context.hpp"
 #include "solver/progress.hpp"
@@ -29,7 +29,7 @@ SolveStats gpu_steps(const StepProblem& p, std::vector<double>& result, const So
   const gpu::SolveContext context(settings);
   const cuda::StreamHandle stream = context.stream();
   const uint64_t n = p.a.num_rows();
-  gpu::DeviceCsr a(p.a, stream);
+  cuda::DeviceCsr a(p.a, stream);
   DeviceBuffer<double> b, v(p.x0, stream), next(p.x0.size()), acc;
   if (!p.b.empty()) b.upload(p.b, stream);
   const bool accumulate = p.weighted();
@@ -52,9 +52,8 @@ SolveStats gpu_steps(const StepProblem& p, std::vector<double>& result, const So
   ProgressReporter progress(settings, "gpu.steps", p.steps);
   for (uint64_t k = 1; k <= limit; ++k) {
     progress.tick(k - 1);
-    cuda::RowUpdate u{n,       a.offsets.data(), a.columns.data(), a.values.data(), p.b.empty() ? nullptr : b.data(),
-                      nullptr, v.data(),         next.data(),      nullptr,         accumulate ? acc.data() : nullptr,
-                      accumulate ? p.coefficient(k) : 0.0, 0, 0};
+    cuda::RowUpdate u{n, a.view(), p.b.empty() ? nullptr : b.data(), nullptr, v.data(), next.data(), nullptr,
+                      accumulate ? acc.data() : nullptr, accumulate ? p.coefficient(k) : 0.0, 0, 0};
     cuda::launch_row_update(u, warp, stream);
     std::swap(v, next);
     ++stats.iterations;

@@ -5,12 +5,12 @@
 #include <limits>
 
 #include "common/stopwatch.hpp"
+#include "cuda/device_csr.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/linear_kernels.hpp"
 #include "cuda/minmax_kernels.hpp"
 #include "cuda/reduction_kernels.hpp"
 #include "solver/device/device_selection.hpp"
-#include "solver/gpu/device_csr.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/solve_context.hpp"
 #include "solver/minmax/end_component_quotient.hpp"
@@ -21,7 +21,6 @@ namespace pmc {
 namespace {
 
 using namespace pmc::cuda;
-using gpu::DeviceCsr;
 
 constexpr uint64_t k_check_interval = 8;
 
@@ -59,8 +58,8 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   while (stats.iterations < limit) {
     progress.tick(stats.iterations, residual);
     const bool check = !bounded && ((stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == limit);
-    BellmanUpdate u{n, groups.data(), a.offsets.data(), a.columns.data(), a.values.data(), b.data(), x.data(),
-                    y.data(), check ? diff.data() : nullptr, nullptr, p.maximize ? 1 : 0, settings.relative ? 1 : 0};
+    BellmanUpdate u{n, groups.data(), a.view(), b.data(), x.data(), y.data(), check ? diff.data() : nullptr,
+                    nullptr, p.maximize ? 1 : 0, settings.relative ? 1 : 0};
     launch_bellman(u, warp, stream);
     std::swap(x, y);
     ++stats.iterations;
@@ -81,8 +80,8 @@ SolveStats run(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSet
   }
   stats.loop_seconds = timer.stop_seconds();
   // One more update only to read off the optimal choices (values unchanged).
-  BellmanUpdate final_update{n, groups.data(), a.offsets.data(), a.columns.data(), a.values.data(), b.data(), x.data(),
-                             y.data(), nullptr, choice.data(), p.maximize ? 1 : 0, 0};
+  BellmanUpdate final_update{n, groups.data(), a.view(), b.data(), x.data(), y.data(), nullptr, choice.data(),
+                             p.maximize ? 1 : 0, 0};
   launch_bellman(final_update, warp, stream);
   x.download(solution.x, stream);
   choice.download(solution.choice, stream);

@@ -1,7 +1,7 @@
 // gpu.jacobi and gpu.vi over several GPUs: the rows are cut into slices
 // balanced by non-zeros (solver/device/row_partition.hpp), each GPU updates its
 // slice against the whole iterate, and the slices travel between GPUs
-// after every iteration (cuda/slice_exchange.cuh: NCCL all-gather, or peer
+// after every iteration (cuda/slice_exchange.hpp: NCCL all-gather, or peer
 // copies). Per iteration and GPU:
 //
 //   compute: interior rows (own values only) ── wait for the last exchange ──
@@ -12,21 +12,23 @@
 // in flight (GPU-PRISM's two GPUs synchronised through the host every
 // iteration and stayed near 4× one CPU: Bošnački 2011 §5). The convergence
 // test is read back every k_check_interval iterations, as on one GPU.
-// No fmt here: the device machine's nvcc rejects fmt 9's compile-time
-// format strings.
+// Host code over the launchers of cuda/; one GPU's share of the solve is a
+// cuda::DevicePart (cuda/device_part.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
 
 #include "common/stopwatch.hpp"
-#include "cuda/check.cuh"
-#include "cuda/device_context.cuh"
+#include "cuda/device_part.hpp"
+#include "cuda/launch.hpp"
+#include "cuda/linear_kernels.hpp"
+#include "cuda/minmax_kernels.hpp"
+#include "cuda/reduction_kernels.hpp"
+#include "cuda/slice_exchange.hpp"
 #include "solver/device/devices.hpp"
+#include "solver/device/row_partition.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
-#include "cuda/row_kernels.cuh"
-#include "cuda/slice_exchange.cuh"
-#include "cuda/vi_kernels.cuh"
 #include "solver/progress.hpp"
 
 namespace pmc {
@@ -70,16 +72,17 @@ DeviceParts make_parts(const std::vector<int>& devices, const PartitionLayout& l
   DeviceParts parts;
   for (uint64_t p = 0; p < layout.slices(); ++p) {
     const MatrixSlice slice = slice_of(p);
-    parts.push_back(std::make_unique<DevicePart>(ordinals[p], slice, layout.states[p].size(), layout.interior[p],
-                                                 p * layout.stride, padded_start));
+    parts.push_back(std::make_unique<DevicePart>(ordinals[p], slice.groups, slice.a, slice.b, slice.scale,
+                                                 layout.states[p].size(), layout.interior[p], p * layout.stride,
+                                                 padded_start));
   }
   return parts;
 }
 
 void synchronize(const DeviceParts& parts) {
   for (const auto& part : parts) {
-    PMC_CUDA_CHECK(cudaStreamSynchronize(part->compute.get()));
-    PMC_CUDA_CHECK(cudaStreamSynchronize(part->comm.get()));
+    cuda::synchronize(part->compute.get());
+    cuda::synchronize(part->comm.get());
   }
 }
 
@@ -111,16 +114,12 @@ int iterate(DeviceParts& parts, SliceExchange& exchange, const SolverSettings& s
     for (size_t p = 0; p < parts.size(); ++p) {
       DevicePart& part = *parts[p];
       part.activate();
-      const cudaStream_t stream = part.compute.get();
-      if (check) PMC_CUDA_CHECK(cudaMemsetAsync(part.local_max.data(), 0, sizeof(double), stream));
+      const StreamHandle stream = part.compute.get();
+      if (check) part.local_max.fill_zero(stream);
       update(part, 0, part.interior, current, check);
       exchange.wait_gathered(parts, p);
       update(part, part.interior, part.states, current, check);
-      if (check) {
-        max_kernel<<<reduction_blocks(part.states), k_block_threads, 0, stream>>>(part.states, part.diff.data(),
-                                                                                  part.local_max.data());
-        PMC_CUDA_CHECK_LAUNCH("max_kernel");
-      }
+      if (check) launch_max_into(part.states, part.diff.data(), part.local_max.data(), stream);
       part.slice_ready.record(stream);
     }
     if (check) exchange.start_max(parts);
@@ -144,8 +143,8 @@ void download_result(const DeviceParts& parts, const PartitionLayout& layout, in
   for (const auto& part : parts) {
     if (part->states == 0) continue;
     part->activate();
-    PMC_CUDA_CHECK(cudaMemcpy(padded.data() + part->slot_base, part->x[current].data() + part->slot_base,
-                              part->states * sizeof(double), cudaMemcpyDeviceToHost));
+    copy_to_host(padded.data() + part->slot_base, part->x[current].data() + part->slot_base,
+                 part->states * sizeof(double), nullptr);  // the parts are synchronised: any stream will do
   }
   from_padded(padded, layout, x);
 }
@@ -191,8 +190,7 @@ SolveStats gpu_jacobi_partitioned(const LinearSystem& system, std::vector<double
   const int relative = settings.relative ? 1 : 0;
   const int current = iterate(parts, *exchange, settings, "gpu.jacobi", settings.max_iterations, false, stats,
                               [&](DevicePart& part, uint64_t first, uint64_t end, int cur, bool check) {
-                                RowUpdate u{end, part.a.offsets.data(), part.a.columns.data(), part.a.values.data(),
-                                            part.b.data(), part.scale.data(), part.x[cur].data(),
+                                RowUpdate u{end, part.a.view(), part.b.data(), part.scale.data(), part.x[cur].data(),
                                             part.x[1 - cur].data(), check ? part.diff.data() : nullptr, nullptr,
                                             0.0, relative, 0, first, part.slot_base};
                                 launch_row_update(u, warp, part.compute.get());
@@ -230,10 +228,8 @@ SolveStats gpu_value_iteration_partitioned(const MinMaxProblem& p, MinMaxSolutio
   for (const auto& part : parts) stats.bytes_per_iteration += part->a.rows * 8.0;
   const int maximize = p.maximize ? 1 : 0, relative = settings.relative ? 1 : 0;
   auto bellman = [&](DevicePart& part, uint64_t first, uint64_t end, int cur, double* diff, uint32_t* choice) {
-    BellmanUpdate u{end,          part.groups.data(),   part.a.offsets.data(), part.a.columns.data(),
-                    part.a.values.data(), part.b.data(), part.x[cur].data(),    part.x[1 - cur].data(),
-                    diff,         choice,               maximize,              relative,
-                    first,        part.slot_base};
+    BellmanUpdate u{end, part.groups.data(), part.a.view(), part.b.data(), part.x[cur].data(),
+                    part.x[1 - cur].data(), diff, choice, maximize, relative, first, part.slot_base};
     launch_bellman(u, warp, part.compute.get());
   };
   // Bounded: at most max_iterations of the steps (issue 23; the split solve

@@ -5,7 +5,9 @@
 // cpu.param-bounds (lib/solver/param/param_bounds.cpp): the same rate bounds, the
 // same per-region uniformisation rate and Fox–Glynn plan (param_setup.cpp,
 // on the host), the same order of the sums. The per-thread work lives in
-// param_kernels.hpp, which the CPU tests also run.
+// cuda/param_kernels.hpp, which the CPU tests also run, and the kernels and
+// their launchers in cuda/param_bounds_kernels.*; this is the host half:
+// the plans, the chunks of regions, the choice of loop, progress.
 //
 // Three choices differ from the seed, each for bandwidth:
 //  * r⊥/r⊤ are not stored per region (the seed's matValBot/matValTop) but
@@ -31,22 +33,20 @@
 //    Chosen by default for models of at most 1024 states only.
 // Layouts (seed §3.3): CSR, or ELL, whose loads coalesce when few regions
 // share a warp.
-#include <cooperative_groups.h>
-
 #include <algorithm>
 #include <chrono>
 #include <numeric>
 #include <string>
 
 #include "common/stopwatch.hpp"
-#include "cuda/check.cuh"
 #include "cuda/device_buffer.hpp"
-#include "cuda/device_context.cuh"
-#include "cuda/launch.hpp"
+#include "cuda/devices.hpp"
+#include "cuda/param_bounds_kernels.hpp"
 #include "cuda/param_kernels.hpp"
+#include "solver/device/device_selection.hpp"
+#include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/param_chunk_plan.hpp"
 #include "solver/param/param_setup.hpp"
-#include "solver/gpu/gpu_solvers.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {
@@ -59,167 +59,12 @@ namespace {
 // ELL pays when padding to the longest row adds at most half again the entries.
 constexpr double k_ell_max_padding = 1.5;
 
-
-template <bool Ell>
-__global__ void param_step(pk::PatternView m, pk::RegionsView g, pk::PhaseView ph, pk::VectorsView v, uint32_t k) {
-  pk::step<Ell>(m, g, ph, v, k, blockIdx.x * uint64_t{k_block_threads} + threadIdx.x);
-}
-
-// Steps [k_first, k_last] in one cooperative launch (pk::FusedThread).
-template <bool Ell, int E>
-__global__ void __launch_bounds__(k_block_threads)
-    param_steps_fused(pk::PatternView m, pk::RegionsView g, pk::PhaseView ph, pk::VectorsView v, uint32_t k_first,
-                      uint32_t k_last) {
-  const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-  const uint64_t first = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
-  const uint64_t stride = uint64_t{gridDim.x} * k_block_threads;
-  pk::FusedThread<Ell, E> thread;
-  thread.load(m, g, ph, v, first, stride, k_first);
-  for (uint32_t k = k_first; k <= k_last; ++k) {
-    thread.step(m, g, ph, v, first, stride, k);
-    if (k < k_last) grid.sync();  // the launch's end orders the last step
-  }
-  thread.store(v, first, stride, k_first);
-}
-
-// Elements per thread of the fused loop: the fewest that fit.
-constexpr int k_fused_elements[] = {1, 2, 4};
-
-template <bool Ell, int E>
-const void* fused_kernel() {
-  return reinterpret_cast<const void*>(&param_steps_fused<Ell, E>);
-}
-const void* fused_kernel(bool ell, int elements_per_thread) {
-  switch (elements_per_thread) {
-    case 1: return ell ? fused_kernel<true, 1>() : fused_kernel<false, 1>();
-    case 2: return ell ? fused_kernel<true, 2>() : fused_kernel<false, 2>();
-    default: return ell ? fused_kernel<true, 4>() : fused_kernel<false, 4>();
-  }
-}
-
-// How many blocks of the fused kernel can be resident at once (0: the
-// device has no cooperative launch).
-uint64_t resident_blocks(bool ell, int elements_per_thread) {
-  int device = 0, cooperative = 0, sms = 0, per_sm = 0;
-  PMC_CUDA_CHECK(cudaGetDevice(&device));
-  PMC_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
-  if (!cooperative) return 0;
-  PMC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  PMC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_kernel(ell, elements_per_thread),
-                                                               k_block_threads, 0));
-  return static_cast<uint64_t>(sms) * static_cast<uint64_t>(per_sm);
-}
-
-// The fused loop's shape for `elements` elements: E and the grid, or E = 0
-// when they do not fit the resident threads.
-struct FusedShape {
-  int elements_per_thread = 0;
-  unsigned blocks = 0;
-};
-FusedShape fused_shape(bool ell, uint64_t elements) {
-  for (int e : k_fused_elements) {
-    const uint64_t blocks = (elements + uint64_t{k_block_threads} * e - 1) / (uint64_t{k_block_threads} * e);
-    if (blocks <= resident_blocks(ell, e)) return {e, static_cast<unsigned>(blocks)};
-  }
-  return {};
-}
-
-// The block loop (pk::BlockThread): one block per region, the region's
-// lo/hi in shared memory.
-constexpr uint32_t k_block_loop_max_threads = 512;
-constexpr int k_block_elements[] = {1, 2, 4, 8, 16};
-
-template <bool Ell, int E>
-__global__ void __launch_bounds__(k_block_loop_max_threads, 1)
-    param_steps_block(pk::PatternView m, pk::RegionsView g, pk::PhaseView ph, pk::VectorsView v, uint32_t k_first,
-                      uint32_t k_last) {
-  extern __shared__ double shared[];
-  const uint32_t r = blockIdx.x;
-  const uint32_t end = pk::block_end(ph, r, k_last);
-  if (end < k_first) return;  // the whole block: its region's steps are done
-  const uint64_t n = m.rows;
-  const pk::SharedRegion sh{{shared, shared + n}, {shared + 2 * n, shared + 3 * n}};
-  pk::block_load(m, g, v, sh, r, k_first, threadIdx.x, blockDim.x);
-  pk::BlockThread<Ell, E> thread;
-  thread.load(m, g, ph, v, r, threadIdx.x, blockDim.x);
-  __syncthreads();
-  for (uint32_t k = k_first; k <= end; ++k) {
-    thread.step(m, g, ph, sh, r, threadIdx.x, blockDim.x, k);
-    __syncthreads();
-  }
-  thread.store(g, v, sh, r, threadIdx.x, blockDim.x, end);
-}
-
-template <bool Ell, int E>
-const void* block_kernel() {
-  return reinterpret_cast<const void*>(&param_steps_block<Ell, E>);
-}
-const void* block_kernel(bool ell, int elements_per_thread) {
-  switch (elements_per_thread) {
-    case 1: return ell ? block_kernel<true, 1>() : block_kernel<false, 1>();
-    case 2: return ell ? block_kernel<true, 2>() : block_kernel<false, 2>();
-    case 4: return ell ? block_kernel<true, 4>() : block_kernel<false, 4>();
-    case 8: return ell ? block_kernel<true, 8>() : block_kernel<false, 8>();
-    default: return ell ? block_kernel<true, 16>() : block_kernel<false, 16>();
-  }
-}
-
-// The block loop's shape for n states: E states per thread, the threads
-// and the shared bytes of a block; E = 0 where a region does not fit.
-struct BlockShape {
-  int elements_per_thread = 0;
-  unsigned threads = 0;
-  size_t shared_bytes = 0;
-};
-uint64_t shared_bytes_per_block() {
-  int device = 0, shared_optin = 0;
-  PMC_CUDA_CHECK(cudaGetDevice(&device));
-  PMC_CUDA_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return static_cast<uint64_t>(shared_optin);
-}
-BlockShape block_shape(uint64_t n) {
-  const uint64_t bytes = n * 4 * sizeof(double);
-  if (bytes > shared_bytes_per_block()) return {};
-  for (int e : k_block_elements) {
-    const uint64_t threads = (n + e - 1) / e;
-    if (threads <= k_block_loop_max_threads) {
-      return {e, static_cast<unsigned>((threads + 31) / 32 * 32), static_cast<size_t>(bytes)};
-    }
-  }
-  return {};
-}
-
 // The block loop is the automatic choice for models this small: a grid
 // barrier would cost more than a step. Measured on an H100 (bench/NOTES.md,
 // 2026-11-23): am_10_4 (120 states) 2.2× faster end to end than the fused
 // loop; sir_100 (5136 states) slower than fused at every region count
 // (one block's 352 threads spill and cannot hide the pattern's latency).
 constexpr uint64_t k_block_loop_small_model = 1024;
-
-// The most elements one fused launch can hold on this device.
-uint64_t fused_capacity(bool ell) {
-  constexpr int e = k_fused_elements[std::size(k_fused_elements) - 1];
-  return resident_blocks(ell, e) * k_block_threads * e;
-}
-
-__global__ void param_start(uint64_t elements, uint32_t regions, const double* x0, pk::VectorsView v) {
-  pk::start(elements, regions, x0, v, blockIdx.x * uint64_t{k_block_threads} + threadIdx.x);
-}
-
-__global__ void param_start_phase(uint64_t elements, uint32_t regions, pk::PhaseView ph, int zero_inactive,
-                                  pk::VectorsView v) {
-  pk::start_phase(elements, regions, ph, zero_inactive, v, blockIdx.x * uint64_t{k_block_threads} + threadIdx.x);
-}
-
-__global__ void param_finish_phase(uint64_t elements, uint32_t regions, pk::PhaseView ph, int probability,
-                                   pk::VectorsView v) {
-  pk::finish_phase(elements, regions, ph, probability, v, blockIdx.x * uint64_t{k_block_threads} + threadIdx.x);
-}
-
-__global__ void param_gather(uint64_t count, uint32_t regions, const uint64_t* states, const double* lo,
-                             const double* hi, double* out_lo, double* out_hi) {
-  pk::gather(count, regions, states, lo, hi, out_lo, out_hi, blockIdx.x * uint64_t{k_block_threads} + threadIdx.x);
-}
 
 // The rate data on the device, in the chosen layout.
 struct DevicePattern {
@@ -303,61 +148,26 @@ struct DeviceLauncher {
   uint64_t kept;
   uint32_t count;
   bool ell;
-  BlockShape block;  // elements_per_thread > 0: the block loop
-  FusedShape fused;  // elements_per_thread > 0: the fused loop; neither: one launch per step
+  ParamStepLoop loop;
   ProgressReporter& progress;
   uint64_t& steps_done;
+  StreamHandle stream;
 
   uint64_t elements() const { return problem.num_states * count; }
-  unsigned blocks() const { return blocks_for_threads(elements()); }
-  void start() {
-    param_start<<<blocks(), k_block_threads>>>(elements(), count, x0, v);
-    PMC_CUDA_CHECK_LAUNCH("param_start");
-  }
+  void start() { launch_param_start(elements(), count, x0, v, stream); }
   void start_phase(size_t ph, int zero_inactive) {
-    param_start_phase<<<blocks(), k_block_threads>>>(elements(), count, data.phase(ph, active[ph].data()),
-                                                      zero_inactive, v);
-    PMC_CUDA_CHECK_LAUNCH("param_start_phase");
+    launch_param_start_phase(elements(), count, data.phase(ph, active[ph].data()), zero_inactive, v, stream);
   }
   void steps(size_t ph, uint32_t k_first, uint32_t k_last) {
     progress.tick(steps_done);  // throws when cancelled
-    pk::PhaseView phase = data.phase(ph, active[ph].data());
-    if (block.elements_per_thread > 0) {
-      pk::PatternView m = pattern.view;
-      pk::RegionsView g = regions;
-      pk::VectorsView vectors = v;
-      void* args[] = {&m, &g, &phase, &vectors, &k_first, &k_last};
-      PMC_CUDA_CHECK(cudaLaunchKernel(block_kernel(ell, block.elements_per_thread), count, block.threads, args,
-                                      block.shared_bytes, nullptr));
-    } else if (fused.elements_per_thread > 0) {
-      pk::PatternView m = pattern.view;
-      pk::RegionsView g = regions;
-      pk::VectorsView vectors = v;
-      void* args[] = {&m, &g, &phase, &vectors, &k_first, &k_last};
-      PMC_CUDA_CHECK(cudaLaunchCooperativeKernel(fused_kernel(ell, fused.elements_per_thread), fused.blocks,
-                                                 k_block_threads, args, 0, nullptr));
-    } else {
-      for (uint32_t k = k_first; k <= k_last; ++k) {
-        if (ell) {
-          param_step<true><<<blocks(), k_block_threads>>>(pattern.view, regions, phase, v, k);
-        } else {
-          param_step<false><<<blocks(), k_block_threads>>>(pattern.view, regions, phase, v, k);
-        }
-        PMC_CUDA_CHECK_LAUNCH("param_step");
-      }
-    }
+    launch_param_steps(loop, ell, pattern.view, regions, data.phase(ph, active[ph].data()), v, k_first, k_last,
+                       stream);
     steps_done += k_last - k_first + 1;
   }
   void finish_phase(size_t ph, int probability) {
-    param_finish_phase<<<blocks(), k_block_threads>>>(elements(), count, data.phase(ph, active[ph].data()),
-                                                       probability, v);
-    PMC_CUDA_CHECK_LAUNCH("param_finish_phase");
+    launch_param_finish_phase(elements(), count, data.phase(ph, active[ph].data()), probability, v, stream);
   }
-  void gather() {
-    param_gather<<<blocks_for_threads(kept * count), k_block_threads>>>(kept, count, kept_states, v.lo[0], v.hi[0],
-                                                                         out_lo, out_hi);
-    PMC_CUDA_CHECK_LAUNCH("param_gather");
-  }
+  void gather() { launch_param_gather(kept, count, kept_states, v.lo[0], v.hi[0], out_lo, out_hi, stream); }
 };
 
 }  // namespace
@@ -368,7 +178,11 @@ SolveStats param_bounds_gpu(const ParamBoundsProblem& problem, const std::vector
   check_param_problem(problem, boxes);
   throw_if_cancelled(settings.cancel);
   const bool ell = choose_ell(problem, settings.gpu_layout);
-  select_device(settings);
+  const int ordinal = primary_device_ordinal(settings);
+  make_device_current(ordinal);
+  // The legacy default stream, as the model's other device work: a stream
+  // of this solve's own is still to come.
+  const StreamHandle stream = nullptr;
   SolveStats stats;
   stats.solver = "gpu.param-bounds";
   stats.kernel = ell ? "ell" : "csr";
@@ -421,7 +235,7 @@ SolveStats param_bounds_gpu(const ParamBoundsProblem& problem, const std::vector
   // Regions per launch: six n-vectors and the gathered bounds each, within
   // the memory pmc may use.
   uint64_t free_bytes = 0, total_bytes = 0;
-  PMC_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  device_memory_of_ordinal(ordinal, free_bytes, total_bytes);
   uint64_t budget = free_bytes / 10 * 9;
   if (settings.gpu_memory_limit > 0) {
     const uint64_t used = pattern.bytes() + n * 9 + kept.size() * 8;
@@ -439,7 +253,7 @@ SolveStats param_bounds_gpu(const ParamBoundsProblem& problem, const std::vector
   // loop, which takes as many regions per launch as its resident threads
   // hold; where not even one region fits, one launch per step.
   const bool may_block = loop == ParamGpuLoop::automatic || loop == ParamGpuLoop::block;
-  const BlockShape block = may_block ? block_shape(n) : BlockShape{};
+  const ParamBlockShape block = may_block ? param_block_shape(n) : ParamBlockShape{};
   if (loop == ParamGpuLoop::block && block.elements_per_thread == 0) {
     throw Error(ErrorCode::unsupported, "gpu.param-bounds: the block loop keeps a region in shared memory, " +
                                             std::to_string(n * 4 * sizeof(double)) + " bytes for " +
@@ -448,13 +262,9 @@ SolveStats param_bounds_gpu(const ParamBoundsProblem& problem, const std::vector
   }
   const bool use_block =
       block.elements_per_thread > 0 && (loop == ParamGpuLoop::block || n <= k_block_loop_small_model);
-  if (use_block) {
-    PMC_CUDA_CHECK(cudaFuncSetAttribute(block_kernel(ell, block.elements_per_thread),
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(block.shared_bytes)));
-  }
+  if (use_block) prepare_param_block_loop(ell, block);
   const uint64_t capacity =
-      use_block || loop == ParamGpuLoop::per_step || loop == ParamGpuLoop::block ? 0 : fused_capacity(ell);
+      use_block || loop == ParamGpuLoop::per_step || loop == ParamGpuLoop::block ? 0 : param_fused_capacity(ell);
   const bool use_fused = capacity >= n && n <= UINT32_MAX;
   if (loop == ParamGpuLoop::fused && !use_fused) {
     throw Error(ErrorCode::unsupported,
@@ -467,7 +277,7 @@ SolveStats param_bounds_gpu(const ParamBoundsProblem& problem, const std::vector
   DeviceBuffer<double> lo0(n * chunk), lo1(n * chunk), hi0(n * chunk), hi1(n * chunk), res_lo(n * chunk),
       res_hi(n * chunk), out_lo(kept.size() * chunk), out_hi(kept.size() * chunk);
   ProgressReporter progress(settings, "gpu.param-bounds", total_steps);
-  EventTimer timer;
+  StreamTimer timer(stream);
   uint64_t steps_done = 0;
   double bytes_moved = 0;
   std::vector<double> host_lo, host_hi;
@@ -480,13 +290,27 @@ SolveStats param_bounds_gpu(const ParamBoundsProblem& problem, const std::vector
     const DeviceChunk data(plan);
     const pk::RegionsView regions{count, data.lower.data(), data.upper.data(), data.inv_q.data()};
     const pk::VectorsView v{{lo0.data(), lo1.data()}, {hi0.data(), hi1.data()}, res_lo.data(), res_hi.data()};
-    const FusedShape shape = use_fused ? fused_shape(ell, n * count) : FusedShape{};
+    const ParamFusedShape shape = use_fused ? param_fused_shape(ell, n * count) : ParamFusedShape{};
     if (use_fused && shape.elements_per_thread == 0) {
       throw Error(ErrorCode::internal, "gpu.param-bounds: a fused launch does not fit its capacity");
     }
-    DeviceLauncher launch{problem,       pattern,       data,        regions, v,   active, x0.data(),
-                          kept_states.data(), out_lo.data(), out_hi.data(), kept.size(), count, ell,
-                          use_block ? block : BlockShape{}, shape, progress, steps_done};
+    DeviceLauncher launch{problem,
+                          pattern,
+                          data,
+                          regions,
+                          v,
+                          active,
+                          x0.data(),
+                          kept_states.data(),
+                          out_lo.data(),
+                          out_hi.data(),
+                          kept.size(),
+                          count,
+                          ell,
+                          ParamStepLoop{use_block ? block : ParamBlockShape{}, shape},
+                          progress,
+                          steps_done,
+                          stream};
     // What must move per step if every vector element is read and written
     // once. Per-step loop: the pattern once (shared by the regions) and,
     // per state and region, lo/hi read and written and the two weighted

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "cuda/device_part.cuh"
+#include "cuda/device_part.hpp"
 
 namespace pmc::cuda {
 

@@ -1,38 +1,45 @@
-// One GPU's share of a row-partitioned solve (solver/device/row_partition.hpp):
-// its slice's rows, the whole padded iterate twice (current and next), and
-// the streams and events that order its computation against the exchange
-// of slices (cuda/slice_exchange.cuh).
+// One GPU's share of a row-partitioned solve (the host half:
+// lib/solver/gpu/partitioned_solve.cpp; the split:
+// solver/device/row_partition.hpp): its slice's rows, the whole padded
+// iterate twice (current and next), and the streams and events that order
+// its computation against the exchange of slices (cuda/slice_exchange.hpp).
+// Plain C++ over device_runtime.hpp: host code builds the parts without nvcc.
 #pragma once
 
 #include <memory>
 #include <vector>
 
-#include "cuda/check.cuh"
+#include "common/sparse_matrix.hpp"
 #include "cuda/device_buffer.hpp"
-#include "solver/gpu/device_csr.hpp"
-#include "cuda/streams.cuh"
-#include "solver/device/row_partition.hpp"
+#include "cuda/device_csr.hpp"
+#include "cuda/device_runtime.hpp"
 
 namespace pmc::cuda {
 
 // Makes `ordinal` current before the members of a DevicePart are built.
 struct CurrentDevice {
-  explicit CurrentDevice(int ordinal_) : ordinal(ordinal_) { PMC_CUDA_CHECK(cudaSetDevice(ordinal)); }
-  void activate() const { PMC_CUDA_CHECK(cudaSetDevice(ordinal)); }
+  explicit CurrentDevice(int ordinal_) : ordinal(ordinal_) { make_device_current(ordinal); }
+  void activate() const { make_device_current(ordinal); }
   int ordinal;
 };
 
 struct DevicePart : CurrentDevice {
-  DevicePart(int ordinal_, const MatrixSlice& slice, uint64_t states_, uint64_t interior_, uint64_t slot_base_,
-             const std::vector<double>& padded_start)
+  // The slice's rows as row_partition.hpp's MatrixSlice holds them: `groups`
+  // (MDP: states + 1 offsets into a's rows; empty for a linear system), the
+  // renumbered matrix, b and Jacobi's scale (linear systems only). Its
+  // `states_` values sit at slots [slot_base_, slot_base_ + states_) of the
+  // padded iterate, whose start is `padded_start`.
+  DevicePart(int ordinal_, const std::vector<uint64_t>& groups_, const SparseMatrix& a_,
+             const std::vector<double>& b_, const std::vector<double>& scale_, uint64_t states_, uint64_t interior_,
+             uint64_t slot_base_, const std::vector<double>& padded_start)
       : CurrentDevice(ordinal_),
         states(states_),
         interior(interior_),
         slot_base(slot_base_),
-        groups(slice.groups),
-        a(slice.a),
-        b(slice.b),
-        scale(slice.scale),
+        groups(groups_),
+        a(a_),
+        b(b_),
+        scale(scale_),
         diff(states_),
         local_max(1),
         global_max(1),
@@ -41,7 +48,7 @@ struct DevicePart : CurrentDevice {
     x[1].upload(padded_start);
   }
   // The buffers, streams and events go back to the device they came from.
-  ~DevicePart() { cudaSetDevice(ordinal); }
+  ~DevicePart() { make_device_current_noexcept(ordinal); }
   DevicePart(const DevicePart&) = delete;
   DevicePart& operator=(const DevicePart&) = delete;
 
