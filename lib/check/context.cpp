@@ -52,7 +52,7 @@ const SolverEntry& CheckContext::pick(ProblemKind kind, uint64_t entries, uint64
   const SolverEntry& solver =
       choose_solver(kind, options_.solver, entries, rows, options_.settings, reason, hint, handover);
   timings_.gpu_startup += clock.seconds();
-  if (std::find(reasons_.begin(), reasons_.end(), reason) == reasons_.end()) reasons_.push_back(reason);
+  add_reason(solver.name, reason);
   if (!is_automatic_choice(options_.solver)) {
     if (solver.name == options_.solver) {
       named_used_ = true;
@@ -183,7 +183,7 @@ bool CheckContext::solve_reachability(const Bitset& left, const Bitset& right, R
     add_note(fmt::format("{}: {}; solved on the host's system instead", solver.name, e.what()));
     return false;
   }
-  if (std::find(reasons_.begin(), reasons_.end(), reason) == reasons_.end()) reasons_.push_back(reason);
+  add_reason(solver.name, reason);
   if (solver.name == requested) named_used_ = true;
   record(stats);
   if (!stats.sound) mark_uncertified_solve(solver);
@@ -245,7 +245,7 @@ void CheckContext::absorb(const CheckContext& inner) {
     }
   };
   add_new(solvers_, inner.solvers_);
-  add_new(reasons_, inner.reasons_);
+  for (const auto& [solver, reason] : inner.reasons_) add_reason(solver, reason);
   add_new(named_unsolved_, inner.named_unsolved_);
   named_used_ = named_used_ || inner.named_used_;
   add_new(notes_, inner.notes_);
@@ -264,6 +264,11 @@ void CheckContext::absorb(const CheckContext& inner) {
   absolute_error_ += inner.absolute_error_;
 }
 
+void CheckContext::add_reason(const std::string& solver, const std::string& reason) {
+  const auto same_solver = [&](const auto& entry) { return entry.first == solver; };
+  if (std::find_if(reasons_.begin(), reasons_.end(), same_solver) == reasons_.end()) reasons_.emplace_back(solver, reason);
+}
+
 void CheckContext::forget_notes(std::string_view prefix) {
   std::erase_if(notes_, [&](const std::string& note) { return note.starts_with(prefix); });
 }
@@ -276,7 +281,9 @@ void CheckContext::fill(CheckResult& result) const {
          options_.solver, kinds);
   }
   result.solvers = solvers_;
-  for (const std::string& r : reasons_) result.solver_reason += (result.solver_reason.empty() ? "" : "; ") + r;
+  for (const auto& [solver, reason] : reasons_) {
+    result.solver_reason += (result.solver_reason.empty() ? "" : "; ") + reason;
+  }
   result.iterations = iterations_;
   result.solve_seconds = timings_.solve;
   result.timings = timings_;

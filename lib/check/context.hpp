@@ -128,7 +128,11 @@ class CheckContext {
   const Model& model_;
   const CheckOptions& options_;
   std::vector<std::string> solvers_;
-  std::vector<std::string> reasons_;
+  // Why each solver was chosen: its first reason only. A check of many
+  // solves (a reward bound's epochs, a steady state's BSCCs) would repeat
+  // one choice with start-up estimates that differ only as time passes.
+  std::vector<std::pair<std::string, std::string>> reasons_;  // solver, reason
+  void add_reason(const std::string& solver, const std::string& reason);
   std::vector<std::string> notes_;
   uint64_t iterations_ = 0;
   // Phases (timings_.load and .other are filled by check()); mutable because
