@@ -1,4 +1,4 @@
-// Launch geometry, chosen in one place (STYLE.md: after CUB's dispatch layer).
+// Launch geometry, chosen in one place (after CUB's dispatch layer, docs/style.md).
 #pragma once
 
 #include <cstdint>

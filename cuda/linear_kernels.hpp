@@ -70,7 +70,7 @@ void segmented_sum(void* scratch, size_t scratch_bytes, const double* products, 
 // y_i from the per-row sums of the segmented reduction.
 void launch_finish_rows(const RowUpdate& u, const double* row_sums, StreamHandle stream);
 
-// Issue 23's stationarity test for gpu.steps and bounded gpu.vi: true when
+// The stationarity test for gpu.steps and bounded gpu.vi: true when
 // a and b (n values each, on the device) are identical bit for bit (-0.0
 // vs 0.0 and NaN payloads differ). Every later step would then compute the
 // same vector again, so the bounded loop may stop with the exact result.

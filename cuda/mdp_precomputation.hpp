@@ -1,4 +1,4 @@
-// Prob0A/Prob0E/Prob1A/Prob1E of an MDP resident on the device (issue 19):
+// Prob0A/Prob0E/Prob1A/Prob1E of an MDP resident on the device:
 // graph/mdp_precomputation.hpp's fixpoints, each as frontier searches over
 // the resident predecessor rows (cuda/frontier_search.hpp). Bit for bit the
 // host's sets: each search is the least fixpoint of the same step, however

@@ -1,5 +1,5 @@
 // Host-to-device copies of large pageable arrays (a model's matrix) through
-// two pinned staging buffers (issue 19): while the copy engine moves one
+// two pinned staging buffers: while the copy engine moves one
 // chunk, the host's cores fill the other. A plain cudaMemcpy from pageable
 // memory stages through the driver's bounce buffer one chunk at a time on
 // one thread (measured ~7 GB/s for a 20M-state chain's 400 MB, bench/NOTES.md).

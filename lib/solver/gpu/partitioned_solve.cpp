@@ -232,7 +232,7 @@ SolveStats gpu_value_iteration_partitioned(const MinMaxProblem& p, MinMaxSolutio
                     part.x[1 - cur].data(), diff, choice, maximize, relative, first, part.slot_base};
     launch_bellman(u, warp, part.compute.get());
   };
-  // Bounded: at most max_iterations of the steps (issue 23; the split solve
+  // Bounded: at most max_iterations of the steps (the split solve
   // does not test for a stationary iterate, the one-GPU gpu.vi does).
   const uint64_t limit = bounded ? std::min(p.steps, settings.max_iterations) : settings.max_iterations;
   const int current = iterate(parts, *exchange, settings, "gpu.vi", limit, bounded, stats,
