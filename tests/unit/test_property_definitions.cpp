@@ -202,9 +202,9 @@ TEST(BindDefinitions, BadValuesNameTheColumnAndTheValue) {
       {"P=? [ F<=T/0 \"a\" ]", "must be a non-negative number"},
       {"P=? [ F<=mod(T,0) \"a\" ]", "column 10:"},
   };
-  for (const auto& [text, message] : cases) {
-    const std::string e = error_of([&] { bind_definitions(parse_property(text), d, {}, true); });
-    EXPECT_NE(e.find(message), std::string::npos) << text << " gave: " << e;
+  for (const auto& c : cases) {
+    const std::string e = error_of([&] { bind_definitions(parse_property(c.first), d, {}, true); });
+    EXPECT_NE(e.find(c.second), std::string::npos) << c.first << " gave: " << e;
   }
   // A constant's name in a bound without definitions: the same message.
   EXPECT_NE(error_of([] { bind_definitions(parse_property("P=? [ F<=T \"a\" ]"), {}, {}, false); })
