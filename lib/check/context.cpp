@@ -109,6 +109,7 @@ void CheckContext::record(const SolveStats& stats) {
   timings_.precompute += stats.precompute_seconds;
   timings_.build +=
       std::max(0.0, stats.seconds - loop - stats.startup_seconds - stats.transfer_seconds - stats.precompute_seconds);
+  most_gpus_ = std::max(most_gpus_, stats.gpus);
   if (stats.bytes_per_iteration > bytes_per_iteration_) {
     bytes_per_iteration_ = stats.bytes_per_iteration;
     kernel_ = stats.kernel;
@@ -291,6 +292,20 @@ void CheckContext::fill(CheckResult& result) const {
   result.kernel = kernel_;
   result.converged = converged_;
   result.notes.insert(result.notes.end(), notes_.begin(), notes_.end());
+  if (!solvers_.empty() && most_gpus_ < 2 && several_gpus_asked(options_.settings)) {
+    result.notes.push_back(
+        "several GPUs were asked for, but every solve ran on one device: only gpu.jacobi and gpu.vi split rows "
+        "over GPUs, and they are unsound (--unsound lets auto choose them, or name them with --solver)");
+  }
+}
+
+bool several_gpus_asked(const SolverSettings& settings) {
+  if (settings.devices.size() > 1) {
+    return std::any_of(settings.devices.begin(), settings.devices.end(),
+                       [&](int d) { return d != settings.devices.front(); });
+  }
+  // "all" counts only where CUDA is up already: a note is no reason to start it.
+  return settings.all_devices && device_discovery_finished() && discover_devices().devices.size() > 1;
 }
 
 }  // namespace pmc

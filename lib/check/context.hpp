@@ -15,6 +15,10 @@
 
 namespace pmc {
 
+// The settings list two or more distinct GPUs (or all, where CUDA is up
+// and sees several): a check whose solves all stayed on one says why.
+bool several_gpus_asked(const SolverSettings& settings);
+
 class CheckContext {
  public:
   CheckContext(const Model& model, const CheckOptions& options) : model_(model), options_(options) {}
@@ -140,6 +144,7 @@ class CheckContext {
   mutable PhaseTimings timings_;
   mutable int phase_depth_ = 0;
   double bytes_per_iteration_ = 0;
+  uint32_t most_gpus_ = 0;  // the most GPUs one solve split its rows over
   std::string kernel_;
   bool converged_ = true;
   bool sound_ = true;

@@ -104,6 +104,7 @@ struct SolveStats {
   double transfer_seconds = 0;    // host <-> device copies
   double precompute_seconds = 0;  // graph algorithms run by the solver (device precomputation)
   std::string kernel;              // GPU: the kernel variant used (e.g. "warp-per-row")
+  uint32_t gpus = 0;               // distinct GPUs the loop ran on, where a solver splits rows (0: not split)
   // For the result's notes (bounded steps: "stationary after 61 of 1000 steps").
   std::vector<std::string> notes;
 };

@@ -215,6 +215,15 @@ class Check(unittest.TestCase):
         out = json.loads(pmc("check", "--model", DIE, "--solver", "cpu.jacobi", "--devices", "all", "--json",
                              "--property", 'P=? [ F "six" ]').stdout)
         self.assertAlmostEqual(out["value"], 1 / 6, places=5)
+        # Two GPUs asked for at the (sound) defaults: the solve stays on one
+        # device (or the CPU), and the result says why.
+        out = json.loads(pmc("check", "--model", DIE, "--devices", "0,1", "--json",
+                             "--property", 'P=? [ F "six" ]').stdout)
+        self.assertAlmostEqual(out["value"], 1 / 6, places=5)
+        self.assertTrue(any("several GPUs were asked for" in n and "--unsound" in n for n in out["notes"]),
+                        out["notes"])
+        out = json.loads(pmc("check", "--model", DIE, "--json", "--property", 'P=? [ F "six" ]').stdout)
+        self.assertFalse(any("several GPUs" in n for n in out["notes"]), out["notes"])
 
     def test_not_converged_is_exit_3(self):
         run = pmc("check", "--model", DIE, "--solver", "cpu.jacobi", "--max-iterations", "2",

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cmath>
 #include <random>
+#include <set>
 
 #include "check/check.hpp"
 #include "common/error.hpp"
@@ -109,8 +110,11 @@ TEST_P(MultiGpuReference, AgreesWithPrismAndWithOneGpu) {
   // Bounded MDP properties of a few steps never reach the GPU (the checker
   // precomputes them away) — but where a solver ran, it ran split.
   if (!split.solvers.empty() && split.iterations > 0) {
-    EXPECT_NE(split.kernel.find(fmt::format("on {} GPUs", c.split.devices.size())), std::string::npos)
-        << split.kernel;
+    const std::set<int> gpus(c.split.devices.begin(), c.split.devices.end());
+    const std::string where = gpus.size() == c.split.devices.size()
+                                  ? fmt::format("on {} GPUs", gpus.size())
+                                  : fmt::format("in {} slices on {} GPU", c.split.devices.size(), gpus.size());
+    EXPECT_NE(split.kernel.find(where), std::string::npos) << split.kernel;
     const char* exchange = c.split.exchange == GpuExchange::nccl ? "NCCL exchange" : "peer copies exchange";
     EXPECT_NE(split.kernel.find(exchange), std::string::npos) << split.kernel;
   }
@@ -161,6 +165,21 @@ LinearSystem random_system(uint64_t n, std::mt19937_64& rng) {
   return s;
 }
 
+using DeviceSplit = std::pair<std::vector<int>, GpuExchange>;
+
+// The given one-GPU splits and, on a machine with two or more GPUs, the
+// same problem over two: NCCL, peer copies, and slices interleaved over the
+// GPUs (copies within a GPU and across them in one exchange).
+std::vector<DeviceSplit> random_splits(std::vector<DeviceSplit> one_gpu) {
+  if (gpu_count() >= 2) {
+    one_gpu.push_back({{0, 1}, GpuExchange::nccl});
+    one_gpu.push_back({{0, 1}, GpuExchange::copies});
+    one_gpu.push_back({{1, 0}, GpuExchange::copies});
+    one_gpu.push_back({{0, 1, 0, 1}, GpuExchange::copies});
+  }
+  return one_gpu;
+}
+
 TEST(MultiGpuJacobi, NcclAsOneRankAndCopiesMatchOneGpu) {
   std::mt19937_64 rng(42);
   const LinearSystem system = random_system(200000, rng);
@@ -169,8 +188,9 @@ TEST(MultiGpuJacobi, NcclAsOneRankAndCopiesMatchOneGpu) {
   std::vector<double> expected(system.b.size(), 0.0);
   const SolveStats one = gpu_jacobi_linear(system, expected, settings);
   ASSERT_TRUE(one.converged);
-  for (const auto& [devices, exchange] : std::vector<std::pair<std::vector<int>, GpuExchange>>{
-           {{0}, GpuExchange::nccl}, {{0, 0}, GpuExchange::copies}, {{0, 0, 0, 0, 0}, GpuExchange::copies}}) {
+  for (const auto& [devices, exchange] : random_splits({{{0}, GpuExchange::nccl},
+                                                        {{0, 0}, GpuExchange::copies},
+                                                        {{0, 0, 0, 0, 0}, GpuExchange::copies}})) {
     std::vector<double> x(system.b.size(), 0.0);
 #ifndef PMC_HAVE_NCCL
     if (exchange == GpuExchange::nccl) {
@@ -218,8 +238,8 @@ TEST(MultiGpuValueIteration, NcclAsOneRankAndCopiesMatchOneGpu) {
     settings.epsilon = 1e-12;
     MinMaxSolution expected;
     ASSERT_TRUE(gpu_value_iteration_without_collapse(p, expected, settings).converged);
-    for (const auto& [devices, exchange] : std::vector<std::pair<std::vector<int>, GpuExchange>>{
-             {{0}, GpuExchange::nccl}, {{0, 0, 0}, GpuExchange::copies}}) {
+    for (const auto& [devices, exchange] :
+         random_splits({{{0}, GpuExchange::nccl}, {{0, 0, 0}, GpuExchange::copies}})) {
 #ifndef PMC_HAVE_NCCL
       if (exchange == GpuExchange::nccl) continue;  // the Jacobi test checks the error
 #endif
@@ -234,13 +254,17 @@ TEST(MultiGpuValueIteration, NcclAsOneRankAndCopiesMatchOneGpu) {
     }
     // Exactly `steps` iterations for bounded properties.
     p.steps = 17;
-    MinMaxSolution bounded_one, bounded_split;
+    MinMaxSolution bounded_one;
     const SolveStats one = gpu_value_iteration_steps(p, bounded_one, settings);
-    const SolveStats split =
-        gpu_value_iteration_partitioned(p, bounded_split, settings, {0, 0}, GpuExchange::copies, true);
     EXPECT_EQ(one.iterations, 17u);
-    EXPECT_EQ(split.iterations, 17u);
-    EXPECT_EQ(bounded_split.x, bounded_one.x);
+    for (const std::vector<int>& devices : gpu_count() >= 2 ? std::vector<std::vector<int>>{{0, 0}, {0, 1}}
+                                                            : std::vector<std::vector<int>>{{0, 0}}) {
+      MinMaxSolution bounded_split;
+      const SolveStats split =
+          gpu_value_iteration_partitioned(p, bounded_split, settings, devices, GpuExchange::copies, true);
+      EXPECT_EQ(split.iterations, 17u);
+      EXPECT_EQ(bounded_split.x, bounded_one.x);
+    }
   }
 }
 
@@ -253,10 +277,14 @@ TEST(MultiGpuEdges, MoreSlicesThanRowsAndEmptySystems) {
   std::vector<double> x(2, 0.0);
   SolverSettings settings;
   settings.epsilon = 1e-14;
-  gpu_jacobi_partitioned(tiny, x, settings, {0, 0, 0, 0}, GpuExchange::copies);
   // x0 = 0.5·x1 + 0.5, x1 = 0.5·x0 + 0.25: x0 = 5/6, x1 = 2/3.
-  EXPECT_NEAR(x[0], 5.0 / 6.0, 1e-12);
-  EXPECT_NEAR(x[1], 2.0 / 3.0, 1e-12);
+  for (const std::vector<int>& devices : gpu_count() >= 2 ? std::vector<std::vector<int>>{{0, 0, 0, 0}, {0, 1, 0, 1}}
+                                                          : std::vector<std::vector<int>>{{0, 0, 0, 0}}) {
+    std::fill(x.begin(), x.end(), 0.0);
+    gpu_jacobi_partitioned(tiny, x, settings, devices, GpuExchange::copies);
+    EXPECT_NEAR(x[0], 5.0 / 6.0, 1e-12);
+    EXPECT_NEAR(x[1], 2.0 / 3.0, 1e-12);
+  }
   LinearSystem empty;
   std::vector<double> none;
   EXPECT_TRUE(gpu_jacobi_partitioned(empty, none, settings, {0, 0}, GpuExchange::copies).converged);

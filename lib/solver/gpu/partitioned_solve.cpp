@@ -149,6 +149,15 @@ void download_result(const DeviceParts& parts, const PartitionLayout& layout, in
   from_padded(padded, layout, x);
 }
 
+uint32_t distinct_gpus(const DeviceParts& parts) {
+  std::vector<int> ordinals;
+  for (const auto& part : parts) ordinals.push_back(part->ordinal);
+  std::sort(ordinals.begin(), ordinals.end());
+  return static_cast<uint32_t>(std::unique(ordinals.begin(), ordinals.end()) - ordinals.begin());
+}
+
+// "warp-per-row on 2 GPUs, NCCL exchange, 97% interior rows"; "... in 3
+// slices on 1 GPU, ..." where slices share a GPU.
 std::string kernel_description(bool warp, const char* per_row, const DeviceParts& parts, const SliceExchange& exchange) {
   uint64_t interior = 0, states = 0;
   for (const auto& part : parts) {
@@ -156,8 +165,12 @@ std::string kernel_description(bool warp, const char* per_row, const DeviceParts
     states += part->states;
   }
   const auto percent = static_cast<int>(std::lround(states == 0 ? 100.0 : 100.0 * interior / states));
-  return std::string(warp ? "warp-per-" : "thread-per-") + per_row + " on " + std::to_string(parts.size()) +
-         " GPUs, " + exchange.name() + " exchange, " + std::to_string(percent) + "% interior rows";
+  const uint32_t gpus = distinct_gpus(parts);
+  const std::string where = gpus == parts.size() ? "on " + std::to_string(gpus) + " GPUs"
+                                                 : "in " + std::to_string(parts.size()) + " slices on " +
+                                                       std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs");
+  return std::string(warp ? "warp-per-" : "thread-per-") + per_row + " " + where + ", " + exchange.name() +
+         " exchange, " + std::to_string(percent) + "% interior rows";
 }
 
 }  // namespace
@@ -186,6 +199,7 @@ SolveStats gpu_jacobi_partitioned(const LinearSystem& system, std::vector<double
   SolveStats stats;
   stats.solver = "gpu.jacobi";
   stats.kernel = kernel_description(warp, "row", parts, *exchange);
+  stats.gpus = distinct_gpus(parts);
   stats.bytes_per_iteration = bytes_per_iteration(parts, 8.0 * 4);  // b, scale, x_i read, y_i written
   const int relative = settings.relative ? 1 : 0;
   const int current = iterate(parts, *exchange, settings, "gpu.jacobi", settings.max_iterations, false, stats,
@@ -224,6 +238,7 @@ SolveStats gpu_value_iteration_partitioned(const MinMaxProblem& p, MinMaxSolutio
   SolveStats stats;
   stats.solver = "gpu.vi";
   stats.kernel = kernel_description(warp, "state", parts, *exchange);
+  stats.gpus = distinct_gpus(parts);
   stats.bytes_per_iteration = bytes_per_iteration(parts, 8.0 * 3);  // group offset, x_s read, y_s written (+ b per choice below)
   for (const auto& part : parts) stats.bytes_per_iteration += part->a.rows * 8.0;
   const int maximize = p.maximize ? 1 : 0, relative = settings.relative ? 1 : 0;
