@@ -137,6 +137,8 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
       {"transitions", model.num_entries()},
       {"notes", r.notes},
   };
+  // The largest solve's kernel variant (GPU: "warp-per-row on 2 GPUs, NCCL exchange, ...").
+  if (!r.kernel.empty()) j["kernel"] = r.kernel;
   if (r.is_boolean) j["satisfied"] = r.initial_value != 0;
   j["sound"] = r.sound;
   // A bound on the outermost operator: "value" is the operator's value (and
