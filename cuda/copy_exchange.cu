@@ -4,6 +4,9 @@
 // copy when both parts share one GPU), and the convergence measure is the
 // max of the parts' values read back to the host.
 #include <algorithm>
+#include <mutex>
+#include <set>
+#include <utility>
 
 #include "cuda/check.cuh"
 #include "cuda/slice_exchange.hpp"
@@ -12,20 +15,26 @@ namespace pmc::cuda {
 
 namespace {
 
+// Peer access is a property of the process: enabled once per ordered pair
+// (enabling it again is an error the driver reports, and memcheck with it).
 void enable_peer_access(const DeviceParts& parts) {
+  static std::mutex mutex;
+  static std::set<std::pair<int, int>> enabled;
+  const std::lock_guard<std::mutex> lock(mutex);
   for (const auto& from : parts) {
     for (const auto& to : parts) {
-      if (from->ordinal == to->ordinal) continue;
+      if (from->ordinal == to->ordinal || enabled.count({from->ordinal, to->ordinal}) > 0) continue;
       int possible = 0;
       PMC_CUDA_CHECK(cudaDeviceCanAccessPeer(&possible, from->ordinal, to->ordinal));
       if (!possible) continue;
       from->activate();
       const cudaError_t status = cudaDeviceEnablePeerAccess(to->ordinal, 0);
       if (status == cudaErrorPeerAccessAlreadyEnabled) {
-        cudaGetLastError();  // not an error here: clear it
+        cudaGetLastError();  // enabled by someone else in this process (the embedding program): fine
       } else {
         PMC_CUDA_CHECK(status);
       }
+      enabled.insert({from->ordinal, to->ordinal});
     }
   }
 }
@@ -93,5 +102,17 @@ class CopyExchange final : public SliceExchange {
 }  // namespace
 
 std::unique_ptr<SliceExchange> make_copy_exchange(DeviceParts& parts) { return std::make_unique<CopyExchange>(parts); }
+
+bool peers_reach_each_other(const DeviceParts& parts) {
+  for (const auto& from : parts) {
+    for (const auto& to : parts) {
+      if (from->ordinal == to->ordinal) continue;
+      int possible = 0;
+      PMC_CUDA_CHECK(cudaDeviceCanAccessPeer(&possible, from->ordinal, to->ordinal));
+      if (!possible) return false;
+    }
+  }
+  return true;
+}
 
 }  // namespace pmc::cuda

@@ -5,6 +5,7 @@
 
 #include "cuda/check.cuh"
 #include "cuda/devices.hpp"
+#include "cuda/slice_exchange.hpp"
 #include "cuda/staged_upload.cuh"
 
 namespace pmc {
@@ -81,6 +82,9 @@ void device_memory_of_ordinal(int ordinal, uint64_t& free_bytes, uint64_t& total
 
 bool built_with_cuda() { return true; }
 
-void release_process_caches() noexcept { cuda::StagedUpload::release_all(); }
+void release_process_caches() noexcept {
+  cuda::StagedUpload::release_all();
+  cuda::release_nccl_communicators();
+}
 
 }  // namespace pmc

@@ -32,7 +32,8 @@ void device_memory_of_ordinal(int ordinal, uint64_t& free_bytes, uint64_t& total
 // Whether this build has the CUDA solvers at all.
 bool built_with_cuda();
 // Frees what pmc keeps for the process's life once CUDA is up (the pinned
-// staging buffers of uploads). Nothing needs it: the process's end frees
+// staging buffers of uploads, the NCCL communicators of multi-GPU solves).
+// Nothing needs it: the process's end frees
 // them too; a program that wants every allocation back before it exits
 // (memcheck's leak check) calls it. Not while a solve runs. No-op without CUDA.
 void release_process_caches() noexcept;

@@ -7,7 +7,11 @@
 #include <nccl.h>
 
 #include <cstdlib>
+#include <exception>
+#include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cuda/check.cuh"
 #include "cuda/slice_exchange.hpp"
@@ -62,21 +66,72 @@ const NcclLibrary& nccl_library() {
   return lib;
 }
 
+void check_nccl(const NcclLibrary& nccl, ncclResult_t result, const char* call) {
+  if (result != ncclSuccess) {
+    throw Error(ErrorCode::device, std::string("NCCL error in ") + call + ": " + nccl.error_string(result));
+  }
+}
+
+// Communicators outlive a solve: creating them and NCCL's first connection
+// between the GPUs cost tens of milliseconds, more than hundreds of
+// iterations on two GPUs. A solve takes a set for its GPUs (or makes one)
+// and puts it back when it ends normally; two solves at once use two sets,
+// since one communicator's operations must not interleave across threads.
+// Never destroyed by a static destructor (NCCL and CUDA may be gone at
+// exit): release_nccl_communicators() destroys them.
+struct CommunicatorPool {
+  std::mutex mutex;
+  std::vector<std::pair<std::vector<int>, std::vector<ncclComm_t>>> idle;  // GPU ordinals, one communicator each
+};
+
+CommunicatorPool& communicator_pool() {
+  static auto* pool = new CommunicatorPool;  // never freed: see above
+  return *pool;
+}
+
+std::vector<ncclComm_t> take_communicators(const NcclLibrary& nccl, const std::vector<int>& ordinals) {
+  CommunicatorPool& pool = communicator_pool();
+  {
+    const std::lock_guard<std::mutex> lock(pool.mutex);
+    for (auto it = pool.idle.begin(); it != pool.idle.end(); ++it) {
+      if (it->first == ordinals) {
+        std::vector<ncclComm_t> comms = std::move(it->second);
+        pool.idle.erase(it);
+        return comms;
+      }
+    }
+  }
+  // NVLink multicast (NVLS) stays off whoever starts pmc: on a shared host
+  // a program using it can put the GPUs out of service for a day (device
+  // README). Connections are made when the communicators are, not inside the
+  // first solve's loop (unless the caller set otherwise). NCCL reads both
+  // variables when it first initialises.
+  setenv("NCCL_NVLS_ENABLE", "0", 1);
+  setenv("NCCL_RUNTIME_CONNECT", "0", 0);
+  std::vector<ncclComm_t> comms(ordinals.size(), nullptr);
+  check_nccl(nccl, nccl.comm_init_all(comms.data(), static_cast<int>(ordinals.size()), ordinals.data()),
+             "ncclCommInitAll");
+  return comms;
+}
+
 class NcclExchange final : public SliceExchange {
  public:
   NcclExchange(const NcclLibrary& nccl, DeviceParts& parts, uint64_t stride)
-      : nccl_(nccl), stride_(stride), comms_(parts.size(), nullptr), pinned_(1) {
-    std::vector<int> ordinals;
-    for (const auto& part : parts) ordinals.push_back(part->ordinal);
-    // NVLink multicast (NVLS) stays off whoever starts pmc: on a shared
-    // host a program using it can put the GPUs out of service for a day
-    // (device README). NCCL reads the variable when it first initialises.
-    setenv("NCCL_NVLS_ENABLE", "0", 1);
-    check(nccl_.comm_init_all(comms_.data(), static_cast<int>(parts.size()), ordinals.data()), "ncclCommInitAll");
+      : nccl_(nccl), stride_(stride), pinned_(1), exceptions_at_start_(std::uncaught_exceptions()) {
+    for (const auto& part : parts) ordinals_.push_back(part->ordinal);
+    comms_ = take_communicators(nccl_, ordinals_);
     parts.front()->activate();
     reduced_ = std::make_unique<Event>();
   }
   ~NcclExchange() override {
+    // A solve that ended normally synchronised every stream: its
+    // communicators are idle and go back. One that is unwinding (an error,
+    // cancellation) may have left operations behind: destroyed.
+    if (std::uncaught_exceptions() == exceptions_at_start_) {
+      const std::lock_guard<std::mutex> lock(communicator_pool().mutex);
+      communicator_pool().idle.emplace_back(ordinals_, std::move(comms_));
+      return;
+    }
     for (ncclComm_t comm : comms_) {
       if (comm != nullptr) nccl_.comm_destroy(comm);  // waits for its operations in flight
     }
@@ -127,20 +182,31 @@ class NcclExchange final : public SliceExchange {
   }
 
  private:
-  void check(ncclResult_t result, const char* call) const {
-    if (result != ncclSuccess) {
-      throw Error(ErrorCode::device, std::string("NCCL error in ") + call + ": " + nccl_.error_string(result));
-    }
-  }
+  void check(ncclResult_t result, const char* call) const { check_nccl(nccl_, result, call); }
 
   const NcclLibrary& nccl_;
   uint64_t stride_;
+  std::vector<int> ordinals_;
   std::vector<ncclComm_t> comms_;
   PinnedBuffer<double> pinned_;
   std::unique_ptr<Event> reduced_;
+  int exceptions_at_start_;
 };
 
 }  // namespace
+
+void release_nccl_communicators() noexcept {
+  CommunicatorPool& pool = communicator_pool();
+  const std::lock_guard<std::mutex> lock(pool.mutex);
+  if (pool.idle.empty()) return;  // NCCL never used: not even loaded
+  const NcclLibrary& nccl = nccl_library();
+  for (auto& [ordinals, comms] : pool.idle) {
+    for (ncclComm_t comm : comms) {
+      if (comm != nullptr) nccl.comm_destroy(comm);
+    }
+  }
+  pool.idle.clear();
+}
 
 std::unique_ptr<SliceExchange> make_nccl_exchange(DeviceParts& parts, uint64_t stride) {
   const NcclLibrary& nccl = nccl_library();

@@ -2,7 +2,8 @@
 // iterate and combine the convergence measure. Two implementations:
 //  - NCCL (cuda/nccl_exchange.cu): one in-place all-gather of `stride`
 //    values per device and one all-reduce(max), over NVLink/PCIe as NCCL
-//    finds best; needs distinct GPUs and libnccl at run time.
+//    finds best; needs distinct GPUs and libnccl at run time. Communicators
+//    are kept for the next solve over the same GPUs.
 //  - copies (cuda/copy_exchange.cu): cudaMemcpyPeerAsync of each slice to
 //    every other part. Works without NCCL and for several parts on one GPU
 //    (how the partitioning is tested on a single-GPU machine).
@@ -39,7 +40,18 @@ std::unique_ptr<SliceExchange> make_copy_exchange(DeviceParts& parts);
 // it cannot (built without NCCL, libnccl not found, a GPU listed twice).
 std::unique_ptr<SliceExchange> make_nccl_exchange(DeviceParts& parts, uint64_t stride);
 
-// automatic: NCCL where it can work, else copies.
+// Every pair of the parts' distinct GPUs has direct peer access (NVLink or
+// PCIe peer-to-peer): copies need no staging through the host.
+bool peers_reach_each_other(const DeviceParts& parts);
+
+// automatic: peer copies for two GPUs with direct peer access (measured
+// faster than NCCL's all-gather there: bench/RESULTS.md "Several GPUs"),
+// NCCL for three or more distinct GPUs or GPUs without peer access where it
+// can work, else copies.
 std::unique_ptr<SliceExchange> make_exchange(ExchangeKind kind, DeviceParts& parts, uint64_t stride);
+
+// Destroys the NCCL communicators kept for later solves (a no-op without
+// NCCL). Called by release_process_caches(), never from a static destructor.
+void release_nccl_communicators() noexcept;
 
 }  // namespace pmc::cuda

@@ -176,6 +176,7 @@ std::vector<DeviceSplit> random_splits(std::vector<DeviceSplit> one_gpu) {
     one_gpu.push_back({{0, 1}, GpuExchange::copies});
     one_gpu.push_back({{1, 0}, GpuExchange::copies});
     one_gpu.push_back({{0, 1, 0, 1}, GpuExchange::copies});
+    one_gpu.push_back({{0, 1}, GpuExchange::automatic});
   }
   return one_gpu;
 }
@@ -323,6 +324,23 @@ TEST(MultiGpuErrors, BadDevicesLayoutsAndCancellation) {
   settings.cancel = nullptr;
   std::fill(x.begin(), x.end(), 0.0);
   EXPECT_TRUE(gpu_jacobi_partitioned(system, x, settings, {0, 0}, GpuExchange::copies).converged);
+#ifdef PMC_HAVE_NCCL
+  if (gpu_count() >= 2) {
+    // A cancelled NCCL solve destroys its communicators; the next solves
+    // make new ones, then reuse them.
+    settings.cancel = &cancel;
+    testing::expect_error("cancelled over NCCL", ErrorCode::cancelled,
+                          [&] { gpu_jacobi_partitioned(system, x, settings, {0, 1}, GpuExchange::nccl); });
+    settings.cancel = nullptr;
+    std::vector<double> expected(system.b.size(), 0.0);
+    ASSERT_TRUE(gpu_jacobi_linear(system, expected, settings).converged);
+    for (int run = 0; run < 2; ++run) {
+      std::fill(x.begin(), x.end(), 0.0);
+      EXPECT_TRUE(gpu_jacobi_partitioned(system, x, settings, {0, 1}, GpuExchange::nccl).converged);
+      for (size_t i = 0; i < x.size(); ++i) ASSERT_NEAR(x[i], expected[i], 1e-13 * std::fabs(expected[i])) << i;
+    }
+  }
+#endif
 }
 
 }  // namespace
