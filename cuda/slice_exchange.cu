@@ -28,11 +28,14 @@ void release_nccl_communicators() noexcept {}
 std::unique_ptr<SliceExchange> make_exchange(ExchangeKind kind, DeviceParts& parts, uint64_t stride) {
   if (kind == ExchangeKind::copy) return make_copy_exchange(parts);
   if (kind == ExchangeKind::nccl) return make_nccl_exchange(parts, stride);
-  // Automatic: two GPUs with peer access exchange fastest by copies (two
-  // H200s over NVLink: 0.077 against NCCL's 0.205 ms per iteration of a
-  // 20M-entry system, bench/RESULTS.md). NCCL needs one GPU per part;
-  // without it (or its library) the copies give the same answers.
-  if (parts.size() == 2 && distinct_gpus(parts) && peers_reach_each_other(parts)) return make_copy_exchange(parts);
+  // Automatic: GPUs with direct peer access exchange by copies. The copy
+  // engines move the slices while every SM computes; NCCL's all-gather runs
+  // as kernels beside the solver's and took 0.126 against 0.081 ms per
+  // iteration of a 20M-entry system on two NVLinked H200s (bench/RESULTS.md,
+  // "Several GPUs"). Both move the same bytes on more GPUs (unmeasured).
+  // NCCL needs one GPU per part; without it (or its library) copies,
+  // staged through the host, give the same answers.
+  if (peers_reach_each_other(parts)) return make_copy_exchange(parts);
   if (parts.size() > 1 && distinct_gpus(parts)) {
     try {
       return make_nccl_exchange(parts, stride);

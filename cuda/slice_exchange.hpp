@@ -44,10 +44,9 @@ std::unique_ptr<SliceExchange> make_nccl_exchange(DeviceParts& parts, uint64_t s
 // PCIe peer-to-peer): copies need no staging through the host.
 bool peers_reach_each_other(const DeviceParts& parts);
 
-// automatic: peer copies for two GPUs with direct peer access (measured
-// faster than NCCL's all-gather there: bench/RESULTS.md "Several GPUs"),
-// NCCL for three or more distinct GPUs or GPUs without peer access where it
-// can work, else copies.
+// automatic: peer copies where every pair of GPUs has direct peer access
+// (measured faster than NCCL's all-gather on two: bench/RESULTS.md
+// "Several GPUs"), else NCCL where it can work, else copies.
 std::unique_ptr<SliceExchange> make_exchange(ExchangeKind kind, DeviceParts& parts, uint64_t stride);
 
 // Destroys the NCCL communicators kept for later solves (a no-op without

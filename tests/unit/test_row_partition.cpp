@@ -148,9 +148,10 @@ TEST(RowPartition, LayoutPutsInteriorStatesFirstAndNumbersSlotsOnce) {
 
 TEST(RowPartition, SlicedJacobiStepEqualsWholeStep) {
   std::mt19937_64 rng(3);
-  for (uint64_t spread : {5, 1000}) {
-    const LinearSystem s = random_system(700, spread, rng);
-    const std::vector<double> x = random_vector(700, rng);
+  // 250 000 rows: slices large enough to be cut on several threads.
+  for (const auto& [n, spread] : std::vector<std::pair<uint64_t, uint64_t>>{{700, 5}, {700, 1000}, {250000, 5000}}) {
+    const LinearSystem s = random_system(n, spread, rng);
+    const std::vector<double> x = random_vector(n, rng);
     const std::vector<double> expected = jacobi_step(s, x);
     for (uint64_t slices : {1, 2, 3, 5, 8}) {
       const PartitionLayout layout = make_partition_layout(balance_by_entries(s.a.row_offsets, slices), {}, s.a);
@@ -186,39 +187,41 @@ MinMaxProblem random_mdp(uint64_t n, std::mt19937_64& rng) {
 
 TEST(RowPartition, SlicedBellmanStepEqualsWholeStepWithTheSameChoices) {
   std::mt19937_64 rng(5);
-  const MinMaxProblem p = random_mdp(400, rng);
-  const std::vector<double> x = random_vector(400, rng);
-  std::vector<uint64_t> state_entries;
-  for (uint64_t s = 0; s <= 400; ++s) state_entries.push_back(p.a.row_offsets[p.row_groups[s]]);
-  auto bellman = [](const std::vector<uint64_t>& groups, const SparseMatrix& a, const std::vector<double>& b,
-                    uint64_t s, auto value_of, double keep, uint32_t& best_choice) {
-    double best = -1e300;
-    best_choice = 0;
-    if (groups[s] == groups[s + 1]) return keep;
-    for (uint64_t r = groups[s]; r < groups[s + 1]; ++r) {
-      double v = b[r];
-      for (uint64_t k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k) v += a.values[k] * value_of(a.columns[k]);
-      if (v > best) {
-        best = v;
-        best_choice = static_cast<uint32_t>(r - groups[s]);
+  for (const uint64_t n : {400, 230000}) {  // the larger: slices cut on several threads
+    const MinMaxProblem p = random_mdp(n, rng);
+    const std::vector<double> x = random_vector(n, rng);
+    std::vector<uint64_t> state_entries;
+    for (uint64_t s = 0; s <= n; ++s) state_entries.push_back(p.a.row_offsets[p.row_groups[s]]);
+    auto bellman = [](const std::vector<uint64_t>& groups, const SparseMatrix& a, const std::vector<double>& b,
+                      uint64_t s, auto value_of, double keep, uint32_t& best_choice) {
+      double best = -1e300;
+      best_choice = 0;
+      if (groups[s] == groups[s + 1]) return keep;
+      for (uint64_t r = groups[s]; r < groups[s + 1]; ++r) {
+        double v = b[r];
+        for (uint64_t k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k) v += a.values[k] * value_of(a.columns[k]);
+        if (v > best) {
+          best = v;
+          best_choice = static_cast<uint32_t>(r - groups[s]);
+        }
       }
-    }
-    return best;
-  };
-  for (uint64_t slices : {1, 2, 4, 6}) {
-    const PartitionLayout layout = make_partition_layout(balance_by_entries(state_entries, slices), p.row_groups, p.a);
-    const std::vector<double> padded = to_padded(x, layout);
-    for (uint64_t q = 0; q < slices; ++q) {
-      const MatrixSlice slice = slice_minmax_problem(p, layout, q);
-      ASSERT_EQ(slice.groups.size(), layout.states[q].size() + 1);
-      for (uint64_t k = 0; k < layout.states[q].size(); ++k) {
-        const uint64_t s = layout.states[q][k];
-        uint32_t whole_choice = 0, sliced_choice = 0;
-        const double whole = bellman(p.row_groups, p.a, p.b, s, [&](uint64_t j) { return x[j]; }, x[s], whole_choice);
-        const double sliced = bellman(slice.groups, slice.a, slice.b, k, [&](uint64_t slot) { return padded[slot]; },
-                                      padded[layout.slot[s]], sliced_choice);
-        ASSERT_NEAR(sliced, whole, 1e-15) << "state " << s << ", " << slices << " slices";
-        ASSERT_EQ(sliced_choice, whole_choice) << "state " << s;
+      return best;
+    };
+    for (uint64_t slices : {1, 2, 4, 6}) {
+      const PartitionLayout layout = make_partition_layout(balance_by_entries(state_entries, slices), p.row_groups, p.a);
+      const std::vector<double> padded = to_padded(x, layout);
+      for (uint64_t q = 0; q < slices; ++q) {
+        const MatrixSlice slice = slice_minmax_problem(p, layout, q);
+        ASSERT_EQ(slice.groups.size(), layout.states[q].size() + 1);
+        for (uint64_t k = 0; k < layout.states[q].size(); ++k) {
+          const uint64_t s = layout.states[q][k];
+          uint32_t whole_choice = 0, sliced_choice = 0;
+          const double whole = bellman(p.row_groups, p.a, p.b, s, [&](uint64_t j) { return x[j]; }, x[s], whole_choice);
+          const double sliced = bellman(slice.groups, slice.a, slice.b, k, [&](uint64_t slot) { return padded[slot]; },
+                                        padded[layout.slot[s]], sliced_choice);
+          ASSERT_NEAR(sliced, whole, 1e-15) << "state " << s << ", " << slices << " slices";
+          ASSERT_EQ(sliced_choice, whole_choice) << "state " << s;
+        }
       }
     }
   }

@@ -1,12 +1,16 @@
 #include "solver/device/row_partition.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "common/error.hpp"
 
 namespace pmc {
 
 namespace {
+
+// Below this many states a slice is cut on one thread (threads cost more).
+constexpr uint64_t k_parallel_states = 100000;
 
 // Rows of state s: [first_row(s), first_row(s + 1)).
 uint64_t first_row(const std::vector<uint64_t>& row_groups, uint64_t s) {
@@ -54,23 +58,29 @@ PartitionLayout make_partition_layout(const std::vector<uint64_t>& bounds, const
   }
   for (uint64_t p = 0; p < slices; ++p) {
     const uint64_t lo = bounds[p], hi = bounds[p + 1];
-    std::vector<uint64_t> interior, boundary;
+    // Which states read only their own slice (in parallel: tens of millions
+    // of entries), then interior states first, each group in state order.
+    std::vector<uint8_t> inside(hi - lo, 1);
+#pragma omp parallel for if (hi - lo > k_parallel_states) schedule(static, 4096)
     for (uint64_t s = lo; s < hi; ++s) {
-      bool inside = true;
-      for (uint64_t r = first_row(row_groups, s); r < first_row(row_groups, s + 1) && inside; ++r) {
+      for (uint64_t r = first_row(row_groups, s); r < first_row(row_groups, s + 1) && inside[s - lo]; ++r) {
         for (uint64_t k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k) {
           if (a.columns[k] < lo || a.columns[k] >= hi) {
-            inside = false;
+            inside[s - lo] = 0;
             break;
           }
         }
       }
-      (inside ? interior : boundary).push_back(s);
     }
-    layout.interior[p] = interior.size();
     std::vector<uint64_t>& states = layout.states[p];
-    states = std::move(interior);
-    states.insert(states.end(), boundary.begin(), boundary.end());
+    states.resize(hi - lo);
+    uint64_t next_interior = 0;
+    for (uint64_t s = lo; s < hi; ++s) next_interior += inside[s - lo];
+    layout.interior[p] = next_interior;
+    uint64_t next_boundary = next_interior;
+    next_interior = 0;
+    for (uint64_t s = lo; s < hi; ++s) states[inside[s - lo] ? next_interior++ : next_boundary++] = s;
+#pragma omp parallel for if (hi - lo > k_parallel_states) schedule(static, 4096)
     for (uint64_t k = 0; k < states.size(); ++k) layout.slot[states[k]] = p * layout.stride + k;
   }
   return layout;
@@ -80,28 +90,55 @@ namespace {
 
 // Copies the rows of the slice's states in slot order, columns renamed to
 // slots. `drop_diagonal` (linear systems): a_ii goes into scale instead.
+// Two parallel passes: each state's rows and entries, then (at offsets from
+// their prefix sums) the rows themselves.
 MatrixSlice slice_rows(const std::vector<uint64_t>& row_groups, const SparseMatrix& a, const std::vector<double>& b,
                        const PartitionLayout& layout, uint64_t p, bool drop_diagonal) {
   if (p >= layout.slices()) fail(ErrorCode::invalid_argument, "slice {} of {}", p, layout.slices());
-  MatrixSlice slice;
   const std::vector<uint64_t>& states = layout.states[p];
-  if (!row_groups.empty()) slice.groups.assign(1, 0);
-  for (const uint64_t s : states) {
+  const uint64_t count = states.size();
+  const bool parallel = count > k_parallel_states;
+  std::vector<uint64_t> row_base(count + 1, 0), entry_base(count + 1, 0);
+#pragma omp parallel for if (parallel) schedule(static, 4096)
+  for (uint64_t k = 0; k < count; ++k) {
+    const uint64_t s = states[k], first = first_row(row_groups, s), end = first_row(row_groups, s + 1);
+    uint64_t entries = a.row_offsets[end] - a.row_offsets[first];
+    if (drop_diagonal) {
+      for (uint64_t i = a.row_offsets[first]; i < a.row_offsets[end]; ++i) entries -= a.columns[i] == s ? 1 : 0;
+    }
+    row_base[k + 1] = end - first;
+    entry_base[k + 1] = entries;
+  }
+  for (uint64_t k = 0; k < count; ++k) {
+    row_base[k + 1] += row_base[k];
+    entry_base[k + 1] += entry_base[k];
+  }
+  MatrixSlice slice;
+  slice.a.row_offsets.assign(row_base[count] + 1, 0);
+  slice.a.columns.resize(entry_base[count]);
+  slice.a.values.resize(entry_base[count]);
+  slice.b.resize(row_base[count]);
+  if (!row_groups.empty()) slice.groups.assign(row_base.begin(), row_base.end());
+  if (drop_diagonal) slice.scale.resize(count);
+#pragma omp parallel for if (parallel) schedule(static, 4096)
+  for (uint64_t k = 0; k < count; ++k) {
+    const uint64_t s = states[k];
+    uint64_t out = entry_base[k], row = row_base[k];
     double diagonal = 0;
-    for (uint64_t r = first_row(row_groups, s); r < first_row(row_groups, s + 1); ++r) {
-      for (uint64_t k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k) {
-        if (drop_diagonal && a.columns[k] == s) {
-          diagonal += a.values[k];
+    for (uint64_t r = first_row(row_groups, s); r < first_row(row_groups, s + 1); ++r, ++row) {
+      for (uint64_t i = a.row_offsets[r]; i < a.row_offsets[r + 1]; ++i) {
+        if (drop_diagonal && a.columns[i] == s) {
+          diagonal += a.values[i];
           continue;
         }
-        slice.a.columns.push_back(static_cast<uint32_t>(layout.slot[a.columns[k]]));
-        slice.a.values.push_back(a.values[k]);
+        slice.a.columns[out] = static_cast<uint32_t>(layout.slot[a.columns[i]]);
+        slice.a.values[out] = a.values[i];
+        ++out;
       }
-      slice.a.row_offsets.push_back(slice.a.columns.size());
-      slice.b.push_back(b.empty() ? 0.0 : b[r]);
+      slice.a.row_offsets[row + 1] = out;
+      slice.b[row] = b.empty() ? 0.0 : b[r];
     }
-    if (!row_groups.empty()) slice.groups.push_back(slice.a.num_rows());
-    if (drop_diagonal) slice.scale.push_back(1.0 / (1.0 - diagonal));
+    if (drop_diagonal) slice.scale[k] = 1.0 / (1.0 - diagonal);
   }
   return slice;
 }
@@ -127,13 +164,17 @@ MatrixSlice slice_minmax_problem(const MinMaxProblem& problem, const PartitionLa
 
 std::vector<double> to_padded(const std::vector<double>& x, const PartitionLayout& layout) {
   std::vector<double> padded(layout.padded_size(), 0.0);
-  for (uint64_t s = 0; s < x.size(); ++s) padded[layout.slot[s]] = x[s];
+  const uint64_t n = x.size();
+#pragma omp parallel for if (n > k_parallel_states) schedule(static, 4096)
+  for (uint64_t s = 0; s < n; ++s) padded[layout.slot[s]] = x[s];
   return padded;
 }
 
 void from_padded(const std::vector<double>& padded, const PartitionLayout& layout, std::vector<double>& x) {
   x.resize(layout.slot.size());
-  for (uint64_t s = 0; s < x.size(); ++s) x[s] = padded[layout.slot[s]];
+  const uint64_t n = x.size();
+#pragma omp parallel for if (n > k_parallel_states) schedule(static, 4096)
+  for (uint64_t s = 0; s < n; ++s) x[s] = padded[layout.slot[s]];
 }
 
 }  // namespace pmc
