@@ -14,6 +14,7 @@
 
 #include "check/check.hpp"
 #include "common/error.hpp"
+#include "solver/device/device_selection.hpp"
 #include "solver/device/devices.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "formats/model_files.hpp"
@@ -289,6 +290,35 @@ TEST(MultiGpuEdges, MoreSlicesThanRowsAndEmptySystems) {
   LinearSystem empty;
   std::vector<double> none;
   EXPECT_TRUE(gpu_jacobi_partitioned(empty, none, settings, {0, 0}, GpuExchange::copies).converged);
+}
+
+// Automatic device plans under a memory budget: a problem too large for
+// one GPU is split over all of them only where each holds its share (a
+// slice and the whole iterate twice); a listed split that does not fit
+// says so. 1M non-zeros, 100K rows: ~16.8 MB on one GPU, ~10 MB per share of two.
+TEST(MultiGpuPlan, SplitsOnlyWhereEveryShareFits) {
+  const uint64_t entries = 1000000, rows = 100000;
+  ASSERT_LT(gpu_bytes_per_share(entries, rows, 2), gpu_bytes_needed(entries, rows));
+  SolverSettings settings;
+  settings.gpu_memory_limit = gpu_bytes_needed(entries, rows);
+  EXPECT_EQ(plan_devices(settings, entries, rows).devices, std::vector<int>{0});  // fits one GPU
+  settings.gpu_memory_limit = gpu_bytes_per_share(entries, rows, 2) + 1000;
+  const DevicePlan split = plan_devices(settings, entries, rows);
+  if (gpu_count() < 2) {
+    EXPECT_EQ(split.devices, std::vector<int>{0}) << split.reason;  // nowhere to split to
+    return;
+  }
+  EXPECT_EQ(split.devices.size(), gpu_count()) << split.reason;
+  EXPECT_NE(split.reason.find("split over all"), std::string::npos) << split.reason;
+  settings.gpu_memory_limit = gpu_bytes_per_share(entries, rows, gpu_count()) / 2;
+  const DevicePlan none = plan_devices(settings, entries, rows);
+  EXPECT_EQ(none.devices, std::vector<int>{0}) << none.reason;
+  EXPECT_NE(none.reason.find("does not fit GPU"), std::string::npos) << none.reason;
+  settings.devices = {0, 1};
+  const std::string message = testing::expect_error("a listed split too large", ErrorCode::out_of_memory, [&] {
+    require_device_memory("gpu.vi", entries, rows, settings);
+  });
+  EXPECT_NE(message.find("on each"), std::string::npos) << message;
 }
 
 TEST(MultiGpuErrors, BadDevicesLayoutsAndCancellation) {

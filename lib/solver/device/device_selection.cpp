@@ -48,6 +48,11 @@ int primary_device_ordinal(const SolverSettings& settings) {
 
 uint64_t gpu_bytes_needed(uint64_t entries, uint64_t rows) { return 12 * entries + 48 * rows; }
 
+uint64_t gpu_bytes_per_share(uint64_t entries, uint64_t rows, uint64_t gpus) {
+  gpus = std::max<uint64_t>(gpus, 1);
+  return gpu_bytes_needed(entries / gpus + 1, rows / gpus + 1) + 16 * rows;
+}
+
 std::string device_chain_key(int index) { return fmt::format("{}chain:{}", k_device_key_prefix, index); }
 
 // Row offsets of the matrix and of its transpose; columns, values and
@@ -82,7 +87,23 @@ void require_device_memory(std::string_view solver, uint64_t entries, uint64_t r
   const DeviceList& list = discover_devices();
   const int device = primary_device(settings);
   if (list.devices.empty() || device < 0 || static_cast<size_t>(device) >= list.devices.size()) return;
-  if ((solver == "gpu.jacobi" || solver == "gpu.vi") && plan_devices(settings, entries, rows).devices.size() > 1) return;
+  if (solver == "gpu.jacobi" || solver == "gpu.vi") {
+    const DevicePlan plan = plan_devices(settings, entries, rows);
+    if (plan.devices.size() > 1) {
+      // Every GPU of the split holds its share and the whole iterate twice.
+      const uint64_t share = gpu_bytes_per_share(entries, rows, plan.devices.size());
+      for (const int d : plan.devices) {
+        const uint64_t budget = gpu_memory_budget(settings, d);
+        if (share <= budget) continue;
+        fail(ErrorCode::out_of_memory,
+             "{}: split over {} GPUs, the problem ({} rows, {} non-zeros) needs ~{} on each, more than GPU {}'s "
+             "budget of {}; raise it with {}, list more GPUs, or choose a CPU solver",
+             solver, plan.devices.size(), rows, entries, format_bytes(share), d, format_bytes(budget),
+             setting_name(Setting::gpu_memory_limit));
+      }
+      return;
+    }
+  }
   const uint64_t needed = gpu_bytes_needed(entries, rows);
   const uint64_t budget = gpu_memory_budget(settings, device);
   if (needed <= budget) return;
@@ -124,6 +145,16 @@ DevicePlan plan_devices(const SolverSettings& settings, uint64_t entries, uint64
   if (needed <= budget || count < 2) {
     plan.reason = fmt::format("GPU {}", primary);
     return plan;
+  }
+  // Split over all GPUs only where every one holds its share; else the
+  // caller's fallbacks (SCC blocks, the CPU) apply.
+  const uint64_t share = gpu_bytes_per_share(entries, rows, static_cast<uint64_t>(count));
+  for (int d = 0; d < count; ++d) {
+    if (share > gpu_memory_budget(settings, d)) {
+      plan.reason = fmt::format("needs ~{}, more than GPU {}'s {}, and ~{} on each of {} GPUs does not fit GPU {}",
+                                megabytes(needed), primary, megabytes(budget), megabytes(share), count, d);
+      return plan;
+    }
   }
   plan.devices.clear();
   for (int d = 0; d < count; ++d) plan.devices.push_back(d);

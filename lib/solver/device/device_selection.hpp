@@ -49,6 +49,10 @@ uint64_t gpu_memory_budget(const SolverSettings& settings, int index);
 // (the solver then says why it cannot run).
 void require_device_memory(std::string_view solver, uint64_t entries, uint64_t rows, const SolverSettings& settings);
 
+// One GPU's memory in a split over `gpus`: its share of the matrix and
+// per-row vectors, and the whole padded iterate twice.
+uint64_t gpu_bytes_per_share(uint64_t entries, uint64_t rows, uint64_t gpus);
+
 // "123 MB", for the reasons the registry and the plan give.
 std::string megabytes(uint64_t bytes);
 
@@ -60,7 +64,7 @@ struct DevicePlan {
 // The GPUs for gpu.jacobi / gpu.vi on a problem of `entries` non-zeros and
 // `rows` rows: the listed ones, or all, or — automatic — the primary device
 // while the problem fits its budget and every usable GPU when it does not
-// (and there are several). Throws Error(no_device) without a usable GPU and
+// (and there are several, each with room for its share). Throws Error(no_device) without a usable GPU and
 // Error(invalid_argument) for a listed index that does not exist or repeats
 // (repeats are allowed with settings.gpu_exchange == copies).
 DevicePlan plan_devices(const SolverSettings& settings, uint64_t entries, uint64_t rows);
