@@ -42,6 +42,8 @@
 #                                 slices on one GPU, NCCL and 2+ GPUs where there are), memcheck,
 #                                 multi_gpu_benchmark, then test_gpu_solvers (the shared kernels)
 #   MULTI_BENCH_ARGS    arguments of bench/multi_gpu_benchmark
+#   MULTI_SOURCES       a folder with crowds.prism, nand.prism (QVBS) and leader_async7.nm (the manifest's
+#                       leader_async N7): the multi phase then also runs bench/multi_gpu_checks.py on them
 #   SYNTH_BENCH_ARGS    arguments of bench/synth_benchmark
 #   SYNTH_PARTS         which of "tests plots bench" the synth phase runs (default: all)
 #   GPU_TEST_FILTER     gtest filter for test_gpu_solvers (default: all)
@@ -231,16 +233,37 @@ elif [ "$phase" = multi ]; then
   echo "exit $? after $((SECONDS - start)) s"; head -2 "$OUT/multi_tests.log"
   grep -E "^\[  PASSED|^\[  FAILED|tests ran|exchange|Failure|Expected|Which|  Actual|error" "$OUT/multi_tests.log" | head -40
   if command -v compute-sanitizer >/dev/null; then
+    # Copies with the CUDA API's errors reported; then everything, NCCL
+    # included, without them: libnccl probes kernels it was not built for
+    # (cudaFuncGetAttributes, error 209) and memcheck counts those.
     start=$SECONDS
     timeout ${SANITIZER_TIMEOUT:-150} compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
-      /tmp/b/tests/test_gpu_multi_gpu --gtest_filter="${SANITIZER_FILTER:-MultiGpuEdges*:MultiGpuErrors*:Manifest/MultiGpuReference.*brp*:Manifest/MultiGpuReference.*wlan_M2*}" \
+      /tmp/b/tests/test_gpu_multi_gpu --gtest_filter="${SANITIZER_FILTER:-MultiGpuEdges*:Manifest/MultiGpuReference.*brp_N16*copies:Manifest/MultiGpuReference.*leader_sync_3_2*copies}" \
       > "$OUT/memcheck_multi.log" 2>&1
-    echo "memcheck exit $? after $((SECONDS - start)) s"
+    echo "memcheck (copies) exit $? after $((SECONDS - start)) s"
     grep -E "ERROR SUMMARY|LEAK SUMMARY|^\[  PASSED|^\[  FAILED" "$OUT/memcheck_multi.log" | head -10
+    start=$SECONDS
+    timeout ${SANITIZER_TIMEOUT:-150} compute-sanitizer --tool memcheck --leak-check full --report-api-errors no --error-exitcode 1 \
+      /tmp/b/tests/test_gpu_multi_gpu --gtest_filter="${SANITIZER_NCCL_FILTER:-MultiGpuEdges*:MultiGpuErrors*:Manifest/MultiGpuReference.*brp_N16*:Manifest/MultiGpuReference.*leader_sync_3_2*}" \
+      > "$OUT/memcheck_multi_nccl.log" 2>&1
+    echo "memcheck (NCCL too, API errors not reported) exit $? after $((SECONDS - start)) s"
+    grep -E "ERROR SUMMARY|LEAK SUMMARY|^\[  PASSED|^\[  FAILED" "$OUT/memcheck_multi_nccl.log" | head -10
   fi
   echo "== multi_gpu_benchmark"
   timeout ${MULTI_BENCH_TIMEOUT:-150} /tmp/b/bench/multi_gpu_benchmark ${MULTI_BENCH_ARGS:-} > "$OUT/multi_bench.txt" 2>&1
   echo "exit $?"; cat "$OUT/multi_bench.txt"
+  if [ -n "${MULTI_SOURCES:-}" ]; then
+    # Whole checks from .pmcb, one GPU against two: QVBS's crowds and nand
+    # and the manifest's leader_async N7, copied into MULTI_SOURCES as
+    # crowds.prism, nand.prism, leader_async7.nm.
+    echo "== whole checks, 1 vs 2 GPUs (bench/multi_gpu_checks.py)"
+    timeout ${MULTI_CHECKS_TIMEOUT:-300} python3 bench/multi_gpu_checks.py /tmp/b/shell/pmc --repeat ${MULTI_REPEAT:-3} \
+      --case "crowds:$MULTI_SOURCES/crowds.prism:TotalRuns=6,CrowdSize=20:gpu.jacobi:P=? [ F observe0>1 ]" \
+      --case "nand:$MULTI_SOURCES/nand.prism:N=60,K=4:gpu.jacobi:P=? [ F s=4 & z/N<0.1 ]" \
+      --case "leader_async7:$MULTI_SOURCES/leader_async7.nm::gpu.vi:Rmin=? [ F \"elected\" ]" \
+      > "$OUT/multi_checks.txt" 2>&1
+    echo "exit $?"; cat "$OUT/multi_checks.txt"
+  fi
   echo "== test_gpu_solvers (the row and Bellman kernels are shared)"
   start=$SECONDS
   PMC_TEST_MAX_TRANSITIONS=${GPU_TEST_MAX_TRANSITIONS:-0} timeout ${GPU_TEST_TIMEOUT:-200} /tmp/b/tests/test_gpu_solvers \
