@@ -21,6 +21,33 @@ uint64_t num_states(const std::vector<uint64_t>& row_groups, const SparseMatrix&
   return row_groups.empty() ? a.num_rows() : row_groups.size() - 1;
 }
 
+// Which slices the boundary states (states[interior..]) read: per thread
+// a flag per slice, or-ed together.
+std::vector<uint8_t> slices_read(const std::vector<uint64_t>& bounds, const std::vector<uint64_t>& row_groups,
+                                 const SparseMatrix& a, const std::vector<uint64_t>& states, uint64_t interior) {
+  const uint64_t slices = bounds.size() - 1;
+  std::vector<uint8_t> read(slices, 0);
+  const uint64_t boundary = states.size() - interior;
+#pragma omp parallel if (boundary > k_parallel_states)
+  {
+    std::vector<uint8_t> local(slices, 0);
+#pragma omp for schedule(static, 4096) nowait
+    for (uint64_t k = interior; k < states.size(); ++k) {
+      const uint64_t s = states[k];
+      for (uint64_t r = first_row(row_groups, s); r < first_row(row_groups, s + 1); ++r) {
+        for (uint64_t i = a.row_offsets[r]; i < a.row_offsets[r + 1]; ++i) {
+          // The slice owning column c: the last bound at or below it.
+          const auto owner = std::upper_bound(bounds.begin(), bounds.end(), uint64_t{a.columns[i]}) - bounds.begin() - 1;
+          local[static_cast<uint64_t>(owner)] = 1;
+        }
+      }
+    }
+#pragma omp critical
+    for (uint64_t q = 0; q < slices; ++q) read[q] |= local[q];
+  }
+  return read;
+}
+
 }  // namespace
 
 std::vector<uint64_t> balance_by_entries(const std::vector<uint64_t>& state_entry_offsets, uint64_t slices) {
@@ -51,6 +78,7 @@ PartitionLayout make_partition_layout(const std::vector<uint64_t>& bounds, const
   PartitionLayout layout;
   const uint64_t slices = bounds.size() - 1;
   layout.states.resize(slices);
+  layout.reads.resize(slices);
   layout.interior.assign(slices, 0);
   layout.slot.assign(n, 0);
   for (uint64_t p = 0; p < slices; ++p) {
@@ -82,6 +110,8 @@ PartitionLayout make_partition_layout(const std::vector<uint64_t>& bounds, const
     for (uint64_t s = lo; s < hi; ++s) states[inside[s - lo] ? next_interior++ : next_boundary++] = s;
 #pragma omp parallel for if (hi - lo > k_parallel_states) schedule(static, 4096)
     for (uint64_t k = 0; k < states.size(); ++k) layout.slot[states[k]] = p * layout.stride + k;
+    layout.reads[p] = slices_read(bounds, row_groups, a, states, layout.interior[p]);
+    layout.reads[p][p] = 1;
   }
   return layout;
 }

@@ -26,6 +26,9 @@ struct PartitionLayout {
   std::vector<std::vector<uint64_t>> states;
   std::vector<uint64_t> interior;  // per slice: how many of its first states are interior
   std::vector<uint64_t> slot;      // global state -> slot in the padded iterate
+  // reads[q][p] != 0: some row of slice q reads a value of slice p (always
+  // for p == q). The exchange sends p's slice only where q reads it.
+  std::vector<std::vector<uint8_t>> reads;
 
   uint64_t slices() const { return states.size(); }
   uint64_t padded_size() const { return stride * slices(); }

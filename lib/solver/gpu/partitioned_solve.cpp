@@ -75,6 +75,7 @@ DeviceParts make_parts(const std::vector<int>& devices, const PartitionLayout& l
     parts.push_back(std::make_unique<DevicePart>(ordinals[p], slice.groups, slice.a, slice.b, slice.scale,
                                                  layout.states[p].size(), layout.interior[p], p * layout.stride,
                                                  padded_start));
+    parts.back()->reads_from = layout.reads[p];
   }
   return parts;
 }
@@ -87,12 +88,21 @@ void synchronize(const DeviceParts& parts) {
 }
 
 // Bytes one iteration moves: every part's slice of the matrix and its own
-// vectors (b, scale, x read and written), and the slices sent to the others.
-double bytes_per_iteration(const DeviceParts& parts, double per_state_bytes) {
+// vectors (b, scale, x read and written), and the slices sent to the parts
+// that read them (peer copies; NCCL's all-gather sends every slice to all
+// while any part reads another).
+double bytes_per_iteration(const DeviceParts& parts, const SliceExchange& exchange, double per_state_bytes) {
+  bool any_across = false;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    for (size_t q = 0; q < parts.size(); ++q) any_across = any_across || (q != p && parts[q]->reads_from[p]);
+  }
   double bytes = 0;
-  for (const auto& part : parts) {
-    bytes += part->a.bytes() + part->states * per_state_bytes;
-    bytes += static_cast<double>(part->states) * 8.0 * static_cast<double>(parts.size() - 1);
+  for (size_t p = 0; p < parts.size(); ++p) {
+    bytes += parts[p]->a.bytes() + parts[p]->states * per_state_bytes;
+    for (size_t q = 0; q < parts.size(); ++q) {
+      const bool sent = exchange.sends_to_all() ? any_across : parts[q]->reads_from[p] != 0;
+      if (q != p && sent) bytes += static_cast<double>(parts[p]->states) * 8.0;
+    }
   }
   return bytes;
 }
@@ -169,8 +179,13 @@ std::string kernel_description(bool warp, const char* per_row, const DeviceParts
   const std::string where = gpus == parts.size() ? "on " + std::to_string(gpus) + " GPUs"
                                                  : "in " + std::to_string(parts.size()) + " slices on " +
                                                        std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs");
+  uint64_t transfers = 0;  // slice pairs (p, q): q reads p's values
+  for (size_t p = 0; p < parts.size(); ++p) {
+    for (size_t q = 0; q < parts.size(); ++q) transfers += (q != p && parts[q]->reads_from[p]) ? 1 : 0;
+  }
   return std::string(warp ? "warp-per-" : "thread-per-") + per_row + " " + where + ", " + exchange.name() +
-         " exchange, " + std::to_string(percent) + "% interior rows";
+         " exchange, " + std::to_string(percent) + "% interior rows, " + std::to_string(transfers) + " of " +
+         std::to_string(parts.size() * (parts.size() - 1)) + " slice transfers";
 }
 
 }  // namespace
@@ -200,7 +215,7 @@ SolveStats gpu_jacobi_partitioned(const LinearSystem& system, std::vector<double
   stats.solver = "gpu.jacobi";
   stats.kernel = kernel_description(warp, "row", parts, *exchange);
   stats.gpus = distinct_gpus(parts);
-  stats.bytes_per_iteration = bytes_per_iteration(parts, 8.0 * 4);  // b, scale, x_i read, y_i written
+  stats.bytes_per_iteration = bytes_per_iteration(parts, *exchange, 8.0 * 4);  // b, scale, x_i read, y_i written
   const int relative = settings.relative ? 1 : 0;
   const int current = iterate(parts, *exchange, settings, "gpu.jacobi", settings.max_iterations, false, stats,
                               [&](DevicePart& part, uint64_t first, uint64_t end, int cur, bool check) {
@@ -239,7 +254,7 @@ SolveStats gpu_value_iteration_partitioned(const MinMaxProblem& p, MinMaxSolutio
   stats.solver = "gpu.vi";
   stats.kernel = kernel_description(warp, "state", parts, *exchange);
   stats.gpus = distinct_gpus(parts);
-  stats.bytes_per_iteration = bytes_per_iteration(parts, 8.0 * 3);  // group offset, x_s read, y_s written (+ b per choice below)
+  stats.bytes_per_iteration = bytes_per_iteration(parts, *exchange, 8.0 * 3);  // group offset, x_s read, y_s written (+ b per choice below)
   for (const auto& part : parts) stats.bytes_per_iteration += part->a.rows * 8.0;
   const int maximize = p.maximize ? 1 : 0, relative = settings.relative ? 1 : 0;
   auto bellman = [&](DevicePart& part, uint64_t first, uint64_t end, int cur, double* diff, uint32_t* choice) {
