@@ -62,7 +62,7 @@ double widest_gap(const std::vector<double>& l, const std::vector<double>& u) {
 }
 
 // `optimistic`: start the upper bounds from a verified guess even where the
-// problem has an a-priori bound (cpu.ovi); otherwise only where it has none.
+// problem has an a-priori bound (cpu.optimistic-vi); otherwise only where it has none.
 SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings,
                          bool optimistic, const char* name) {
   const uint64_t n = p.num_unknowns();
@@ -130,7 +130,7 @@ SolveStats optimistic_value_iteration(const MinMaxProblem& p, MinMaxSolution& so
                                       const SolverSettings& settings) {
   return solve_with_end_components_collapsed(
       p, solution, settings, [](const MinMaxProblem& q, MinMaxSolution& x, const SolverSettings& s) {
-        return interval_core(q, x, s, true, "cpu.ovi");
+        return interval_core(q, x, s, true, "cpu.optimistic-vi");
       });
 }
 

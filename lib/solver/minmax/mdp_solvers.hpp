@@ -51,7 +51,7 @@ SolveStats topological_value_iteration(const MinMaxProblem& problem, MinMaxSolut
 SolveStats interval_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
                                     const SolverSettings& settings);
 
-// "cpu.ovi": optimistic value iteration (Hartmanns & Kaminski, CAV 2020) on
+// "cpu.optimistic-vi": optimistic value iteration (Hartmanns & Kaminski, CAV 2020) on
 // the end-component quotient: value iteration on the lower bounds until
 // their change is small, then a guessed upper bound, kept only once one
 // sweep shows it inductive (B(u) ≤ u), then interval sweeps until the
