@@ -77,10 +77,7 @@ SolveStats interval_linear(const LinearSystem& s, std::vector<double>& lower, st
                            const SolverSettings& settings) {
   const Stopwatch solve_clock;
   const uint64_t n = s.a.num_rows();
-  if (!lower.empty() && lower.size() != n) {
-    fail(ErrorCode::invalid_argument, "cpu.interval-vi: start vector has {} values, the system has {} unknowns",
-         lower.size(), n);
-  }
+  require_start_size("cpu.interval-vi", lower, n);
   SolveStats stats;
   stats.kernel = "gauss-seidel";
   // Matrix once, offsets, b, scale, the pairs read and written.

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/error.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {
@@ -21,6 +22,14 @@ struct BoundPair {
 };
 
 // 1/(1 − a_ii) per row: Gauss–Seidel solves each row for its own unknown.
+// A given lower start must have one value per unknown (empty: none given).
+inline void require_start_size(const char* solver, const std::vector<double>& lower, uint64_t unknowns) {
+  if (!lower.empty() && lower.size() != unknowns) {
+    fail(ErrorCode::invalid_argument, "{}: start vector has {} values, the system has {} unknowns", solver,
+         lower.size(), unknowns);
+  }
+}
+
 inline std::vector<double> diagonal_scale(const SparseMatrix& a) {
   std::vector<double> scale(a.num_rows(), 1.0);
   for (uint64_t i = 0; i < a.num_rows(); ++i) {
