@@ -68,12 +68,18 @@ TEST(Expression, VariablesAndFunctions) {
   EXPECT_EQ(compile("floor(x/2)").evaluate_int(state), 2);
 }
 
-TEST(Expression, ConstantsAndFormulasFromDeclarations) {
+// A constant N = 4.
+Declarations constant_n_is_4() {
   Declarations d;
   ConstantDeclaration n;
   n.name = "N";
   n.value = parse("4");
   d.constants.push_back(n);
+  return d;
+}
+
+TEST(Expression, ConstantsAndFormulasFromDeclarations) {
+  Declarations d = constant_n_is_4();
   FormulaDeclaration f;
   f.name = "full";
   f.value = parse("x=N");
@@ -99,14 +105,6 @@ Ranges ranges_of(const std::string& text, const Declarations& declarations = {})
   return out;
 }
 
-Declarations constant_n_is_4() {
-  Declarations d;
-  ConstantDeclaration n;
-  n.name = "N";
-  n.value = parse("4");
-  d.constants.push_back(n);
-  return d;
-}
 
 // The leading conjuncts' ranges, merged per variable, up to a conjunct
 // that could throw; none for forms that are not a variable against a literal.

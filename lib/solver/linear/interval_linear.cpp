@@ -119,12 +119,7 @@ SolveStats interval_linear(const LinearSystem& s, std::vector<double>& lower, st
 
   // Without a bound (limit hit in the first phase) `lower` is plain VI's
   // estimate x_k and the result is not sound.
-  lower.resize(n);
-  upper.resize(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    lower[i] = v[i].first;
-    upper[i] = bounded ? v[i].second : k_infinity;
-  }
+  store_bound_pairs(v, bounded, lower, upper);
   stats.sound = bounded;
   loop.record_loop_seconds();
   stats.seconds = solve_clock.seconds();

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "common/error.hpp"
@@ -27,6 +28,18 @@ inline void require_start_size(const char* solver, const std::vector<double>& lo
   if (!lower.empty() && lower.size() != unknowns) {
     fail(ErrorCode::invalid_argument, "{}: start vector has {} values, the system has {} unknowns", solver,
          lower.size(), unknowns);
+  }
+}
+
+// The solved pairs back into the caller's vectors: lower bounds, and upper
+// bounds where `bounded` (else ∞: the first phase never ended).
+inline void store_bound_pairs(const std::vector<BoundPair>& v, bool bounded, std::vector<double>& lower,
+                              std::vector<double>& upper) {
+  lower.resize(v.size());
+  upper.resize(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    lower[i] = v[i].first;
+    upper[i] = bounded ? v[i].second : std::numeric_limits<double>::infinity();
   }
 }
 

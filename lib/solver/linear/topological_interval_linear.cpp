@@ -303,12 +303,7 @@ SolveStats topological_interval_linear(const LinearSystem& s, std::vector<double
   const bool bounded = solver.solve(v);
   solver.record_loop_seconds();
   solver.describe(n);
-  lower.resize(n);
-  upper.resize(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    lower[i] = v[i].first;
-    upper[i] = bounded ? v[i].second : k_infinity;
-  }
+  store_bound_pairs(v, bounded, lower, upper);
   stats.sound = bounded;
   stats.converged = solver.converged();
   stats.seconds = solve_clock.seconds();
