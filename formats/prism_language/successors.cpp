@@ -34,23 +34,25 @@ SuccessorGenerator::SuccessorGenerator(const PrismModel& program, const StateLay
       words_(layout.words()),
       rates_(program.type == ModelType::ctmc),
       participants_(program.actions.size()) {
+  std::vector<const Command*> local;
   for (uint32_t m = 0; m < program.modules.size(); ++m) {
     const Module& module = program.modules[m];
     for (const Command& command : module.commands) {
-      if (command.action == 0) local_commands_.push_back(&command);
+      if (command.action == 0) local.push_back(&command);
     }
     for (uint32_t action : module.alphabet) {
       if (action == 0 || action >= participants_.size()) {
         fail(ErrorCode::internal, "module {}: action index {} in its alphabet is not one of the program's {} actions",
              module.name, action, program.actions.size());
       }
-      Participant participant{m, {}};
+      std::vector<const Command*> labelled;
       for (const Command& command : module.commands) {
-        if (command.action == action) participant.commands.push_back(&command);
+        if (command.action == action) labelled.push_back(&command);
       }
-      participants_[action].push_back(std::move(participant));
+      participants_[action].push_back({m, GuardIndex(labelled, program.variables)});
     }
   }
+  local_commands_ = GuardIndex(local, program.variables);
   target_values_.resize(program.variables.size());
 }
 
@@ -83,7 +85,7 @@ void SuccessorGenerator::expand(std::span<const int32_t> values) {
   weights_.clear();
   targets_.clear();
   weights_of_enabled_.clear();
-  for (const Command* command : local_commands_) {
+  for (const Command* command : local_commands_.candidates(values)) {
     const Enabled enabled{command, weights_of_enabled_.size()};
     if (enable(*command, values)) add_alternative(0, {&enabled, 1}, values);
   }
@@ -97,7 +99,7 @@ void SuccessorGenerator::expand(std::span<const int32_t> values) {
     bool blocked = false;
     for (const Participant& participant : participants) {
       const size_t first = enabled_.size();
-      for (const Command* command : participant.commands) {
+      for (const Command* command : participant.commands.candidates(values)) {
         const Enabled enabled{command, weights_of_enabled_.size()};
         if (enable(*command, values)) enabled_.push_back(enabled);
       }

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/prism_language/guard_index.hpp"
 #include "formats/prism_language/prism_model.hpp"
 #include "formats/prism_language/state_packing.hpp"
 
@@ -61,7 +62,7 @@ class SuccessorGenerator {
   };
   struct Participant {
     uint32_t module;
-    std::vector<const Command*> commands;  // its commands labelled with the action
+    GuardIndex commands;  // its commands labelled with the action
   };
 
   bool enable(const Command& command, std::span<const int32_t> values);
@@ -75,7 +76,7 @@ class SuccessorGenerator {
   const StateLayout& layout_;
   uint32_t words_;
   bool rates_;
-  std::vector<const Command*> local_commands_;
+  GuardIndex local_commands_;  // every module's unlabelled commands, module by module
   std::vector<std::vector<Participant>> participants_;  // by action; [0] unused
 
   std::vector<Alternative> alternatives_;

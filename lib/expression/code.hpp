@@ -68,6 +68,15 @@ struct Instruction {
   Value value{0};
 };
 
+// Forms the evaluator runs without the interpreter loop: most guards and
+// updates of real models are one of these.
+enum class Shape : uint8_t {
+  general,        // run the code
+  ranges,         // a boolean that is exactly its necessary ranges (`x=1 & y>=2 & b`)
+  load,           // an integer or boolean variable: state[variable]
+  load_plus,      // an integer variable plus a constant: state[variable] + offset
+};
+
 struct Expression::Representation {
   std::vector<Instruction> code;
   ValueType type = ValueType::boolean;
@@ -76,6 +85,10 @@ struct Expression::Representation {
   uint32_t state_size = 0;  // 1 + the largest variable index loaded
   SourceLocation location;
   std::string text;  // PRISM syntax, for messages
+  std::vector<VariableRange> necessary;  // Expression::necessary_ranges
+  Shape shape = Shape::general;
+  uint32_t variable = 0;  // load, load_plus
+  int64_t offset = 0;     // load_plus
 };
 
 // Runs `r` on `state` with `stack` (at least r.stack_size values); the

@@ -1,5 +1,7 @@
 // Checked expression trees → postfix code (code.hpp). Constant subtrees
 // are folded first, so a guard like `s=N-1` costs one load, one push and one compare per state.
+#include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "common/error.hpp"
@@ -190,6 +192,127 @@ Node fold(const Node& n) {
   return out;
 }
 
+// Whether evaluating `n` can never throw: no integer arithmetic (overflow),
+// no conversion to an integer, no integer pow or mod.
+bool cannot_fail(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::negate:
+    case NodeKind::multiply:
+    case NodeKind::add:
+    case NodeKind::subtract:
+    case NodeKind::function_pow:
+      if (n.type != ValueType::real) return false;
+      break;
+    case NodeKind::function_floor:
+    case NodeKind::function_ceil:
+    case NodeKind::function_round:
+    case NodeKind::function_mod:
+    case NodeKind::identifier:
+      return false;
+    default: break;
+  }
+  for (const Node& c : n.children) {
+    if (!cannot_fail(c)) return false;
+  }
+  return true;
+}
+
+bool is_integer_literal(const Node& n) { return n.kind == NodeKind::integer || n.kind == NodeKind::boolean; }
+bool is_integer_variable(const Node& n) { return n.kind == NodeKind::variable && n.type != ValueType::real; }
+
+// The range a conjunct like `x = 3`, `x >= 2`, `4 > x`, `b`, `!b` puts on
+// one integer or boolean variable; nothing for other forms.
+std::optional<VariableRange> conjunct_range(const Node& n) {
+  constexpr int64_t lowest = std::numeric_limits<int64_t>::min(), highest = std::numeric_limits<int64_t>::max();
+  if (is_integer_variable(n) && n.type == ValueType::boolean) return VariableRange{n.variable, 1, 1};
+  if (n.kind == NodeKind::logical_not && is_integer_variable(n.children[0]) &&
+      n.children[0].type == ValueType::boolean) {
+    return VariableRange{n.children[0].variable, 0, 0};
+  }
+  NodeKind kind = n.kind;
+  if (kind != NodeKind::equal && kind != NodeKind::less && kind != NodeKind::less_equal &&
+      kind != NodeKind::greater && kind != NodeKind::greater_equal) {
+    return std::nullopt;
+  }
+  const Node *variable = &n.children[0], *literal = &n.children[1];
+  if (!is_integer_variable(*variable)) {
+    std::swap(variable, literal);  // `3 < x` is `x > 3`
+    if (kind == NodeKind::less) kind = NodeKind::greater;
+    else if (kind == NodeKind::less_equal) kind = NodeKind::greater_equal;
+    else if (kind == NodeKind::greater) kind = NodeKind::less;
+    else if (kind == NodeKind::greater_equal) kind = NodeKind::less_equal;
+  }
+  if (!is_integer_variable(*variable) || !is_integer_literal(*literal)) return std::nullopt;
+  const int64_t k = literal->int_value;
+  switch (kind) {
+    case NodeKind::equal: return VariableRange{variable->variable, k, k};
+    case NodeKind::less: return k == lowest ? std::nullopt : std::optional(VariableRange{variable->variable, lowest, k - 1});
+    case NodeKind::less_equal: return VariableRange{variable->variable, lowest, k};
+    case NodeKind::greater: return k == highest ? std::nullopt : std::optional(VariableRange{variable->variable, k + 1, highest});
+    case NodeKind::greater_equal: return VariableRange{variable->variable, k, highest};
+    default: return std::nullopt;
+  }
+}
+
+// The conjuncts of a left-nested `a & b & c`, in evaluation order.
+void conjuncts(const Node& n, std::vector<const Node*>& out) {
+  if (n.kind == NodeKind::logical_and) {
+    conjuncts(n.children[0], out);
+    conjuncts(n.children[1], out);
+  } else {
+    out.push_back(&n);
+  }
+}
+
+// Expression::necessary_ranges: the ranges of the leading conjuncts, up to
+// the first one whose evaluation might throw (a later conjunct's range must
+// not hide an error PRISM's left-to-right evaluation would report).
+// `exact`: every conjunct is a range, so the ranges are the whole expression.
+std::vector<VariableRange> necessary_ranges(const Node& n, bool& exact) {
+  std::vector<VariableRange> out;
+  exact = false;
+  if (n.type != ValueType::boolean) return out;
+  std::vector<const Node*> parts;
+  conjuncts(n, parts);
+  exact = true;
+  for (const Node* part : parts) {
+    if (!conjunct_range(*part)) exact = false;
+    if (const std::optional<VariableRange> range = conjunct_range(*part)) {
+      auto same = std::find_if(out.begin(), out.end(), [&](const VariableRange& r) { return r.variable == range->variable; });
+      if (same == out.end()) {
+        out.push_back(*range);
+      } else {
+        same->lower = std::max(same->lower, range->lower);
+        same->upper = std::min(same->upper, range->upper);
+      }
+    } else if (!cannot_fail(*part)) {
+      break;
+    }
+  }
+  return out;
+}
+
+// Recognises the forms code.hpp's Shape names, from the code itself.
+void set_shape(Expression::Representation& r, bool exact_ranges) {
+  const std::vector<Instruction>& code = r.code;
+  if (exact_ranges && !r.necessary.empty() && r.type == ValueType::boolean) {
+    r.shape = Shape::ranges;
+  } else if (code.size() == 1 && code[0].op == Op::load && r.type != ValueType::real) {
+    r.shape = Shape::load;
+    r.variable = code[0].arg;
+  } else if (code.size() == 3 && code[0].op == Op::load && code[1].op == Op::push && r.type == ValueType::integer &&
+             (code[2].op == Op::add_integer ||
+              (code[2].op == Op::subtract_integer && code[1].value.i != std::numeric_limits<int64_t>::min()))) {
+    // A variable is an int32: adding any int64 within ±2^62 cannot overflow.
+    const int64_t k = code[2].op == Op::add_integer ? code[1].value.i : -code[1].value.i;
+    if (k > -(int64_t{1} << 62) && k < (int64_t{1} << 62)) {
+      r.shape = Shape::load_plus;
+      r.variable = code[0].arg;
+      r.offset = k;
+    }
+  }
+}
+
 }  // namespace
 
 Expression compile_expression(const Node& checked, const SourceLocation& location) {
@@ -200,6 +323,9 @@ Expression compile_expression(const Node& checked, const SourceLocation& locatio
   r->stack_size = 0;
   const Node folded = fold(checked);
   Compiler(*r).emit(folded, checked.type);
+  bool exact = false;
+  r->necessary = necessary_ranges(folded, exact);
+  set_shape(*r, exact);
   return Expression(std::move(r));
 }
 

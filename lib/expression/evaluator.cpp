@@ -136,6 +136,28 @@ constexpr uint32_t k_stack_slots = 32;
 
 Value evaluate(const Expression::Representation& r, std::span<const int32_t> state) {
   if (r.code.size() == 1 && r.code[0].op == Op::push) return r.code[0].value;
+  if (r.shape != Shape::general) {
+    if (state.size() < r.state_size) {
+      fail(ErrorCode::internal, "expression {} needs {} variables, the state has {}", r.text, r.state_size,
+           state.size());
+    }
+    Value v;
+    switch (r.shape) {
+      case Shape::ranges:
+        v.i = 1;
+        for (const VariableRange& range : r.necessary) {
+          const int64_t x = state[range.variable];
+          if (x < range.lower || x > range.upper) {
+            v.i = 0;
+            break;
+          }
+        }
+        return v;
+      case Shape::load: v.i = state[r.variable]; return v;
+      case Shape::load_plus: v.i = state[r.variable] + r.offset; return v;
+      case Shape::general: break;
+    }
+  }
   if (r.stack_size <= k_stack_slots) {
     Value stack[k_stack_slots];
     return run_code(r, state, stack);

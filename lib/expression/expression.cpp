@@ -28,6 +28,7 @@ ValueType Expression::type() const { return representation_->type; }
 const SourceLocation& Expression::location() const { return representation_->location; }
 bool Expression::is_constant() const { return representation_->constant; }
 std::string Expression::to_string() const { return representation_->text; }
+const std::vector<VariableRange>& Expression::necessary_ranges() const { return representation_->necessary; }
 
 namespace {
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace pmc::expression {
 
@@ -20,6 +21,14 @@ struct SourceLocation {
 };
 
 enum class ValueType : uint8_t { boolean, integer, real };
+
+// Variable `variable` lies in [lower, upper]: one part of a necessary
+// condition for a boolean expression to hold (Expression::necessary_ranges).
+struct VariableRange {
+  uint32_t variable = 0;
+  int64_t lower = 0;
+  int64_t upper = 0;
+};
 
 // A typed expression over a state's variables; all constants and formulas
 // are already folded in. A state is the value of each variable in the order
@@ -47,6 +56,13 @@ class Expression {
   bool evaluate_bool(std::span<const int32_t> state) const;
   int64_t evaluate_int(std::span<const int32_t> state) const;
   double evaluate_real(std::span<const int32_t> state) const;  // ints and bools promoted
+
+  // For a boolean expression: ranges its variables must lie in for it to
+  // be true, read off its leading conjuncts (`x=1 & y>=2 & ...`), at most
+  // one per variable. Outside them the expression is false, and evaluating
+  // it could not have failed (no conjunct before the ones read can throw),
+  // so an explorer may skip it. Empty: no such condition known.
+  const std::vector<VariableRange>& necessary_ranges() const;
 
   // PRISM syntax, for messages.
   std::string to_string() const;

@@ -63,6 +63,10 @@ const std::vector<SolverEntry>& solver_registry() {
       {.name = "cpu.interval-vi", .device = DeviceKind::cpu,
        .summary = "sound interval iteration: certified lower and upper bounds (linear systems and MDPs)",
        .min_max = interval_value_iteration, .linear_bounds = interval_linear, .sound = true},
+      {.name = "cpu.optimistic-vi", .device = DeviceKind::cpu,
+       .summary = "sound optimistic value iteration for MDPs: VI, then a guessed upper bound verified inductive "
+                  "(Hartmanns & Kaminski 2020)",
+       .min_max = optimistic_value_iteration, .sound = true},
       {.name = "cpu.topo-interval-vi", .device = DeviceKind::cpu,
        .summary = "sound interval iteration SCC by SCC in dependency order (linear systems and MDPs; the CPU's sound "
                   "default)",

@@ -1,8 +1,36 @@
-"""What the shell's end-to-end tests share: a long-solving model, and
-meson's rule for tests that need the reference models ($PMC_MODELS)."""
+"""What the shell's end-to-end tests share: where the sources, the
+reference models and the QVBS are, a long-solving model, and meson's rule
+for tests that need the reference models ($PMC_MODELS)."""
 import os
 import select
 import sys
+
+
+def source_root():
+    """The source tree ($PMC_SOURCE_ROOT, else two folders up)."""
+    return os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def models_dir():
+    """The reference models ($PMC_MODELS, else meson's default); "" for none."""
+    return os.environ.get("PMC_MODELS") or os.environ.get("PMC_DEFAULT_MODELS_DIR", "")
+
+
+def qvbs_dir():
+    """The QVBS: $PMC_QVBS, else the `qvbs` folder beside the reference
+    models, else the team's data folder beside the source tree."""
+    if os.environ.get("PMC_QVBS"):
+        return os.environ["PMC_QVBS"]
+    models = models_dir()
+    if models:
+        sibling = os.path.join(os.path.dirname(os.path.normpath(models)), "qvbs")
+        if os.path.isdir(sibling):
+            return sibling
+    return os.path.join(source_root(), "..", "shared", "qvbs")
+
+
+def have_qvbs():
+    return os.path.isdir(os.path.join(qvbs_dir(), "benchmarks"))
 
 
 def write_walk(directory, n=20001):

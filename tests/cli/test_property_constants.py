@@ -14,14 +14,13 @@ import sys
 import tempfile
 import unittest
 
-from cli_support import exit_with_status
+from cli_support import exit_with_status, have_qvbs, qvbs_dir, source_root
 
 PMC = None
-ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = source_root()
 DIE = os.path.join(ROOT, "examples", "die", "die.tra")
 SIR = os.path.join(ROOT, "examples", "sir", "sir.sm")
-MODELS = os.environ.get("PMC_MODELS") or os.environ.get("PMC_DEFAULT_MODELS_DIR", "")
-QVBS = os.environ.get("PMC_QVBS") or (os.path.join(os.path.dirname(os.path.normpath(MODELS)), "qvbs") if MODELS else "")
+QVBS = qvbs_dir()
 
 # P(F<=k "done") of the die, from 0 steps on: a coin flip a step, done after 3.
 DIE_DONE_WITHIN = {1: 0.0, 2: 0.0, 3: 0.75, 4: 0.75, 5: 0.9375}
@@ -298,7 +297,7 @@ def exact(value):
     return float(value)
 
 
-@unittest.skipUnless(QVBS and os.path.isdir(os.path.join(QVBS, "benchmarks")), "QVBS not found; set PMC_QVBS")
+@unittest.skipUnless(have_qvbs(), "QVBS not found; set PMC_QVBS")
 class Qvbs(unittest.TestCase):
     """Instances whose properties files declare constants (T, t), run with the
     --const of their index.json (the model's parameters and the properties' in

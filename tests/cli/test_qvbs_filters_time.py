@@ -18,9 +18,11 @@ import tempfile
 import unittest
 from fractions import Fraction
 
+from cli_support import qvbs_dir, source_root
+
 PMC = None
-ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
-QVBS = os.environ.get("PMC_QVBS") or os.path.join(ROOT, "..", "shared", "qvbs")
+ROOT = source_root()
+QVBS = qvbs_dir()
 BENCHMARKS = os.path.join(QVBS, "benchmarks")
 MISSING = f"QVBS benchmarks not found in {os.path.abspath(BENCHMARKS)}; set PMC_QVBS to run these tests"
 

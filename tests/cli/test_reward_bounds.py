@@ -18,15 +18,14 @@ import tempfile
 import unittest
 from fractions import Fraction
 
-from cli_support import exit_with_status
+from cli_support import exit_with_status, have_qvbs, qvbs_dir, source_root
 
 PMC = None
-ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = source_root()
 COUPON = os.path.join(ROOT, "examples", "coupon", "coupon.pm")
 COUPON_PROPS = os.path.join(ROOT, "examples", "coupon", "coupon.props")
-MODELS = os.environ.get("PMC_MODELS") or os.environ.get("PMC_DEFAULT_MODELS_DIR", "")
-QVBS = os.environ.get("PMC_QVBS") or (os.path.join(os.path.dirname(os.path.normpath(MODELS)), "qvbs") if MODELS else "")
-HAVE_QVBS = bool(QVBS) and os.path.isdir(os.path.join(QVBS, "benchmarks"))
+QVBS = qvbs_dir()
+HAVE_QVBS = have_qvbs()
 
 
 def pmc(*args, check=True):

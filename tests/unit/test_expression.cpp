@@ -3,7 +3,9 @@
 // them. The PRISM-language tests cover it through whole sources.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/error.hpp"
@@ -66,12 +68,18 @@ TEST(Expression, VariablesAndFunctions) {
   EXPECT_EQ(compile("floor(x/2)").evaluate_int(state), 2);
 }
 
-TEST(Expression, ConstantsAndFormulasFromDeclarations) {
+// A constant N = 4.
+Declarations constant_n_is_4() {
   Declarations d;
   ConstantDeclaration n;
   n.name = "N";
   n.value = parse("4");
   d.constants.push_back(n);
+  return d;
+}
+
+TEST(Expression, ConstantsAndFormulasFromDeclarations) {
+  Declarations d = constant_n_is_4();
   FormulaDeclaration f;
   f.name = "full";
   f.value = parse("x=N");
@@ -86,6 +94,53 @@ TEST(Expression, ErrorsNamePositions) {
       << error_of("x +");
   EXPECT_NE(error_of("y").find("test:1:1"), std::string::npos) << error_of("y");
   EXPECT_NE(error_of("sqrt(2)").find("unknown function 'sqrt'"), std::string::npos) << error_of("sqrt(2)");
+}
+
+using Ranges = std::vector<std::tuple<uint32_t, int64_t, int64_t>>;
+
+Ranges ranges_of(const std::string& text, const Declarations& declarations = {}) {
+  Ranges out;
+  const Expression e = compile(text, declarations);
+  for (const VariableRange& r : e.necessary_ranges()) out.emplace_back(r.variable, r.lower, r.upper);
+  return out;
+}
+
+
+// The leading conjuncts' ranges, merged per variable, up to a conjunct
+// that could throw; none for forms that are not a variable against a literal.
+TEST(Expression, NecessaryRangesOfGuards) {
+  constexpr int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(ranges_of("x=3"), (Ranges{{0, 3, 3}}));
+  EXPECT_EQ(ranges_of("x>=2 & x<=5 & b"), (Ranges{{0, 2, 5}, {1, 1, 1}}));
+  EXPECT_EQ(ranges_of("4>x & !b"), (Ranges{{0, lo, 3}, {1, 0, 0}}));
+  EXPECT_EQ(ranges_of("x>7"), (Ranges{{0, 8, hi}}));
+  EXPECT_EQ(ranges_of("x>1 & (b | x=9) & x<4"), (Ranges{{0, 2, 3}}));  // a disjunction constrains nothing
+  EXPECT_EQ(ranges_of("x+1>2 & x=1"), Ranges{});                    // integer arithmetic may overflow first
+  EXPECT_EQ(ranges_of("x/2>1 & x=1"), (Ranges{{0, 1, 1}}));           // real division cannot throw
+  EXPECT_EQ(ranges_of("x=N & b=true", constant_n_is_4()), (Ranges{{0, 4, 4}, {1, 1, 1}}));  // constants folded first
+  EXPECT_EQ(ranges_of("x>2.5"), Ranges{});  // compared as reals
+  EXPECT_EQ(ranges_of("b | x=1"), Ranges{});
+  EXPECT_TRUE(compile("x*2").necessary_ranges().empty());
+}
+
+// Guards that are exactly ranges, single variables and a variable plus a
+// constant are evaluated without the interpreter: the same values.
+TEST(Expression, FastFormsAgreeWithTheInterpreter) {
+  for (int32_t x = -3; x <= 12; ++x) {
+    for (int32_t b = 0; b <= 1; ++b) {
+      const std::vector<int32_t> state = {x, b};
+      EXPECT_EQ(compile("x>=2 & x<=5 & b").evaluate_bool(state), x >= 2 && x <= 5 && b == 1) << x << " " << b;
+      EXPECT_EQ(compile("x=3 & x=4").evaluate_bool(state), false);
+      EXPECT_EQ(compile("!b & 4>x").evaluate_bool(state), b == 0 && x < 4);
+      EXPECT_EQ(compile("x").evaluate_int(state), x);
+      EXPECT_EQ(compile("x+7").evaluate_int(state), x + 7);
+      EXPECT_EQ(compile("x-7").evaluate_int(state), x - 7);
+      EXPECT_DOUBLE_EQ(compile("x-7").evaluate_real(state), x - 7.0);
+      EXPECT_EQ(compile("b").evaluate_bool(state), b == 1);
+    }
+  }
+  // Overflow is still caught where the fast form could not hold it.
+  EXPECT_THROW(compile("x+9223372036854775807").evaluate_int(std::vector<int32_t>{1, 0}), Error);
 }
 
 }  // namespace

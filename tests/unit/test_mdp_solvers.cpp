@@ -56,6 +56,7 @@ struct NamedSolver {
 const NamedSolver k_solvers[] = {{"cpu.vi", value_iteration},
                                  {"cpu.topo-vi", topological_value_iteration},
                                  {"cpu.interval-vi", interval_value_iteration},
+                                 {"cpu.optimistic-vi", optimistic_value_iteration},
                                  {"cpu.topo-interval-vi", topological_interval_iteration}};
 
 SolverSettings precise() {

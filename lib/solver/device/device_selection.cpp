@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
@@ -53,6 +54,18 @@ uint64_t gpu_bytes_per_share(uint64_t entries, uint64_t rows, uint64_t gpus) {
   return gpu_bytes_needed(entries / gpus + 1, rows / gpus + 1) + 16 * rows;
 }
 
+namespace {
+
+// The first of `devices` whose budget is below `bytes`, or -1.
+int first_without_room(const SolverSettings& settings, const std::vector<int>& devices, uint64_t bytes) {
+  for (const int d : devices) {
+    if (bytes > gpu_memory_budget(settings, d)) return d;
+  }
+  return -1;
+}
+
+}  // namespace
+
 std::string device_chain_key(int index) { return fmt::format("{}chain:{}", k_device_key_prefix, index); }
 
 // Row offsets of the matrix and of its transpose; columns, values and
@@ -92,16 +105,13 @@ void require_device_memory(std::string_view solver, uint64_t entries, uint64_t r
     if (plan.devices.size() > 1) {
       // Every GPU of the split holds its share and the whole iterate twice.
       const uint64_t share = gpu_bytes_per_share(entries, rows, plan.devices.size());
-      for (const int d : plan.devices) {
-        const uint64_t budget = gpu_memory_budget(settings, d);
-        if (share <= budget) continue;
-        fail(ErrorCode::out_of_memory,
-             "{}: split over {} GPUs, the problem ({} rows, {} non-zeros) needs ~{} on each, more than GPU {}'s "
-             "budget of {}; raise it with {}, list more GPUs, or choose a CPU solver",
-             solver, plan.devices.size(), rows, entries, format_bytes(share), d, format_bytes(budget),
-             setting_name(Setting::gpu_memory_limit));
-      }
-      return;
+      const int d = first_without_room(settings, plan.devices, share);
+      if (d < 0) return;
+      fail(ErrorCode::out_of_memory,
+           "{}: split over {} GPUs, the problem ({} rows, {} non-zeros) needs ~{} on each, more than GPU {}'s "
+           "budget of {}; raise it with {}, list more GPUs, or choose a CPU solver",
+           solver, plan.devices.size(), rows, entries, format_bytes(share), d,
+           format_bytes(gpu_memory_budget(settings, d)), setting_name(Setting::gpu_memory_limit));
     }
   }
   const uint64_t needed = gpu_bytes_needed(entries, rows);
@@ -148,16 +158,15 @@ DevicePlan plan_devices(const SolverSettings& settings, uint64_t entries, uint64
   }
   // Split over all GPUs only where every one holds its share; else the
   // caller's fallbacks (SCC blocks, the CPU) apply.
+  std::vector<int> all(static_cast<size_t>(count));
+  std::iota(all.begin(), all.end(), 0);
   const uint64_t share = gpu_bytes_per_share(entries, rows, static_cast<uint64_t>(count));
-  for (int d = 0; d < count; ++d) {
-    if (share > gpu_memory_budget(settings, d)) {
-      plan.reason = fmt::format("needs ~{}, more than GPU {}'s {}, and ~{} on each of {} GPUs does not fit GPU {}",
-                                megabytes(needed), primary, megabytes(budget), megabytes(share), count, d);
-      return plan;
-    }
+  if (const int d = first_without_room(settings, all, share); d >= 0) {
+    plan.reason = fmt::format("needs ~{}, more than GPU {}'s {}, and ~{} on each of {} GPUs does not fit GPU {}",
+                              megabytes(needed), primary, megabytes(budget), megabytes(share), count, d);
+    return plan;
   }
-  plan.devices.clear();
-  for (int d = 0; d < count; ++d) plan.devices.push_back(d);
+  plan.devices = std::move(all);
   plan.reason = fmt::format("needs ~{}, more than GPU {}'s {}: split over all {} GPUs", megabytes(needed), primary,
                             megabytes(budget), count);
   return plan;

@@ -77,10 +77,7 @@ SolveStats interval_linear(const LinearSystem& s, std::vector<double>& lower, st
                            const SolverSettings& settings) {
   const Stopwatch solve_clock;
   const uint64_t n = s.a.num_rows();
-  if (!lower.empty() && lower.size() != n) {
-    fail(ErrorCode::invalid_argument, "cpu.interval-vi: start vector has {} values, the system has {} unknowns",
-         lower.size(), n);
-  }
+  require_start_size("cpu.interval-vi", lower, n);
   SolveStats stats;
   stats.kernel = "gauss-seidel";
   // Matrix once, offsets, b, scale, the pairs read and written.
@@ -122,12 +119,7 @@ SolveStats interval_linear(const LinearSystem& s, std::vector<double>& lower, st
 
   // Without a bound (limit hit in the first phase) `lower` is plain VI's
   // estimate x_k and the result is not sound.
-  lower.resize(n);
-  upper.resize(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    lower[i] = v[i].first;
-    upper[i] = bounded ? v[i].second : k_infinity;
-  }
+  store_bound_pairs(v, bounded, lower, upper);
   stats.sound = bounded;
   loop.record_loop_seconds();
   stats.seconds = solve_clock.seconds();

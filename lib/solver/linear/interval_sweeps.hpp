@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
+#include "common/error.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {
@@ -21,6 +23,26 @@ struct BoundPair {
 };
 
 // 1/(1 − a_ii) per row: Gauss–Seidel solves each row for its own unknown.
+// A given lower start must have one value per unknown (empty: none given).
+inline void require_start_size(const char* solver, const std::vector<double>& lower, uint64_t unknowns) {
+  if (!lower.empty() && lower.size() != unknowns) {
+    fail(ErrorCode::invalid_argument, "{}: start vector has {} values, the system has {} unknowns", solver,
+         lower.size(), unknowns);
+  }
+}
+
+// The solved pairs back into the caller's vectors: lower bounds, and upper
+// bounds where `bounded` (else ∞: the first phase never ended).
+inline void store_bound_pairs(const std::vector<BoundPair>& v, bool bounded, std::vector<double>& lower,
+                              std::vector<double>& upper) {
+  lower.resize(v.size());
+  upper.resize(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    lower[i] = v[i].first;
+    upper[i] = bounded ? v[i].second : std::numeric_limits<double>::infinity();
+  }
+}
+
 inline std::vector<double> diagonal_scale(const SparseMatrix& a) {
   std::vector<double> scale(a.num_rows(), 1.0);
   for (uint64_t i = 0; i < a.num_rows(); ++i) {

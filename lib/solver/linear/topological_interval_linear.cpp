@@ -289,10 +289,7 @@ SolveStats topological_interval_linear(const LinearSystem& s, std::vector<double
                                        const SolverSettings& settings) {
   const Stopwatch solve_clock;
   const uint64_t n = s.a.num_rows();
-  if (!lower.empty() && lower.size() != n) {
-    fail(ErrorCode::invalid_argument, "{}: start vector has {} values, the system has {} unknowns", k_name,
-         lower.size(), n);
-  }
+  require_start_size(k_name, lower, n);
   SolveStats stats;
   // Probabilities: the given start (a lower bound) or 0, and the a-priori
   // upper bound. Rewards: no start; single unknowns are solved exactly,
@@ -306,12 +303,7 @@ SolveStats topological_interval_linear(const LinearSystem& s, std::vector<double
   const bool bounded = solver.solve(v);
   solver.record_loop_seconds();
   solver.describe(n);
-  lower.resize(n);
-  upper.resize(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    lower[i] = v[i].first;
-    upper[i] = bounded ? v[i].second : k_infinity;
-  }
+  store_bound_pairs(v, bounded, lower, upper);
   stats.sound = bounded;
   stats.converged = solver.converged();
   stats.seconds = solve_clock.seconds();

@@ -61,7 +61,10 @@ double widest_gap(const std::vector<double>& l, const std::vector<double>& u) {
   return gap;
 }
 
-SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
+// `optimistic`: start the upper bounds from a verified guess even where the
+// problem has an a-priori bound (cpu.optimistic-vi); otherwise only where it has none.
+SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings,
+                         bool optimistic, const char* name) {
   const uint64_t n = p.num_unknowns();
   std::vector<double> l = start_vector(solution.x, n, "cpu.interval-vi");
   std::vector<double> u;
@@ -73,17 +76,27 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
   stats.kernel = jacobi ? "jacobi" : "gauss-seidel";
   stats.bytes_per_iteration = 2 * bellman_bytes(p);
 
-  IterationDriver loop(settings, stats, "cpu.interval-vi", settings.max_iterations);
+  IterationDriver loop(settings, stats, name, settings.max_iterations);
   bool have_upper = true;
   if (!solution.upper.empty()) {
-    u = start_vector(solution.upper, n, "cpu.interval-vi (upper)");
-  } else if (std::isfinite(p.upper_bound)) {
+    u = start_vector(solution.upper, n, (std::string(name) + " (upper)").c_str());
+  } else if (std::isfinite(p.upper_bound) && !optimistic) {
     u.assign(n, p.upper_bound);
   } else {
     u.assign(n, std::numeric_limits<double>::infinity());
     have_upper = optimistic_upper_bound(loop, stats.iterations, p, l, u, settings.epsilon, threads,
                                         [&] { return lower.sweep(p, l, Clamp::up); });
     if (have_upper) stats.kernel += "+optimistic";
+    // The a-priori bound is inductive too, and so is the smaller of two
+    // inductive bounds (B is monotone): a guess above it is cut down to it.
+    if (have_upper && std::isfinite(p.upper_bound)) {
+      for (double& x : u) x = std::min(x, p.upper_bound);
+    }
+    if (!have_upper && std::isfinite(p.upper_bound)) {
+      // No guess held within the attempts: interval iteration from the bound.
+      u.assign(n, p.upper_bound);
+      have_upper = true;
+    }
   }
   if (!have_upper) std::fill(u.begin(), u.end(), std::numeric_limits<double>::infinity());
   stats.converged = have_upper && bounds_met(l, u, settings, threads);
@@ -107,7 +120,18 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
 
 SolveStats interval_value_iteration(const MinMaxProblem& p, MinMaxSolution& solution,
                                     const SolverSettings& settings) {
-  return solve_with_end_components_collapsed(p, solution, settings, interval_core);
+  return solve_with_end_components_collapsed(
+      p, solution, settings, [](const MinMaxProblem& q, MinMaxSolution& x, const SolverSettings& s) {
+        return interval_core(q, x, s, false, "cpu.interval-vi");
+      });
+}
+
+SolveStats optimistic_value_iteration(const MinMaxProblem& p, MinMaxSolution& solution,
+                                      const SolverSettings& settings) {
+  return solve_with_end_components_collapsed(
+      p, solution, settings, [](const MinMaxProblem& q, MinMaxSolution& x, const SolverSettings& s) {
+        return interval_core(q, x, s, true, "cpu.optimistic-vi");
+      });
 }
 
 }  // namespace pmc

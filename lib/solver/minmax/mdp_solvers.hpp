@@ -51,6 +51,18 @@ SolveStats topological_value_iteration(const MinMaxProblem& problem, MinMaxSolut
 SolveStats interval_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
                                     const SolverSettings& settings);
 
+// "cpu.optimistic-vi": optimistic value iteration (Hartmanns & Kaminski, CAV 2020) on
+// the end-component quotient: value iteration on the lower bounds until
+// their change is small, then a guessed upper bound, kept only once one
+// sweep shows it inductive (B(u) ≤ u), then interval sweeps until the
+// bounds meet as for cpu.interval-vi — also where the problem has an
+// a-priori bound (probabilities: 1), which cpu.interval-vi starts from.
+// Where no guess holds within the attempts, interval iteration from the
+// a-priori bound; without one, not sound (stats.sound false). Same contract
+// as cpu.interval-vi.
+SolveStats optimistic_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                      const SolverSettings& settings);
+
 // "cpu.topo-interval-vi" (topological_interval_iteration.cpp): interval
 // iteration SCC by SCC in dependency order, with a precision schedule that
 // keeps the final gaps within bounds_close at ε; the sound default for MDPs
