@@ -61,11 +61,13 @@ class CopyExchange final : public SliceExchange {
       // old: x[which] held them).
       for (const auto& part : parts) part->slice_ready.make_wait(stream);
       for (const auto& target : parts) {
-        // Only to the parts whose rows read this slice.
-        if (target.get() == source || source->states == 0 || !target->reads_from[p]) continue;
-        PMC_CUDA_CHECK(cudaMemcpyPeerAsync(target->x[which].data() + source->slot_base, target->ordinal,
-                                           source->x[which].data() + source->slot_base, source->ordinal,
-                                           source->states * sizeof(double), stream));
+        // Only to the parts whose rows read this slice, only what they read.
+        const IndexRange read = target->reads_from[p];
+        if (target.get() == source || read.empty()) continue;
+        const uint64_t first = source->slot_base + read.begin;
+        PMC_CUDA_CHECK(cudaMemcpyPeerAsync(target->x[which].data() + first, target->ordinal,
+                                           source->x[which].data() + first, source->ordinal,
+                                           read.size() * sizeof(double), stream));
       }
       source->gathered.record(stream);
     }
@@ -75,7 +77,7 @@ class CopyExchange final : public SliceExchange {
     // The copies of the slices p reads, and of p's own slice to its readers
     // (taken before p overwrites it); slices p does not read send nothing to p.
     for (size_t source = 0; source < parts.size(); ++source) {
-      if (source == p || parts[p]->reads_from[source]) parts[source]->gathered.make_wait(parts[p]->compute.get());
+      if (source == p || !parts[p]->reads_from[source].empty()) parts[source]->gathered.make_wait(parts[p]->compute.get());
     }
   }
 

@@ -117,7 +117,7 @@ std::vector<ncclComm_t> take_communicators(const NcclLibrary& nccl, const std::v
 bool any_reads_across(const DeviceParts& parts) {
   for (size_t q = 0; q < parts.size(); ++q) {
     for (size_t p = 0; p < parts.size(); ++p) {
-      if (p != q && parts[q]->reads_from[p]) return true;
+      if (p != q && !parts[q]->reads_from[p].empty()) return true;
     }
   }
   return false;

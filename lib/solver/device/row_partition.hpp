@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/index_range.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {
@@ -26,9 +27,11 @@ struct PartitionLayout {
   std::vector<std::vector<uint64_t>> states;
   std::vector<uint64_t> interior;  // per slice: how many of its first states are interior
   std::vector<uint64_t> slot;      // global state -> slot in the padded iterate
-  // reads[q][p] != 0: some row of slice q reads a value of slice p (always
-  // for p == q). The exchange sends p's slice only where q reads it.
-  std::vector<std::vector<uint8_t>> reads;
+  // reads[q][p]: the positions k (slot p·stride + k) of slice p's values
+  // that rows of slice q read, from the first to the last read; empty when
+  // q reads nothing of p, the whole slice for p == q. The exchange sends
+  // only these values: a band crossing a cut reads a few near it.
+  std::vector<std::vector<IndexRange>> reads;
 
   uint64_t slices() const { return states.size(); }
   uint64_t padded_size() const { return stride * slices(); }

@@ -19,6 +19,8 @@
 #include <cmath>
 #include <limits>
 
+#include <fmt/format.h>
+
 #include "common/stopwatch.hpp"
 #include "cuda/device_part.hpp"
 #include "cuda/launch.hpp"
@@ -87,23 +89,42 @@ void synchronize(const DeviceParts& parts) {
   }
 }
 
-// Bytes one iteration moves: every part's slice of the matrix and its own
-// vectors (b, scale, x read and written), and the slices sent to the parts
-// that read them (peer copies; NCCL's all-gather sends every slice to all
-// while any part reads another).
-double bytes_per_iteration(const DeviceParts& parts, const SliceExchange& exchange, double per_state_bytes) {
-  bool any_across = false;
+bool any_reads_across(const DeviceParts& parts) {
   for (size_t p = 0; p < parts.size(); ++p) {
-    for (size_t q = 0; q < parts.size(); ++q) any_across = any_across || (q != p && parts[q]->reads_from[p]);
-  }
-  double bytes = 0;
-  for (size_t p = 0; p < parts.size(); ++p) {
-    bytes += parts[p]->a.bytes() + parts[p]->states * per_state_bytes;
     for (size_t q = 0; q < parts.size(); ++q) {
-      const bool sent = exchange.sends_to_all() ? any_across : parts[q]->reads_from[p] != 0;
-      if (q != p && sent) bytes += static_cast<double>(parts[p]->states) * 8.0;
+      if (q != p && !parts[q]->reads_from[p].empty()) return true;
     }
   }
+  return false;
+}
+
+// The values one iteration sends between parts: what each part reads of the
+// others (peer copies), or, for NCCL's all-gather, every slice to every
+// other part while any part reads across.
+struct Transfers {
+  uint64_t pairs = 0;   // (p, q), p != q: q receives values of p
+  double values = 0.0;  // values sent in all
+};
+
+Transfers transfers_per_iteration(const DeviceParts& parts, const SliceExchange& exchange) {
+  Transfers sent;
+  const bool across = any_reads_across(parts);
+  for (size_t p = 0; p < parts.size(); ++p) {
+    for (size_t q = 0; q < parts.size(); ++q) {
+      if (q == p) continue;
+      const uint64_t values = exchange.sends_to_all() ? (across ? parts[p]->states : 0) : parts[q]->reads_from[p].size();
+      sent.pairs += values > 0 ? 1 : 0;
+      sent.values += static_cast<double>(values);
+    }
+  }
+  return sent;
+}
+
+// Bytes one iteration moves: every part's slice of the matrix and its own
+// vectors (b, scale, x read and written), and the values sent between parts.
+double bytes_per_iteration(const DeviceParts& parts, const SliceExchange& exchange, double per_state_bytes) {
+  double bytes = 8.0 * transfers_per_iteration(parts, exchange).values;
+  for (const auto& part : parts) bytes += part->a.bytes() + part->states * per_state_bytes;
   return bytes;
 }
 
@@ -166,8 +187,9 @@ uint32_t distinct_gpus(const DeviceParts& parts) {
   return static_cast<uint32_t>(std::unique(ordinals.begin(), ordinals.end()) - ordinals.begin());
 }
 
-// "warp-per-row on 2 GPUs, NCCL exchange, 97% interior rows"; "... in 3
-// slices on 1 GPU, ..." where slices share a GPU.
+// "warp-per-row on 2 GPUs, NCCL exchange, 97% interior rows, 2 of 2 slice
+// transfers (100% of the iterate)"; "... in 3 slices on 1 GPU, ..." where
+// slices share a GPU. The share counts each value once per receiver.
 std::string kernel_description(bool warp, const char* per_row, const DeviceParts& parts, const SliceExchange& exchange) {
   uint64_t interior = 0, states = 0;
   for (const auto& part : parts) {
@@ -179,13 +201,12 @@ std::string kernel_description(bool warp, const char* per_row, const DeviceParts
   const std::string where = gpus == parts.size() ? "on " + std::to_string(gpus) + " GPUs"
                                                  : "in " + std::to_string(parts.size()) + " slices on " +
                                                        std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs");
-  uint64_t transfers = 0;  // slice pairs (p, q): q reads p's values
-  for (size_t p = 0; p < parts.size(); ++p) {
-    for (size_t q = 0; q < parts.size(); ++q) transfers += (q != p && parts[q]->reads_from[p]) ? 1 : 0;
-  }
+  const Transfers sent = transfers_per_iteration(parts, exchange);
+  const double share = states == 0 ? 0.0 : 100.0 * sent.values / static_cast<double>(states);
   return std::string(warp ? "warp-per-" : "thread-per-") + per_row + " " + where + ", " + exchange.name() +
-         " exchange, " + std::to_string(percent) + "% interior rows, " + std::to_string(transfers) + " of " +
-         std::to_string(parts.size() * (parts.size() - 1)) + " slice transfers";
+         " exchange, " + std::to_string(percent) + "% interior rows, " + std::to_string(sent.pairs) + " of " +
+         std::to_string(parts.size() * (parts.size() - 1)) + " slice transfers (" + fmt::format("{:.3g}", share) +
+         "% of the iterate)";
 }
 
 }  // namespace
