@@ -5,6 +5,11 @@
 // the same model (resident). Models are built before timing (no load).
 //
 //   whole_check_benchmark [--sizes 20,80] [--repeat 3] [--layouts banded,random] [--per-row 8]
+//                         [--solvers cpu,gpu,auto]
+//
+// --solvers takes any --solver values (cpu.interval-vi, ...); the first is
+// the one the others are compared with. Without gpu or auto among them no
+// GPU is needed.
 //
 // Prints per size, layout and mode: the check's median seconds (min–max),
 // the phases' medians, iterations, the loop's GB/s; then each mode against
@@ -139,7 +144,7 @@ std::vector<std::string> split(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string sizes = "20", layouts = "banded,random";
+  std::string sizes = "20", layouts = "banded,random", solvers = "cpu,gpu,auto";
   int repeat = 3;
   uint64_t per_row = 8;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -148,18 +153,23 @@ int main(int argc, char** argv) {
     else if (flag == "--repeat") repeat = std::max(1, std::atoi(argv[i + 1]));
     else if (flag == "--layouts") layouts = argv[i + 1];
     else if (flag == "--per-row") per_row = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (flag == "--solvers") solvers = argv[i + 1];
     else {
       std::fprintf(stderr, "unknown option %s\n", argv[i]);
       return 2;
     }
   }
+  const std::vector<std::string> modes = split(solvers);
+  const bool needs_gpu = std::any_of(modes.begin(), modes.end(), [](const std::string& m) {
+    return m == "auto" || m.rfind("gpu", 0) == 0;
+  });
   const DeviceList& devices = discover_devices();  // CUDA's start-up, once, before any figure
-  if (devices.devices.empty()) {
-    // Its figures compare the GPU with the CPU: without one there is nothing to measure.
-    std::fprintf(stderr, "whole_check_benchmark: no usable GPU (%s)\n", devices.problem.c_str());
+  if (devices.devices.empty() && needs_gpu) {
+    std::fprintf(stderr, "whole_check_benchmark: no usable GPU (%s); --solvers without gpu or auto needs none\n",
+                 devices.problem.c_str());
     return 1;
   }
-  std::printf("GPU: %s\n", devices.devices[0].name.c_str());
+  std::printf("GPU: %s\n", devices.devices.empty() ? "none" : devices.devices[0].name.c_str());
   const std::string first = "P=? [ F \"goal\" ]", second = "P=? [ \"odd\" U \"goal\" ]";
   for (const std::string& size : split(sizes)) {
     for (const std::string& layout : split(layouts)) {
@@ -170,19 +180,19 @@ int main(int argc, char** argv) {
                   layout.c_str(), static_cast<unsigned long long>(parts.num_states),
                   static_cast<unsigned long long>(parts.num_entries()), built);
       double cpu_first = 0, cpu_second = 0;
-      for (const char* mode : {"cpu", "gpu", "auto"}) {
+      for (const std::string& mode : modes) {
         std::vector<Sample> firsts, seconds;
         for (int rep = 0; rep < repeat; ++rep) {
           const ModelPtr model = Model::create(parts);  // fresh: nothing resident
           firsts.push_back(run(*model, first, mode));
           seconds.push_back(run(*model, second, mode));
         }
-        if (std::string(mode) == "cpu") {
+        if (mode == modes.front()) {
           cpu_first = median(pick(firsts, [](const Sample& x) { return x.seconds; }));
           cpu_second = median(pick(seconds, [](const Sample& x) { return x.seconds; }));
         }
-        report((std::string(mode) + " first").c_str(), firsts, cpu_first);
-        report((std::string(mode) + " second").c_str(), seconds, cpu_second);
+        report((mode + " first").c_str(), firsts, cpu_first);
+        report((mode + " second").c_str(), seconds, cpu_second);
       }
     }
   }

@@ -49,9 +49,11 @@ class CopyExchange final : public SliceExchange {
     }
   }
   const char* name() const override { return "peer copies"; }
+  bool sends_to_all() const override { return false; }
 
   void all_gather(DeviceParts& parts, int which) override {
-    for (const auto& source : parts) {
+    for (size_t p = 0; p < parts.size(); ++p) {
+      DevicePart* source = parts[p].get();
       source->activate();
       const cudaStream_t stream = source->comm.get();
       // Every slice of this iteration written means every part has also
@@ -59,19 +61,24 @@ class CopyExchange final : public SliceExchange {
       // old: x[which] held them).
       for (const auto& part : parts) part->slice_ready.make_wait(stream);
       for (const auto& target : parts) {
-        if (target == source || source->states == 0) continue;
-        PMC_CUDA_CHECK(cudaMemcpyPeerAsync(target->x[which].data() + source->slot_base, target->ordinal,
-                                           source->x[which].data() + source->slot_base, source->ordinal,
-                                           source->states * sizeof(double), stream));
+        // Only to the parts whose rows read this slice, only what they read.
+        const IndexRange read = target->reads_from[p];
+        if (target.get() == source || read.empty()) continue;
+        const uint64_t first = source->slot_base + read.begin;
+        PMC_CUDA_CHECK(cudaMemcpyPeerAsync(target->x[which].data() + first, target->ordinal,
+                                           source->x[which].data() + first, source->ordinal,
+                                           read.size() * sizeof(double), stream));
       }
       source->gathered.record(stream);
     }
   }
 
   void wait_gathered(DeviceParts& parts, size_t p) override {
-    // Every source's copies: the slices p reads, and p's own slice taken
-    // everywhere before p overwrites it.
-    for (const auto& source : parts) source->gathered.make_wait(parts[p]->compute.get());
+    // The copies of the slices p reads, and of p's own slice to its readers
+    // (taken before p overwrites it); slices p does not read send nothing to p.
+    for (size_t source = 0; source < parts.size(); ++source) {
+      if (source == p || !parts[p]->reads_from[source].empty()) parts[source]->gathered.make_wait(parts[p]->compute.get());
+    }
   }
 
   void start_max(DeviceParts& parts) override {

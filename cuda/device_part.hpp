@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/index_range.hpp"
 #include "common/sparse_matrix.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_csr.hpp"
@@ -55,6 +56,11 @@ struct DevicePart : CurrentDevice {
   uint64_t states;     // this slice's states (MDP) or rows (linear system)
   uint64_t interior;   // its first `interior` states read only its own values
   uint64_t slot_base;  // its values' first slot in the padded iterate
+  // reads_from[q]: the positions of slice q's values (slots
+  // q·stride + position) this slice's rows read, which the exchange must
+  // deliver; empty where it reads none (row_partition.hpp's
+  // PartitionLayout::reads).
+  std::vector<IndexRange> reads_from;
   DeviceBuffer<uint64_t> groups;  // MDP: states + 1 offsets into a's rows
   DeviceCsr a;
   DeviceBuffer<double> b, scale;

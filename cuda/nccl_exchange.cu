@@ -114,6 +114,15 @@ std::vector<ncclComm_t> take_communicators(const NcclLibrary& nccl, const std::v
   return comms;
 }
 
+bool any_reads_across(const DeviceParts& parts) {
+  for (size_t q = 0; q < parts.size(); ++q) {
+    for (size_t p = 0; p < parts.size(); ++p) {
+      if (p != q && !parts[q]->reads_from[p].empty()) return true;
+    }
+  }
+  return false;
+}
+
 class NcclExchange final : public SliceExchange {
  public:
   NcclExchange(const NcclLibrary& nccl, DeviceParts& parts, uint64_t stride)
@@ -137,9 +146,17 @@ class NcclExchange final : public SliceExchange {
     }
   }
   const char* name() const override { return "NCCL"; }
+  bool sends_to_all() const override { return true; }
 
   void all_gather(DeviceParts& parts, int which) override {
     for (const auto& part : parts) part->slice_ready.make_wait(part->comm.get());
+    if (!any_reads_across(parts)) {  // every row reads its own slice only: nothing to send
+      for (const auto& part : parts) {
+        part->activate();
+        part->gathered.record(part->comm.get());
+      }
+      return;
+    }
     check(nccl_.group_start(), "ncclGroupStart");
     for (size_t p = 0; p < parts.size(); ++p) {
       double* x = parts[p]->x[which].data();

@@ -22,6 +22,9 @@ class SliceExchange {
  public:
   virtual ~SliceExchange() = default;
   virtual const char* name() const = 0;
+  // Whether one part's slice goes to every other part as soon as any part
+  // reads across (NCCL's all-gather), rather than only to its readers.
+  virtual bool sends_to_all() const = 0;
   // Enqueues, behind every part's slice_ready, the transfer of each part's
   // slice of x[which] to all other parts.
   virtual void all_gather(DeviceParts& parts, int which) = 0;

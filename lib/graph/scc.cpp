@@ -122,6 +122,16 @@ SccDecomposition strongly_connected_components(const RowGraph& graph, const Bits
   return rows == nullptr ? tarjan<false>(graph, states, nullptr) : tarjan<true>(graph, states, rows);
 }
 
+void order_members_by_state(SccDecomposition& sccs) {
+  // A counting sort by component: states visited in ascending order land
+  // in their component's block in ascending order.
+  std::vector<uint64_t> next(sccs.offsets.begin(), sccs.offsets.empty() ? sccs.offsets.begin() : sccs.offsets.end() - 1);
+  for (uint64_t s = 0; s < sccs.component_of.size(); ++s) {
+    const uint32_t c = sccs.component_of[s];
+    if (c != SccDecomposition::k_no_component) sccs.states[next[c]++] = static_cast<uint32_t>(s);
+  }
+}
+
 SccDecomposition strongly_connected_components(const Model& model) {
   return strongly_connected_components(row_graph(model));
 }

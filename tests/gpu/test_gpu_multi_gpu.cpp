@@ -211,6 +211,47 @@ TEST(MultiGpuJacobi, NcclAsOneRankAndCopiesMatchOneGpu) {
   }
 }
 
+// Values are sent only where read. Two copies of one random system side
+// by side (equal entries: the balanced cut falls exactly between them) send
+// nothing; when rows of the second read the first, one slice travels by
+// peer copies (NCCL's all-gather then sends both).
+TEST(MultiGpuJacobi, SendsASliceOnlyWhereItIsRead) {
+  std::mt19937_64 rng(9);
+  const uint64_t half = 100000;
+  const LinearSystem first = random_system(half, rng);
+  for (const bool second_reads_first : {false, true}) {
+    LinearSystem s = first;
+    for (uint64_t r = 0; r < half; ++r) {
+      for (uint64_t k = first.a.row_offsets[r]; k < first.a.row_offsets[r + 1]; ++k) {
+        // One row in 7 of the second half reads the first half in its first entry.
+        const bool across = second_reads_first && r % 7 == 0 && k == first.a.row_offsets[r];
+        s.a.columns.push_back(static_cast<uint32_t>(across ? first.a.columns[k] : first.a.columns[k] + half));
+        s.a.values.push_back(first.a.values[k]);
+      }
+      s.a.row_offsets.push_back(s.a.columns.size());
+      s.b.push_back(first.b[r]);
+    }
+    SolverSettings settings;
+    settings.epsilon = 1e-12;
+    std::vector<double> expected(s.b.size(), 0.0);
+    ASSERT_TRUE(gpu_jacobi_linear(s, expected, settings).converged);
+    for (const auto& [devices, exchange] : random_splits({{{0, 0}, GpuExchange::copies}})) {
+      if (devices.size() != 2) continue;
+#ifndef PMC_HAVE_NCCL
+      if (exchange == GpuExchange::nccl) continue;
+#endif
+      std::vector<double> x(s.b.size(), 0.0);
+      const SolveStats stats = gpu_jacobi_partitioned(s, x, settings, devices, exchange);
+      const bool nccl = stats.kernel.find("NCCL exchange") != std::string::npos;
+      const std::string transfers = !second_reads_first ? "0 of 2 slice transfers (0% of the iterate)"
+                                    : nccl              ? "2 of 2 slice transfers (100% of the iterate)"
+                                                        : "1 of 2 slice transfers";
+      EXPECT_NE(stats.kernel.find(transfers), std::string::npos) << stats.kernel;
+      for (size_t i = 0; i < x.size(); ++i) ASSERT_NEAR(x[i], expected[i], 1e-13 * std::fabs(expected[i])) << i;
+    }
+  }
+}
+
 // An MDP over the rows of a random system: 1–3 choices per state.
 MinMaxProblem random_mdp(uint64_t n, bool maximize, std::mt19937_64& rng) {
   const LinearSystem rows = random_system(3 * n, rng);

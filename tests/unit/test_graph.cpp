@@ -276,6 +276,25 @@ TEST(GraphScc, SubsetIgnoresEdgesLeavingIt) {
   EXPECT_EQ(strongly_connected_components(*m, Bitset(4)).num_components(), 0u);
 }
 
+TEST(GraphScc, MembersInStateOrderKeepTheComponents) {
+  // Two cycles 0 -> 3 -> 1 -> 0 and 2 -> 4 -> 2, and 5 outside the subset.
+  auto m = make_chain(6, {{0, 3, 1.0}, {3, 1, 1.0}, {1, 0, 0.5}, {1, 2, 0.5}, {2, 4, 1.0}, {4, 2, 1.0}, {5, 5, 1.0}});
+  SccDecomposition sccs = strongly_connected_components(*m, bits::complement(set_of(6, {5})));
+  const SccDecomposition tarjan = sccs;
+  order_members_by_state(sccs);
+  EXPECT_EQ(sccs.offsets, tarjan.offsets);
+  EXPECT_EQ(sccs.component_of, tarjan.component_of);
+  ASSERT_EQ(sccs.num_components(), 2u);
+  for (uint64_t c = 0; c < sccs.num_components(); ++c) {
+    const auto members = sccs.component(c);
+    EXPECT_TRUE(std::is_sorted(members.begin(), members.end())) << c;
+    for (const uint32_t s : members) EXPECT_EQ(sccs.component_of[s], c);
+  }
+  EXPECT_EQ(std::vector<uint32_t>(sccs.component(sccs.component_of[0]).begin(), sccs.component(sccs.component_of[0]).end()),
+            (std::vector<uint32_t>{0, 1, 3}));
+  expect_reverse_topological(*m, sccs);
+}
+
 // A pseudo-random chain checked against the definitions: two states share a
 // component iff each reaches the other (transitive closure by repeated BFS),
 // a BSCC reaches nothing outside itself, and prob0/prob1 are exactly the

@@ -227,6 +227,67 @@ TEST(RowPartition, SlicedBellmanStepEqualsWholeStepWithTheSameChoices) {
   }
 }
 
+// reads[q][p]: from the first to the last position of slice p's values
+// that rows of slice q read, as found one entry at a time — for narrow
+// bands (a slice reads a few values of its neighbours), wide ones and
+// random MDPs, serial and parallel.
+TEST(RowPartition, ReadsSpanExactlyTheValuesARowReads) {
+  std::mt19937_64 rng(11);
+  auto expect_reads = [](const PartitionLayout& layout, const std::vector<uint64_t>& bounds,
+                         const std::vector<uint64_t>& groups, const SparseMatrix& a, const char* what) {
+    const uint64_t slices = bounds.size() - 1;
+    ASSERT_EQ(layout.reads.size(), slices) << what;
+    for (uint64_t q = 0; q < slices; ++q) {
+      std::vector<IndexRange> expected(slices);
+      for (uint64_t s = bounds[q]; s < bounds[q + 1]; ++s) {
+        const uint64_t first = groups.empty() ? s : groups[s], end = groups.empty() ? s + 1 : groups[s + 1];
+        for (uint64_t k = a.row_offsets[first]; k < a.row_offsets[end]; ++k) {
+          const uint64_t c = a.columns[k];
+          const uint64_t p = static_cast<uint64_t>(std::upper_bound(bounds.begin(), bounds.end(), c) - bounds.begin()) - 1;
+          const uint64_t position = layout.slot[c] - p * layout.stride;
+          IndexRange& range = expected[p];
+          range = range.empty() ? IndexRange{position, position + 1}
+                                : IndexRange{std::min(range.begin, position), std::max(range.end, position + 1)};
+        }
+      }
+      expected[q] = {0, bounds[q + 1] - bounds[q]};
+      for (uint64_t p = 0; p < slices; ++p) {
+        EXPECT_EQ(layout.reads[q][p].begin, expected[p].begin) << what << ", slice " << q << " reading " << p;
+        EXPECT_EQ(layout.reads[q][p].end, expected[p].end) << what << ", slice " << q << " reading " << p;
+      }
+    }
+  };
+  for (const auto& [n, spread] : std::vector<std::pair<uint64_t, uint64_t>>{{600, 1}, {600, 600}, {300000, 3}, {250000, 250000}}) {
+    const LinearSystem s = random_system(n, spread, rng);
+    for (uint64_t slices : {1, 2, 4, 7}) {
+      const std::vector<uint64_t> bounds = balance_by_entries(s.a.row_offsets, slices);
+      expect_reads(make_partition_layout(bounds, {}, s.a), bounds, {}, s.a, "linear system");
+    }
+  }
+  const MinMaxProblem p = random_mdp(500, rng);
+  std::vector<uint64_t> state_entries;
+  for (uint64_t s = 0; s <= 500; ++s) state_entries.push_back(p.a.row_offsets[p.row_groups[s]]);
+  for (uint64_t slices : {2, 3}) {
+    const std::vector<uint64_t> bounds = balance_by_entries(state_entries, slices);
+    expect_reads(make_partition_layout(bounds, p.row_groups, p.a), bounds, p.row_groups, p.a, "MDP");
+  }
+  // More slices than states: empty slices read nothing and are read by no one.
+  LinearSystem tiny;
+  tiny.a.row_offsets = {0, 1, 2};
+  tiny.a.columns = {1, 0};
+  tiny.a.values = {0.5, 0.5};
+  tiny.b = {0.5, 0.25};
+  const std::vector<uint64_t> bounds = balance_by_entries(tiny.a.row_offsets, 4);
+  expect_reads(make_partition_layout(bounds, {}, tiny.a), bounds, {}, tiny.a, "more slices than states");
+  // A band of width 3 cut in two: each half reads at most 3 values of the other.
+  const LinearSystem band = random_system(300000, 3, rng);
+  const std::vector<uint64_t> halves = balance_by_entries(band.a.row_offsets, 2);
+  const PartitionLayout layout = make_partition_layout(halves, {}, band.a);
+  EXPECT_LE(layout.reads[0][1].size(), 3u);
+  EXPECT_LE(layout.reads[1][0].size(), 3u);
+  EXPECT_EQ(layout.reads[0][0].size(), halves[1]);
+}
+
 TEST(DevicePlan, ListedDevicesAreCheckedAndNeedAGpu) {
   SolverSettings settings;
   EXPECT_EQ(primary_device(settings), 0);

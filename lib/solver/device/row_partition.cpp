@@ -1,6 +1,8 @@
 #include "solver/device/row_partition.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdint>
 
 #include "common/error.hpp"
@@ -19,6 +21,46 @@ uint64_t first_row(const std::vector<uint64_t>& row_groups, uint64_t s) {
 
 uint64_t num_states(const std::vector<uint64_t>& row_groups, const SparseMatrix& a) {
   return row_groups.empty() ? a.num_rows() : row_groups.size() - 1;
+}
+
+// The slots slice q's boundary states (states[interior..]) read of each
+// slice, once every state has its slot: per thread the lowest and highest
+// position in each slice, merged.
+std::vector<IndexRange> slots_read(const PartitionLayout& layout, const std::vector<uint64_t>& row_groups,
+                                   const SparseMatrix& a, uint64_t q) {
+  const uint64_t slices = layout.slices();
+  const std::vector<uint64_t>& states = layout.states[q];
+  std::vector<IndexRange> read(slices);
+  const uint64_t interior = layout.interior[q], boundary = states.size() - interior;
+#pragma omp parallel if (boundary > k_parallel_states)
+  {
+    std::vector<IndexRange> local(slices);
+#pragma omp for schedule(static, 4096) nowait
+    for (uint64_t k = interior; k < states.size(); ++k) {
+      const uint64_t s = states[k];
+      for (uint64_t r = first_row(row_groups, s); r < first_row(row_groups, s + 1); ++r) {
+        for (uint64_t i = a.row_offsets[r]; i < a.row_offsets[r + 1]; ++i) {
+          const uint64_t slot = layout.slot[a.columns[i]];
+          const uint64_t p = slot / layout.stride, position = slot % layout.stride;
+          IndexRange& range = local[p];
+          if (range.empty()) {
+            range = {position, position + 1};
+          } else {
+            range.begin = std::min(range.begin, position);
+            range.end = std::max(range.end, position + 1);
+          }
+        }
+      }
+    }
+#pragma omp critical
+    for (uint64_t p = 0; p < slices; ++p) {
+      if (local[p].empty()) continue;
+      read[p] = read[p].empty() ? local[p]
+                                : IndexRange{std::min(read[p].begin, local[p].begin), std::max(read[p].end, local[p].end)};
+    }
+  }
+  read[q] = {0, states.size()};
+  return read;
 }
 
 }  // namespace
@@ -51,38 +93,48 @@ PartitionLayout make_partition_layout(const std::vector<uint64_t>& bounds, const
   PartitionLayout layout;
   const uint64_t slices = bounds.size() - 1;
   layout.states.resize(slices);
+  layout.reads.resize(slices);
   layout.interior.assign(slices, 0);
   layout.slot.assign(n, 0);
   for (uint64_t p = 0; p < slices; ++p) {
     layout.stride = std::max(layout.stride, bounds[p + 1] - bounds[p]);
   }
+  // Which states read only their own slice (interior), and which are read
+  // by another slice (exported); in parallel: tens of millions of entries.
+  std::vector<uint8_t> inside(n, 1), exported(n, 0);
   for (uint64_t p = 0; p < slices; ++p) {
     const uint64_t lo = bounds[p], hi = bounds[p + 1];
-    // Which states read only their own slice (in parallel: tens of millions
-    // of entries), then interior states first, each group in state order.
-    std::vector<uint8_t> inside(hi - lo, 1);
 #pragma omp parallel for if (hi - lo > k_parallel_states) schedule(static, 4096)
     for (uint64_t s = lo; s < hi; ++s) {
-      for (uint64_t r = first_row(row_groups, s); r < first_row(row_groups, s + 1) && inside[s - lo]; ++r) {
+      for (uint64_t r = first_row(row_groups, s); r < first_row(row_groups, s + 1); ++r) {
         for (uint64_t k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k) {
-          if (a.columns[k] < lo || a.columns[k] >= hi) {
-            inside[s - lo] = 0;
-            break;
-          }
+          const uint64_t c = a.columns[k];
+          if (c >= lo && c < hi) continue;
+          inside[s] = 0;
+          std::atomic_ref<uint8_t>(exported[c]).store(1, std::memory_order_relaxed);
         }
       }
     }
+  }
+  // Each slice in four groups: interior states not read elsewhere, interior
+  // ones read elsewhere, boundary ones read elsewhere, the other boundary
+  // ones (each in state order). Interior first lets a GPU update them while
+  // the other slices' values travel; the exported ones in one block keep
+  // what another slice reads one short contiguous range.
+  for (uint64_t p = 0; p < slices; ++p) {
+    const uint64_t lo = bounds[p], hi = bounds[p + 1];
+    auto group = [&](uint64_t s) { return inside[s] ? (exported[s] ? 1 : 0) : (exported[s] ? 2 : 3); };
+    std::array<uint64_t, 5> start{};
+    for (uint64_t s = lo; s < hi; ++s) ++start[group(s) + 1];
+    for (size_t g = 1; g < start.size(); ++g) start[g] += start[g - 1];
+    layout.interior[p] = start[2];
     std::vector<uint64_t>& states = layout.states[p];
     states.resize(hi - lo);
-    uint64_t next_interior = 0;
-    for (uint64_t s = lo; s < hi; ++s) next_interior += inside[s - lo];
-    layout.interior[p] = next_interior;
-    uint64_t next_boundary = next_interior;
-    next_interior = 0;
-    for (uint64_t s = lo; s < hi; ++s) states[inside[s - lo] ? next_interior++ : next_boundary++] = s;
+    for (uint64_t s = lo; s < hi; ++s) states[start[group(s)]++] = s;
 #pragma omp parallel for if (hi - lo > k_parallel_states) schedule(static, 4096)
     for (uint64_t k = 0; k < states.size(); ++k) layout.slot[states[k]] = p * layout.stride + k;
   }
+  for (uint64_t q = 0; q < slices; ++q) layout.reads[q] = slots_read(layout, row_groups, a, q);
   return layout;
 }
 

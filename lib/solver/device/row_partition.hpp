@@ -11,11 +11,15 @@
 // rows read only the slice's own values) come first: they are updated while
 // the other slices' values are still in flight (GPU-PRISM, Bošnački 2011
 // §5: host synchronisation of the two halves held its two GPUs to ~4×).
+// The states other slices read sit in one block where interior and
+// boundary states meet, so what one slice reads of another is one short
+// range (PartitionLayout::reads) wherever the structure is local.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "common/index_range.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {
@@ -26,6 +30,11 @@ struct PartitionLayout {
   std::vector<std::vector<uint64_t>> states;
   std::vector<uint64_t> interior;  // per slice: how many of its first states are interior
   std::vector<uint64_t> slot;      // global state -> slot in the padded iterate
+  // reads[q][p]: the positions k (slot p·stride + k) of slice p's values
+  // that rows of slice q read, from the first to the last read; empty when
+  // q reads nothing of p, the whole slice for p == q. The exchange sends
+  // only these values: a band crossing a cut reads a few near it.
+  std::vector<std::vector<IndexRange>> reads;
 
   uint64_t slices() const { return states.size(); }
   uint64_t padded_size() const { return stride * slices(); }
@@ -49,7 +58,8 @@ struct MatrixSlice {
 // Fewer states than slices leaves trailing slices empty.
 std::vector<uint64_t> balance_by_entries(const std::vector<uint64_t>& state_entry_offsets, uint64_t slices);
 
-// The padded layout of `bounds`, interior states first in each slice.
+// The padded layout of `bounds`: in each slice interior states first, the
+// states other slices read between interior and boundary ones.
 // `row_groups` is empty for a linear system (one row per state).
 PartitionLayout make_partition_layout(const std::vector<uint64_t>& bounds, const std::vector<uint64_t>& row_groups,
                                       const SparseMatrix& a);

@@ -19,6 +19,8 @@
 #include <cmath>
 #include <limits>
 
+#include <fmt/format.h>
+
 #include "common/stopwatch.hpp"
 #include "cuda/device_part.hpp"
 #include "cuda/launch.hpp"
@@ -75,6 +77,7 @@ DeviceParts make_parts(const std::vector<int>& devices, const PartitionLayout& l
     parts.push_back(std::make_unique<DevicePart>(ordinals[p], slice.groups, slice.a, slice.b, slice.scale,
                                                  layout.states[p].size(), layout.interior[p], p * layout.stride,
                                                  padded_start));
+    parts.back()->reads_from = layout.reads[p];
   }
   return parts;
 }
@@ -86,14 +89,42 @@ void synchronize(const DeviceParts& parts) {
   }
 }
 
-// Bytes one iteration moves: every part's slice of the matrix and its own
-// vectors (b, scale, x read and written), and the slices sent to the others.
-double bytes_per_iteration(const DeviceParts& parts, double per_state_bytes) {
-  double bytes = 0;
-  for (const auto& part : parts) {
-    bytes += part->a.bytes() + part->states * per_state_bytes;
-    bytes += static_cast<double>(part->states) * 8.0 * static_cast<double>(parts.size() - 1);
+bool any_reads_across(const DeviceParts& parts) {
+  for (size_t p = 0; p < parts.size(); ++p) {
+    for (size_t q = 0; q < parts.size(); ++q) {
+      if (q != p && !parts[q]->reads_from[p].empty()) return true;
+    }
   }
+  return false;
+}
+
+// The values one iteration sends between parts: what each part reads of the
+// others (peer copies), or, for NCCL's all-gather, every slice to every
+// other part while any part reads across.
+struct Transfers {
+  uint64_t pairs = 0;   // (p, q), p != q: q receives values of p
+  double values = 0.0;  // values sent in all
+};
+
+Transfers transfers_per_iteration(const DeviceParts& parts, const SliceExchange& exchange) {
+  Transfers sent;
+  const bool across = any_reads_across(parts);
+  for (size_t p = 0; p < parts.size(); ++p) {
+    for (size_t q = 0; q < parts.size(); ++q) {
+      if (q == p) continue;
+      const uint64_t values = exchange.sends_to_all() ? (across ? parts[p]->states : 0) : parts[q]->reads_from[p].size();
+      sent.pairs += values > 0 ? 1 : 0;
+      sent.values += static_cast<double>(values);
+    }
+  }
+  return sent;
+}
+
+// Bytes one iteration moves: every part's slice of the matrix and its own
+// vectors (b, scale, x read and written), and the values sent between parts.
+double bytes_per_iteration(const DeviceParts& parts, const SliceExchange& exchange, double per_state_bytes) {
+  double bytes = 8.0 * transfers_per_iteration(parts, exchange).values;
+  for (const auto& part : parts) bytes += part->a.bytes() + part->states * per_state_bytes;
   return bytes;
 }
 
@@ -156,8 +187,9 @@ uint32_t distinct_gpus(const DeviceParts& parts) {
   return static_cast<uint32_t>(std::unique(ordinals.begin(), ordinals.end()) - ordinals.begin());
 }
 
-// "warp-per-row on 2 GPUs, NCCL exchange, 97% interior rows"; "... in 3
-// slices on 1 GPU, ..." where slices share a GPU.
+// "warp-per-row on 2 GPUs, NCCL exchange, 97% interior rows, 2 of 2 slice
+// transfers (100% of the iterate)"; "... in 3 slices on 1 GPU, ..." where
+// slices share a GPU. The share counts each value once per receiver.
 std::string kernel_description(bool warp, const char* per_row, const DeviceParts& parts, const SliceExchange& exchange) {
   uint64_t interior = 0, states = 0;
   for (const auto& part : parts) {
@@ -169,8 +201,12 @@ std::string kernel_description(bool warp, const char* per_row, const DeviceParts
   const std::string where = gpus == parts.size() ? "on " + std::to_string(gpus) + " GPUs"
                                                  : "in " + std::to_string(parts.size()) + " slices on " +
                                                        std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs");
+  const Transfers sent = transfers_per_iteration(parts, exchange);
+  const double share = states == 0 ? 0.0 : 100.0 * sent.values / static_cast<double>(states);
   return std::string(warp ? "warp-per-" : "thread-per-") + per_row + " " + where + ", " + exchange.name() +
-         " exchange, " + std::to_string(percent) + "% interior rows";
+         " exchange, " + std::to_string(percent) + "% interior rows, " + std::to_string(sent.pairs) + " of " +
+         std::to_string(parts.size() * (parts.size() - 1)) + " slice transfers (" + fmt::format("{:.3g}", share) +
+         "% of the iterate)";
 }
 
 }  // namespace
@@ -200,7 +236,7 @@ SolveStats gpu_jacobi_partitioned(const LinearSystem& system, std::vector<double
   stats.solver = "gpu.jacobi";
   stats.kernel = kernel_description(warp, "row", parts, *exchange);
   stats.gpus = distinct_gpus(parts);
-  stats.bytes_per_iteration = bytes_per_iteration(parts, 8.0 * 4);  // b, scale, x_i read, y_i written
+  stats.bytes_per_iteration = bytes_per_iteration(parts, *exchange, 8.0 * 4);  // b, scale, x_i read, y_i written
   const int relative = settings.relative ? 1 : 0;
   const int current = iterate(parts, *exchange, settings, "gpu.jacobi", settings.max_iterations, false, stats,
                               [&](DevicePart& part, uint64_t first, uint64_t end, int cur, bool check) {
@@ -239,7 +275,7 @@ SolveStats gpu_value_iteration_partitioned(const MinMaxProblem& p, MinMaxSolutio
   stats.solver = "gpu.vi";
   stats.kernel = kernel_description(warp, "state", parts, *exchange);
   stats.gpus = distinct_gpus(parts);
-  stats.bytes_per_iteration = bytes_per_iteration(parts, 8.0 * 3);  // group offset, x_s read, y_s written (+ b per choice below)
+  stats.bytes_per_iteration = bytes_per_iteration(parts, *exchange, 8.0 * 3);  // group offset, x_s read, y_s written (+ b per choice below)
   for (const auto& part : parts) stats.bytes_per_iteration += part->a.rows * 8.0;
   const int maximize = p.maximize ? 1 : 0, relative = settings.relative ? 1 : 0;
   auto bellman = [&](DevicePart& part, uint64_t first, uint64_t end, int cur, double* diff, uint32_t* choice) {
