@@ -217,6 +217,15 @@ size_t InputStream::read(char* data, size_t size) {
   return source_->read(data, size);
 }
 
+std::unique_ptr<ByteSource> open_decompressed(const std::string& path) {
+  switch (sniff(path)) {
+    case Compression::gzip: return std::make_unique<GzipSource>(path);
+    case Compression::xz: return std::make_unique<XzSource>(path);
+    case Compression::none: break;
+  }
+  return std::make_unique<PlainSource>(path);
+}
+
 bool has_compression_suffix(std::string_view path) { return ends_with(path, ".gz") || ends_with(path, ".xz"); }
 
 std::string_view strip_compression_suffix(std::string_view path) {

@@ -43,6 +43,10 @@ class InputStream {
   size_t pending_begin_ = 0;
 };
 
+// The file's bytes, decompressed when its first bytes say gzip or xz (no
+// tar unpacking): for readers of archives of several files (UMB).
+std::unique_ptr<ByteSource> open_decompressed(const std::string& path);
+
 // True for a name ending in .gz or .xz.
 bool has_compression_suffix(std::string_view path);
 // "m.tra.gz" and "m.tra.xz" → "m.tra"; other names unchanged.

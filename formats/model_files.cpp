@@ -7,6 +7,7 @@
 #include "formats/drn.hpp"
 #include "formats/input_stream.hpp"
 #include "formats/pmcb.hpp"
+#include "formats/umb.hpp"
 #include "formats/prism_explicit.hpp"
 #include "formats/prism_language/prism_model.hpp"
 #include "formats/storm_explicit.hpp"
@@ -31,9 +32,10 @@ FormatChoice parse_format_name(std::string_view name) {
   if (name == "storm-explicit") return {ModelFormat::storm_explicit, std::nullopt};
   if (name == "drn") return {ModelFormat::drn, std::nullopt};
   if (name == "pmcb") return {ModelFormat::pmcb, std::nullopt};
+  if (name == "umb") return {ModelFormat::umb, std::nullopt};
   if (name == "prism-language") return {ModelFormat::prism_language, std::nullopt};
   fail(ErrorCode::invalid_argument,
-       "unknown model format {} (use prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb or "
+       "unknown model format {} (use prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb, umb or "
        "prism-language)",
        quote_for_message(name));
 }
@@ -53,6 +55,8 @@ bool is_tar_name(std::string_view path) {
 }  // namespace
 
 FormatChoice format_from_path(const std::string& path) {
+  // A .umb is a tar archive of many files (optionally compressed), named .umb whatever its compression.
+  if (ends_with(path, ".umb")) return {ModelFormat::umb, std::nullopt};
   if (is_tar_name(path)) {
     const std::string member = InputStream(path).archive_member();
     if (member.empty()) fail(ErrorCode::invalid_argument, "{}: named as a tar archive, but it is none", path);
@@ -71,6 +75,7 @@ FormatChoice format_from_path(const std::string& path) {
 FormatChoice format_from_path_name(std::string_view name, std::string_view path) {
   std::string_view p = strip_compression_suffix(name);
   if (ends_with(p, ".pmcb")) return {ModelFormat::pmcb, std::nullopt};
+  if (ends_with(name, ".umb")) return {ModelFormat::umb, std::nullopt};
   if (ends_with(p, ".drn")) return {ModelFormat::drn, std::nullopt};
   if (ends_with(p, ".tra") || ends_with(p, ".lab") || ends_with(p, ".srew") || ends_with(p, ".trew") || ends_with(p, ".sta") ||
       ends_with(p, ".state.rew") || ends_with(p, ".trans.rew")) {
@@ -79,7 +84,7 @@ FormatChoice format_from_path_name(std::string_view name, std::string_view path)
   if (is_prism_language_path(name)) return {ModelFormat::prism_language, std::nullopt};
   fail(ErrorCode::invalid_argument,
        "{}: cannot tell the model format from the name (expected .tra, .drn or .pmcb, optionally .gz or .xz, a tar "
-       "archive of a .drn, or a PRISM-language source .pm, .sm, .nm or .prism)",
+       "archive of a .drn, a .umb, or a PRISM-language source .pm, .sm, .nm or .prism)",
        path);
 }
 
@@ -91,6 +96,7 @@ const char* format_noun(ModelFormat f) {
     case ModelFormat::storm_explicit: return "Storm explicit";
     case ModelFormat::drn: return "DRN";
     case ModelFormat::pmcb: return ".pmcb";
+    case ModelFormat::umb: return "UMB";
     case ModelFormat::prism_language: return "PRISM-language";
   }
   return "?";
@@ -179,6 +185,7 @@ ModelPtr load_model(const std::vector<std::string>& paths, std::string_view form
     }
     case ModelFormat::drn: parts = read_drn(paths.front(), options); break;
     case ModelFormat::pmcb: parts = read_pmcb(paths.front(), options); break;
+    case ModelFormat::umb: parts = read_umb(paths.front(), options); break;
     case ModelFormat::prism_language: break;  // built above
   }
   try {
@@ -267,6 +274,7 @@ void save_model(const Model& model, const std::string& path, std::string_view fo
     case ModelFormat::storm_explicit: write_storm_explicit(model, path); break;
     case ModelFormat::drn: write_drn(model, path); break;
     case ModelFormat::pmcb: write_pmcb(model, path); break;
+    case ModelFormat::umb: write_umb(model, path); break;
     case ModelFormat::prism_language:
       fail(ErrorCode::unsupported, "{}: pmc does not write PRISM-language sources (write .pmcb, .drn or .tra)", path);
   }

@@ -19,18 +19,18 @@ namespace pmc {
 // dialect of them (.tra starting with the model type, .lab with
 // #DECLARATION, .state.rew/.trans.rew); prism_language: a PRISM
 // modelling-language source (.pm/.sm/.nm/.prism) built by exploration.
-enum class ModelFormat { prism, drn, pmcb, prism_language, storm_explicit };
+enum class ModelFormat { prism, drn, pmcb, prism_language, storm_explicit, umb };
 
 struct FormatChoice {
   ModelFormat format;
   std::optional<ModelType> type;  // prism only: force dtmc/ctmc/mdp
 };
 
-// "prism", "prism-dtmc", "prism-ctmc", "prism-mdp", "storm-explicit", "drn", "pmcb" or
-// "prism-language" (a PRISM modelling-language source).
+// "prism", "prism-dtmc", "prism-ctmc", "prism-mdp", "storm-explicit", "drn", "pmcb", "umb"
+// (formats/umb.hpp) or "prism-language" (a PRISM modelling-language source).
 FormatChoice parse_format_name(std::string_view name);
 // By extension: .tra → prism, .drn → drn, .pmcb → pmcb (each optionally
-// .gz or .xz), .pm/.sm/.nm/.prism → prism-language; a tar archive named as
+// .gz or .xz), .umb → umb (a tar, plain or compressed, whatever the name), .pm/.sm/.nm/.prism → prism-language; a tar archive named as
 // one (.tar, .tar.gz, .tgz, .tar.xz, .txz) by the name of its one file,
 // which must be a .drn.
 FormatChoice format_from_path(const std::string& path);

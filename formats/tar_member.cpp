@@ -4,6 +4,8 @@
 #include <cstring>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "common/error.hpp"
 
 namespace pmc {
@@ -238,6 +240,44 @@ std::vector<TarFile> list_tar_files(ByteSource& archive, std::string_view first_
   TarFile file;
   while (walker.next_file(file)) files.push_back(file);
   return files;
+}
+
+void for_each_tar_file(ByteSource& archive, const std::string& path,
+                       const std::function<void(const TarFile&, ByteSource&)>& visit) {
+  class FileData final : public ByteSource {
+   public:
+    explicit FileData(TarWalker& walker) : walker_(walker) {}
+    size_t read(char* data, size_t size) override { return walker_.read_data(data, size); }
+
+   private:
+    TarWalker& walker_;
+  };
+  TarWalker walker(archive, {}, path);
+  FileData data(walker);
+  TarFile file;
+  while (walker.next_file(file)) visit(file, data);
+}
+
+std::string tar_file_header(const std::string& name, uint64_t size) {
+  if (name.empty() || name.size() > k_name_width) fail(ErrorCode::internal, "tar member name {} too long", name);
+  std::string block(k_tar_block, '\0');
+  std::memcpy(block.data() + k_name, name.data(), name.size());
+  std::memcpy(block.data() + 100, "0000644", 7);  // mode
+  std::memcpy(block.data() + 108, "0000000", 7);  // uid
+  std::memcpy(block.data() + 116, "0000000", 7);  // gid
+  const std::string octal_size = fmt::format("{:011o}", size);
+  if (octal_size.size() > 11) fail(ErrorCode::unsupported, "tar member {} of {} bytes: 8 GiB or more", name, size);
+  std::memcpy(block.data() + k_size, octal_size.data(), 11);
+  std::memcpy(block.data() + 136, "00000000000", 11);  // mtime
+  block[k_type] = '0';
+  std::memcpy(block.data() + k_magic, "ustar\0" "00", 8);
+  std::memset(block.data() + k_checksum, ' ', k_checksum_width);
+  uint64_t sum = 0;
+  for (const char c : block) sum += static_cast<unsigned char>(c);
+  const std::string checksum = fmt::format("{:06o}", sum);
+  std::memcpy(block.data() + k_checksum, checksum.data(), 6);
+  block[k_checksum + 6] = '\0';
+  return block;
 }
 
 std::unique_ptr<ByteSource> open_tar_file(std::unique_ptr<ByteSource> archive, std::string_view first_block,

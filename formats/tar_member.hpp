@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -31,6 +32,16 @@ struct TarFile {
 // `first_block`, the 512 bytes already read from it; `path` names the
 // archive in errors (truncated or corrupt archives are Error(parse)).
 std::vector<TarFile> list_tar_files(ByteSource& archive, std::string_view first_block, const std::string& path);
+
+// Visits every regular file of the archive in order, in one pass: `visit`
+// gets the file and its bytes (what it leaves unread is skipped).
+void for_each_tar_file(ByteSource& archive, const std::string& path,
+                       const std::function<void(const TarFile&, ByteSource&)>& visit);
+
+// A POSIX ustar header (512 bytes) for a regular file `name` (at most 100
+// bytes) of `size` bytes, mode 0644, time 0; the data follows, padded to a
+// multiple of 512 bytes, and two zero blocks end the archive.
+std::string tar_file_header(const std::string& name, uint64_t size);
 
 // The bytes of regular file number `index` (list_tar_files' order) of a
 // fresh `archive` whose first block is `first_block`.

@@ -92,7 +92,7 @@ const std::vector<Command>& command_table() {
        "print a model's type, sizes, labels and reward structures", with_load_options({{"json", false, false}}),
        "pmc info --model examples/die/die.tra", run_info},
       {"convert", "IN... OUT [--from F] [--to F] [--const N=V,...] [--max-states N] [--memory-limit BYTES] [--strict]",
-       "convert a model between PRISM explicit (.tra), DRN (.drn) and pmc binary (.pmcb); a PRISM-language "
+       "convert a model between PRISM explicit (.tra), DRN (.drn), pmc binary (.pmcb) and UMB (.umb); a PRISM-language "
        "source (.pm/.sm/.nm/.prism) is built and written in any of them",
        {{"from", true, false},
         {"to", true, false},

@@ -570,7 +570,7 @@ LineOutcome help(Session& session, const std::string& rest);
 const std::vector<ReplCommand>& repl_commands() {
   static const std::vector<ReplCommand> table = {
       {"load", "FILE... [--name NAME] [--format F] [--const N=V,...] [--max-states N] [--strict]",
-       "load a model (.tra and its .lab/.srew/.trew, .drn, .pmcb, or a PRISM-language source .pm/.sm/.nm/.prism "
+       "load a model (.tra and its .lab/.srew/.trew, .drn, .pmcb, .umb, or a PRISM-language source .pm/.sm/.nm/.prism "
        "built with --const's values) as the current one, named by its file",
        {"--name", "--format", "--const", "--max-states", "--strict", "--json"}, ArgumentKind::files, load},
       {"models", "", "list the loaded models (* marks the current one)", {"--json"}, ArgumentKind::none, list_models},
@@ -600,7 +600,7 @@ const std::vector<ReplCommand>& repl_commands() {
       {"show", "settings|models|result [STATES]",
        "print the settings, the loaded models, or the last check's value, bounds and variables per state",
        {"--json"}, ArgumentKind::show, show},
-      {"save", "FILE [--format F]", "write the current model (.pmcb, .drn or PRISM .tra with its siblings)",
+      {"save", "FILE [--format F]", "write the current model (.pmcb, .umb, .drn or PRISM .tra with its siblings)",
        {"--format", "--json"}, ArgumentKind::files, save},
       {"time", "on|off", "print each command's wall-clock time and each check's seconds by phase", {"--json"},
        ArgumentKind::on_off, time_command},

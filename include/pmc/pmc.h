@@ -336,6 +336,10 @@ typedef enum pmc_model_kind {
  *                 one file.
  *   "drn"         Storm DRN, including parametric CTMCs with affine rates.
  *   "pmcb"        pmc's binary format (formats/pmc.proto).
+ *   "umb"         UMB, PRISM's and Storm's binary interchange format (.umb:
+ *                 a tar, plain, gzip or xz, of index.json and arrays):
+ *                 DTMCs, CTMCs and MDPs with double values; other types
+ *                 give PMC_ERROR_UNSUPPORTED.
  *   "prism-language"  a PRISM modelling-language source (.pm, .sm, .nm,
  *                 .prism by extension), built by exploring its reachable
  *                 states; every constant must be defined in the source
@@ -436,8 +440,8 @@ PMC_API pmc_status pmc_model_add_label(pmc_model* model, const char* name, const
 PMC_API pmc_status pmc_model_add_rewards(pmc_model* model, const char* name, const double* state_rewards,
                                          const double* choice_rewards, const double* transition_rewards);
 
-/* Writes the model. `format` NULL: by extension (.pmcb, .drn, .tra in
- * PRISM's dialect; a .gz suffix compresses text formats); "storm-explicit"
+/* Writes the model. `format` NULL: by extension (.pmcb, .umb (gzip'd),
+ * .drn, .tra in PRISM's dialect; a .gz suffix compresses text formats); "storm-explicit"
  * writes Storm's dialect (no actions, state valuations or parameters). A failed save removes the file it was
  * writing (PRISM files completed before it stay). Thread-safe. */
 PMC_API pmc_status pmc_model_save(const pmc_model* model, const char* path, const char* format);

@@ -705,9 +705,13 @@ TEST_F(TopologicalInterval, LargeSccSweptInBlocksOnAnyThreadCount) {
       ASSERT_TRUE(stats.sound);
       EXPECT_TRUE(stats.converged) << stats.kernel;
 #ifdef _OPENMP
-      if (threads == 4) EXPECT_NE(stats.kernel.find("(1 on 4 threads)"), std::string::npos) << stats.kernel;
+      if (threads == 4) {
+        EXPECT_NE(stats.kernel.find("(1 on 4 threads)"), std::string::npos) << stats.kernel;
+      }
 #endif
-      if (threads == 1) EXPECT_EQ(stats.kernel.find("threads"), std::string::npos) << stats.kernel;
+      if (threads == 1) {
+        EXPECT_EQ(stats.kernel.find("threads"), std::string::npos) << stats.kernel;
+      }
       for (uint32_t i = 0; i < n; ++i) {
         ASSERT_LE(lower[i], reference_upper[i] + 1e-15) << i;
         ASSERT_GE(upper[i], reference_lower[i] - 1e-15) << i;

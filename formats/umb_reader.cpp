@@ -1,0 +1,410 @@
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/error.hpp"
+#include "common/memory_limit.hpp"
+#include "formats/input_stream.hpp"
+#include "formats/tar_member.hpp"
+#include "formats/umb.hpp"
+#include "formats/umb_bits.hpp"
+#include "common/huge_pages.hpp"
+#include "model/model_memory.hpp"
+
+namespace pmc {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+class UmbReader {
+ public:
+  UmbReader(std::string path, const ModelOptions& options) : path_(std::move(path)), options_(options) {}
+
+  ModelParts read() {
+    read_members();
+    const auto index = members_.find("index.json");
+    if (index == members_.end()) error("no index.json in the archive (is it a UMB file?)");
+    try {
+      index_ = Json::parse(index->second.view());
+    } catch (const nlohmann::json::exception& e) {
+      error("index.json is not valid JSON: {}", e.what());
+    }
+    if (!index_.is_object()) error("index.json is not a JSON object");
+    check_version();
+    read_transition_system();
+    read_matrix();
+    read_initial_states();
+    read_annotations();
+    read_actions();
+    read_valuations();
+    return std::move(parts_);
+  }
+
+ private:
+  template <typename... Args>
+  [[noreturn]] void error(fmt::format_string<Args...> format, Args&&... args) const {
+    fail(ErrorCode::parse, "{}: {}", path_, fmt::format(format, std::forward<Args>(args)...));
+  }
+  template <typename... Args>
+  [[noreturn]] void unsupported(fmt::format_string<Args...> format, Args&&... args) const {
+    fail(ErrorCode::unsupported, "{}: {}", path_, fmt::format(format, std::forward<Args>(args)...));
+  }
+
+  // A member's bytes, allocated without being cleared (they are read over).
+  struct Bytes {
+    std::unique_ptr<char[]> data;
+    size_t size = 0;
+    std::string_view view() const { return {data.get(), size}; }
+  };
+
+  // Every member into memory, by its name without a leading "./" or "/".
+  void read_members() {
+    {
+      // A tar header first, else this is no UMB file (whatever its name).
+      std::unique_ptr<ByteSource> peek = open_decompressed(path_);
+      char block[k_tar_block];
+      if (read_fully(*peek, block, sizeof block) < sizeof block || !has_tar_signature(block)) {
+        error("not a UMB file: UMB is a tar archive (plain, gzip or xz), and this holds none");
+      }
+    }
+    std::unique_ptr<ByteSource> archive = open_decompressed(path_);
+    const uint64_t limit = effective_memory_limit(options_.memory_limit);
+    uint64_t total = 0;
+    for_each_tar_file(*archive, path_, [&](const TarFile& file, ByteSource& data) {
+      std::string name = file.name;
+      while (name.starts_with("./")) name.erase(0, 2);
+      while (name.starts_with("/")) name.erase(0, 1);
+      total = saturating_add(total, file.size);
+      if (total > limit) {
+        require_memory(total, options_.memory_limit, path_ + ": the archive's members",
+                       fmt::format("{} is {} bytes", name, file.size));
+      }
+      Bytes bytes{std::unique_ptr<char[]>(new char[file.size]), file.size};
+      read_fully(data, bytes.data.get(), bytes.size);  // a short member throws (truncated archive)
+      members_[name] = std::move(bytes);
+    });
+  }
+
+  const Bytes* member(const std::string& name) const {
+    const auto it = members_.find(name);
+    return it == members_.end() ? nullptr : &it->second;
+  }
+
+  // A number field of `object` (index.json's `where`): an unsigned integer.
+  uint64_t count(const Json& object, const char* key, const char* where) const {
+    const auto it = object.find(key);
+    if (it == object.end()) error("index.json: {} has no \"{}\"", where, key);
+    if (!it->is_number_unsigned()) error("index.json: {}.\"{}\" is {}, not a count", where, key, it->dump());
+    return it->get<uint64_t>();
+  }
+
+  void check_version() {
+    const uint64_t version = count(index_, "format-version", "the index");
+    if (version != 1) unsupported("UMB format version {}; pmc reads version 1", version);
+  }
+
+  // "double" (size 64 or none): the only number type pmc reads.
+  void require_double(const Json& type, const std::string& what) const {
+    if (!type.is_object() || !type.contains("type")) error("index.json: {} has no type", what);
+    const std::string name = type["type"].is_string() ? type["type"].get<std::string>() : type["type"].dump();
+    const bool sized = type.contains("size") && type["size"].is_number_unsigned();
+    if (name != "double" || (sized && type["size"].get<uint64_t>() != 64)) {
+      unsupported("{} of type {}{}; pmc reads double (64-bit) values only", what, name,
+                  sized ? fmt::format(" (size {})", type["size"].get<uint64_t>()) : "");
+    }
+  }
+
+  void read_transition_system() {
+    if (!index_.contains("transition-system") || !index_["transition-system"].is_object()) {
+      error("index.json has no \"transition-system\" object");
+    }
+    const Json& ts = index_["transition-system"];
+    const std::string time = ts.contains("time") && ts["time"].is_string() ? ts["time"].get<std::string>() : "";
+    const uint64_t players = count(ts, "#players", "transition-system");
+    if (ts.contains("#observations") && ts["#observations"].is_number_unsigned() &&
+        ts["#observations"].get<uint64_t>() > 0) {
+      unsupported("a partially observable model (#observations {}); pmc reads DTMCs, CTMCs and MDPs",
+                  ts["#observations"].get<uint64_t>());
+    }
+    if (time == "discrete" && players == 0) {
+      parts_.type = ModelType::dtmc;
+    } else if (time == "discrete" && players == 1) {
+      parts_.type = ModelType::mdp;
+    } else if (time == "stochastic" && players == 0) {
+      parts_.type = ModelType::ctmc;
+    } else if (time == "discrete" || time == "stochastic" || time == "urgent-stochastic") {
+      unsupported("a model with time \"{}\" and {} player{} (a {}); pmc reads DTMCs, CTMCs and MDPs", time, players,
+                  players == 1 ? "" : "s",
+                  time == "urgent-stochastic" ? "Markov automaton" : players > 1 ? "game" : "CTMDP");
+    } else {
+      error("index.json: transition-system.\"time\" is {}, not discrete, stochastic or urgent-stochastic",
+            ts.contains("time") ? ts["time"].dump() : "missing");
+    }
+    states_ = count(ts, "#states", "transition-system");
+    choices_ = count(ts, "#choices", "transition-system");
+    branches_ = count(ts, "#branches", "transition-system");
+    if (states_ == 0) error("index.json: #states is 0 (a model needs a state)");
+    if (states_ > uint64_t{UINT32_MAX}) unsupported("{} states; pmc's state indices are 32-bit", states_);
+    if (!ts.contains("branch-probability-type")) error("index.json: no branch-probability-type (an LTS?)");
+    require_double(ts["branch-probability-type"], "branch probabilities");
+    if (parts_.type == ModelType::ctmc) {
+      if (!ts.contains("exit-rate-type")) error("index.json: a CTMC without exit-rate-type");
+      require_double(ts["exit-rate-type"], "exit rates");
+    }
+    require_model_memory(parts_.type, states_, choices_, branches_, 0, options_.memory_limit,
+                         path_ + ": index.json's model");
+    parts_.num_states = states_;
+  }
+
+  // The bytes of `name`, which must hold exactly `bytes` bytes.
+  std::string_view sized_member(const std::string& name, uint64_t bytes, const char* what) const {
+    const Bytes* data = member(name);
+    if (data == nullptr) error("{} is missing ({})", name, what);
+    if (data->size != bytes) {
+      error("{} holds {} bytes; index.json's counts make {} bytes ({})", name, data->size, bytes, what);
+    }
+    return data->view();
+  }
+
+  // A CSR file of `count` + 1 offsets from 0 rising to `total`, or, absent,
+  // the identity (each index one target).
+  std::vector<uint64_t> csr(const std::string& name, uint64_t count, uint64_t total, const char* what) const {
+    if (member(name) == nullptr) {
+      if (count != total) error("{} is missing, so each of the {} {} has one, but there are {}", name, count, what, total);
+      std::vector<uint64_t> identity(count + 1);
+      for (uint64_t i = 0; i <= count; ++i) identity[i] = i;
+      return identity;
+    }
+    std::vector<uint64_t> offsets = umb::uint64s(sized_member(name, saturating_mul(count + 1, 8), what));
+    if (offsets.front() != 0) error("{} starts at {}, not 0", name, offsets.front());
+    for (uint64_t i = 0; i < count; ++i) {
+      if (offsets[i + 1] < offsets[i]) error("{}: offset {} ({}) is below offset {} ({})", name, i + 1, offsets[i + 1], i, offsets[i]);
+    }
+    if (offsets.back() != total) error("{} ends at {}, but index.json counts {}", name, offsets.back(), total);
+    return offsets;
+  }
+
+  void read_matrix() {
+    const std::vector<uint64_t> state_choices = csr("state-to-choices.bin", states_, choices_, "choices per state");
+    std::vector<uint64_t> choice_branches = csr("choice-to-branches.bin", choices_, branches_, "branches per choice");
+    const std::string_view targets = sized_member("branch-to-target.bin", saturating_mul(branches_, 8), "a target per branch");
+    const std::string_view probabilities =
+        sized_member("branch-to-probability.bin", saturating_mul(branches_, 8), "a probability per branch");
+    std::string_view exit_rates;
+    if (parts_.type == ModelType::ctmc) {
+      exit_rates = sized_member("state-to-exit-rate.bin", saturating_mul(states_, 8), "an exit rate per state");
+    }
+    if (parts_.type != ModelType::mdp) {
+      for (uint64_t s = 0; s < states_; ++s) {
+        if (state_choices[s + 1] - state_choices[s] != 1) {
+          error("state {} of a {} has {} choices (one each expected)", s, to_string(parts_.type),
+                state_choices[s + 1] - state_choices[s]);
+        }
+      }
+    } else {
+      parts_.row_groups = state_choices;
+    }
+    parts_.row_offsets = std::move(choice_branches);
+    reserve_with_huge_pages(parts_.columns, branches_);
+    reserve_with_huge_pages(parts_.values, branches_);
+    parts_.columns.resize(branches_);
+    parts_.values.resize(branches_);
+    // In parallel over states (tens of millions of branches); the first
+    // bad target is reported after the loop.
+    uint64_t bad_branch = UINT64_MAX;
+    const auto n = static_cast<int64_t>(states_);
+#pragma omp parallel for schedule(static, 16384) reduction(min : bad_branch)
+    for (int64_t s = 0; s < n; ++s) {
+      const double exit = exit_rates.empty() ? 1.0 : umb::element<double>(exit_rates, s);
+      for (uint64_t c = state_choices[s]; c < state_choices[s + 1]; ++c) {
+        for (uint64_t b = parts_.row_offsets[c]; b < parts_.row_offsets[c + 1]; ++b) {
+          const uint64_t target = umb::element<uint64_t>(targets, b);
+          if (target >= states_) bad_branch = std::min(bad_branch, b);
+          parts_.columns[b] = static_cast<uint32_t>(target);
+          const double p = umb::element<double>(probabilities, b);
+          parts_.values[b] = exit_rates.empty() ? p : exit * p;
+        }
+      }
+    }
+    if (bad_branch != UINT64_MAX) {
+      const uint64_t state = static_cast<uint64_t>(
+          std::upper_bound(state_choices.begin(), state_choices.end(),
+                           static_cast<uint64_t>(std::upper_bound(parts_.row_offsets.begin(), parts_.row_offsets.end(), bad_branch) -
+                                                 parts_.row_offsets.begin() - 1)) -
+          state_choices.begin() - 1);
+      error("branch {} (state {}) leads to state {} of {}", bad_branch, state, umb::element<uint64_t>(targets, bad_branch),
+            states_);
+    }
+    members_.erase("branch-to-target.bin");
+    members_.erase("branch-to-probability.bin");
+  }
+
+  void read_initial_states() {
+    if (member("state-is-initial.bin") == nullptr) return;  // no initial state: Model::create decides
+    parts_.labels.push_back({"init", umb::bitset(sized_member("state-is-initial.bin", umb::bitset_bytes(states_), "a bit per state"), states_)});
+  }
+
+  // The annotation's name: its alias where given, else its identifier.
+  static std::string annotation_name(const std::string& id, const Json& annotation) {
+    return annotation.contains("alias") && annotation["alias"].is_string() ? annotation["alias"].get<std::string>() : id;
+  }
+
+  std::vector<std::string> applies_to(const std::string& where, const Json& annotation) const {
+    if (!annotation.contains("applies-to") || !annotation["applies-to"].is_array()) {
+      error("index.json: {} has no \"applies-to\" list", where);
+    }
+    std::vector<std::string> targets;
+    for (const Json& t : annotation["applies-to"]) {
+      if (!t.is_string()) error("index.json: {}.\"applies-to\" holds {}", where, t.dump());
+      targets.push_back(t.get<std::string>());
+    }
+    return targets;
+  }
+
+  void read_annotations() {
+    if (!index_.contains("annotations")) return;
+    const Json& groups = index_["annotations"];
+    if (!groups.is_object()) error("index.json: \"annotations\" is not an object");
+    if (groups.contains("aps")) {
+      for (const auto& [id, ap] : groups["aps"].items()) {
+        const std::string where = "annotations.aps." + id;
+        for (const std::string& target : applies_to(where, ap)) {
+          if (target != "states") unsupported("{} applies to {}; pmc's labels are sets of states", where, target);
+        }
+        const std::string name = fmt::format("annotations/aps/{}/states/values.bin", id);
+        parts_.labels.push_back({annotation_name(id, ap), umb::bitset(sized_member(name, umb::bitset_bytes(states_), "a bit per state"), states_)});
+      }
+    }
+    if (groups.contains("rewards")) {
+      for (const auto& [id, reward] : groups["rewards"].items()) {
+        const std::string where = "annotations.rewards." + id;
+        if (reward.contains("type")) require_double(reward["type"], where);
+        RewardStructure r;
+        r.name = annotation_name(id, reward);
+        for (const std::string& target : applies_to(where, reward)) {
+          const std::string prefix = fmt::format("annotations/rewards/{}/{}/", id, target);
+          if (member(prefix + "distribution-mapping.bin") != nullptr) unsupported("{}: stochastic rewards", where);
+          if (target == "states") {
+            r.state_rewards = umb::doubles(sized_member(prefix + "values.bin", saturating_mul(states_, 8), "a reward per state"));
+          } else if (target == "choices") {
+            const std::vector<double> per_choice =
+                umb::doubles(sized_member(prefix + "values.bin", saturating_mul(choices_, 8), "a reward per choice"));
+            r.transition_rewards.resize(branches_, 0.0);
+            for (uint64_t c = 0; c < choices_; ++c) {
+              for (uint64_t b = parts_.row_offsets[c]; b < parts_.row_offsets[c + 1]; ++b) r.transition_rewards[b] += per_choice[c];
+            }
+          } else if (target == "branches") {
+            const std::vector<double> per_branch =
+                umb::doubles(sized_member(prefix + "values.bin", saturating_mul(branches_, 8), "a reward per branch"));
+            r.transition_rewards.resize(branches_, 0.0);
+            for (uint64_t b = 0; b < branches_; ++b) r.transition_rewards[b] += per_branch[b];
+          } else {
+            unsupported("{} applies to {}; pmc's rewards are on states, choices and branches", where, target);
+          }
+        }
+        parts_.rewards.push_back(std::move(r));
+      }
+    }
+  }
+
+  // actions/<kind>/: an action index per choice or branch and, optionally,
+  // the actions' names. pmc's action 0 is "no action": a file whose first
+  // name is not "" is shifted by one.
+  void read_actions() {
+    const Json& ts = index_["transition-system"];
+    for (const char* kind : {"choices", "branches"}) {
+      const std::string key = std::string("#") + (kind == std::string("choices") ? "choice" : "branch") + "-actions";
+      const uint64_t actions = ts.contains(key) && ts[key].is_number_unsigned() ? ts[key].get<uint64_t>() : 0;
+      if (actions == 0) continue;
+      if (!parts_.entry_actions.empty()) unsupported("actions on both choices and branches");
+      const std::string folder = fmt::format("actions/{}/", kind);
+      const uint64_t entities = kind == std::string("choices") ? choices_ : branches_;
+      std::vector<uint32_t> values(entities, 0);
+      if (member(folder + "values.bin") != nullptr) {
+        values = umb::uint32s(sized_member(folder + "values.bin", saturating_mul(entities, 4), "an action per entity"));
+      }
+      std::vector<std::string> names(actions);
+      if (member(folder + "string-mapping.bin") != nullptr) names = strings(folder, actions);
+      const uint32_t shift = names.empty() || !names.front().empty() ? 1 : 0;
+      parts_.action_names = {""};
+      for (uint64_t a = shift == 1 ? 0 : 1; a < actions; ++a) parts_.action_names.push_back(names[a]);
+      parts_.entry_actions.resize(branches_);
+      for (uint64_t e = 0; e < entities; ++e) {
+        if (values[e] >= actions) error("{}values.bin: entity {} has action {} of {}", folder, e, values[e], actions);
+        const uint32_t action = values[e] + shift;
+        if (kind == std::string("branches")) {
+          parts_.entry_actions[e] = action;
+        } else {
+          for (uint64_t b = parts_.row_offsets[e]; b < parts_.row_offsets[e + 1]; ++b) parts_.entry_actions[b] = action;
+        }
+      }
+    }
+  }
+
+  // string-mapping.bin (CSR into strings.bin) of `folder`: `count` strings.
+  std::vector<std::string> strings(const std::string& folder, uint64_t count) const {
+    const Bytes* text = member(folder + "strings.bin");
+    if (text == nullptr) error("{}string-mapping.bin without {}strings.bin", folder, folder);
+    const std::vector<uint64_t> offsets = csr(folder + "string-mapping.bin", count, text->size, "strings");
+    std::vector<std::string> out(count);
+    for (uint64_t i = 0; i < count; ++i) out[i] = std::string(text->view().substr(offsets[i], offsets[i + 1] - offsets[i]));
+    return out;
+  }
+
+  void read_valuations() {
+    if (!index_.contains("valuations") || !index_["valuations"].contains("states")) return;
+    const Json& description = index_["valuations"]["states"];
+    if (!description.contains("classes") || !description["classes"].is_array() || description["classes"].empty()) {
+      error("index.json: valuations.states has no classes");
+    }
+    if (description["classes"].size() > 1 || member("valuations/states/valuation-to-class.bin") != nullptr) {
+      parts_.warnings.push_back("state valuations of several classes are not read");
+      return;
+    }
+    std::optional<umb::ValuationClass> layout = umb::parse_valuation_class(description["classes"][0]);
+    if (!layout) {
+      parts_.warnings.push_back("state valuations with other than int, uint and bool variables are not read");
+      return;
+    }
+    const uint64_t bytes_per_state = layout->bits / 8;
+    const std::string_view data = sized_member("valuations/states/valuations.bin", saturating_mul(states_, bytes_per_state),
+                                               "a valuation per state");
+    StateValuations& v = parts_.valuations;
+    for (const umb::Variable& variable : layout->variables) {
+      v.variables.push_back(variable.name);
+      v.is_bool.push_back(variable.is_bool ? 1 : 0);
+    }
+    v.values.resize(states_ * layout->variables.size());
+    for (uint64_t s = 0; s < states_; ++s) {
+      const auto* bits = reinterpret_cast<const unsigned char*>(data.data() + s * bytes_per_state);
+      for (size_t k = 0; k < layout->variables.size(); ++k) {
+        const umb::Variable& variable = layout->variables[k];
+        const int64_t value = umb::variable_value(bits, variable);
+        if (value < INT32_MIN || value > INT32_MAX) {
+          error("valuations.bin: state {}'s {} is {}, beyond pmc's 32-bit variables", s, variable.name, value);
+        }
+        v.values[s * layout->variables.size() + k] = static_cast<int32_t>(value);
+      }
+    }
+  }
+
+  std::string path_;
+  ModelOptions options_;
+  std::map<std::string, Bytes> members_;
+  Json index_;
+  ModelParts parts_;
+  uint64_t states_ = 0, choices_ = 0, branches_ = 0;
+};
+
+}  // namespace
+
+ModelParts read_umb(const std::string& path, const ModelOptions& options) { return UmbReader(path, options).read(); }
+
+}  // namespace pmc
