@@ -1,5 +1,5 @@
-// Load benchmark: the largest reference model read as PRISM text and
-// as .pmcb, phase by phase (read into ModelParts, then Model::create), and
+// Load benchmark: the largest reference model read as PRISM text, as
+// .pmcb and as UMB (.umb, gzip'd as pmc writes it and as a plain tar), phase by phase (read into ModelParts, then Model::create), and
 // the text parser's throughput in MB/s of uncompressed text on one core.
 //
 //   bench/load_benchmark [MODEL.tra[.gz]]   (default: leader_async N7 under PMC_MODELS)
@@ -14,6 +14,7 @@
 #include "common/stopwatch.hpp"
 #include "formats/model_files.hpp"
 #include "formats/pmcb.hpp"
+#include "formats/umb.hpp"
 #include "formats/prism_explicit.hpp"
 #include "model/model.hpp"
 
@@ -78,6 +79,27 @@ int main(int argc, char** argv) {
     const uint64_t pmcb_bytes = std::filesystem::file_size(pmcb);
     std::filesystem::remove(pmcb);
 
+    // UMB: pmc's gzip'd file, and the same archive inflated (a plain tar,
+    // as PRISM and Storm may also write); MB/s of the plain archive's bytes.
+    const auto temporary = std::filesystem::temp_directory_path();
+    const std::string umb_gz = (temporary / "pmc_load_benchmark.umb").string();
+    const std::string umb_tar = (temporary / "pmc_load_benchmark_plain.umb").string();
+    pmc::write_umb(*model, umb_gz);
+    {
+      gzFile in = gzopen(umb_gz.c_str(), "rb");
+      std::FILE* out = std::fopen(umb_tar.c_str(), "wb");
+      std::vector<char> buffer(1 << 20);
+      int got = 0;
+      while ((got = gzread(in, buffer.data(), static_cast<unsigned>(buffer.size()))) > 0) std::fwrite(buffer.data(), 1, got, out);
+      gzclose(in);
+      std::fclose(out);
+    }
+    Timing umb_plain = best_of(repeats, [&] { return pmc::read_umb(umb_tar); });
+    Timing umb_zipped = best_of(repeats, [&] { return pmc::read_umb(umb_gz); });
+    const uint64_t umb_bytes = std::filesystem::file_size(umb_tar);
+    std::filesystem::remove(umb_gz);
+    std::filesystem::remove(umb_tar);
+
     uint64_t text_bytes = uncompressed_bytes(files.transitions);
     for (const auto& r : files.rewards) {
       if (!r.state_file.empty()) text_bytes += uncompressed_bytes(r.state_file);
@@ -92,6 +114,12 @@ int main(int argc, char** argv) {
                text.total(), text_bytes / 1e6, text_bytes / 1e6 / text.read_s);
     fmt::print("{:<6} {:>10.3f} {:>10.3f} {:>10.3f} {:>12.1f} {:>10.1f}\n", "pmcb", binary.read_s, binary.create_s,
                binary.total(), pmcb_bytes / 1e6, pmcb_bytes / 1e6 / binary.read_s);
+    fmt::print("{:<6} {:>10.3f} {:>10.3f} {:>10.3f} {:>12.1f} {:>10.1f}\n", "umb", umb_plain.read_s, umb_plain.create_s,
+               umb_plain.total(), umb_bytes / 1e6, umb_bytes / 1e6 / umb_plain.read_s);
+    fmt::print("{:<6} {:>10.3f} {:>10.3f} {:>10.3f} {:>12.1f} {:>10.1f}\n", "umb.gz", umb_zipped.read_s,
+               umb_zipped.create_s, umb_zipped.total(), umb_bytes / 1e6, umb_bytes / 1e6 / umb_zipped.read_s);
+    fmt::print("umb (plain tar) against pmcb: {:.2f}x the time (goal <= 1); umb read {:.0f} MB/s (goal >= 1000 MB/s)\n",
+               umb_plain.total() / binary.total(), umb_bytes / 1e6 / umb_plain.read_s);
     fmt::print("pmcb speed-up over text: {:.1f}x (goal >= 10x); text parse {:.0f} MB/s (goal >= 100 MB/s)\n",
                text.total() / binary.total(), text_bytes / 1e6 / text.read_s);
   } catch (const std::exception& e) {

@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,10 +87,52 @@ class UmbReader {
         require_memory(total, options_.memory_limit, path_ + ": the archive's members",
                        fmt::format("{} is {} bytes", name, file.size));
       }
+      // The two largest arrays go straight into the model's (a copy and
+      // a buffer less); short members throw (a truncated archive).
+      if (name == "branch-to-probability.bin" && file.size % 8 == 0) {
+        reserve_with_huge_pages(probabilities_, file.size / 8);
+        probabilities_.resize(file.size / 8);
+        read_fully(data, reinterpret_cast<char*>(probabilities_.data()), file.size);
+        direct_.insert(name);
+        return;
+      }
+      if (name == "branch-to-target.bin" && file.size % 8 == 0) {
+        read_targets(data, file.size / 8);
+        direct_.insert(name);
+        return;
+      }
       Bytes bytes{std::unique_ptr<char[]>(new char[file.size]), file.size};
-      read_fully(data, bytes.data.get(), bytes.size);  // a short member throws (truncated archive)
+      read_fully(data, bytes.data.get(), bytes.size);
       members_[name] = std::move(bytes);
     });
+  }
+
+  // uint64 targets into 32-bit columns, a block at a time; the first
+  // target beyond 32 bits is kept for the error message.
+  void read_targets(ByteSource& data, uint64_t count) {
+    reserve_with_huge_pages(targets_, count);
+    targets_.resize(count);
+    std::vector<uint64_t> block(uint64_t{1} << 16);
+    for (uint64_t done = 0; done < count;) {
+      const uint64_t n = std::min<uint64_t>(block.size(), count - done);
+      read_fully(data, reinterpret_cast<char*>(block.data()), n * 8);
+      for (uint64_t i = 0; i < n; ++i) {
+        if (block[i] > UINT32_MAX && wide_target_ == UINT64_MAX) {
+          wide_target_ = done + i;
+          wide_value_ = block[i];
+        }
+        targets_[done + i] = static_cast<uint32_t>(block[i]);
+      }
+      done += n;
+    }
+  }
+
+  // A directly read array (read_members) must hold `count` values of 8 bytes.
+  void require_direct(const std::string& name, uint64_t held, uint64_t count, const char* what) const {
+    if (direct_.count(name) == 0) sized_member(name, saturating_mul(count, 8), what);  // missing or odd-sized: its error
+    if (held != count) {
+      error("{} holds {} bytes; index.json's counts make {} bytes ({})", name, held * 8, saturating_mul(count, 8), what);
+    }
   }
 
   const Bytes* member(const std::string& name) const {
@@ -194,9 +237,8 @@ class UmbReader {
   void read_matrix() {
     const std::vector<uint64_t> state_choices = csr("state-to-choices.bin", states_, choices_, "choices per state");
     std::vector<uint64_t> choice_branches = csr("choice-to-branches.bin", choices_, branches_, "branches per choice");
-    const std::string_view targets = sized_member("branch-to-target.bin", saturating_mul(branches_, 8), "a target per branch");
-    const std::string_view probabilities =
-        sized_member("branch-to-probability.bin", saturating_mul(branches_, 8), "a probability per branch");
+    require_direct("branch-to-target.bin", targets_.size(), branches_, "a target per branch");
+    require_direct("branch-to-probability.bin", probabilities_.size(), branches_, "a probability per branch");
     std::string_view exit_rates;
     if (parts_.type == ModelType::ctmc) {
       exit_rates = sized_member("state-to-exit-rate.bin", saturating_mul(states_, 8), "an exit rate per state");
@@ -212,38 +254,29 @@ class UmbReader {
       parts_.row_groups = state_choices;
     }
     parts_.row_offsets = std::move(choice_branches);
-    reserve_with_huge_pages(parts_.columns, branches_);
-    reserve_with_huge_pages(parts_.values, branches_);
-    parts_.columns.resize(branches_);
-    parts_.values.resize(branches_);
-    // In parallel over states (tens of millions of branches); the first
-    // bad target is reported after the loop.
-    uint64_t bad_branch = UINT64_MAX;
+    parts_.columns = std::move(targets_);
+    parts_.values = std::move(probabilities_);
+    // In parallel (tens of millions of branches): targets in range, and a
+    // CTMC's rates (exit rate × probability).
+    uint64_t bad_branch = wide_target_;
     const auto n = static_cast<int64_t>(states_);
 #pragma omp parallel for schedule(static, 16384) reduction(min : bad_branch)
     for (int64_t s = 0; s < n; ++s) {
       const double exit = exit_rates.empty() ? 1.0 : umb::element<double>(exit_rates, s);
-      for (uint64_t c = state_choices[s]; c < state_choices[s + 1]; ++c) {
-        for (uint64_t b = parts_.row_offsets[c]; b < parts_.row_offsets[c + 1]; ++b) {
-          const uint64_t target = umb::element<uint64_t>(targets, b);
-          if (target >= states_) bad_branch = std::min(bad_branch, b);
-          parts_.columns[b] = static_cast<uint32_t>(target);
-          const double p = umb::element<double>(probabilities, b);
-          parts_.values[b] = exit_rates.empty() ? p : exit * p;
-        }
+      const uint64_t first = parts_.row_offsets[state_choices[s]], end = parts_.row_offsets[state_choices[s + 1]];
+      for (uint64_t b = first; b < end; ++b) {
+        if (parts_.columns[b] >= states_) bad_branch = std::min(bad_branch, b);
+        if (!exit_rates.empty()) parts_.values[b] *= exit;
       }
     }
     if (bad_branch != UINT64_MAX) {
+      const uint64_t choice = static_cast<uint64_t>(
+          std::upper_bound(parts_.row_offsets.begin(), parts_.row_offsets.end(), bad_branch) - parts_.row_offsets.begin() - 1);
       const uint64_t state = static_cast<uint64_t>(
-          std::upper_bound(state_choices.begin(), state_choices.end(),
-                           static_cast<uint64_t>(std::upper_bound(parts_.row_offsets.begin(), parts_.row_offsets.end(), bad_branch) -
-                                                 parts_.row_offsets.begin() - 1)) -
-          state_choices.begin() - 1);
-      error("branch {} (state {}) leads to state {} of {}", bad_branch, state, umb::element<uint64_t>(targets, bad_branch),
-            states_);
+          std::upper_bound(state_choices.begin(), state_choices.end(), choice) - state_choices.begin() - 1);
+      const uint64_t target = bad_branch == wide_target_ ? wide_value_ : parts_.columns[bad_branch];
+      error("branch {} (state {}) leads to state {} of {}", bad_branch, state, target, states_);
     }
-    members_.erase("branch-to-target.bin");
-    members_.erase("branch-to-probability.bin");
   }
 
   void read_initial_states() {
@@ -398,6 +431,10 @@ class UmbReader {
   std::string path_;
   ModelOptions options_;
   std::map<std::string, Bytes> members_;
+  std::set<std::string> direct_;       // members read straight into the arrays below
+  std::vector<uint32_t> targets_;      // branch-to-target.bin
+  std::vector<double> probabilities_;  // branch-to-probability.bin
+  uint64_t wide_target_ = UINT64_MAX, wide_value_ = 0;
   Json index_;
   ModelParts parts_;
   uint64_t states_ = 0, choices_ = 0, branches_ = 0;
