@@ -58,12 +58,25 @@ class UmbReader {
     fail(ErrorCode::unsupported, "{}: {}", path_, fmt::format(format, std::forward<Args>(args)...));
   }
 
-  // A member's bytes, allocated without being cleared (they are read over).
+  // A member's bytes: 8-byte arrays straight into a vector of words or of
+  // doubles (rewards, exit rates), which the model's arrays can take
+  // whole; anything else in a buffer allocated without being cleared.
   struct Bytes {
-    std::unique_ptr<char[]> data;
+    std::vector<uint64_t> words;
+    std::vector<double> reals;
+    std::unique_ptr<char[]> other;
     size_t size = 0;
-    std::string_view view() const { return {data.get(), size}; }
+    const char* data() const {
+      return !words.empty() ? reinterpret_cast<const char*>(words.data())
+             : !reals.empty() ? reinterpret_cast<const char*>(reals.data())
+                              : other.get();
+    }
+    std::string_view view() const { return {data(), size}; }
   };
+
+  static bool holds_doubles(const std::string& name) {
+    return name == "state-to-exit-rate.bin" || (name.starts_with("annotations/rewards/") && name.ends_with("/values.bin"));
+  }
 
   // Every member into memory, by its name without a leading "./" or "/".
   void read_members() {
@@ -101,8 +114,21 @@ class UmbReader {
         direct_.insert(name);
         return;
       }
-      Bytes bytes{std::unique_ptr<char[]>(new char[file.size]), file.size};
-      read_fully(data, bytes.data.get(), bytes.size);
+      Bytes bytes;
+      bytes.size = file.size;
+      char* into = nullptr;
+      if (file.size % 8 == 0 && file.size > 0 && holds_doubles(name)) {
+        bytes.reals.resize(file.size / 8);
+        into = reinterpret_cast<char*>(bytes.reals.data());
+      } else if (file.size % 8 == 0 && file.size > 0) {
+        reserve_with_huge_pages(bytes.words, file.size / 8);
+        bytes.words.resize(file.size / 8);
+        into = reinterpret_cast<char*>(bytes.words.data());
+      } else {
+        bytes.other.reset(new char[file.size]);
+        into = bytes.other.get();
+      }
+      read_fully(data, into, file.size);
       members_[name] = std::move(bytes);
     });
   }
@@ -206,6 +232,15 @@ class UmbReader {
     parts_.num_states = states_;
   }
 
+  // The doubles of `name`, which must hold `count` of them; the member is taken.
+  std::vector<double> take_doubles(const std::string& name, uint64_t count, const char* what) {
+    const std::string_view bytes = sized_member(name, saturating_mul(count, 8), what);
+    Bytes& member = members_.at(name);
+    std::vector<double> values = member.reals.size() == count ? std::move(member.reals) : umb::doubles(bytes);
+    members_.erase(name);
+    return values;
+  }
+
   // The bytes of `name`, which must hold exactly `bytes` bytes.
   std::string_view sized_member(const std::string& name, uint64_t bytes, const char* what) const {
     const Bytes* data = member(name);
@@ -218,14 +253,17 @@ class UmbReader {
 
   // A CSR file of `count` + 1 offsets from 0 rising to `total`, or, absent,
   // the identity (each index one target).
-  std::vector<uint64_t> csr(const std::string& name, uint64_t count, uint64_t total, const char* what) const {
+  // The member is taken: call once per name.
+  std::vector<uint64_t> csr(const std::string& name, uint64_t count, uint64_t total, const char* what) {
     if (member(name) == nullptr) {
       if (count != total) error("{} is missing, so each of the {} {} has one, but there are {}", name, count, what, total);
       std::vector<uint64_t> identity(count + 1);
       for (uint64_t i = 0; i <= count; ++i) identity[i] = i;
       return identity;
     }
-    std::vector<uint64_t> offsets = umb::uint64s(sized_member(name, saturating_mul(count + 1, 8), what));
+    sized_member(name, saturating_mul(count + 1, 8), what);
+    std::vector<uint64_t> offsets = std::move(members_.at(name).words);
+    members_.erase(name);
     if (offsets.front() != 0) error("{} starts at {}, not 0", name, offsets.front());
     for (uint64_t i = 0; i < count; ++i) {
       if (offsets[i + 1] < offsets[i]) error("{}: offset {} ({}) is below offset {} ({})", name, i + 1, offsets[i + 1], i, offsets[i]);
@@ -325,7 +363,7 @@ class UmbReader {
           const std::string prefix = fmt::format("annotations/rewards/{}/{}/", id, target);
           if (member(prefix + "distribution-mapping.bin") != nullptr) unsupported("{}: stochastic rewards", where);
           if (target == "states") {
-            r.state_rewards = umb::doubles(sized_member(prefix + "values.bin", saturating_mul(states_, 8), "a reward per state"));
+            r.state_rewards = take_doubles(prefix + "values.bin", states_, "a reward per state");
           } else if (target == "choices") {
             const std::vector<double> per_choice =
                 umb::doubles(sized_member(prefix + "values.bin", saturating_mul(choices_, 8), "a reward per choice"));
@@ -334,10 +372,12 @@ class UmbReader {
               for (uint64_t b = parts_.row_offsets[c]; b < parts_.row_offsets[c + 1]; ++b) r.transition_rewards[b] += per_choice[c];
             }
           } else if (target == "branches") {
-            const std::vector<double> per_branch =
-                umb::doubles(sized_member(prefix + "values.bin", saturating_mul(branches_, 8), "a reward per branch"));
-            r.transition_rewards.resize(branches_, 0.0);
-            for (uint64_t b = 0; b < branches_; ++b) r.transition_rewards[b] += per_branch[b];
+            std::vector<double> per_branch = take_doubles(prefix + "values.bin", branches_, "a reward per branch");
+            if (r.transition_rewards.empty()) {
+              r.transition_rewards = std::move(per_branch);
+            } else {
+              for (uint64_t b = 0; b < branches_; ++b) r.transition_rewards[b] += per_branch[b];
+            }
           } else {
             unsupported("{} applies to {}; pmc's rewards are on states, choices and branches", where, target);
           }
@@ -382,7 +422,7 @@ class UmbReader {
   }
 
   // string-mapping.bin (CSR into strings.bin) of `folder`: `count` strings.
-  std::vector<std::string> strings(const std::string& folder, uint64_t count) const {
+  std::vector<std::string> strings(const std::string& folder, uint64_t count) {
     const Bytes* text = member(folder + "strings.bin");
     if (text == nullptr) error("{}string-mapping.bin without {}strings.bin", folder, folder);
     const std::vector<uint64_t> offsets = csr(folder + "string-mapping.bin", count, text->size, "strings");
