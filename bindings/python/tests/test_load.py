@@ -1,5 +1,5 @@
 """Loading every format: PRISM explicit (with siblings, .gz, forced type,
-explicit file lists), Storm DRN and pmc's .pmcb, and saving round trips."""
+explicit file lists), Storm DRN, pmc's .pmcb and UMB, and saving round trips."""
 
 import gzip
 import os
@@ -116,7 +116,7 @@ class DrnTest(unittest.TestCase):
 
 
 class SaveAndReloadTest(unittest.TestCase):
-    """pmc_model_save writes .pmcb, DRN and PRISM explicit; reloading gives the same model and values."""
+    """pmc_model_save writes .pmcb, UMB, DRN and PRISM explicit; reloading gives the same model and values."""
 
     @classmethod
     def setUpClass(cls):
@@ -146,6 +146,11 @@ class SaveAndReloadTest(unittest.TestCase):
 
     def test_pmcb(self):
         self.round_trip("model.pmcb")
+
+    def test_umb(self):
+        path = self.round_trip("model.umb")
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(2), b"\x1f\x8b")  # a gzip'd tar, as PRISM writes UMB
 
     def test_pmcb_under_another_name(self):
         self.round_trip("model.bin", format="pmcb", load_format="pmcb")
