@@ -11,12 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/huge_pages.hpp"
 #include "common/memory_limit.hpp"
 #include "formats/input_stream.hpp"
 #include "formats/tar_member.hpp"
 #include "formats/umb.hpp"
 #include "formats/umb_bits.hpp"
-#include "common/huge_pages.hpp"
 #include "model/model_memory.hpp"
 
 namespace pmc {
@@ -434,7 +434,7 @@ class UmbReader {
   void read_valuations() {
     if (!index_.contains("valuations") || !index_["valuations"].contains("states")) return;
     const Json& description = index_["valuations"]["states"];
-    if (!description.contains("classes") || !description["classes"].is_array() || description["classes"].empty()) {
+    if (!description.is_object() || !description.contains("classes") || !description["classes"].is_array() || description["classes"].empty()) {
       error("index.json: valuations.states has no classes");
     }
     if (description["classes"].size() > 1 || member("valuations/states/valuation-to-class.bin") != nullptr) {
