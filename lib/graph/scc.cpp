@@ -122,13 +122,14 @@ SccDecomposition strongly_connected_components(const RowGraph& graph, const Bits
   return rows == nullptr ? tarjan<false>(graph, states, nullptr) : tarjan<true>(graph, states, rows);
 }
 
-void order_members_by_state(SccDecomposition& sccs) {
+void order_members_by_state(SccDecomposition& sccs, uint64_t min_members) {
   // A counting sort by component: states visited in ascending order land
   // in their component's block in ascending order.
   std::vector<uint64_t> next(sccs.offsets.begin(), sccs.offsets.empty() ? sccs.offsets.begin() : sccs.offsets.end() - 1);
   for (uint64_t s = 0; s < sccs.component_of.size(); ++s) {
     const uint32_t c = sccs.component_of[s];
-    if (c != SccDecomposition::k_no_component) sccs.states[next[c]++] = static_cast<uint32_t>(s);
+    if (c == SccDecomposition::k_no_component || sccs.offsets[c + 1] - sccs.offsets[c] < min_members) continue;
+    sccs.states[next[c]++] = static_cast<uint32_t>(s);
   }
 }
 

@@ -50,11 +50,12 @@ struct SccDecomposition : StateSets {
 SccDecomposition strongly_connected_components(const RowGraph& graph, const Bitset* states = nullptr,
                                                const Bitset* rows = nullptr);
 
-// Lists each component's states in ascending state order instead of
-// Tarjan's (the components keep their order). For sweeps over a large
-// component: state order reads the matrix rows and the iterate in memory
-// order, Tarjan's order jumps. O(n).
-void order_members_by_state(SccDecomposition& sccs);
+// Lists the states of each component of at least `min_members` states in
+// ascending state order instead of Tarjan's (the components keep their
+// order; smaller ones keep Tarjan's order of their states). For sweeps over
+// a large component: state order reads the matrix rows and the iterate in
+// memory order, Tarjan's order jumps. O(n).
+void order_members_by_state(SccDecomposition& sccs, uint64_t min_members = 0);
 
 // All states of the model.
 SccDecomposition strongly_connected_components(const Model& model);

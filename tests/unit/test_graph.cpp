@@ -293,6 +293,13 @@ TEST(GraphScc, MembersInStateOrderKeepTheComponents) {
   EXPECT_EQ(std::vector<uint32_t>(sccs.component(sccs.component_of[0]).begin(), sccs.component(sccs.component_of[0]).end()),
             (std::vector<uint32_t>{0, 1, 3}));
   expect_reverse_topological(*m, sccs);
+  // Only components of at least 3 states: {2, 4} keeps Tarjan's order.
+  SccDecomposition some = tarjan;
+  order_members_by_state(some, 3);
+  const auto small = some.component(some.component_of[2]), small_before = tarjan.component(tarjan.component_of[2]);
+  EXPECT_TRUE(std::equal(small.begin(), small.end(), small_before.begin(), small_before.end()));
+  const auto large = some.component(some.component_of[0]);
+  EXPECT_TRUE(std::is_sorted(large.begin(), large.end()));
 }
 
 // A pseudo-random chain checked against the definitions: two states share a
