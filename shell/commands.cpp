@@ -133,7 +133,7 @@ void print_help(std::ostream& out) {
   fmt::print(out, "\n`pmc COMMAND --help` (or -h) explains a command's options; `pmc --version` prints the version.\n");
   fmt::print(out,
              "\nFormats (--format/--from/--to): prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb,\n"
-             "prism-language; by default chosen by extension, and a .tra by its first line (Storm's dialect starts\n"
+             "umb, prism-language; by default chosen by extension, and a .tra by its first line (Storm's dialect starts\n"
              "with dtmc, ctmc or mdp). A .tra finds its .lab/.srew/.trew/.sta siblings (Storm: .lab, .state.rew,\n"
              ".trans.rew).\n"
              "PRISM-language sources (.pm, .sm, .nm, .prism; read only) are built by exploring their\n"
@@ -153,8 +153,8 @@ struct OptionText {
 // check settings (settings.cpp) describe themselves.
 const OptionText k_option_texts[] = {
     {"model", "FILE...", "the model: a .tra (PRISM's or Storm's explicit dialect; .lab and reward siblings found by "
-                         "stem), a list of explicit files, a .drn, a .pmcb or a PRISM-language source (.pm/.sm/.nm/.prism)"},
-    {"format", "F", "the model's format: prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb, "
+                         "stem), a list of explicit files, a .drn, a .pmcb, a .umb or a PRISM-language source (.pm/.sm/.nm/.prism)"},
+    {"format", "F", "the model's format: prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb, umb, "
                     "prism-language (default: by extension, and a .tra by its first line)"},
     {"strict", "", "reject states without outgoing transitions instead of adding a self-loop"},
     {"max-states", "N", "stop a PRISM-language source's exploration with an error above N states (0: no limit)"},
@@ -193,7 +193,7 @@ const OptionText k_option_texts[] = {
     {"batch", "N", "regions bounded per solver call"},
     {"plot", "FILE.svg", "draw the regions (two parameters)"},
     {"from", "F", "the input's format (as --format)"},
-    {"to", "F", "the output's format: prism, storm-explicit, drn or pmcb (default: by the output's extension)"},
+    {"to", "F", "the output's format: prism, storm-explicit, drn, pmcb or umb (default: by the output's extension)"},
 };
 
 // The defaults that are not check settings; "command:name" entries win.

@@ -625,7 +625,7 @@ namespace {
 std::string repl_option_help(std::string_view command, std::string_view option) {
   if (option == "name") return "the model's name in the shell (default: the file's stem)";
   if (option == "file") return "read the properties from a PRISM .props/.pctl file";
-  if (command == "save" && option == "format") return "prism, storm-explicit, drn or pmcb (default: by extension)";
+  if (command == "save" && option == "format") return "prism, storm-explicit, drn, pmcb or umb (default: by extension)";
   return "";
 }
 
