@@ -132,7 +132,10 @@ inline int64_t variable_value(const unsigned char* valuation, const Variable& v)
   if (v.is_bool) return raw != 0 ? 1 : 0;
   int64_t value = static_cast<int64_t>(raw);
   if (v.is_signed && v.bits < 64 && ((raw >> (v.bits - 1)) & 1u)) value = static_cast<int64_t>(raw | (~uint64_t{0} << v.bits));
-  return value + v.add;
+  int64_t sum = 0;
+  // An offset that overflows 64 bits gives a value no variable of pmc's holds.
+  if (__builtin_add_overflow(value, v.add, &sum)) return value < 0 ? INT64_MIN : INT64_MAX;
+  return sum;
 }
 
 // [0-9a-z_-]+ from any name: lower case, other characters as '_'.

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -60,16 +61,16 @@ class UmbReader {
 
   // A member's bytes: 8-byte arrays straight into a vector of words or of
   // doubles (rewards, exit rates), which the model's arrays can take
-  // whole; anything else in a buffer allocated without being cleared.
+  // whole; anything else as plain bytes.
   struct Bytes {
     std::vector<uint64_t> words;
     std::vector<double> reals;
-    std::unique_ptr<char[]> other;
+    std::vector<char> other;
     size_t size = 0;
     const char* data() const {
       return !words.empty() ? reinterpret_cast<const char*>(words.data())
              : !reals.empty() ? reinterpret_cast<const char*>(reals.data())
-                              : other.get();
+                              : other.data();
     }
     std::string_view view() const { return {data(), size}; }
   };
@@ -90,6 +91,12 @@ class UmbReader {
     }
     std::unique_ptr<ByteSource> archive = open_decompressed(path_);
     const uint64_t limit = effective_memory_limit(options_.memory_limit);
+    // What a member may claim before pmc reserves it whole: gzip inflates
+    // at most ~1032:1. A member claiming more is read in growing steps, so
+    // that an archive claiming more than it holds ends (truncated) before
+    // pmc has reserved what it claims.
+    std::error_code ignored;
+    upfront_bytes_ = saturating_mul(std::filesystem::file_size(path_, ignored), 1032);
     uint64_t total = 0;
     for_each_tar_file(*archive, path_, [&](const TarFile& file, ByteSource& data) {
       std::string name = file.name;
@@ -103,9 +110,7 @@ class UmbReader {
       // The two largest arrays go straight into the model's (a copy and
       // a buffer less); short members throw (a truncated archive).
       if (name == "branch-to-probability.bin" && file.size % 8 == 0) {
-        reserve_with_huge_pages(probabilities_, file.size / 8);
-        probabilities_.resize(file.size / 8);
-        read_fully(data, reinterpret_cast<char*>(probabilities_.data()), file.size);
+        read_values(data, probabilities_, file.size / 8);
         direct_.insert(name);
         return;
       }
@@ -116,32 +121,45 @@ class UmbReader {
       }
       Bytes bytes;
       bytes.size = file.size;
-      char* into = nullptr;
       if (file.size % 8 == 0 && file.size > 0 && holds_doubles(name)) {
-        bytes.reals.resize(file.size / 8);
-        into = reinterpret_cast<char*>(bytes.reals.data());
+        read_values(data, bytes.reals, file.size / 8);
       } else if (file.size % 8 == 0 && file.size > 0) {
-        reserve_with_huge_pages(bytes.words, file.size / 8);
-        bytes.words.resize(file.size / 8);
-        into = reinterpret_cast<char*>(bytes.words.data());
+        read_values(data, bytes.words, file.size / 8);
       } else {
-        bytes.other.reset(new char[file.size]);
-        into = bytes.other.get();
+        read_values(data, bytes.other, file.size);
       }
-      read_fully(data, into, file.size);
       members_[name] = std::move(bytes);
     });
+  }
+
+  // `count` values of T into `out`: reserved whole where the archive can
+  // hold them (upfront_bytes_), else grown as they arrive.
+  template <typename T>
+  void read_values(ByteSource& data, std::vector<T>& out, uint64_t count) {
+    if (saturating_mul(count, sizeof(T)) <= upfront_bytes_) {
+      reserve_with_huge_pages(out, count);
+      out.resize(count);
+      read_fully(data, reinterpret_cast<char*>(out.data()), count * sizeof(T));
+      return;
+    }
+    uint64_t done = 0;
+    while (done < count) {
+      const uint64_t next = std::min<uint64_t>(count, std::max<uint64_t>(done * 2, uint64_t{1} << 17));
+      out.resize(next);
+      read_fully(data, reinterpret_cast<char*>(out.data() + done), (next - done) * sizeof(T));
+      done = next;
+    }
   }
 
   // uint64 targets into 32-bit columns, a block at a time; the first
   // target beyond 32 bits is kept for the error message.
   void read_targets(ByteSource& data, uint64_t count) {
-    reserve_with_huge_pages(targets_, count);
-    targets_.resize(count);
+    if (saturating_mul(count, 8) <= upfront_bytes_) reserve_with_huge_pages(targets_, count);
     std::vector<uint64_t> block(uint64_t{1} << 16);
     for (uint64_t done = 0; done < count;) {
       const uint64_t n = std::min<uint64_t>(block.size(), count - done);
       read_fully(data, reinterpret_cast<char*>(block.data()), n * 8);
+      targets_.resize(done + n);
       for (uint64_t i = 0; i < n; ++i) {
         if (block[i] > UINT32_MAX && wide_target_ == UINT64_MAX) {
           wide_target_ = done + i;
@@ -475,6 +493,7 @@ class UmbReader {
   std::vector<uint32_t> targets_;      // branch-to-target.bin
   std::vector<double> probabilities_;  // branch-to-probability.bin
   uint64_t wide_target_ = UINT64_MAX, wide_value_ = 0;
+  uint64_t upfront_bytes_ = 0;  // read_values: reserved whole up to this size
   Json index_;
   ModelParts parts_;
   uint64_t states_ = 0, choices_ = 0, branches_ = 0;

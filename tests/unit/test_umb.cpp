@@ -178,6 +178,22 @@ TEST(Umb, TruncatedAndForeignFilesAreClearErrors) {
     EXPECT_EQ(e.code(), ErrorCode::parse) << e.what();
     EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
   }
+  // A member that claims 3 GB in a 2 KB archive: a truncation error, and
+  // pmc must not reserve the 3 GB first (the reader grows the array as the
+  // bytes arrive once a claim is beyond what the file could inflate to).
+  const std::string claims = dir.path("claims.umb");
+  {
+    std::ofstream out(claims, std::ios::binary);
+    out << tar_file_header("index.json", 2) << "{}" << std::string(510, '\0');
+    out << tar_file_header("branch-to-target.bin", uint64_t{3} << 30) << std::string(1024, '\1');
+  }
+  try {
+    load_model({claims}, "", {});
+    ADD_FAILURE() << "an archive claiming 3 GB loaded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::parse) << e.what();
+    EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+  }
   const std::string text = dir.path("text.umb");
   std::ofstream(text) << "dtmc\nmodule m endmodule\n";
   try {
