@@ -217,6 +217,8 @@ size_t InputStream::read(char* data, size_t size) {
   return source_->read(data, size);
 }
 
+Compression compression_of(const std::string& path) { return sniff(path); }
+
 std::unique_ptr<ByteSource> open_decompressed(const std::string& path) {
   switch (sniff(path)) {
     case Compression::gzip: return std::make_unique<GzipSource>(path);

@@ -46,6 +46,8 @@ class InputStream {
 // The file's bytes, decompressed when its first bytes say gzip or xz (no
 // tar unpacking): for readers of archives of several files (UMB).
 std::unique_ptr<ByteSource> open_decompressed(const std::string& path);
+// What the file's first bytes say: gzip, xz or none.
+Compression compression_of(const std::string& path);
 
 // True for a name ending in .gz or .xz.
 bool has_compression_suffix(std::string_view path);

@@ -91,12 +91,14 @@ class UmbReader {
     }
     std::unique_ptr<ByteSource> archive = open_decompressed(path_);
     const uint64_t limit = effective_memory_limit(options_.memory_limit);
-    // What a member may claim before pmc reserves it whole: gzip inflates
-    // at most ~1032:1. A member claiming more is read in growing steps, so
-    // that an archive claiming more than it holds ends (truncated) before
-    // pmc has reserved what it claims.
+    // What a member may claim before pmc reserves it whole: the file's
+    // size for a plain tar, ~1032 times it compressed (gzip's most). A
+    // member claiming more is read in growing steps, so that an archive
+    // claiming more than it holds ends (truncated) before pmc has reserved
+    // what it claims.
     std::error_code ignored;
-    upfront_bytes_ = saturating_mul(std::filesystem::file_size(path_, ignored), 1032);
+    const uint64_t file_bytes = std::filesystem::file_size(path_, ignored);
+    upfront_bytes_ = compression_of(path_) == Compression::none ? file_bytes : saturating_mul(file_bytes, 1032);
     uint64_t total = 0;
     for_each_tar_file(*archive, path_, [&](const TarFile& file, ByteSource& data) {
       std::string name = file.name;

@@ -38,7 +38,7 @@ corpora=$(absolute "${FUZZ_CORPUS:-$build/fuzz-corpus}")
 models=${PMC_MODELS:-$src/../shared/models}
 fuzz_dir=$src/tests/fuzz
 
-all_harnesses="prism_tra prism_lab prism_rewards prism_sta drn pmcb storm_explicit storm_side prism_language property properties_file build_csr"
+all_harnesses="prism_tra prism_lab prism_rewards prism_sta drn pmcb storm_explicit storm_side prism_language property properties_file build_csr umb"
 harnesses=${FUZZ_HARNESSES:-$all_harnesses}
 
 # The largest input libFuzzer makes, and the bound on any single allocation
@@ -47,8 +47,10 @@ harnesses=${FUZZ_HARNESSES:-$all_harnesses}
 # is 25 MiB at 64 KiB; 64 MiB leaves room for a vector's growth. PRISM-language
 # sources are bounded by their state limit (2000 states, fuzz_prism_language.cpp)
 # rather than by their size, and state valuations take states x variables.
+# A gzip'd UMB archive may inflate ~1032:1 (66 MiB from 64 KiB), which the
+# reader holds, growing its arrays to at most twice what arrived.
 max_len=65536
-malloc_limit_mb() { case "$1" in prism_language) echo 256 ;; *) echo 64 ;; esac; }
+malloc_limit_mb() { case "$1" in prism_language | umb) echo 256 ;; *) echo 64 ;; esac; }
 
 dict_for() {
   case "$1" in
@@ -70,6 +72,7 @@ seed_patterns() {
     storm_side) echo "*.lab *.state.rew *.trans.rew" ;;
     drn) echo "*.drn *.drn.gz" ;;
     pmcb) echo "*.pmcb" ;;
+    umb) echo "*.umb" ;;
     prism_language) echo "*.pm *.sm *.nm *.prism" ;;
     properties_file) echo "*.props *.pctl *.csl" ;;
     *) echo "" ;;
