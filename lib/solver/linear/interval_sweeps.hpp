@@ -67,15 +67,30 @@ inline BoundPair off_diagonal_sums(const SparseMatrix& a, uint64_t i, const Boun
   return sum;
 }
 
-// Row i's Gauss–Seidel image of both bounds, clamped so that the lower
-// bound only rises and the upper one only falls; stored in v[i] (in place:
-// later rows of the sweep read it) and returned.
-inline BoundPair update_bounds(const LinearSystem& s, const std::vector<double>& scale, uint64_t i, BoundPair* v) {
-  const BoundPair sum = off_diagonal_sums(s.a, i, v);
+// Row i's Gauss–Seidel image of both bounds, each column j's pair read as
+// read(j), clamped so that the lower bound only rises and the upper one
+// only falls; stored in v[i] (in place: later rows of the sweep read it)
+// and returned.
+template <typename Read>
+BoundPair update_bounds_reading(const LinearSystem& s, const std::vector<double>& scale, uint64_t i, BoundPair* v,
+                                Read read) {
+  BoundPair sum{0.0, 0.0};
+  for (uint64_t e = s.a.row_offsets[i]; e < s.a.row_offsets[i + 1]; ++e) {
+    const uint32_t j = s.a.columns[e];
+    if (j == i) continue;
+    const BoundPair& x = read(j);
+    sum.first += s.a.values[e] * x.first;
+    sum.second += s.a.values[e] * x.second;
+  }
   const BoundPair next{std::max(v[i].first, (s.b[i] + sum.first) * scale[i]),
                        std::min(v[i].second, (s.b[i] + sum.second) * scale[i])};
   v[i] = next;
   return next;
+}
+
+// The same, reading every column from v.
+inline BoundPair update_bounds(const LinearSystem& s, const std::vector<double>& scale, uint64_t i, BoundPair* v) {
+  return update_bounds_reading(s, scale, i, v, [v](uint32_t j) -> const BoundPair& { return v[j]; });
 }
 
 inline double widest_gap(const std::vector<BoundPair>& v) {

@@ -214,7 +214,6 @@ class TopologicalIntervalLinear {
     if (previous_.size() != v.size()) previous_.resize(v.size());
 #pragma omp parallel for num_threads(threads_) schedule(static, 4096)
     for (int64_t k = 0; k < count; ++k) previous_[states[k]] = v[states[k]];
-    const SparseMatrix& a = s_.a;
     const int64_t blocks = threads_;
     uint64_t open = 0, across = 0;
     int changed = 0;
@@ -224,22 +223,15 @@ class TopologicalIntervalLinear {
       const auto end = static_cast<uint64_t>(count * (block + 1) / blocks);
       if (first == end) continue;
       const uint32_t lowest = states[first], highest = states[end - 1];
+      auto read = [&](uint32_t j) -> const BoundPair& {
+        const bool own = (j >= lowest && j <= highest) || sccs_.component_of[j] != c;
+        across += own ? 0 : 1;
+        return own ? v[j] : previous_[j];
+      };
       for (uint64_t k = first; k < end; ++k) {
         const uint32_t i = states[k];
-        BoundPair sum{0.0, 0.0};
-        for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
-          const uint32_t j = a.columns[e];
-          if (j == i) continue;
-          const bool own = (j >= lowest && j <= highest) || sccs_.component_of[j] != c;
-          across += own ? 0 : 1;
-          const BoundPair& x = own ? v[j] : previous_[j];
-          sum.first += a.values[e] * x.first;
-          sum.second += a.values[e] * x.second;
-        }
         const BoundPair old = v[i];
-        const BoundPair next{std::max(old.first, (s_.b[i] + sum.first) * scale_[i]),
-                             std::min(old.second, (s_.b[i] + sum.second) * scale_[i])};
-        v[i] = next;
+        const BoundPair next = update_bounds_reading(s_, scale_, i, v.data(), read);
         changed |= (next.first != old.first || next.second != old.second) ? 1 : 0;
         open += bounds_close(next.first, next.second, epsilon, settings_.relative) ? 0 : 1;
       }
