@@ -2,16 +2,20 @@
 // passes that keep memory per state close to the packed vector plus the CSR:
 //
 //  1. reachability (state_discovery.cpp): the threads expand states from a
-//     shared pool and insert their targets into one concurrent set of
-//     packed states (state_set.hpp);
-//  2. numbering: the reached keys sorted — packed order is PRISM's state
-//     order (state_packing.hpp), so state i here is row i of PRISM's `.sta`
-//     and `.tra` — and each key's index stored beside it in the set;
-//  3. rows: the states expanded again, block by block in parallel, into
-//     rows (rows.hpp), labels, rewards and valuations.
+//     shared pool, insert their targets into one concurrent set of packed
+//     states (state_set.hpp), which gives each a discovery id, and record
+//     each state's rows against those ids (rows.hpp);
+//  2. numbering: the reached keys sorted with their ids — packed order is
+//     PRISM's state order (state_packing.hpp), so state i here is row i of
+//     PRISM's `.sta` and `.tra` — giving each id its final index; the set
+//     is freed;
+//  3. assembly: the rows copied into the model in final order, block by
+//     block in parallel, their columns renumbered, beside the labels,
+//     state rewards and valuations evaluated from the sorted keys.
 //
-// Expanding twice costs time but no memory: keeping the transitions of
-// pass 1 would need every entry's target key until the numbering exists.
+// Every state is expanded once (expression evaluation is most of the
+// time); the price is the rows held twice during pass 3, as before when
+// pass 3 expanded again into blocks.
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -19,6 +23,7 @@
 #include <exception>
 #include <mutex>
 #include <numeric>
+#include <optional>
 
 #include <omp.h>
 #include <parallel/algorithm>
@@ -142,52 +147,58 @@ std::vector<uint64_t> initial_states(const PrismModel& program, const StateLayou
   return keys;
 }
 
-// Pass 2: the reached keys in state order. libstdc++'s parallel mode
-// sorts on the OpenMP threads (std::sort took 0.5 s of leader_async N7's
-// 7 s build on 2 cores); keys of 2–4 words are sorted as arrays rather than
-// through a permutation, which costs a random access per comparison.
+// Pass 2: the reached keys in state order, each followed by its discovery
+// id (words + 1 per state). libstdc++'s parallel mode sorts on the OpenMP
+// threads (std::sort took 0.5 s of leader_async N7's 7 s build on 2
+// cores); records of 2–4 words are sorted as arrays rather than through a
+// permutation, which costs a random access per comparison. Keys are
+// distinct, so the id never decides a comparison.
 template <size_t W>
-void sort_words(std::vector<uint64_t>& keys, unsigned threads) {
-  std::vector<std::array<uint64_t, W>> rows(keys.size() / W);
-  std::memcpy(rows.data(), keys.data(), keys.size() * sizeof(uint64_t));
+void sort_words(std::vector<uint64_t>& records, unsigned threads) {
+  std::vector<std::array<uint64_t, W>> rows(records.size() / W);
+  std::memcpy(rows.data(), records.data(), records.size() * sizeof(uint64_t));
   __gnu_parallel::sort(rows.begin(), rows.end(), __gnu_parallel::default_parallel_tag(threads));
-  std::memcpy(keys.data(), rows.data(), keys.size() * sizeof(uint64_t));
+  std::memcpy(records.data(), rows.data(), records.size() * sizeof(uint64_t));
 }
 
-std::vector<uint64_t> sorted_keys(const StateSet& set, unsigned threads) {
-  std::vector<uint64_t> keys = set.keys();
-  const uint32_t words = set.words();
-  switch (words) {
-    case 1: __gnu_parallel::sort(keys.begin(), keys.end(), __gnu_parallel::default_parallel_tag(threads)); return keys;
-    case 2: sort_words<2>(keys, threads); return keys;
-    case 3: sort_words<3>(keys, threads); return keys;
-    case 4: sort_words<4>(keys, threads); return keys;
+std::vector<uint64_t> sorted_records(const StateSet& set, unsigned threads) {
+  std::vector<uint64_t> records = set.keys_with_ids();
+  const uint32_t stride = set.words() + 1;
+  switch (stride) {
+    case 2: sort_words<2>(records, threads); return records;
+    case 3: sort_words<3>(records, threads); return records;
+    case 4: sort_words<4>(records, threads); return records;
     default: break;
   }
-  const uint64_t n = keys.size() / words;
+  const uint64_t n = records.size() / stride;
   std::vector<uint64_t> order(n);
   std::iota(order.begin(), order.end(), uint64_t{0});
-  std::sort(order.begin(), order.end(),
-            [&](uint64_t a, uint64_t b) { return packed_less(&keys[a * words], &keys[b * words], words); });
-  std::vector<uint64_t> sorted(keys.size());
-  for (uint64_t i = 0; i < n; ++i) std::copy_n(&keys[order[i] * words], words, &sorted[i * words]);
+  __gnu_parallel::sort(order.begin(), order.end(),
+                       [&](uint64_t a, uint64_t b) {
+                         return packed_less(&records[a * stride], &records[b * stride], stride - 1);
+                       },
+                       __gnu_parallel::default_parallel_tag(threads));
+  std::vector<uint64_t> sorted(records.size());
+  for (uint64_t i = 0; i < n; ++i) std::copy_n(&records[order[i] * stride], stride, &sorted[i * stride]);
   return sorted;
 }
 
-// The memory limit: passes 2 and 3 beside the state store — the sorted keys (and
-// the sort's copy), the indices, the valuations, and the rows twice (the
-// blocks, then the model's arrays), about one entry per branch of pass 1 —
-// must fit the memory limit before they start.
-void require_build_memory(const PrismModel& program, const StateSet& set, uint64_t branches, uint64_t memory_limit) {
+// The memory limit: numbering and assembly beside the rows of pass 1 — the
+// sorted records (and the sort's copy, while the set still exists), the
+// renumbering maps, the valuations and the model's arrays — must fit the
+// memory limit before they start.
+void require_build_memory(const PrismModel& program, const StateSet& set, uint64_t block_bytes, uint64_t rows,
+                          uint64_t entries, uint64_t memory_limit) {
   const uint64_t n = set.size();
-  const uint64_t keys = 2 * n * set.words() * sizeof(uint64_t) + set.capacity() * sizeof(uint32_t);
+  const uint64_t records = n * (set.words() + 1) * sizeof(uint64_t);
+  const uint64_t numbering = std::max(set.bytes() + 2 * records, records + n * (4 + 8 + 8));
   const uint64_t valuations = n * program.variables.size() * sizeof(int32_t);
-  const uint64_t rows = 2 * model_bytes_for(program.type, n, n, branches) +
-                        (program.labels.size() + 2) * (n / 8 + 8) + program.rewards.size() * 8 * n;
-  require_memory(set.bytes() + keys + valuations + rows, memory_limit,
-                 fmt::format("{}: building the model of {} states and ~{} transitions", program.file, n, branches),
-                 fmt::format("state store {}, numbering {}, valuations {}, rows {}", format_bytes(set.bytes()),
-                             format_bytes(keys), format_bytes(valuations), format_bytes(rows)));
+  const uint64_t model = model_bytes_for(program.type, n, rows, entries) + (program.labels.size() + 2) * (n / 8 + 8) +
+                         program.rewards.size() * 8 * std::max(n, entries);
+  require_memory(block_bytes + numbering + valuations + model, memory_limit,
+                 fmt::format("{}: building the model of {} states and {} transitions", program.file, n, entries),
+                 fmt::format("rows found {}, numbering {}, valuations {}, model {}", format_bytes(block_bytes),
+                             format_bytes(numbering), format_bytes(valuations), format_bytes(model)));
 }
 
 ModelParts explore_program(const PrismModel& program, const ExploreOptions& options) {
@@ -202,18 +213,49 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   const size_t num_vars = program.variables.size();
 
   const std::vector<uint64_t> initial = initial_states(program, layout, threads);
+  std::vector<uint32_t> transition_structures;
+  for (uint32_t r = 0; r < program.rewards.size(); ++r) {
+    if (!program.rewards[r].transition_items.empty()) transition_structures.push_back(r);
+  }
+
+  // Pass 1.
   constexpr uint64_t k_initial_states = 1 << 16;
   require_memory(StateSet::bytes_for(words, k_initial_states), options.model.memory_limit,
                  fmt::format("{}: exploration's first state store", program.file));
-  StateSet set(words, k_initial_states);
-  const uint64_t branches =
-      reach_states(program, layout, initial, set, options.max_states, threads, options.model.memory_limit, options.cancel,
-                   options.progress);
+  std::optional<StateSet> set(std::in_place, words, k_initial_states);
+  std::vector<RowBlock> blocks = reach_states(program, layout, initial, *set, transition_structures, options.max_states,
+                                              threads, options.model.memory_limit, options.cancel, options.progress);
   throw_if_cancelled(options.cancel);
-  require_build_memory(program, set, branches, options.model.memory_limit);
-  const std::vector<uint64_t> keys = sorted_keys(set, threads);
-  const uint64_t n = keys.size() / words;
-  set.number(keys, threads);
+  uint64_t block_bytes = 0, rows = 0, entries = 0;
+  for (const RowBlock& block : blocks) {
+    block_bytes += block.bytes();
+    rows += block.row_entries.size() - 1;
+    entries += block.columns.size();
+  }
+
+  // Pass 2.
+  require_build_memory(program, *set, block_bytes, rows, entries, options.model.memory_limit);
+  const uint64_t n = set->size();
+  const uint32_t stride = words + 1;
+  std::vector<uint32_t> initial_ids;
+  for (size_t i = 0; i < initial.size(); i += words) initial_ids.push_back(set->id_of(&initial[i]));
+  const std::vector<uint64_t> records = sorted_records(*set, threads);
+  set.reset();
+  std::vector<uint32_t> final_of(n);
+  std::vector<uint64_t> where(n);  // a discovery id's block (high 32 bits) and place in it
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp for schedule(static) nowait
+    for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
+      final_of[records[static_cast<uint64_t>(i) * stride + words]] = static_cast<uint32_t>(i);
+    }
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t b = 0; b < static_cast<int64_t>(blocks.size()); ++b) {
+      const std::vector<uint32_t>& states = blocks[static_cast<size_t>(b)].states;
+      for (size_t k = 0; k < states.size(); ++k) where[states[k]] = static_cast<uint64_t>(b) << 32 | k;
+    }
+  }
+  auto id_at = [&](uint64_t i) { return static_cast<uint32_t>(records[i * stride + words]); };
 
   ModelParts parts;
   parts.type = program.type;
@@ -224,15 +266,13 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
 
   // Labels: "init" and "deadlock" first, as PRISM's `.lab`, then the program's.
   parts.labels.push_back({"init", Bitset(n)});
-  for (size_t i = 0; i < initial.size(); i += words) parts.labels[0].states.set(set.index_of(&initial[i]));
+  for (uint32_t id : initial_ids) parts.labels[0].states.set(final_of[id]);
   parts.labels.push_back({"deadlock", Bitset(n)});
   for (const LabelDefinition& label : program.labels) parts.labels.push_back({label.name, Bitset(n)});
 
-  std::vector<uint32_t> transition_structures;
   for (uint32_t r = 0; r < program.rewards.size(); ++r) {
     RewardStructure structure{program.rewards[r].name, {}, {}};
     if (!program.rewards[r].state_items.empty()) structure.state_rewards.assign(n, 0.0);
-    if (!program.rewards[r].transition_items.empty()) transition_structures.push_back(r);
     parts.rewards.push_back(std::move(structure));
   }
 
@@ -244,26 +284,41 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   parts.valuations.values.resize(n * num_vars);
   parts.definitions = {program.constants, program.formulas};
 
-  // Pass 3.
+  // Pass 3: where each state's rows and entries start in the model, then
+  // the copies.
   throw_if_cancelled(options.cancel);
+  const bool mdp = program.type == ModelType::mdp;
+  const bool with_actions = parts.action_names.size() > 1;
+  std::vector<uint64_t> state_entries(n + 1, 0);
+  if (mdp) parts.row_groups.assign(n + 1, 0);
+  parallel_for(static_cast<int64_t>(n), threads, 4096, [&](int64_t i, int) {
+    const uint64_t at = where[id_at(static_cast<uint64_t>(i))];
+    const RowBlock& block = blocks[at >> 32];
+    const uint32_t k = static_cast<uint32_t>(at);
+    const uint32_t first_row = block.state_rows[k], last_row = block.state_rows[k + 1];
+    state_entries[static_cast<size_t>(i) + 1] = block.row_entries[last_row] - block.row_entries[first_row];
+    if (mdp) parts.row_groups[static_cast<size_t>(i) + 1] = last_row - first_row;
+  });
+  std::partial_sum(state_entries.begin(), state_entries.end(), state_entries.begin());
+  if (mdp) std::partial_sum(parts.row_groups.begin(), parts.row_groups.end(), parts.row_groups.begin());
+  parts.row_offsets.resize(rows + 1);
+  parts.columns.resize(entries);
+  parts.values.resize(entries);
+  if (with_actions) parts.entry_actions.resize(entries);
+  for (uint32_t r : transition_structures) parts.rewards[r].transition_rewards.resize(entries);
+
   const auto num_blocks = static_cast<int64_t>((n + k_block_states - 1) / k_block_states);
-  std::vector<RowBlock> blocks(static_cast<size_t>(num_blocks));
-  std::vector<SuccessorGenerator> generators;
-  std::vector<RowBuilder> builders;
-  for (unsigned t = 0; t < threads; ++t) {
-    generators.emplace_back(program, layout);
-    builders.emplace_back(program, set, transition_structures);
-  }
+  struct Flagged {
+    uint64_t count = 0, first = 0;
+  };
+  std::vector<Flagged> deadlocks(static_cast<size_t>(num_blocks)), nondeterministic(deadlocks.size());
   std::vector<std::vector<int32_t>> scratch(threads, std::vector<int32_t>(num_vars));
   parallel_for(num_blocks, threads, 1, [&](int64_t b, int thread) {
-    const auto t = static_cast<size_t>(thread);
-    RowBlock& block = blocks[static_cast<size_t>(b)];
-    block.transition_rewards.resize(transition_structures.size());
+    std::vector<int32_t>& values = scratch[static_cast<size_t>(thread)];
     const uint64_t first = static_cast<uint64_t>(b) * k_block_states;
     const uint64_t last = std::min(n, first + k_block_states);
-    std::vector<int32_t>& values = scratch[t];
     for (uint64_t s = first; s < last; ++s) {
-      layout.unpack(&keys[s * words], values);
+      layout.unpack(&records[s * stride], values);
       std::copy(values.begin(), values.end(), parts.valuations.values.begin() + static_cast<int64_t>(s * num_vars));
       for (size_t l = 0; l < program.labels.size(); ++l) {
         if (program.labels[l].condition.evaluate_bool(values)) parts.labels[l + 2].states.set(s);
@@ -276,80 +331,79 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
         }
         parts.rewards[r].state_rewards[s] = sum;
       }
-      generators[t].expand(values);
-      if (generators[t].num_alternatives() == 0) {
+      // The rows, columns renumbered.
+      const uint64_t at = where[id_at(s)];
+      const RowBlock& block = blocks[at >> 32];
+      const uint32_t k = static_cast<uint32_t>(at);
+      const uint8_t flags = block.flags[k];
+      auto flag = [&](Flagged& f) {
+        if (f.count++ == 0) f.first = s;
+      };
+      if ((flags & RowBlock::k_deadlock) != 0) {
         parts.labels[1].states.set(s);
-        if (options.model.strict) {
-          fail(ErrorCode::model, "{}: state {} {} has no outgoing transitions (a deadlock); strict loading rejects "
-               "deadlocks", program.file, s, describe_state(program, values));
-        }
+        flag(deadlocks[static_cast<size_t>(b)]);
       }
-      builders[t].add_state(s, values, generators[t], block);
-    }
-  });
-  // Row/entry offsets of each block, then one copy into the model's arrays.
-  std::vector<uint64_t> block_rows(static_cast<size_t>(num_blocks) + 1, 0), block_entries(block_rows.size(), 0);
-  uint64_t deadlocks = 0, first_deadlock = 0, nondeterministic = 0, first_nondeterministic = 0;
-  for (size_t b = 0; b < blocks.size(); ++b) {
-    block_rows[b + 1] = block_rows[b] + blocks[b].entries_per_row.size();
-    block_entries[b + 1] = block_entries[b] + blocks[b].columns.size();
-    if (blocks[b].deadlocks > 0 && deadlocks == 0) first_deadlock = blocks[b].first_deadlock;
-    deadlocks += blocks[b].deadlocks;
-    if (blocks[b].nondeterministic > 0 && nondeterministic == 0) first_nondeterministic = blocks[b].first_nondeterministic;
-    nondeterministic += blocks[b].nondeterministic;
-  }
-  const uint64_t rows = block_rows.back(), entries = block_entries.back();
-  parts.row_offsets.resize(rows + 1);
-  parts.columns.resize(entries);
-  parts.values.resize(entries);
-  const bool with_actions = parts.action_names.size() > 1;
-  if (with_actions) parts.entry_actions.resize(entries);
-  if (program.type == ModelType::mdp) parts.row_groups.resize(n + 1);
-  for (uint32_t r : transition_structures) parts.rewards[r].transition_rewards.resize(entries);
-  parallel_for(num_blocks, threads, 1, [&](int64_t bi, int) {
-    const auto b = static_cast<size_t>(bi);
-    RowBlock& block = blocks[b];
-    uint64_t row = block_rows[b], offset = block_entries[b];
-    if (program.type == ModelType::mdp) {
-      uint64_t state = static_cast<uint64_t>(bi) * k_block_states, group_row = row;
-      for (uint32_t c : block.choices_per_state) {
-        parts.row_groups[state++] = group_row;
-        group_row += c;
+      if ((flags & RowBlock::k_nondeterministic) != 0) flag(nondeterministic[static_cast<size_t>(b)]);
+      const uint32_t first_row = block.state_rows[k], last_row = block.state_rows[k + 1];
+      const uint64_t row = mdp ? parts.row_groups[s] : s;
+      const uint32_t from = block.row_entries[first_row], to = block.row_entries[last_row];
+      const uint64_t offset = state_entries[s];
+      for (uint32_t r = first_row; r < last_row; ++r) parts.row_offsets[row + (r - first_row)] = offset + (block.row_entries[r] - from);
+      // final_of and the next states' blocks are read at random: fetched
+      // ahead, a few misses overlap instead of each stalling.
+      for (uint32_t e = from; e < to; ++e) {
+        if (e + 8 < to) __builtin_prefetch(&final_of[block.columns[e + 8]]);
+        parts.columns[offset + (e - from)] = final_of[block.columns[e]];
+      }
+      if (s + 4 < last) __builtin_prefetch(&where[id_at(s + 4)]);
+      if (s + 2 < last) {
+        const uint64_t next = where[id_at(s + 2)];
+        const RowBlock& next_block = blocks[next >> 32];
+        const uint32_t next_row = next_block.state_rows[static_cast<uint32_t>(next)];
+        __builtin_prefetch(&next_block.columns[next_block.row_entries[next_row]]);
+        __builtin_prefetch(&next_block.values[next_block.row_entries[next_row]]);
+      }
+      std::copy(block.values.begin() + from, block.values.begin() + to, parts.values.begin() + static_cast<int64_t>(offset));
+      if (with_actions) {
+        std::copy(block.actions.begin() + from, block.actions.begin() + to,
+                  parts.entry_actions.begin() + static_cast<int64_t>(offset));
+      }
+      for (size_t r = 0; r < transition_structures.size(); ++r) {
+        std::copy(block.transition_rewards[r].begin() + from, block.transition_rewards[r].begin() + to,
+                  parts.rewards[transition_structures[r]].transition_rewards.begin() + static_cast<int64_t>(offset));
       }
     }
-    for (uint32_t e : block.entries_per_row) {
-      parts.row_offsets[row++] = offset;
-      offset += e;
-    }
-    std::copy(block.columns.begin(), block.columns.end(), parts.columns.begin() + static_cast<int64_t>(block_entries[b]));
-    std::copy(block.values.begin(), block.values.end(), parts.values.begin() + static_cast<int64_t>(block_entries[b]));
-    if (with_actions) {
-      std::copy(block.actions.begin(), block.actions.end(),
-                parts.entry_actions.begin() + static_cast<int64_t>(block_entries[b]));
-    }
-    for (size_t r = 0; r < transition_structures.size(); ++r) {
-      std::copy(block.transition_rewards[r].begin(), block.transition_rewards[r].end(),
-                parts.rewards[transition_structures[r]].transition_rewards.begin() +
-                    static_cast<int64_t>(block_entries[b]));
-    }
-    block = RowBlock{};
   });
   parts.row_offsets[rows] = entries;
-  if (program.type == ModelType::mdp) parts.row_groups[n] = rows;
+  blocks.clear();
+  blocks.shrink_to_fit();
 
-  if (deadlocks > 0) {
+  auto total = [](const std::vector<Flagged>& parts_of) {
+    Flagged all;
+    for (const Flagged& f : parts_of) {
+      if (f.count > 0 && all.count == 0) all.first = f.first;
+      all.count += f.count;
+    }
+    return all;
+  };
+  const Flagged deadlock = total(deadlocks), several = total(nondeterministic);
+  if (deadlock.count > 0) {
     std::vector<int32_t> values(num_vars);
-    layout.unpack(&keys[first_deadlock * words], values);
+    layout.unpack(&records[deadlock.first * stride], values);
+    if (options.model.strict) {
+      fail(ErrorCode::model, "{}: state {} {} has no outgoing transitions (a deadlock); strict loading rejects "
+           "deadlocks", program.file, deadlock.first, describe_state(program, values));
+    }
     parts.warnings.push_back(fmt::format(
         "{} deadlock state(s) (first: state {} {}) got a self-loop, as PRISM does; the label \"deadlock\" "
-        "holds them; load strictly to reject them", deadlocks, first_deadlock, describe_state(program, values)));
+        "holds them; load strictly to reject them", deadlock.count, deadlock.first, describe_state(program, values)));
   }
-  if (nondeterministic > 0) {
+  if (several.count > 0) {
     std::vector<int32_t> values(num_vars);
-    layout.unpack(&keys[first_nondeterministic * words], values);
+    layout.unpack(&records[several.first * stride], values);
     parts.warnings.push_back(fmt::format(
         "the DTMC is nondeterministic in {} state(s) (first: state {} {}): several commands are enabled, and "
-        "each is taken with equal probability, as PRISM does", nondeterministic, first_nondeterministic,
+        "each is taken with equal probability, as PRISM does", several.count, several.first,
         describe_state(program, values)));
   }
   return parts;

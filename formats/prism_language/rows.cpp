@@ -5,8 +5,16 @@
 
 namespace pmc::prism_language {
 
-RowBuilder::RowBuilder(const PrismModel& program, const StateSet& states, std::vector<uint32_t> reward_structures)
-    : program_(program), states_(states), words_(states.words()), structures_(std::move(reward_structures)) {}
+uint64_t RowBlock::bytes() const {
+  uint64_t rewards = 0;
+  for (const std::vector<double>& r : transition_rewards) rewards += r.capacity() * sizeof(double);
+  return states.capacity() * sizeof(uint32_t) + flags.capacity() + state_rows.capacity() * sizeof(uint32_t) +
+         row_entries.capacity() * sizeof(uint32_t) + columns.capacity() * sizeof(uint32_t) +
+         values.capacity() * sizeof(double) + actions.capacity() * sizeof(uint32_t) + rewards;
+}
+
+RowBuilder::RowBuilder(const PrismModel& program, uint32_t words, std::vector<uint32_t> reward_structures)
+    : program_(program), words_(words), structures_(std::move(reward_structures)) {}
 
 double RowBuilder::transition_reward(uint32_t structure, uint32_t action, std::span<const int32_t> values) const {
   double sum = 0;
@@ -32,20 +40,23 @@ void RowBuilder::sort_branches(const SuccessorGenerator& g, size_t first, size_t
   });
 }
 
-void RowBuilder::add_state(uint64_t state, std::span<const int32_t> values, const SuccessorGenerator& g,
-                           RowBlock& block) {
+void RowBuilder::add_state(uint32_t state, std::span<const int32_t> values, const SuccessorGenerator& g,
+                           std::span<const uint32_t> target_ids, RowBlock& block) {
   const size_t num_structures = structures_.size();
   const size_t alternatives = g.num_alternatives();
+  block.states.push_back(state);
+  block.flags.push_back(0);
+  block.state_rows.push_back(static_cast<uint32_t>(block.row_entries.size()));
+  auto start_row = [&] { block.row_entries.push_back(static_cast<uint32_t>(block.columns.size())); };
   auto push_entry = [&](uint32_t column, double value, uint32_t action) {
     block.columns.push_back(column);
     block.values.push_back(value);
     block.actions.push_back(action);
   };
   if (alternatives == 0) {
-    if (block.deadlocks++ == 0) block.first_deadlock = state;
-    if (program_.type == ModelType::mdp) block.choices_per_state.push_back(1);
-    block.entries_per_row.push_back(1);
-    push_entry(static_cast<uint32_t>(state), 1.0, 0);
+    block.flags.back() |= RowBlock::k_deadlock;
+    start_row();
+    push_entry(state, 1.0, 0);
     for (size_t r = 0; r < num_structures; ++r) block.transition_rewards[r].push_back(0.0);
     return;
   }
@@ -57,49 +68,44 @@ void RowBuilder::add_state(uint64_t state, std::span<const int32_t> values, cons
   }
 
   if (program_.type == ModelType::mdp) {
-    block.choices_per_state.push_back(static_cast<uint32_t>(alternatives));
     for (size_t a = 0; a < alternatives; ++a) {
+      start_row();
       sort_branches(g, g.first_branch(a), g.last_branch(a));
-      size_t entries = 0;
       for (size_t i = 0; i < order_.size();) {
-        const uint64_t* key = g.target(order_[i]);
+        const uint32_t target = target_ids[order_[i]];
         double p = 0;
         size_t j = i;
-        for (; j < order_.size() && packed_equal(g.target(order_[j]), key, words_); ++j) p += g.weight(order_[j]);
-        push_entry(states_.index_of(key), p, g.action(a));
+        for (; j < order_.size() && target_ids[order_[j]] == target; ++j) p += g.weight(order_[j]);
+        push_entry(target, p, g.action(a));
         for (size_t r = 0; r < num_structures; ++r) {
           block.transition_rewards[r].push_back(alternative_rewards_[a * num_structures + r]);
         }
-        ++entries;
         i = j;
       }
-      block.entries_per_row.push_back(static_cast<uint32_t>(entries));
     }
     return;
   }
 
   // DTMC / CTMC: one row of every alternative's branches.
-  if (program_.type == ModelType::dtmc && alternatives > 1) {
-    if (block.nondeterministic++ == 0) block.first_nondeterministic = state;
-  }
+  if (program_.type == ModelType::dtmc && alternatives > 1) block.flags.back() |= RowBlock::k_nondeterministic;
+  start_row();
   const double scale = program_.type == ModelType::dtmc ? 1.0 / static_cast<double>(alternatives) : 1.0;
   alternative_of_.resize(g.num_branches());
   for (size_t a = 0; a < alternatives; ++a) {
     for (size_t b = g.first_branch(a); b < g.last_branch(a); ++b) alternative_of_[b] = static_cast<uint32_t>(a);
   }
   sort_branches(g, 0, g.num_branches());
-  size_t entries = 0;
   for (size_t i = 0; i < order_.size();) {
-    const uint64_t* key = g.target(order_[i]);
+    const uint32_t target = target_ids[order_[i]];
     const uint32_t first_alternative = alternative_of_[order_[i]];
     double value = 0;
     size_t j = i;
     bool single_alternative = true;
-    for (; j < order_.size() && packed_equal(g.target(order_[j]), key, words_); ++j) {
+    for (; j < order_.size() && target_ids[order_[j]] == target; ++j) {
       value += g.weight(order_[j]) * scale;
       single_alternative = single_alternative && alternative_of_[order_[j]] == first_alternative;
     }
-    push_entry(states_.index_of(key), value, g.action(first_alternative));
+    push_entry(target, value, g.action(first_alternative));
     for (size_t r = 0; r < num_structures; ++r) {
       if (single_alternative) {
         block.transition_rewards[r].push_back(alternative_rewards_[first_alternative * num_structures + r]);
@@ -111,10 +117,8 @@ void RowBuilder::add_state(uint64_t state, std::span<const int32_t> values, cons
       }
       block.transition_rewards[r].push_back(weighted / value);
     }
-    ++entries;
     i = j;
   }
-  block.entries_per_row.push_back(static_cast<uint32_t>(entries));
 }
 
 }  // namespace pmc::prism_language

@@ -26,40 +26,53 @@
 #include <vector>
 
 #include "formats/prism_language/prism_model.hpp"
-#include "formats/prism_language/state_set.hpp"
 #include "formats/prism_language/successors.hpp"
 
 namespace pmc::prism_language {
 
-// The rows of a contiguous range of states, later copied into the model.
+// The rows of the states one chunk of exploration expanded, in the order it
+// expanded them, with columns as discovery ids (state_set.hpp); the
+// explorer copies them into the model in PRISM's order once the states are
+// numbered. Within a row the entries are already in PRISM's order (by
+// target key), so renumbering keeps them sorted.
 struct RowBlock {
-  std::vector<uint32_t> choices_per_state;  // MDP only
-  std::vector<uint32_t> entries_per_row;
+  static constexpr uint8_t k_deadlock = 1, k_nondeterministic = 2;
+
+  std::vector<uint32_t> states;  // discovery ids
+  std::vector<uint8_t> flags;    // per state: k_deadlock, k_nondeterministic (a DTMC state with several alternatives)
+  // Offsets: state k's rows are [state_rows[k], state_rows[k+1]), row r's
+  // entries [row_entries[r], row_entries[r+1]); finish() adds the ends.
+  std::vector<uint32_t> state_rows;
+  std::vector<uint32_t> row_entries;
   std::vector<uint32_t> columns;
   std::vector<double> values;
   std::vector<uint32_t> actions;
   std::vector<std::vector<double>> transition_rewards;  // per reward structure with transition items
-  uint64_t deadlocks = 0, first_deadlock = 0;
-  uint64_t nondeterministic = 0, first_nondeterministic = 0;  // DTMC states with several alternatives
+
+  void finish() {
+    state_rows.push_back(static_cast<uint32_t>(row_entries.size()));
+    row_entries.push_back(static_cast<uint32_t>(columns.size()));
+  }
+  uint64_t bytes() const;
 };
 
 class RowBuilder {
  public:
   // `reward_structures`: indices into program.rewards of the structures with
   // transition items (RowBlock::transition_rewards follows this order).
-  RowBuilder(const PrismModel& program, const StateSet& states, std::vector<uint32_t> reward_structures);
+  RowBuilder(const PrismModel& program, uint32_t words, std::vector<uint32_t> reward_structures);
 
-  // Appends the rows of `state` (whose successors `generator` has just
-  // expanded from `values`) to `block`.
-  void add_state(uint64_t state, std::span<const int32_t> values, const SuccessorGenerator& generator,
-                 RowBlock& block);
+  // Appends the rows of the state with discovery id `state` (whose
+  // successors `generator` has just expanded from `values`; `target_ids`:
+  // each branch's target's discovery id) to `block`.
+  void add_state(uint32_t state, std::span<const int32_t> values, const SuccessorGenerator& generator,
+                 std::span<const uint32_t> target_ids, RowBlock& block);
 
  private:
   double transition_reward(uint32_t structure, uint32_t action, std::span<const int32_t> values) const;
   void sort_branches(const SuccessorGenerator& generator, size_t first, size_t last);
 
   const PrismModel& program_;
-  const StateSet& states_;
   uint32_t words_;
   std::vector<uint32_t> structures_;
   std::vector<size_t> order_;

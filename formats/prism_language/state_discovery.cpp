@@ -8,8 +8,12 @@
 // The StateSet cannot grow while threads insert, so a thread that finds it
 // full (or nearly full before taking a chunk) asks for a pause: the others
 // finish their current chunk and wait, one thread grows the table, and all
-// go on. The state whose targets were not all inserted is expanded again
-// afterwards; inserting is idempotent.
+// go on; the thread that found it full then retries the same insert.
+//
+// Each state is expanded once: its rows are recorded right away against
+// the discovery ids insert() returns (rows.hpp), in per-thread blocks of
+// a few thousand states, and renumbered into PRISM's order afterwards
+// (explorer.cpp). A chunk is a list of (packed key, id) records.
 #include "formats/prism_language/state_discovery.hpp"
 
 #include <algorithm>
@@ -32,6 +36,8 @@ namespace {
 // States per chunk: enough to make the pool's lock rare, few enough that
 // narrow levels still spread over the threads.
 constexpr size_t k_chunk_states = 256;
+// States per row block: its vectors' allocations stay few per state.
+constexpr size_t k_block_states = 4096;
 
 // Code model rather than out_of_memory: the limit is the user's (or the
 // model store's 32-bit indices), not an allocation that failed.
@@ -47,17 +53,20 @@ constexpr size_t k_chunk_states = 256;
        file, limit);
 }
 
-// The memory limit: before the set grows, the old and the new table together must
-// fit the memory limit.
-void require_room(const StateSet& set, uint64_t more, uint64_t memory_limit, const std::string& file) {
-  require_memory(set.bytes_while_growing(more), memory_limit,
-                 fmt::format("{}: exploration stopped after {} states: growing the state store", file, set.size()));
+// The memory limit: before the set grows, the old and the new table
+// together, beside the rows recorded so far, must fit the memory limit.
+void require_room(const StateSet& set, uint64_t more, uint64_t rows, uint64_t memory_limit, const std::string& file) {
+  require_memory(set.bytes_while_growing(more) + rows, memory_limit,
+                 fmt::format("{}: exploration stopped after {} states: growing the state store", file, set.size()),
+                 fmt::format("state store while it grows {}, rows found so far {}",
+                             format_bytes(set.bytes_while_growing(more)), format_bytes(rows)));
 }
 
 class Pool {
  public:
-  Pool(StateSet& set, unsigned threads, uint64_t memory_limit, const std::string& file)
-      : set_(set), threads_(threads), memory_limit_(memory_limit), file_(file) {}
+  Pool(StateSet& set, const std::atomic<uint64_t>& row_bytes, unsigned threads, uint64_t memory_limit,
+       const std::string& file)
+      : set_(set), row_bytes_(row_bytes), threads_(threads), memory_limit_(memory_limit), file_(file) {}
 
   void push(std::vector<uint64_t> chunk) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -108,7 +117,7 @@ class Pool {
     try {
       if (done_) throw Error(ErrorCode::internal, "exploration stopped by another thread's error");
       if (!set_.has_room_for(more)) {
-        require_room(set_, more, memory_limit_, file_);
+        require_room(set_, more, row_bytes_.load(std::memory_order_relaxed), memory_limit_, file_);
         set_.grow(more, threads_);
       }
     } catch (...) {
@@ -138,6 +147,7 @@ class Pool {
   }
 
   StateSet& set_;
+  const std::atomic<uint64_t>& row_bytes_;
   const unsigned threads_;
   const uint64_t memory_limit_;
   const std::string& file_;
@@ -151,10 +161,13 @@ class Pool {
 
 }  // namespace
 
-uint64_t reach_states(const PrismModel& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
-                      StateSet& set, uint64_t max_states, unsigned threads, uint64_t memory_limit,
-                      const std::atomic<bool>* cancel, const std::function<void(uint64_t, double)>& progress) {
+std::vector<RowBlock> reach_states(const PrismModel& program, const StateLayout& layout,
+                                   const std::vector<uint64_t>& initial, StateSet& set,
+                                   const std::vector<uint32_t>& transition_structures, uint64_t max_states,
+                                   unsigned threads, uint64_t memory_limit, const std::atomic<bool>* cancel,
+                                   const std::function<void(uint64_t, double)>& progress) {
   const uint32_t words = layout.words();
+  const uint32_t stride = words + 1;  // a chunk's record: the key, then its id
   // Progress: one worker at a time (try_lock), at most every 0.2 s.
   const auto start = std::chrono::steady_clock::now();
   std::mutex progress_mutex;
@@ -170,20 +183,23 @@ uint64_t reach_states(const PrismModel& program, const StateLayout& layout, cons
   };
   const bool user_limit = max_states != 0;
   const uint64_t limit = user_limit ? std::min(max_states, k_max_states) : k_max_states;
-  Pool pool(set, threads, memory_limit, program.file);
-  std::atomic<uint64_t> total_branches{0};
+  const uint64_t memory = effective_memory_limit(memory_limit);
+  std::atomic<uint64_t> block_bytes{0};  // the rows kept so far (RowBlock::bytes)
+  Pool pool(set, block_bytes, threads, memory_limit, program.file);
   {
     std::vector<uint64_t> first;
     for (size_t i = 0; i < initial.size(); i += words) {
       if (!set.has_room_for(1)) {
-        require_room(set, 1, memory_limit, program.file);
+        require_room(set, 1, 0, memory_limit, program.file);
         set.grow(1);
       }
-      if (set.insert(&initial[i]) == StateSet::Insert::inserted) {
+      const StateSet::Found found = set.insert(&initial[i]);
+      if (found.result == StateSet::Insert::inserted) {
         first.insert(first.end(), initial.begin() + static_cast<int64_t>(i),
                      initial.begin() + static_cast<int64_t>(i + words));
+        first.push_back(found.id);
       }
-      if (first.size() >= k_chunk_states * words) {
+      if (first.size() >= k_chunk_states * stride) {
         pool.push(std::move(first));
         first.clear();
       }
@@ -192,52 +208,91 @@ uint64_t reach_states(const PrismModel& program, const StateLayout& layout, cons
   }
   if (set.size() > limit) too_many_states(program.file, limit, user_limit);
 
+  std::mutex blocks_mutex;
+  std::vector<RowBlock> blocks;
+  auto keep = [&](RowBlock& block) {
+    block.finish();
+    block_bytes.fetch_add(block.bytes(), std::memory_order_relaxed);
+    std::lock_guard<std::mutex> lock(blocks_mutex);
+    blocks.push_back(std::move(block));
+    block = RowBlock{};
+  };
+  auto new_block = [&] {
+    RowBlock block;
+    block.transition_rewards.resize(transition_structures.size());
+    return block;
+  };
+  // The rows so far and the set must fit the memory limit: checked after
+  // each chunk (the set's growth is checked before it happens).
+  auto require_rows_room = [&](uint64_t in_progress) {
+    const uint64_t rows = block_bytes.load(std::memory_order_relaxed) + in_progress;
+    if (set.bytes() + rows <= memory) return;
+    require_memory(set.bytes() + rows, memory_limit,
+                   fmt::format("{}: exploration stopped after {} states: holding the rows found so far",
+                               program.file, set.size()),
+                   fmt::format("state store {}, rows {}", format_bytes(set.bytes()), format_bytes(rows)));
+  };
+
   auto worker = [&]() {
     try {
       SuccessorGenerator generator(program, layout);
+      RowBuilder builder(program, words, transition_structures);
+      RowBlock block = new_block();
       std::vector<int32_t> values(program.variables.size());
+      std::vector<uint32_t> target_ids;
       std::vector<uint64_t> found;
       bool active = false;
       double branches_per_state = 8;
       while (true) {
         std::vector<uint64_t> chunk = pool.pop(active);
         active = !chunk.empty();
-        if (!active) return;
+        if (!active) break;
         throw_if_cancelled(cancel);
         report_progress();
-        const size_t states = chunk.size() / words;
+        const size_t states = chunk.size() / stride;
         // Room for this chunk's targets before starting it, so `full`
         // below stays rare.
         const auto expected = static_cast<uint64_t>(static_cast<double>(states) * branches_per_state) + 1;
         if (!set.has_room_for(expected * 2)) pool.grow(expected * 2 * threads);
         uint64_t branches = 0;
         for (size_t s = 0; s < states; ++s) {
-          const uint64_t* key = &chunk[s * words];
+          const uint64_t* key = &chunk[s * stride];
           layout.unpack(key, values);
           generator.expand(values);
-          branches += generator.num_branches();
-          for (size_t b = 0; b < generator.num_branches(); ++b) {
-            StateSet::Insert result = set.insert(generator.target(b));
-            while (result == StateSet::Insert::full) {
+          const size_t n = generator.num_branches();
+          branches += n;
+          target_ids.resize(n);
+          for (size_t b = 0; b < n; ++b) set.prefetch(generator.target(b));
+          for (size_t b = 0; b < n; ++b) {
+            StateSet::Found result = set.insert(generator.target(b));
+            while (result.result == StateSet::Insert::full) {
               pool.grow(expected * 2 * threads);
               result = set.insert(generator.target(b));
             }
-            if (result != StateSet::Insert::inserted) continue;
+            target_ids[b] = result.id;
+            if (result.result != StateSet::Insert::inserted) continue;
             found.insert(found.end(), generator.target(b), generator.target(b) + words);
+            found.push_back(result.id);
             if (set.size() > limit) too_many_states(program.file, limit, user_limit);
-            if (found.size() >= k_chunk_states * words) {
+            if (found.size() >= k_chunk_states * stride) {
               pool.push(std::move(found));
               found.clear();
             }
           }
+          builder.add_state(static_cast<uint32_t>(key[words]), values, generator, target_ids, block);
         }
         branches_per_state = std::max(1.0, static_cast<double>(branches) / static_cast<double>(states));
-        total_branches.fetch_add(branches, std::memory_order_relaxed);
+        if (block.states.size() >= k_block_states) {
+          keep(block);
+          block = new_block();
+        }
+        require_rows_room(block.bytes());
         if (!found.empty()) {
           pool.push(std::move(found));
           found.clear();
         }
       }
+      if (!block.states.empty()) keep(block);
     } catch (...) {
       pool.fail(std::current_exception());
     }
@@ -248,7 +303,7 @@ uint64_t reach_states(const PrismModel& program, const StateLayout& layout, cons
   worker();
   for (std::thread& w : workers) w.join();
   pool.rethrow();
-  return total_branches.load();
+  return blocks;
 }
 
 }  // namespace pmc::prism_language

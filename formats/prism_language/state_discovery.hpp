@@ -1,5 +1,6 @@
 // Pass 1 of exploration (explorer.cpp): every state reachable from the
-// initial ones, inserted into a StateSet by `threads` threads.
+// initial ones, inserted into a StateSet by `threads` threads, and each
+// state's rows recorded as it is expanded (columns as discovery ids).
 #pragma once
 
 #include <atomic>
@@ -8,22 +9,26 @@
 #include <vector>
 
 #include "formats/prism_language/prism_model.hpp"
+#include "formats/prism_language/rows.hpp"
 #include "formats/prism_language/state_packing.hpp"
 #include "formats/prism_language/state_set.hpp"
 
 namespace pmc::prism_language {
 
-// `initial`: packed initial states. Throws pmc::Error (code model) when
-// more than `max_states` states are reached (0: only pmc's 2^32 − 1 limit),
-// Error(out_of_memory) when the set would outgrow `memory_limit` (0: the
-// machine's memory; common/memory_limit.hpp) — checked before each growth,
-// the message giving the states found so far —, or whatever expanding a
-// state throws (successors.hpp), or Error(cancelled) once `cancel` is set
-// (polled before each chunk). Returns the branches expanded (about the
-// model's transitions: what pass 3 will store).
-uint64_t reach_states(const PrismModel& program, const StateLayout& layout, const std::vector<uint64_t>& initial,
-                      StateSet& set, uint64_t max_states, unsigned threads, uint64_t memory_limit = 0,
-                      const std::atomic<bool>* cancel = nullptr,
-                      const std::function<void(uint64_t, double)>& progress = {});
+// `initial`: packed initial states; `transition_structures`: as
+// RowBuilder's. Throws pmc::Error (code model) when more than `max_states`
+// states are reached (0: only pmc's 2^32 − 1 limit), Error(out_of_memory)
+// when the set and the rows would outgrow `memory_limit` (0: the machine's
+// memory; common/memory_limit.hpp) — checked before the set grows and
+// after each chunk, the message giving the states found so far —, or
+// whatever expanding a state throws (successors.hpp), or Error(cancelled)
+// once `cancel` is set (polled before each chunk). Returns the rows of
+// every state, in blocks (each state in exactly one).
+std::vector<RowBlock> reach_states(const PrismModel& program, const StateLayout& layout,
+                                   const std::vector<uint64_t>& initial, StateSet& set,
+                                   const std::vector<uint32_t>& transition_structures, uint64_t max_states,
+                                   unsigned threads, uint64_t memory_limit = 0,
+                                   const std::atomic<bool>* cancel = nullptr,
+                                   const std::function<void(uint64_t, double)>& progress = {});
 
 }  // namespace pmc::prism_language

@@ -55,6 +55,13 @@ class StateLayout {
     }
   }
 
+  // Overwrites one variable of a packed state (the value within its range).
+  void set(uint64_t* packed, size_t variable, int32_t value) const {
+    const Field& f = fields_[variable];
+    const uint64_t offset = static_cast<uint64_t>(static_cast<int64_t>(value) - f.lower);
+    packed[f.word] = (packed[f.word] & ~(f.mask << f.shift)) | ((offset & f.mask) << f.shift);
+  }
+
   void unpack(const uint64_t* packed, std::span<int32_t> values) const {
     for (size_t i = 0; i < fields_.size(); ++i) {
       const Field& f = fields_[i];

@@ -12,6 +12,9 @@ namespace {
 // hits and misses alike (Knuth, TAOCP vol. 3, §6.4).
 constexpr double k_max_load = 0.7;
 
+// Key words, then status and id in one word.
+uint64_t slot_bytes(uint32_t words) { return (words + 1) * sizeof(uint64_t); }
+
 uint64_t capacity_for(uint64_t states) {
   const auto wanted = static_cast<uint64_t>(static_cast<double>(states) / k_max_load) + 1;
   return std::max<uint64_t>(std::bit_ceil(wanted), 1024);
@@ -26,93 +29,99 @@ StateSet::StateSet(uint32_t words, uint64_t expected_states) : words_(words) {
 void StateSet::allocate(uint64_t capacity) {
   mask_ = capacity - 1;
   limit_ = static_cast<uint64_t>(static_cast<double>(capacity) * k_max_load);
-  keys_.assign(capacity * words_, 0);
-  status_ = std::make_unique<std::atomic<uint8_t>[]>(capacity);  // value-initialised: k_empty
-  indices_.clear();
+  slots_.assign(capacity * (words_ + 1), 0);  // every head k_empty
 }
 
 uint64_t StateSet::bytes() const {
-  const uint64_t slots = capacity();
-  return slots * (words_ * sizeof(uint64_t) + 1) + indices_.size() * sizeof(uint32_t);
+  return capacity() * slot_bytes(words_);
 }
 
 uint64_t StateSet::bytes_for(uint32_t words, uint64_t expected_states) {
-  return capacity_for(expected_states) * (words * sizeof(uint64_t) + 1);
+  return capacity_for(expected_states) * slot_bytes(words);
 }
 
 uint64_t StateSet::bytes_while_growing(uint64_t more) const {
   const uint64_t wanted = capacity_for(size() + more);
   if (wanted <= capacity()) return bytes();
-  return bytes() + wanted * (words_ * sizeof(uint64_t) + 1);
+  return bytes() + wanted * slot_bytes(words_);
 }
 
-StateSet::Insert StateSet::insert(const uint64_t* key) {
-  uint64_t slot = hash(key) & mask_;
+StateSet::Found StateSet::insert(const uint64_t* key) {
+  uint64_t index = hash(key) & mask_;
   while (true) {
-    uint8_t status = status_[slot].load(std::memory_order_acquire);
-    if (status == k_empty) {
-      if (count_.load(std::memory_order_relaxed) >= limit_) return Insert::full;
-      if (status_[slot].compare_exchange_strong(status, k_writing, std::memory_order_acquire)) {
-        std::copy_n(key, words_, &keys_[slot * words_]);
-        status_[slot].store(k_full, std::memory_order_release);
-        count_.fetch_add(1, std::memory_order_relaxed);
-        return Insert::inserted;
+    uint64_t* slot = slot_at(index);
+    uint64_t word = head(slot).load(std::memory_order_acquire);
+    if (word == k_empty) {
+      if (count_.load(std::memory_order_relaxed) >= limit_) return {Insert::full, 0};
+      if (head(slot).compare_exchange_strong(word, k_writing, std::memory_order_acquire)) {
+        std::copy_n(key, words_, slot + 1);
+        const auto id = static_cast<uint32_t>(count_.fetch_add(1, std::memory_order_relaxed));
+        head(slot).store(uint64_t{id} << 8 | k_full, std::memory_order_release);
+        return {Insert::inserted, id};
       }
-      // Lost the race: `status` now holds the winner's writing/full.
+      // Lost the race: `word` now holds the winner's writing/full.
     }
-    while (status == k_writing) status = status_[slot].load(std::memory_order_acquire);
-    if (packed_equal(&keys_[slot * words_], key, words_)) return Insert::existing;
-    slot = (slot + 1) & mask_;
+    while ((word & k_status) == k_writing) word = head(slot).load(std::memory_order_acquire);
+    if (packed_equal(slot + 1, key, words_)) return {Insert::existing, static_cast<uint32_t>(word >> 8)};
+    index = (index + 1) & mask_;
+  }
+}
+
+// Growing: every key is new to the table and keeps its id; nobody reads a
+// key meanwhile.
+void StateSet::insert_rehashed(const uint64_t* key, uint32_t id) {
+  uint64_t index = hash(key) & mask_;
+  while (true) {
+    uint64_t* slot = slot_at(index);
+    uint64_t word = k_empty;
+    if (head(slot).load(std::memory_order_relaxed) == k_empty &&
+        head(slot).compare_exchange_strong(word, uint64_t{id} << 8 | k_full, std::memory_order_relaxed)) {
+      std::copy_n(key, words_, slot + 1);
+      return;
+    }
+    index = (index + 1) & mask_;
   }
 }
 
 void StateSet::grow(uint64_t more, unsigned threads) {
   const uint64_t wanted = capacity_for(size() + more);
   if (wanted <= capacity()) return;
-  // Rehashed in parallel straight from the old arrays: with 16 threads a
+  // Rehashed in parallel straight from the old array: with 16 threads a
   // serial rehash of every doubling held up all of them.
-  const std::vector<uint64_t> old_keys = std::move(keys_);
-  const std::unique_ptr<std::atomic<uint8_t>[]> old_status = std::move(status_);
+  const std::vector<uint64_t> old = std::move(slots_);
+  const uint32_t stride = words_ + 1;
   const auto old_capacity = static_cast<int64_t>(mask_ + 1);
   allocate(wanted);
-  count_.store(0);
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (int64_t slot = 0; slot < old_capacity; ++slot) {
-    if (old_status[slot].load(std::memory_order_relaxed) == k_full) {
-      insert(&old_keys[static_cast<uint64_t>(slot) * words_]);
-    }
+  for (int64_t index = 0; index < old_capacity; ++index) {
+    const uint64_t* slot = &old[static_cast<uint64_t>(index) * stride];
+    if ((slot[0] & k_status) == k_full) insert_rehashed(slot + 1, static_cast<uint32_t>(slot[0] >> 8));
   }
 }
 
-std::vector<uint64_t> StateSet::keys() const {
-  std::vector<uint64_t> out;
-  out.reserve(size() * words_);
-  for (uint64_t slot = 0; slot <= mask_; ++slot) {
-    if (status_[slot].load(std::memory_order_relaxed) != k_full) continue;
-    out.insert(out.end(), keys_.begin() + static_cast<int64_t>(slot * words_),
-               keys_.begin() + static_cast<int64_t>((slot + 1) * words_));
+std::vector<uint64_t> StateSet::keys_with_ids() const {
+  const uint32_t stride = words_ + 1;
+  std::vector<uint64_t> out(size() * stride);
+  uint64_t at = 0;
+  for (uint64_t index = 0; index <= mask_; ++index) {
+    const uint64_t* slot = slot_at(index);
+    if ((slot[0] & k_status) != k_full) continue;
+    std::copy_n(slot + 1, words_, &out[at]);
+    out[at + words_] = slot[0] >> 8;
+    at += stride;
   }
   return out;
 }
 
 uint64_t StateSet::find_slot(const uint64_t* key) const {
-  uint64_t slot = hash(key) & mask_;
+  uint64_t index = hash(key) & mask_;
   // Only called for stored keys once inserting is over.
-  while (!packed_equal(&keys_[slot * words_], key, words_) || status_[slot].load(std::memory_order_relaxed) != k_full) {
-    slot = (slot + 1) & mask_;
+  while ((slot_at(index)[0] & k_status) != k_full || !packed_equal(slot_at(index) + 1, key, words_)) {
+    index = (index + 1) & mask_;
   }
-  return slot;
+  return index;
 }
 
-void StateSet::number(const std::vector<uint64_t>& sorted_keys, unsigned threads) {
-  indices_.assign(capacity(), 0);
-  const auto n = static_cast<int64_t>(sorted_keys.size() / words_);
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (int64_t i = 0; i < n; ++i) {
-    indices_[find_slot(&sorted_keys[static_cast<uint64_t>(i) * words_])] = static_cast<uint32_t>(i);
-  }
-}
-
-uint32_t StateSet::index_of(const uint64_t* key) const { return indices_[find_slot(key)]; }
+uint32_t StateSet::id_of(const uint64_t* key) const { return static_cast<uint32_t>(slot_at(find_slot(key))[0] >> 8); }
 
 }  // namespace pmc::prism_language

@@ -53,7 +53,7 @@ SuccessorGenerator::SuccessorGenerator(const PrismModel& program, const StateLay
     }
   }
   local_commands_ = GuardIndex(local, program.variables);
-  target_values_.resize(program.variables.size());
+  source_.resize(words_);
 }
 
 void SuccessorGenerator::fail_in_state(const SourceLocation& where, const std::string& what,
@@ -81,6 +81,7 @@ bool SuccessorGenerator::enable(const Command& command, std::span<const int32_t>
 }
 
 void SuccessorGenerator::expand(std::span<const int32_t> values) {
+  layout_.pack(values, source_.data());
   alternatives_.clear();
   weights_.clear();
   targets_.clear();
@@ -145,7 +146,11 @@ void SuccessorGenerator::add_alternative(uint32_t action, std::span<const Enable
 
 void SuccessorGenerator::add_branch(double weight, std::span<const Enabled> commands, std::span<const size_t> updates,
                                     std::span<const int32_t> values) {
-  std::copy(values.begin(), values.end(), target_values_.begin());
+  // The target starts as the packed source; each assignment overwrites its
+  // variable's bits (cheaper than packing every variable per branch).
+  targets_.resize(targets_.size() + words_);
+  uint64_t* target = &targets_[targets_.size() - words_];
+  std::copy(source_.begin(), source_.end(), target);
   for (size_t j = 0; j < commands.size(); ++j) {
     const Update& update = commands[j].command->updates[updates[j]];
     for (const Assignment& assignment : update.assignments) {
@@ -159,12 +164,10 @@ void SuccessorGenerator::add_branch(double weight, std::span<const Enabled> comm
                                   variable.lower, variable.upper),
                       values);
       }
-      target_values_[assignment.variable] = static_cast<int32_t>(value);
+      layout_.set(target, assignment.variable, static_cast<int32_t>(value));
     }
   }
   weights_.push_back(weight);
-  targets_.resize(targets_.size() + words_);
-  layout_.pack(target_values_, &targets_[targets_.size() - words_]);
 }
 
 }  // namespace pmc::prism_language

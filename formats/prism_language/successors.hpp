@@ -86,7 +86,7 @@ class SuccessorGenerator {
   std::vector<double> weights_of_enabled_;
   std::vector<Enabled> enabled_, chosen_;
   std::vector<size_t> module_first_, module_count_, combination_, update_choice_;
-  std::vector<int32_t> target_values_;
+  std::vector<uint64_t> source_;  // the expanded state, packed
 };
 
 }  // namespace pmc::prism_language

@@ -168,19 +168,19 @@ Value evaluate(const Expression::Representation& r, std::span<const int32_t> sta
 
 }  // namespace
 
-bool Expression::evaluate_bool(std::span<const int32_t> state) const {
+bool Expression::evaluate_bool_by_code(std::span<const int32_t> state) const {
   const Representation& r = *representation_;
   if (r.type != ValueType::boolean) fail(ErrorCode::internal, "{} is not a boolean expression", r.text);
   return evaluate(r, state).i != 0;
 }
 
-int64_t Expression::evaluate_int(std::span<const int32_t> state) const {
+int64_t Expression::evaluate_int_by_code(std::span<const int32_t> state) const {
   const Representation& r = *representation_;
   if (r.type == ValueType::real) fail(ErrorCode::internal, "{} is not an integer expression", r.text);
   return evaluate(r, state).i;
 }
 
-double Expression::evaluate_real(std::span<const int32_t> state) const {
+double Expression::evaluate_real_by_code(std::span<const int32_t> state) const {
   const Representation& r = *representation_;
   const Value value = evaluate(r, state);
   return r.type == ValueType::real ? value.d : static_cast<double>(value.i);

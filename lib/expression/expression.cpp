@@ -14,15 +14,41 @@ std::string SourceLocation::to_string() const {
 Expression::Expression() : Expression(boolean(true)) {}
 Expression::~Expression() = default;
 Expression::Expression(const Expression& other)
-    : representation_(std::make_unique<Representation>(*other.representation_)) {}
+    : representation_(std::make_unique<Representation>(*other.representation_)) {
+  read_form();
+}
 Expression::Expression(Expression&&) noexcept = default;
 Expression& Expression::operator=(const Expression& other) {
-  if (this != &other) representation_ = std::make_unique<Representation>(*other.representation_);
+  if (this != &other) {
+    representation_ = std::make_unique<Representation>(*other.representation_);
+    read_form();
+  }
   return *this;
 }
 Expression& Expression::operator=(Expression&&) noexcept = default;
 Expression::Expression(std::unique_ptr<Representation> representation)
-    : representation_(std::move(representation)) {}
+    : representation_(std::move(representation)) {
+  read_form();
+}
+
+void Expression::read_form() {
+  const Representation& r = *representation_;
+  type_ = r.type;
+  form_ = Form::general;
+  if (r.code.size() == 1 && r.code[0].op == Op::push) {
+    form_ = Form::constant;
+    integer_ = r.type == ValueType::real ? 0 : r.code[0].value.i;
+    real_ = r.type == ValueType::real ? r.code[0].value.d : static_cast<double>(r.code[0].value.i);
+  } else if (r.shape == Shape::load || r.shape == Shape::load_plus) {
+    form_ = Form::variable_plus;
+    variable_ = r.variable;
+    integer_ = r.shape == Shape::load_plus ? r.offset : 0;
+  } else if (r.code.size() == 1 && r.code[0].op == Op::load && r.type != ValueType::real) {
+    form_ = Form::variable_plus;
+    variable_ = r.code[0].arg;
+    integer_ = 0;
+  }
+}
 
 ValueType Expression::type() const { return representation_->type; }
 const SourceLocation& Expression::location() const { return representation_->location; }

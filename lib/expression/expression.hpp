@@ -53,9 +53,27 @@ class Expression {
   // `mod` as PRISM, pow of ints is an int, ...). Throws pmc::Error (code
   // model) naming location() on a run-time error such as division by zero
   // in an integer context or an integer overflow.
-  bool evaluate_bool(std::span<const int32_t> state) const;
-  int64_t evaluate_int(std::span<const int32_t> state) const;
-  double evaluate_real(std::span<const int32_t> state) const;  // ints and bools promoted
+  // The constant and `variable + constant` forms (most weights and
+  // updates) are answered inline, without a call.
+  bool evaluate_bool(std::span<const int32_t> state) const {
+    if (type_ == ValueType::boolean) {
+      if (form_ == Form::constant) return integer_ != 0;
+      if (form_ == Form::variable_plus && variable_ < state.size()) return state[variable_] + integer_ != 0;
+    }
+    return evaluate_bool_by_code(state);
+  }
+  int64_t evaluate_int(std::span<const int32_t> state) const {
+    if (type_ != ValueType::real) {
+      if (form_ == Form::constant) return integer_;
+      if (form_ == Form::variable_plus && variable_ < state.size()) return state[variable_] + integer_;
+    }
+    return evaluate_int_by_code(state);
+  }
+  double evaluate_real(std::span<const int32_t> state) const {  // ints and bools promoted
+    if (form_ == Form::constant) return real_;
+    if (form_ == Form::variable_plus && variable_ < state.size()) return static_cast<double>(state[variable_] + integer_);
+    return evaluate_real_by_code(state);
+  }
 
   // For a boolean expression: ranges its variables must lie in for it to
   // be true, read off its leading conjuncts (`x=1 & y>=2 & ...`), at most
@@ -78,7 +96,19 @@ class Expression {
   const Representation& representation() const { return *representation_; }
 
  private:
+  // What the inline evaluation needs, copied from the representation.
+  enum class Form : uint8_t { general, constant, variable_plus };
+  void read_form();
+  bool evaluate_bool_by_code(std::span<const int32_t> state) const;
+  int64_t evaluate_int_by_code(std::span<const int32_t> state) const;
+  double evaluate_real_by_code(std::span<const int32_t> state) const;
+
   std::unique_ptr<Representation> representation_;
+  ValueType type_ = ValueType::boolean;
+  Form form_ = Form::general;
+  uint32_t variable_ = 0;  // variable_plus
+  int64_t integer_ = 0;    // constant (integers, booleans), variable_plus's offset
+  double real_ = 0;        // constant, promoted
 };
 
 }  // namespace pmc::expression
