@@ -91,6 +91,31 @@ void parallel_for(int64_t n, unsigned threads, int64_t chunk, Body body) {
   if (error) std::rethrow_exception(error);
 }
 
+// Running sums of `values` in place, on `threads` threads: each sums its
+// part, then adds the parts before it while rewriting its own (a serial
+// scan of 61M states held up 15 threads).
+void inclusive_scan_in_place(std::vector<uint64_t>& values, unsigned threads) {
+  const size_t n = values.size();
+  const size_t parts = std::clamp<size_t>(n / (1 << 16), 1, threads);
+  if (parts == 1) {
+    std::partial_sum(values.begin(), values.end(), values.begin());
+    return;
+  }
+  std::vector<uint64_t> totals(parts + 1, 0);
+  auto part_begin = [&](size_t p) { return n * p / parts; };
+#pragma omp parallel num_threads(static_cast<int>(parts))
+  {
+    const auto p = static_cast<size_t>(omp_get_thread_num());
+    const auto first = static_cast<int64_t>(part_begin(p)), last = static_cast<int64_t>(part_begin(p + 1));
+    totals[p + 1] = std::accumulate(values.begin() + first, values.begin() + last, uint64_t{0});
+#pragma omp barrier
+#pragma omp single
+    std::partial_sum(totals.begin(), totals.end(), totals.begin());
+    uint64_t sum = totals[p];
+    for (int64_t i = first; i < last; ++i) values[static_cast<size_t>(i)] = sum += values[static_cast<size_t>(i)];
+  }
+}
+
 void check_variables(const PrismModel& program) {
   for (const Variable& v : program.variables) {
     if (v.lower > v.upper) {
@@ -299,8 +324,8 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
     state_entries[static_cast<size_t>(i) + 1] = block.row_entries[last_row] - block.row_entries[first_row];
     if (mdp) parts.row_groups[static_cast<size_t>(i) + 1] = last_row - first_row;
   });
-  std::partial_sum(state_entries.begin(), state_entries.end(), state_entries.begin());
-  if (mdp) std::partial_sum(parts.row_groups.begin(), parts.row_groups.end(), parts.row_groups.begin());
+  inclusive_scan_in_place(state_entries, threads);
+  if (mdp) inclusive_scan_in_place(parts.row_groups, threads);
   parts.row_offsets.resize(rows + 1);
   parts.columns.resize(entries);
   parts.values.resize(entries);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -216,6 +217,42 @@ endmodule
   const ModelPtr a = build_source(source, one), b = build_source(source, many);
   EXPECT_EQ(a->num_states(), 41u * 41u);
   EXPECT_TRUE(a->same_as(*b));
+}
+
+// States are found from the middle outwards, numbered by value: the
+// warnings name the first flagged state in PRISM's order, whatever the
+// order of discovery or the thread count, across many row blocks.
+TEST(PrismLanguageExplore, WarningsNameTheFirstStateInPrismsOrder) {
+  const std::string source = R"(dtmc
+module m
+  x : [0..20000] init 10000;
+  [] x>0 & x<20000 -> 0.5 : (x'=x-1) + 0.5 : (x'=x+1);
+  [] x>15000 & x<20000 -> (x'=x);
+endmodule
+)";
+  ModelPtr first;
+  for (unsigned threads : {1u, 4u}) {
+    SCOPED_TRACE(threads);
+    ExploreOptions options;
+    options.threads = threads;
+    const ModelParts parts = explore_source(source, options);
+    ASSERT_EQ(parts.num_states, 20001u);
+    const std::string warnings = fmt::format("{}", fmt::join(parts.warnings, "\n"));
+    EXPECT_THAT(warnings, HasSubstr("2 deadlock state(s) (first: state 0 (x=0))"));
+    EXPECT_THAT(warnings, HasSubstr("nondeterministic in 4999 state(s) (first: state 15001 (x=15001))"));
+    const ModelPtr model = Model::create(parts, options.model);
+    EXPECT_TRUE(model->initial_states()->test(10000));
+    EXPECT_EQ(model->find_label("deadlock")->states.count(), 2u);
+    EXPECT_TRUE(model->find_label("deadlock")->states.test(20000));
+    if (first) {
+      EXPECT_TRUE(first->same_as(*model));
+    } else {
+      first = model;
+    }
+    ExploreOptions strict = options;
+    strict.model.strict = true;
+    EXPECT_THAT(explore_error(source, strict), HasSubstr("state 0 (x=0) has no outgoing transitions"));
+  }
 }
 
 TEST(PrismLanguageExplore, InitEndinitGivesSeveralInitialStates) {
