@@ -30,6 +30,7 @@
 
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
+#include "common/huge_pages.hpp"
 #include "common/memory_limit.hpp"
 #include "common/cancellation.hpp"
 #include "formats/prism_language/prism_model.hpp"
@@ -266,8 +267,12 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   for (size_t i = 0; i < initial.size(); i += words) initial_ids.push_back(set->id_of(&initial[i]));
   const std::vector<uint64_t> records = sorted_records(*set, threads);
   set.reset();
-  std::vector<uint32_t> final_of(n);
-  std::vector<uint64_t> where(n);  // a discovery id's block (high 32 bits) and place in it
+  std::vector<uint32_t> final_of;
+  std::vector<uint64_t> where;  // a discovery id's block (high 32 bits) and place in it
+  reserve_with_huge_pages(final_of, n);
+  final_of.resize(n);
+  reserve_with_huge_pages(where, n);
+  where.resize(n);
 #pragma omp parallel num_threads(threads)
   {
 #pragma omp for schedule(static) nowait
@@ -306,6 +311,7 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
     parts.valuations.variables.push_back(v.name);
     parts.valuations.is_bool.push_back(v.type == ValueType::boolean ? 1 : 0);
   }
+  reserve_with_huge_pages(parts.valuations.values, n * num_vars);
   parts.valuations.values.resize(n * num_vars);
   parts.definitions = {program.constants, program.formulas};
 
@@ -326,11 +332,17 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   });
   inclusive_scan_in_place(state_entries, threads);
   if (mdp) inclusive_scan_in_place(parts.row_groups, threads);
-  parts.row_offsets.resize(rows + 1);
-  parts.columns.resize(entries);
-  parts.values.resize(entries);
-  if (with_actions) parts.entry_actions.resize(entries);
-  for (uint32_t r : transition_structures) parts.rewards[r].transition_rewards.resize(entries);
+  // Sized with huge pages: hundreds of MB of new memory fault in 4 KiB
+  // pages otherwise, on one thread (common/huge_pages.hpp).
+  auto size_array = [](auto& array, uint64_t size) {
+    reserve_with_huge_pages(array, size);
+    array.resize(size);
+  };
+  size_array(parts.row_offsets, rows + 1);
+  size_array(parts.columns, entries);
+  size_array(parts.values, entries);
+  if (with_actions) size_array(parts.entry_actions, entries);
+  for (uint32_t r : transition_structures) size_array(parts.rewards[r].transition_rewards, entries);
 
   const auto num_blocks = static_cast<int64_t>((n + k_block_states - 1) / k_block_states);
   struct Flagged {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "common/huge_pages.hpp"
 #include "formats/prism_language/state_packing.hpp"
 
 namespace pmc::prism_language {
@@ -29,7 +30,10 @@ StateSet::StateSet(uint32_t words, uint64_t expected_states) : words_(words) {
 void StateSet::allocate(uint64_t capacity) {
   mask_ = capacity - 1;
   limit_ = static_cast<uint64_t>(static_cast<double>(capacity) * k_max_load);
-  slots_.assign(capacity * (words_ + 1), 0);  // every head k_empty
+  slots_.clear();
+  slots_.shrink_to_fit();
+  reserve_with_huge_pages(slots_, capacity * (words_ + 1));
+  slots_.resize(capacity * (words_ + 1), 0);  // every head k_empty
 }
 
 uint64_t StateSet::bytes() const {
