@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
+
+#include <omp.h>
 
 #include "common/huge_pages.hpp"
 #include "formats/prism_language/state_packing.hpp"
@@ -103,16 +106,34 @@ void StateSet::grow(uint64_t more, unsigned threads) {
   }
 }
 
-std::vector<uint64_t> StateSet::keys_with_ids() const {
+std::vector<uint64_t> StateSet::keys_with_ids(unsigned threads) const {
+  // Each thread takes a range of slots: counts its keys, then (after the
+  // ranges before it are counted) copies them to their place.
   const uint32_t stride = words_ + 1;
-  std::vector<uint64_t> out(size() * stride);
-  uint64_t at = 0;
-  for (uint64_t index = 0; index <= mask_; ++index) {
-    const uint64_t* slot = slot_at(index);
-    if ((slot[0] & k_status) != k_full) continue;
-    std::copy_n(slot + 1, words_, &out[at]);
-    out[at + words_] = slot[0] >> 8;
-    at += stride;
+  std::vector<uint64_t> out;
+  reserve_with_huge_pages(out, size() * stride);
+  out.resize(size() * stride);
+  const uint64_t slots = capacity();
+  const auto parts = static_cast<unsigned>(std::clamp<uint64_t>(slots / (1 << 16), 1, std::max(1u, threads)));
+  std::vector<uint64_t> first(parts + 1, 0);
+#pragma omp parallel num_threads(static_cast<int>(parts))
+  {
+    const auto p = static_cast<uint64_t>(omp_get_thread_num());
+    const uint64_t begin = slots * p / parts, end = slots * (p + 1) / parts;
+    uint64_t count = 0;
+    for (uint64_t index = begin; index < end; ++index) count += (slot_at(index)[0] & k_status) == k_full;
+    first[p + 1] = count;
+#pragma omp barrier
+#pragma omp single
+    std::partial_sum(first.begin(), first.end(), first.begin());
+    uint64_t at = first[p] * stride;
+    for (uint64_t index = begin; index < end; ++index) {
+      const uint64_t* slot = slot_at(index);
+      if ((slot[0] & k_status) != k_full) continue;
+      std::copy_n(slot + 1, words_, &out[at]);
+      out[at + words_] = slot[0] >> 8;
+      at += stride;
+    }
   }
   return out;
 }

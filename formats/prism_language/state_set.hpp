@@ -63,8 +63,9 @@ class StateSet {
   void grow(uint64_t more, unsigned threads = 1);
 
   // Every stored key followed by its discovery id (as a word): `words() + 1`
-  // words per state, in table order. Not thread-safe.
-  std::vector<uint64_t> keys_with_ids() const;
+  // words per state, in table order; collected on `threads` threads. Not
+  // thread-safe against insert().
+  std::vector<uint64_t> keys_with_ids(unsigned threads) const;
 
   // The discovery id of a stored key. Not thread-safe against insert().
   uint32_t id_of(const uint64_t* key) const;

@@ -197,6 +197,32 @@ endmodule
   EXPECT_EQ(init->count(), 1u);
 }
 
+TEST(PrismLanguageExplore, StatesAreSortedAcrossFourWords) {
+  // Four words and the discovery id: records of five words take the
+  // explorer's general sort, not the fixed-width one.
+  const std::string source = R"(dtmc
+module m
+  a : [0..2000000000] init 5;
+  b : [0..2000000000];
+  c : [0..2000000000] init 2000000000;
+  d : [0..2000000000] init 9;
+  [] a=5 -> 0.5 : (a'=0) & (d'=1) + 0.5 : (a'=3) & (b'=7);
+  [] a=0 -> (a'=1999999999) & (d'=0);
+endmodule
+)";
+  for (unsigned threads : {1u, 3u}) {
+    ExploreOptions options;
+    options.threads = threads;
+    const ModelPtr m = build_source(source, options);
+    ASSERT_EQ(m->num_states(), 4u);
+    EXPECT_EQ(m->valuations().values, (std::vector<int32_t>{0, 0, 2000000000, 1, 3, 7, 2000000000, 9, 5, 0, 2000000000,
+                                                            9, 1999999999, 0, 2000000000, 0}));
+    EXPECT_TRUE(m->initial_states()->test(2));
+    // (a=0) -> (a=1999999999): state 0 -> state 3.
+    EXPECT_EQ(m->columns()[m->row_offsets()[0]], 3u);
+  }
+}
+
 TEST(PrismLanguageExplore, ThreadCountDoesNotChangeTheModel) {
   const std::string source = R"(mdp
 const int N = 40;
