@@ -37,7 +37,7 @@ namespace {
 // narrow levels still spread over the threads.
 constexpr size_t k_chunk_states = 256;
 // States per row block: its vectors' allocations stay few per state.
-constexpr size_t k_block_states = 4096;
+constexpr size_t k_row_block_states = 4096;
 
 // Code model rather than out_of_memory: the limit is the user's (or the
 // model store's 32-bit indices), not an allocation that failed.
@@ -282,7 +282,7 @@ std::vector<RowBlock> reach_states(const PrismModel& program, const StateLayout&
           builder.add_state(static_cast<uint32_t>(key[words]), values, generator, target_ids, block);
         }
         branches_per_state = std::max(1.0, static_cast<double>(branches) / static_cast<double>(states));
-        if (block.states.size() >= k_block_states) {
+        if (block.states.size() >= k_row_block_states) {
           keep(block);
           block = new_block();
         }
