@@ -8,6 +8,10 @@ second and the speed-up. The two binaries must write byte-identical files
 (the explorer's output is its contract: PRISM's state order and rows).
 
   python3 bench/build_rate.py BEFORE_PMC AFTER_PMC --case SOURCE[:CONSTANTS] ... [--repeat K]
+      [--before-args "--build cpu"] [--after-args "--build gpu"]
+
+The same binary twice with different --before-args/--after-args compares
+two explorers of one build (the CPU's and the GPU's).
 """
 import argparse
 import filecmp
@@ -20,8 +24,8 @@ import tempfile
 import time
 
 
-def convert(pmc, source, constants, out):
-    args = [pmc, "convert", source, out] + (["--const", constants] if constants else [])
+def convert(pmc, source, constants, out, extra):
+    args = [pmc, "convert", source, out] + (["--const", constants] if constants else []) + extra
     start = time.monotonic()
     run = subprocess.run(args, capture_output=True, text=True, timeout=3600)
     seconds = time.monotonic() - start
@@ -37,7 +41,10 @@ def main():
     p.add_argument("after")
     p.add_argument("--case", action="append", required=True)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--before-args", default="", help="extra arguments of the first binary's convert")
+    p.add_argument("--after-args", default="", help="extra arguments of the second binary's convert")
     a = p.parse_args()
+    extra = {"before": a.before_args.split(), "after": a.after_args.split()}
     different = 0
     print(f"{'case':<60} {'states':>10} {'before s':>22} {'after s':>22} {'states/s':>16} {'speed-up':>8}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -48,7 +55,7 @@ def main():
             states = 0
             for _ in range(a.repeat):
                 for key, pmc in (("before", a.before), ("after", a.after)):
-                    seconds, states = convert(pmc, source, constants, outs[key])
+                    seconds, states = convert(pmc, source, constants, outs[key], extra[key])
                     times[key].append(seconds)
             if not filecmp.cmp(outs["before"], outs["after"], shallow=False):
                 different += 1

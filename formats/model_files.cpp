@@ -106,6 +106,7 @@ ModelPtr build_source(const std::string& path, const LoadOptions& options) {
   prism_language::ExploreOptions explore;
   explore.max_states = options.max_states;
   explore.threads = options.threads;
+  explore.build = options.build;
   explore.model = options.model;
   explore.cancel = options.cancel;
   explore.progress = options.progress;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "expression/expression.hpp"
+#include "formats/build_device.hpp"
 #include "model/model.hpp"
 
 namespace pmc {
@@ -58,6 +59,8 @@ struct LoadOptions {
   // many reachable states; 0 = no limit beyond pmc's 32-bit indices. Given
   // (non-zero) for another format it is an error too.
   uint64_t max_states = 0;
+  // Sources only: the CPU's or the GPU's explorer (build_device.hpp).
+  BuildDevice build = BuildDevice::automatic;
   // Sources only: exploration threads, 0 = OpenMP's default. Ignored for
   // other formats (it is a hint, not a request that can fail).
   unsigned threads = 0;

@@ -20,7 +20,7 @@ namespace {
 
 const std::vector<OptionSpec> k_load_options = {
     {"model", true, true}, {"format", true, false}, {"strict", false, false}, {"const", true, false},
-    {"max-states", true, false}, {"memory-limit", true, false}};
+    {"max-states", true, false}, {"build", true, false}, {"memory-limit", true, false}};
 
 std::vector<OptionSpec> with_load_options(std::vector<OptionSpec> more) {
   more.insert(more.end(), k_load_options.begin(), k_load_options.end());
@@ -32,7 +32,7 @@ std::vector<OptionSpec> with_load_options(std::vector<OptionSpec> more) {
 const std::vector<Command>& command_table() {
   static const std::vector<Command> table = {
       {"check",
-       "--model FILE... [--const N=V,...] [--max-states N] (--property P... | --property-file F) [--solver NAME] [--epsilon E] [--relative|--absolute] "
+       "--model FILE... [--const N=V,...] [--max-states N] [--build auto|cpu|gpu] (--property P... | --property-file F) [--solver NAME] [--epsilon E] [--relative|--absolute] "
        "[--sound|--unsound] [--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--memory-limit BYTES] [--gpu-memory-limit BYTES] "
        "[--gpu-layout L] [--reorder bfs] [--param K=V...] [--format F] [--strict] "
        "[--scheduler FILE] [--export-vector FILE] [--export-results FILE] [--export-format tsv|csv|qvbs] [--progress] [--json] [--stats]",
@@ -68,7 +68,7 @@ const std::vector<Command>& command_table() {
       {"synth",
        "--model FILE --property P --param K=LO:HI... (--threshold '>=0.9' | --max | --min) [--epsilon E] "
        "[--solver NAME] [--threads N] [--device I] [--memory-limit BYTES] [--gpu-memory-limit BYTES] [--gpu-layout auto|thread|ell] "
-       "[--max-regions N] [--batch N] [--format F] [--strict] [--const N=V,...] [--max-states N] [--json] [--plot FILE.svg]",
+       "[--max-regions N] [--batch N] [--format F] [--strict] [--const N=V,...] [--max-states N] [--build auto|cpu|gpu] [--json] [--plot FILE.svg]",
        "parameter synthesis on a parametric CTMC: regions where a time-bounded property meets a threshold, "
        "or that hold its min/max",
        with_load_options({{"property", true, false},
@@ -88,10 +88,10 @@ const std::vector<Command>& command_table() {
                           {"plot", true, false}}),
        "pmc synth --model sir_100.drn --param ki=0.005:0.3 --param kr=0.005:0.2 --max --property 'P=? [ \"infected\" U[100,120] \"extinct\" ]'", run_synth},
       {"solvers", "[--json]", "list the solvers and the problems they solve", {{"json", false, false}}, "pmc solvers --json", run_solvers},
-      {"info", "--model FILE... [--format F] [--const N=V,...] [--max-states N] [--memory-limit BYTES] [--strict] [--json]",
+      {"info", "--model FILE... [--format F] [--const N=V,...] [--max-states N] [--build auto|cpu|gpu] [--memory-limit BYTES] [--strict] [--json]",
        "print a model's type, sizes, labels and reward structures", with_load_options({{"json", false, false}}),
        "pmc info --model examples/die/die.tra", run_info},
-      {"convert", "IN... OUT [--from F] [--to F] [--const N=V,...] [--max-states N] [--memory-limit BYTES] [--strict]",
+      {"convert", "IN... OUT [--from F] [--to F] [--const N=V,...] [--max-states N] [--build auto|cpu|gpu] [--threads N] [--memory-limit BYTES] [--strict]",
        "convert a model between PRISM explicit (.tra), DRN (.drn), pmc binary (.pmcb) and UMB (.umb); a PRISM-language "
        "source (.pm/.sm/.nm/.prism) is built and written in any of them",
        {{"from", true, false},
@@ -99,6 +99,8 @@ const std::vector<Command>& command_table() {
         {"strict", false, false},
         {"const", true, false},
         {"max-states", true, false},
+        {"build", true, false},
+        {"threads", true, false},
         {"memory-limit", true, false}},
        "pmc convert examples/die/die.tra die.pmcb", run_convert},
       {"devices", "[--json]", "list the CUDA GPUs pmc can use", {{"json", false, false}}, "pmc devices --json", run_devices},
@@ -158,6 +160,11 @@ const OptionText k_option_texts[] = {
                     "prism-language (default: by extension, and a .tra by its first line)"},
     {"strict", "", "reject states without outgoing transitions instead of adding a self-loop"},
     {"max-states", "N", "stop a PRISM-language source's exploration with an error above N states (0: no limit)"},
+    {"build", "auto|cpu|gpu", "which explorer builds a PRISM-language source: the CPU's threads, the first GPU's, or "
+                              "auto: the GPU's where there is one and the variables' ranges allow more than ~10^5 "
+                              "states (both give the same model; a model the GPU cannot run or hold is built on the "
+                              "CPU, with a warning)"},
+    {"convert:threads", "N", "threads exploring a PRISM-language source (default: every core)"},
     {"check:const", "N=V,...",
      "values of the undefined constants of the model (a PRISM-language source) and of the properties file alike; a "
      "properties file's constant may take a range, T=1:1:10 (lo:step:hi, or lo:hi with step 1), which checks each "
@@ -199,6 +206,7 @@ const OptionText k_option_texts[] = {
 // The defaults that are not check settings; "command:name" entries win.
 const OptionText k_option_defaults[] = {
     {"check:max-states", "0", "0 (no limit)"},
+    {"build", "auto", "auto"},
 };
 
 // The entry of `table` for `option` of `command`: its "command:name" entry

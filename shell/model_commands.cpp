@@ -22,6 +22,9 @@ LoadOptions load_options(const Arguments& args) {
   options.constants = args.value("const");
   if (args.has("const") && options.constants.empty()) fail(ErrorCode::invalid_argument, "--const needs NAME=VALUE[,NAME=VALUE...]");
   if (args.has("max-states")) options.max_states = parse_max_states("--max-states", args.value("max-states"));
+  if (args.has("build") && !parse_build_device(args.value("build"), options.build)) {
+    fail(ErrorCode::invalid_argument, "--build {}: give auto, cpu or gpu", quote_for_message(args.value("build")));
+  }
   if (args.has("memory-limit")) options.model.memory_limit = parse_byte_size("--memory-limit", args.value("memory-limit"));
   if (args.has("threads")) {
     options.threads = static_cast<unsigned>(parse_max_states("--threads", args.value("threads")));  // checked again by the settings

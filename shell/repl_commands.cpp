@@ -116,7 +116,7 @@ std::string default_name(const Session& session, const std::vector<std::string>&
 
 LineOutcome load(Session& session, const std::string& rest) {
   const Arguments args = parse(rest, {{"name", true, false}, {"format", true, false}, {"strict", false, false},
-                                      {"const", true, false}, {"max-states", true, false}, {"json", false, false}});
+                                      {"const", true, false}, {"max-states", true, false}, {"build", true, false}, {"json", false, false}});
   const std::vector<std::string>& files = args.positional();
   if (files.empty()) fail(ErrorCode::invalid_argument, "load needs a model file (load examples/die/die.tra)");
   LoadOptions options = load_options(args);  // --strict, --const, --max-states
@@ -569,10 +569,10 @@ LineOutcome help(Session& session, const std::string& rest);
 
 const std::vector<ReplCommand>& repl_commands() {
   static const std::vector<ReplCommand> table = {
-      {"load", "FILE... [--name NAME] [--format F] [--const N=V,...] [--max-states N] [--strict]",
+      {"load", "FILE... [--name NAME] [--format F] [--const N=V,...] [--max-states N] [--build auto|cpu|gpu] [--strict]",
        "load a model (.tra and its .lab/.srew/.trew, .drn, .pmcb, .umb, or a PRISM-language source .pm/.sm/.nm/.prism "
        "built with --const's values) as the current one, named by its file",
-       {"--name", "--format", "--const", "--max-states", "--strict", "--json"}, ArgumentKind::files, load},
+       {"--name", "--format", "--const", "--max-states", "--build", "--strict", "--json"}, ArgumentKind::files, load},
       {"models", "", "list the loaded models (* marks the current one)", {"--json"}, ArgumentKind::none, list_models},
       {"use", "NAME", "make a loaded model the current one", {"--json"}, ArgumentKind::models, use},
       {"unload", "NAME", "forget a loaded model and free its memory", {"--json"}, ArgumentKind::models, unload},

@@ -33,6 +33,7 @@
 #include "common/huge_pages.hpp"
 #include "common/memory_limit.hpp"
 #include "common/cancellation.hpp"
+#include "formats/prism_language/gpu_exploration.hpp"
 #include "formats/prism_language/prism_model.hpp"
 #include "formats/prism_language/state_discovery.hpp"
 #include "formats/prism_language/rows.hpp"
@@ -201,13 +202,12 @@ void sort_words(std::vector<uint64_t>& records, unsigned threads) {
   copy_words(rows.data()->data(), records.size(), records.data(), threads);
 }
 
-std::vector<uint64_t> sorted_records(const StateSet& set, unsigned threads) {
-  std::vector<uint64_t> records = set.keys_with_ids(threads);
-  const uint32_t stride = set.words() + 1;
+// Sorts records of `stride` words (the key, then the id) in place.
+void sort_records(std::vector<uint64_t>& records, uint32_t stride, unsigned threads) {
   switch (stride) {
-    case 2: sort_words<2>(records, threads); return records;
-    case 3: sort_words<3>(records, threads); return records;
-    case 4: sort_words<4>(records, threads); return records;
+    case 2: sort_words<2>(records, threads); return;
+    case 3: sort_words<3>(records, threads); return;
+    case 4: sort_words<4>(records, threads); return;
     default: break;
   }
   const uint64_t n = records.size() / stride;
@@ -220,18 +220,44 @@ std::vector<uint64_t> sorted_records(const StateSet& set, unsigned threads) {
                        __gnu_parallel::default_parallel_tag(threads));
   std::vector<uint64_t> sorted(records.size());
   for (uint64_t i = 0; i < n; ++i) std::copy_n(&records[order[i] * stride], stride, &sorted[i * stride]);
-  return sorted;
+  records = std::move(sorted);
+}
+
+std::vector<uint64_t> sorted_records(const StateSet& set, unsigned threads) {
+  std::vector<uint64_t> records = set.keys_with_ids(threads);
+  sort_records(records, set.words() + 1, threads);
+  return records;
+}
+
+// The GPU explorer's keys (by discovery id) as sorted records.
+std::vector<uint64_t> sorted_records(std::vector<uint64_t> keys, uint32_t words, unsigned threads) {
+  const uint64_t n = keys.size() / words;
+  const uint32_t stride = words + 1;
+  std::vector<uint64_t> records;
+  reserve_with_huge_pages(records, n * stride);
+  records.resize(n * stride);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
+    const auto id = static_cast<uint64_t>(i);
+    std::copy_n(&keys[id * words], words, &records[id * stride]);
+    records[id * stride + words] = id;
+  }
+  keys.clear();
+  keys.shrink_to_fit();
+  sort_records(records, stride, threads);
+  return records;
 }
 
 // The memory limit: numbering and assembly beside the rows of pass 1 — the
 // sorted records (and the sort's copy, while the set still exists), the
 // renumbering maps, the valuations and the model's arrays — must fit the
 // memory limit before they start.
-void require_build_memory(const PrismModel& program, const StateSet& set, uint64_t block_bytes, uint64_t rows,
-                          uint64_t entries, uint64_t memory_limit) {
-  const uint64_t n = set.size();
-  const uint64_t records = n * (set.words() + 1) * sizeof(uint64_t);
-  const uint64_t numbering = std::max(set.bytes() + 2 * records, records + n * (4 + 8 + 8));
+// `store_bytes`: the reached states as pass 1 left them (the CPU's set, the
+// GPU explorer's keys).
+void require_build_memory(const PrismModel& program, uint64_t n, uint32_t words, uint64_t store_bytes,
+                          uint64_t block_bytes, uint64_t rows, uint64_t entries, uint64_t memory_limit) {
+  const uint64_t records = n * (words + 1) * sizeof(uint64_t);
+  const uint64_t numbering = std::max(store_bytes + 2 * records, records + n * (4 + 8 + 8));
   const uint64_t valuations = n * program.variables.size() * sizeof(int32_t);
   const uint64_t model = model_bytes_for(program.type, n, rows, entries) + (program.labels.size() + 2) * (n / 8 + 8) +
                          program.rewards.size() * 8 * std::max(n, entries);
@@ -258,29 +284,49 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
     if (!program.rewards[r].transition_items.empty()) transition_structures.push_back(r);
   }
 
-  // Pass 1.
-  constexpr uint64_t k_initial_states = 1 << 16;
-  require_memory(StateSet::bytes_for(words, k_initial_states), options.model.memory_limit,
-                 fmt::format("{}: exploration's first state store", program.file));
-  std::optional<StateSet> set(std::in_place, words, k_initial_states);
-  std::vector<RowBlock> blocks = reach_states(program, layout, initial, *set, transition_structures, options.max_states,
-                                              threads, options.model.memory_limit, options.cancel, options.progress);
-  throw_if_cancelled(options.cancel);
-  uint64_t block_bytes = 0, rows = 0, entries = 0;
-  for (const RowBlock& block : blocks) {
-    block_bytes += block.bytes();
-    rows += block.row_entries.size() - 1;
-    entries += block.columns.size();
+  // Pass 1, on the GPU or the CPU; then pass 2's sorted records.
+  std::vector<std::string> explorer_notes;
+  std::optional<GpuReached> gpu;
+  if (use_gpu_explorer(program, layout, options, explorer_notes)) {
+    gpu = reach_states_on_gpu(program, layout, initial, transition_structures, options, explorer_notes);
   }
-
-  // Pass 2.
-  require_build_memory(program, *set, block_bytes, rows, entries, options.model.memory_limit);
-  const uint64_t n = set->size();
-  const uint32_t stride = words + 1;
+  std::vector<RowBlock> blocks;
   std::vector<uint32_t> initial_ids;
-  for (size_t i = 0; i < initial.size(); i += words) initial_ids.push_back(set->id_of(&initial[i]));
-  const std::vector<uint64_t> records = sorted_records(*set, threads);
-  set.reset();
+  std::vector<uint64_t> records;
+  uint64_t n = 0;
+  auto count_rows = [&](uint64_t& block_bytes, uint64_t& rows, uint64_t& entries) {
+    block_bytes = rows = entries = 0;
+    for (const RowBlock& block : blocks) {
+      block_bytes += block.bytes();
+      rows += block.row_entries.size() - 1;
+      entries += block.columns.size();
+    }
+  };
+  uint64_t block_bytes = 0, rows = 0, entries = 0;
+  if (gpu) {
+    blocks = std::move(gpu->blocks);
+    initial_ids = std::move(gpu->initial_ids);
+    n = gpu->keys.size() / words;
+    count_rows(block_bytes, rows, entries);
+    require_build_memory(program, n, words, gpu->keys.size() * sizeof(uint64_t), block_bytes, rows, entries,
+                         options.model.memory_limit);
+    records = sorted_records(std::move(gpu->keys), words, threads);
+  } else {
+    constexpr uint64_t k_initial_states = 1 << 16;
+    require_memory(StateSet::bytes_for(words, k_initial_states), options.model.memory_limit,
+                   fmt::format("{}: exploration's first state store", program.file));
+    std::optional<StateSet> set(std::in_place, words, k_initial_states);
+    blocks = reach_states(program, layout, initial, *set, transition_structures, options.max_states, threads,
+                          options.model.memory_limit, options.cancel, options.progress);
+    throw_if_cancelled(options.cancel);
+    count_rows(block_bytes, rows, entries);
+    n = set->size();
+    require_build_memory(program, n, words, set->bytes(), block_bytes, rows, entries, options.model.memory_limit);
+    for (size_t i = 0; i < initial.size(); i += words) initial_ids.push_back(set->id_of(&initial[i]));
+    records = sorted_records(*set, threads);
+  }
+  throw_if_cancelled(options.cancel);
+  const uint32_t stride = words + 1;
   std::vector<uint32_t> final_of;
   std::vector<uint64_t> where;  // a discovery id's block (high 32 bits) and place in it
   reserve_with_huge_pages(final_of, n);
@@ -305,6 +351,7 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   parts.type = program.type;
   parts.num_states = n;
   parts.warnings = program.warnings;
+  parts.warnings.insert(parts.warnings.end(), explorer_notes.begin(), explorer_notes.end());
   parts.action_names = program.actions;
   if (parts.action_names.empty()) parts.action_names.emplace_back();
 

@@ -20,6 +20,7 @@
 
 #include "expression/constant_assignments.hpp"
 #include "expression/expression.hpp"
+#include "formats/build_device.hpp"
 #include "model/model.hpp"
 
 namespace pmc::prism_language {
@@ -143,6 +144,7 @@ std::vector<DeclaredConstant> declared_constants(const std::string& path);
 struct ExploreOptions {
   uint64_t max_states = 0;  // 0: no limit; above it exploration stops with an error
   unsigned threads = 0;     // 0: the hardware's
+  BuildDevice build = BuildDevice::automatic;
   ModelOptions model;       // strict: deadlocks are errors instead of self-loops
   // Polled between chunks of states and between the passes: once set, the
   // exploration stops with Error(cancelled) and nothing is built.

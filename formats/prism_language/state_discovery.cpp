@@ -39,20 +39,6 @@ constexpr size_t k_chunk_states = 256;
 // States per row block: its vectors' allocations stay few per state.
 constexpr size_t k_row_block_states = 4096;
 
-// Code model rather than out_of_memory: the limit is the user's (or the
-// model store's 32-bit indices), not an allocation that failed.
-[[noreturn]] void too_many_states(const std::string& file, uint64_t limit, bool user_limit) {
-  if (user_limit) {
-    fail(ErrorCode::model,
-         "{}: exploration stopped: the model has more than {} reachable states, the state limit set; raise it "
-         "({}), or give 0 for no limit",
-         file, limit, setting_name(Setting::max_states));
-  }
-  fail(ErrorCode::model,
-       "{}: exploration stopped: the model has more than {} reachable states, pmc's limit (32-bit state indices)",
-       file, limit);
-}
-
 // The memory limit: before the set grows, the old and the new table
 // together, beside the rows recorded so far, must fit the memory limit.
 void require_room(const StateSet& set, uint64_t more, uint64_t rows, uint64_t memory_limit, const std::string& file) {
@@ -160,6 +146,20 @@ class Pool {
 };
 
 }  // namespace
+
+// Code model rather than out_of_memory: the limit is the user's (or the
+// model store's 32-bit indices), not an allocation that failed.
+void too_many_states(const std::string& file, uint64_t limit, bool user_limit) {
+  if (user_limit) {
+    fail(ErrorCode::model,
+         "{}: exploration stopped: the model has more than {} reachable states, the state limit set; raise it "
+         "({}), or give 0 for no limit",
+         file, limit, setting_name(Setting::max_states));
+  }
+  fail(ErrorCode::model,
+       "{}: exploration stopped: the model has more than {} reachable states, pmc's limit (32-bit state indices)",
+       file, limit);
+}
 
 std::vector<RowBlock> reach_states(const PrismModel& program, const StateLayout& layout,
                                    const std::vector<uint64_t>& initial, StateSet& set,

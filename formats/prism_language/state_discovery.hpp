@@ -24,6 +24,10 @@ namespace pmc::prism_language {
 // whatever expanding a state throws (successors.hpp), or Error(cancelled)
 // once `cancel` is set (polled before each chunk). Returns the rows of
 // every state, in blocks (each state in exactly one).
+// The error of an exploration that found more than `limit` states (the
+// user's --max-states when `user_limit`, else pmc's 32-bit limit).
+[[noreturn]] void too_many_states(const std::string& file, uint64_t limit, bool user_limit);
+
 std::vector<RowBlock> reach_states(const PrismModel& program, const StateLayout& layout,
                                    const std::vector<uint64_t>& initial, StateSet& set,
                                    const std::vector<uint32_t>& transition_structures, uint64_t max_states,

@@ -62,6 +62,14 @@ class StateLayout {
     packed[f.word] = (packed[f.word] & ~(f.mask << f.shift)) | ((offset & f.mask) << f.shift);
   }
 
+  // Where variable i sits: bits [shift, shift + bit_width(mask)) of word.
+  struct Field {
+    uint32_t word, shift;
+    uint64_t mask;
+    int32_t lower;
+  };
+  const Field& field(size_t variable) const { return fields_[variable]; }
+
   void unpack(const uint64_t* packed, std::span<int32_t> values) const {
     for (size_t i = 0; i < fields_.size(); ++i) {
       const Field& f = fields_[i];
@@ -70,11 +78,6 @@ class StateLayout {
   }
 
  private:
-  struct Field {
-    uint32_t word, shift;
-    uint64_t mask;
-    int32_t lower;
-  };
   std::vector<Field> fields_;
   uint32_t words_ = 1;
   uint64_t total_bits_ = 0;

@@ -11,6 +11,7 @@
 
 #include "check/check.hpp"
 #include "common/error.hpp"
+#include "formats/build_device.hpp"
 #include "model/model.hpp"
 #include "pmc/pmc.h"
 
@@ -28,6 +29,7 @@ struct pmc_options {
   pmc::CheckOptions check;
   std::atomic<bool> cancel{false};
   uint64_t max_states = 0;  // PRISM-language sources: exploration limit, 0 = none
+  pmc::BuildDevice build = pmc::BuildDevice::automatic;  // PRISM-language sources: which explorer
 };
 
 struct pmc_result {

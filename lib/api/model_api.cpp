@@ -36,6 +36,7 @@ pmc::LoadOptions load_options_of(const pmc_options* options) {
   pmc::LoadOptions load(pmc::api::options_of(options));
   if (options != nullptr) {
     load.threads = static_cast<unsigned>(std::max(options->check.settings.threads, 0));
+    load.build = options->build;
   }
   return load;
 }

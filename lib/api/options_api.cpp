@@ -68,6 +68,17 @@ pmc_status pmc_options_set_max_states(pmc_options* options, uint64_t max_states)
   return guarded([&] { require(options, "options").max_states = max_states; });
 }
 
+pmc_status pmc_options_set_build(pmc_options* options, const char* build) {
+  return guarded([&] {
+    pmc_options& o = require(options, "options");
+    if (build == nullptr) pmc::fail(pmc::ErrorCode::invalid_argument, "build is NULL; give \"auto\", \"cpu\" or \"gpu\"");
+    if (!pmc::parse_build_device(build, o.build)) {
+      pmc::fail(pmc::ErrorCode::invalid_argument, "build {}: give \"auto\", \"cpu\" or \"gpu\"",
+                pmc::quote_for_message(build));
+    }
+  });
+}
+
 pmc_status pmc_options_set_threads(pmc_options* options, uint64_t threads) {
   return guarded([&] {
     pmc_options& o = require(options, "options");

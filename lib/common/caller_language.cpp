@@ -59,6 +59,9 @@ Usage usage_of(Setting setting) {
       usage.shell = "load FILE --max-states {}";  // the shell sets the limit where it loads
       return usage;
     }
+    case Setting::build:
+      return {"--build {}", "load FILE --build {}", "pmc_options_set_build(options, \"{}\")", "build=\"{}\"",
+              "Options::set_build(\"{}\")", "Options.build(\"{}\")", "auto|cpu|gpu"};
     case Setting::memory_limit: return option_usage("memory_limit", "BYTES");
     case Setting::gpu_memory_limit: return option_usage("gpu_memory_limit", "BYTES");
     case Setting::max_iterations: return option_usage("max_iterations", "N");

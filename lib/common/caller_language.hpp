@@ -17,6 +17,7 @@ enum class CallerLanguage { c, command_line, shell, python, rust, java };
 enum class Setting {
   constants,         // a PRISM-language source's undefined constants
   max_states,        // the exploration's state limit
+  build,             // which explorer builds a source's state space (auto, cpu, gpu)
   memory_limit,      // host memory
   gpu_memory_limit,  // device memory
   max_iterations,    // iterations of one solve

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "expression/expression.hpp"
+#include "expression/flat_code.hpp"
 
 namespace pmc::expression {
 
@@ -19,48 +20,7 @@ union Value {
   double d;
 };
 
-enum class Op : uint8_t {
-  push,  // value
-  load,  // state[arg]
-  to_real,
-  negate_integer,
-  negate_real,
-  logical_not,
-  add_integer,
-  subtract_integer,
-  multiply_integer,
-  add_real,
-  subtract_real,
-  multiply_real,
-  divide_real,
-  less_integer,
-  less_equal_integer,
-  greater_integer,
-  greater_equal_integer,
-  equal_integer,
-  not_equal_integer,
-  less_real,
-  less_equal_real,
-  greater_real,
-  greater_equal_real,
-  equal_real,
-  not_equal_real,
-  min_integer,
-  max_integer,
-  min_real,
-  max_real,
-  power_integer,
-  power_real,
-  modulo_integer,
-  log_real,
-  floor,  // real → integer
-  ceil,
-  round,
-  jump,           // to arg
-  jump_if_false,  // pops the condition
-  and_jump,       // top false: jump keeping it; else pop
-  or_jump,        // top true: jump keeping it; else pop
-};
+
 
 struct Instruction {
   Op op = Op::push;

@@ -403,6 +403,19 @@ class PrismLanguage(unittest.TestCase):
         self.assertEqual(pmc("info", "--model", CONSENSUS, "--const", "K=2", "--max-states", "272").returncode, 0)
         run = pmc("info", "--model", CONSENSUS, "--const", "K=2", "--max-states", "lots", check=False)
         self.assertEqual(run.returncode, 2)
+        # --build: the explorer; a bad value is a usage error, cpu and gpu give the same model, and gpu
+        # without a GPU says so in the command line's words.
+        run = pmc("info", "--model", CONSENSUS, "--const", "K=2", "--build", "fpga", check=False)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("--build 'fpga': give auto, cpu or gpu", run.stderr)
+        on_cpu = json.loads(pmc("info", "--json", "--model", CONSENSUS, "--const", "K=2", "--build", "cpu").stdout)
+        self.assertEqual(on_cpu["states"], 272)
+        run = pmc("info", "--json", "--model", CONSENSUS, "--const", "K=2", "--build", "gpu", check=False)
+        if run.returncode == 0:
+            self.assertEqual(json.loads(run.stdout), on_cpu)
+        else:
+            self.assertEqual(run.returncode, 1)
+            self.assertIn("--build gpu needs a GPU", run.stderr)
         # A syntax error: file:line:column, unchanged.
         with tempfile.TemporaryDirectory() as tmp:
             bad = self.write(tmp, "bad.pm", "dtmc\nmodule m\n  x : [0..1] init 0;\n  [] x=0 -> (x'=1) (x'=0);\nendmodule\n")

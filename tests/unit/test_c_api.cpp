@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pmc/pmc.h"
+#include "solver/device/devices.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -357,6 +358,42 @@ TEST(CApiPrismLanguage, ErrorsReachLastError) {
   ASSERT_EQ(pmc_options_set_max_states(options, 272), PMC_OK);
   ASSERT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K=2", options, &model), PMC_OK) << last_error();
   pmc_model_free(model);
+  pmc_options_free(options);
+}
+
+// Which explorer builds a source: "auto", "cpu" or "gpu", anything else
+// refused; "gpu" on a machine without one is PMC_ERROR_NO_DEVICE naming the
+// setting, and "cpu" builds the same model as the default.
+TEST(CApiPrismLanguage, BuildSelectsTheExplorer) {
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  EXPECT_EQ(pmc_options_set_build(nullptr, "cpu"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_build(options, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pmc_options_set_build(options, "tpu"), PMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("'tpu'"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("\"gpu\""), std::string::npos) << last_error();
+  pmc_model* by_default = nullptr;
+  pmc_model* on_cpu = nullptr;
+  ASSERT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K=2", nullptr, &by_default), PMC_OK) << last_error();
+  ASSERT_EQ(pmc_options_set_build(options, "cpu"), PMC_OK);
+  ASSERT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K=2", options, &on_cpu), PMC_OK) << last_error();
+  for (auto count : {pmc_model_num_states, pmc_model_num_choices, pmc_model_num_transitions}) {
+    uint64_t a = 0, b = 1;
+    ASSERT_EQ(count(by_default, &a), PMC_OK);
+    ASSERT_EQ(count(on_cpu, &b), PMC_OK);
+    EXPECT_EQ(a, b);
+  }
+  pmc_model_free(by_default);
+  pmc_model_free(on_cpu);
+  ASSERT_EQ(pmc_options_set_build(options, "gpu"), PMC_OK);
+  if (!pmc::known_gpu_absence().empty()) {
+    pmc_model* model = nullptr;
+    EXPECT_EQ(pmc_model_build_prism(k_consensus.c_str(), "K=2", options, &model), PMC_ERROR_NO_DEVICE);
+    EXPECT_NE(last_error().find("pmc_options_set_build(options, \"gpu\") needs a GPU"), std::string::npos)
+        << last_error();
+    EXPECT_EQ(model, nullptr);
+  }
+  ASSERT_EQ(pmc_options_set_build(options, "auto"), PMC_OK);
   pmc_options_free(options);
 }
 

@@ -4,6 +4,7 @@
 // same list as their declarations, so none can be forgotten here.
 #include "common/error.hpp"
 #include "cuda/devices.hpp"
+#include "cuda/gpu_explorer.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 
 namespace pmc {
@@ -33,6 +34,11 @@ void device_memory_of_ordinal(int, uint64_t&, uint64_t&) {
 }
 
 bool built_with_cuda() { return false; }
+
+cuda::GpuExploration cuda::explore_on_gpu(const ExploreProgram&, const std::vector<uint64_t>&, const ExploreLimits&,
+                                          int) {
+  no_cuda("the GPU explorer");
+}
 
 void release_process_caches() noexcept {}
 

@@ -1,0 +1,1020 @@
+// The GPU explorer (gpu_explorer.hpp). Discovery ids are dense and given
+// in insertion order, so the frontier is always the ids [done, count): a
+// chunk of it is
+//
+//  1. counted: one thread per state expands it (the device VM runs the flat
+//     code) and counts its branches and alternatives, flagging run-time
+//     errors (the host then re-expands that state on the CPU, which throws
+//     the CPU's own message);
+//  2. written: the same expansion stores each branch's packed target,
+//     weight and alternative, and each alternative's action and transition
+//     rewards, at offsets scanned from the counts;
+//  3. inserted: one thread per branch finds or inserts its target in the
+//     hash set (open addressing over slot words holding ids; a slot is
+//     locked while its new state's key is written), which hands new states
+//     the next ids — the next frontier;
+//  4. turned into rows: one thread per state sorts its branches by target
+//     key and merges equal targets exactly as RowBuilder (rows.cpp) does;
+//  5. compacted and copied back as one RowBlock.
+//
+// Floating point follows the CPU bit for bit: sums and products in the
+// same order, with explicitly rounded operations (no fused multiply-add).
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include "cuda/check.cuh"
+#include "cuda/device_buffer.hpp"
+#include "cuda/gpu_explorer.hpp"
+
+namespace pmc::cuda {
+namespace {
+
+using expression::Op;
+
+constexpr uint32_t k_empty_slot = 0xFFFFFFFFu;
+constexpr uint32_t k_locked_slot = 0xFFFFFFFEu;
+// Discovery ids stay below the slot markers.
+constexpr uint64_t k_max_device_states = 0xFFFFFFF0u;
+constexpr uint64_t k_max_chunk_states = uint64_t{1} << 20;
+constexpr uint64_t k_max_chunk_branches = uint64_t{1} << 25;
+constexpr int k_expand_threads = 128;
+// PRISM's default "sum round-off" (successors.cpp).
+constexpr double k_probability_sum_tolerance = 1e-5;
+
+enum Status : int { k_ok = 0, k_runtime_error = 1, k_beyond_capacity = 2 };
+
+// std::nan("")'s bits, which the CPU's min and max return.
+__device__ double nan_value() { return __longlong_as_double(0x7FF8000000000000LL); }
+
+union Value {
+  int64_t i;
+  double d;
+};
+
+// The program in device memory.
+struct Program {
+  uint8_t model_type;  // 0 DTMC, 1 CTMC, 2 MDP
+  uint32_t words, num_variables, num_actions, num_structures, num_local;
+  const ExploreField* fields;
+  const FlatInstruction* code;
+  const ExploreCommand* commands;
+  const ExploreUpdate* updates;
+  const ExploreAssignment* assignments;
+  const uint32_t* local_commands;
+  const uint32_t* action_participants;
+  const ExploreParticipant* participants;
+  const uint32_t* participant_commands;
+  const uint32_t* structure_items;
+  const ExploreRewardItem* reward_items;
+};
+
+// ---------------------------------------------------------------------------
+// The VM: evaluator.cpp's run_code, with a status instead of exceptions.
+
+__device__ bool add_overflows(int64_t a, int64_t b, int64_t& r) {
+  r = static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+  return ((a ^ r) & (b ^ r)) < 0;
+}
+__device__ bool subtract_overflows(int64_t a, int64_t b, int64_t& r) {
+  r = static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+  return ((a ^ b) & (a ^ r)) < 0;
+}
+__device__ bool multiply_overflows(int64_t a, int64_t b, int64_t& r) {
+  r = static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  const int64_t high = __mul64hi(a, b);
+  return high != (r >> 63);
+}
+__device__ bool to_integer(double value, int64_t& out) {
+  if (!(value >= -9223372036854775808.0 && value < 9223372036854775808.0)) return false;
+  out = static_cast<int64_t>(value);
+  return true;
+}
+
+__device__ bool run(const Program& p, const FlatExpression& e, const int32_t* vars, Value& result) {
+  Value stack[k_explore_max_stack];
+  int top = -1;
+  const FlatInstruction* code = p.code + e.first;
+  for (uint32_t pc = 0; pc < e.size; ++pc) {
+    const FlatInstruction in = code[pc];
+    switch (static_cast<Op>(in.op)) {
+      case Op::push: stack[++top].i = in.value.i; break;
+      case Op::load: stack[++top].i = vars[in.arg]; break;
+      case Op::to_real: stack[top].d = __ll2double_rn(stack[top].i); break;
+      case Op::negate_integer:
+        if (stack[top].i == INT64_MIN) return false;
+        stack[top].i = -stack[top].i;
+        break;
+      case Op::negate_real: stack[top].d = -stack[top].d; break;
+      case Op::logical_not: stack[top].i = stack[top].i == 0; break;
+#define PMC_BINARY(OP, FIELD, ...)   \
+  case Op::OP: {                     \
+    const auto b = stack[top].FIELD; \
+    --top;                           \
+    const auto a = stack[top].FIELD; \
+    Value& out = stack[top];         \
+    __VA_ARGS__;                     \
+    break;                           \
+  }
+      PMC_BINARY(add_integer, i, if (add_overflows(a, b, out.i)) return false)
+      PMC_BINARY(subtract_integer, i, if (subtract_overflows(a, b, out.i)) return false)
+      PMC_BINARY(multiply_integer, i, if (multiply_overflows(a, b, out.i)) return false)
+      PMC_BINARY(add_real, d, out.d = __dadd_rn(a, b))
+      PMC_BINARY(subtract_real, d, out.d = __dsub_rn(a, b))
+      PMC_BINARY(multiply_real, d, out.d = __dmul_rn(a, b))
+      PMC_BINARY(divide_real, d, out.d = __ddiv_rn(a, b))
+#define PMC_COMPARE(NAME, OPERATOR)                   \
+  PMC_BINARY(NAME##_integer, i, out.i = a OPERATOR b) \
+  PMC_BINARY(NAME##_real, d, out.i = a OPERATOR b)
+      PMC_COMPARE(less, <)
+      PMC_COMPARE(less_equal, <=)
+      PMC_COMPARE(greater, >)
+      PMC_COMPARE(greater_equal, >=)
+      PMC_COMPARE(equal, ==)
+      PMC_COMPARE(not_equal, !=)
+      PMC_BINARY(min_integer, i, out.i = b < a ? b : a)
+      PMC_BINARY(max_integer, i, out.i = b > a ? b : a)
+      PMC_BINARY(min_real, d, out.d = isnan(a) || isnan(b) ? nan_value() : (b < a ? b : a))
+      PMC_BINARY(max_real, d, out.d = isnan(a) || isnan(b) ? nan_value() : (b > a ? b : a))
+      PMC_BINARY(power_integer, i, {
+        if (b < 0) return false;
+        int64_t base = a, exponent = b, power = 1;
+        while (exponent > 0) {
+          if ((exponent & 1) != 0 && multiply_overflows(power, base, power)) return false;
+          exponent >>= 1;
+          if (exponent > 0 && multiply_overflows(base, base, base)) return false;
+        }
+        out.i = power;
+      })
+      PMC_BINARY(modulo_integer, i, {
+        if (b == 0) return false;
+        const int64_t rem = b == -1 ? 0 : a % b;
+        out.i = rem < 0 ? rem + b : rem;
+      })
+#undef PMC_COMPARE
+#undef PMC_BINARY
+      case Op::floor:
+        if (!to_integer(floor(stack[top].d), stack[top].i)) return false;
+        break;
+      case Op::ceil:
+        if (!to_integer(ceil(stack[top].d), stack[top].i)) return false;
+        break;
+      case Op::round:
+        if (!to_integer(floor(__dadd_rn(stack[top].d, 0.5)), stack[top].i)) return false;
+        break;
+      case Op::jump: pc = in.arg - 1; break;
+      case Op::jump_if_false: {
+        const bool condition = stack[top].i != 0;
+        --top;
+        if (!condition) pc = in.arg - 1;
+        break;
+      }
+      case Op::and_jump:
+        if (stack[top].i == 0) pc = in.arg - 1; else --top;
+        break;
+      case Op::or_jump:
+        if (stack[top].i != 0) pc = in.arg - 1; else --top;
+        break;
+      default:  // pow and log of reals: the host never sends them (flatten.hpp)
+        return false;
+    }
+  }
+  result = stack[0];
+  return true;
+}
+
+__device__ bool evaluate_real(const Program& p, const FlatExpression& e, const int32_t* vars, double& out) {
+  Value v;
+  if (!run(p, e, vars, v)) return false;
+  out = e.type == 2 ? v.d : __ll2double_rn(v.i);
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Expansion: successors.cpp's SuccessorGenerator::expand, one state per thread.
+
+struct Enabled {
+  uint32_t command, first_weight;
+};
+
+// What one expansion produces; Write adds the stores.
+struct Expansion {
+  uint32_t branches = 0, alternatives = 0;
+  // Write only: where this state's branches and alternatives go.
+  uint64_t* branch_keys = nullptr;
+  double* branch_weights = nullptr;
+  uint32_t* branch_alternatives = nullptr;
+  uint32_t* alternative_actions = nullptr;
+  uint32_t* alternative_first = nullptr;
+  double* alternative_rewards = nullptr;
+};
+
+template <bool Write>
+struct Expander {
+  const Program& p;
+  const uint64_t* source;
+  const int32_t* vars;
+  Expansion& out;
+  double weights[k_explore_max_weights];
+  uint32_t num_weights = 0;
+  Enabled enabled[k_explore_max_enabled];
+  uint32_t module_first[k_explore_max_enabled], module_count[k_explore_max_enabled];
+  uint32_t combination[k_explore_max_enabled], choice[k_explore_max_enabled];
+  Enabled chosen[k_explore_max_enabled];
+
+  __device__ Expander(const Program& program, const uint64_t* s, const int32_t* v, Expansion& o)
+      : p(program), source(s), vars(v), out(o) {}
+
+  // SuccessorGenerator::enable.
+  __device__ int enable(uint32_t c, bool& is_enabled) {
+    const ExploreCommand& command = p.commands[c];
+    Value guard;
+    if (!run(p, command.guard, vars, guard)) return k_runtime_error;
+    is_enabled = guard.i != 0;
+    if (!is_enabled) return k_ok;
+    const bool rates = p.model_type == 1;
+    double sum = 0;
+    for (uint32_t u = 0; u < command.num_updates; ++u) {
+      double w;
+      if (!evaluate_real(p, p.updates[command.first_update + u].weight, vars, w)) return k_runtime_error;
+      if (!isfinite(w) || w < 0) return k_runtime_error;
+      sum = __dadd_rn(sum, w);
+      if (num_weights == k_explore_max_weights) return k_beyond_capacity;
+      weights[num_weights++] = w;
+    }
+    if (!rates && fabs(__dsub_rn(sum, 1.0)) > k_probability_sum_tolerance) return k_runtime_error;
+    return k_ok;
+  }
+
+  // SuccessorGenerator::add_branch.
+  __device__ int add_branch(double weight, const Enabled* commands, uint32_t k) {
+    uint64_t target[k_explore_max_words];
+    for (uint32_t w = 0; w < p.words; ++w) target[w] = source[w];
+    for (uint32_t j = 0; j < k; ++j) {
+      const ExploreUpdate& update = p.updates[p.commands[commands[j].command].first_update + choice[j]];
+      for (uint32_t a = 0; a < update.num_assignments; ++a) {
+        const ExploreAssignment& assignment = p.assignments[update.first_assignment + a];
+        Value value;
+        if (!run(p, assignment.value, vars, value)) return k_runtime_error;
+        const ExploreField& f = p.fields[assignment.variable];
+        if (value.i < f.lower || value.i > f.upper) return k_runtime_error;
+        const uint64_t offset = static_cast<uint64_t>(value.i - f.lower);
+        target[f.word] = (target[f.word] & ~(f.mask << f.shift)) | ((offset & f.mask) << f.shift);
+      }
+    }
+    if constexpr (Write) {
+      const uint32_t b = out.branches;
+      for (uint32_t w = 0; w < p.words; ++w) out.branch_keys[static_cast<uint64_t>(b) * p.words + w] = target[w];
+      out.branch_weights[b] = weight;
+      out.branch_alternatives[b] = out.alternatives;
+    }
+    ++out.branches;
+    return k_ok;
+  }
+
+  // SuccessorGenerator::add_alternative, then the alternative's transition
+  // rewards (RowBuilder::transition_reward).
+  __device__ int add_alternative(uint32_t action, const Enabled* commands, uint32_t k) {
+    const uint32_t first = out.branches;
+    for (uint32_t j = 0; j < k; ++j) choice[j] = 0;
+    while (true) {
+      double weight = 1;
+      for (uint32_t j = 0; j < k; ++j) weight = __dmul_rn(weight, weights[commands[j].first_weight + choice[j]]);
+      if (weight != 0) {
+        const int status = add_branch(weight, commands, k);
+        if (status != k_ok) return status;
+      }
+      uint32_t j = 0;
+      while (j < k && ++choice[j] == p.commands[commands[j].command].num_updates) choice[j++] = 0;
+      if (j == k) break;
+    }
+    if (out.branches == first) return k_ok;
+    if constexpr (Write) {
+      const uint32_t a = out.alternatives;
+      out.alternative_actions[a] = action;
+      out.alternative_first[a] = first;
+      for (uint32_t r = 0; r < p.num_structures; ++r) {
+        double sum = 0;
+        for (uint32_t i = p.structure_items[r]; i < p.structure_items[r + 1]; ++i) {
+          const ExploreRewardItem& item = p.reward_items[i];
+          if (item.action != action) continue;
+          Value guard;
+          if (!run(p, item.guard, vars, guard)) return k_runtime_error;
+          if (guard.i == 0) continue;
+          double value;
+          if (!evaluate_real(p, item.value, vars, value)) return k_runtime_error;
+          sum = __dadd_rn(sum, value);
+        }
+        out.alternative_rewards[static_cast<uint64_t>(a) * p.num_structures + r] = sum;
+      }
+    }
+    ++out.alternatives;
+    return k_ok;
+  }
+
+  __device__ int expand() {
+    for (uint32_t l = 0; l < p.num_local; ++l) {
+      num_weights = 0;
+      const uint32_t c = p.local_commands[l];
+      bool on = false;
+      int status = enable(c, on);
+      if (status != k_ok) return status;
+      if (!on) continue;
+      const Enabled one{c, 0};
+      status = add_alternative(0, &one, 1);
+      if (status != k_ok) return status;
+    }
+    for (uint32_t action = 1; action < p.num_actions; ++action) {
+      const uint32_t first_participant = p.action_participants[action];
+      const uint32_t k = p.action_participants[action + 1] - first_participant;
+      if (k == 0) continue;
+      if (k > k_explore_max_enabled) return k_beyond_capacity;
+      num_weights = 0;
+      uint32_t num_enabled = 0;
+      bool blocked = false;
+      for (uint32_t m = 0; m < k; ++m) {
+        const ExploreParticipant& participant = p.participants[first_participant + m];
+        const uint32_t first = num_enabled;
+        for (uint32_t i = 0; i < participant.count; ++i) {
+          const uint32_t c = p.participant_commands[participant.first + i];
+          const uint32_t first_weight = num_weights;
+          bool on = false;
+          const int status = enable(c, on);
+          if (status != k_ok) return status;
+          if (!on) continue;
+          if (num_enabled == k_explore_max_enabled) return k_beyond_capacity;
+          enabled[num_enabled++] = {c, first_weight};
+        }
+        if (num_enabled == first) {
+          blocked = true;
+          break;
+        }
+        module_first[m] = first;
+        module_count[m] = num_enabled - first;
+      }
+      if (blocked) continue;
+      for (uint32_t m = 0; m < k; ++m) combination[m] = 0;
+      while (true) {
+        for (uint32_t m = 0; m < k; ++m) chosen[m] = enabled[module_first[m] + combination[m]];
+        const int status = add_alternative(action, chosen, k);
+        if (status != k_ok) return status;
+        uint32_t m = 0;
+        while (m < k && ++combination[m] == module_count[m]) combination[m++] = 0;
+        if (m == k) break;
+      }
+    }
+    return k_ok;
+  }
+};
+
+__device__ void unpack(const Program& p, const uint64_t* key, int32_t* vars) {
+  for (uint32_t i = 0; i < p.num_variables; ++i) {
+    const ExploreField& f = p.fields[i];
+    vars[i] = static_cast<int32_t>(static_cast<int64_t>((key[f.word] >> f.shift) & f.mask) + f.lower);
+  }
+}
+
+struct Flags {
+  unsigned long long failed_state;  // the smallest id whose expansion failed; ~0: none
+  unsigned int beyond_capacity;
+};
+
+__device__ void report(Flags* flags, int status, uint64_t id) {
+  if (status == k_runtime_error) atomicMin(&flags->failed_state, static_cast<unsigned long long>(id));
+  if (status == k_beyond_capacity) atomicExch(&flags->beyond_capacity, 1u);
+}
+
+__global__ void __launch_bounds__(k_expand_threads) count_kernel(Program p, const uint64_t* keys, uint64_t first,
+                                                                 uint64_t count, uint64_t* branch_counts,
+                                                                 uint64_t* alternative_counts, Flags* flags) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= count) return;
+  uint64_t source[k_explore_max_words];
+  int32_t vars[k_explore_max_variables];
+  for (uint32_t w = 0; w < p.words; ++w) source[w] = keys[(first + i) * p.words + w];
+  unpack(p, source, vars);
+  Expansion out;
+  Expander<false> expander(p, source, vars, out);
+  const int status = expander.expand();
+  if (status != k_ok) report(flags, status, first + i);
+  branch_counts[i] = out.branches;
+  alternative_counts[i] = out.alternatives;
+}
+
+struct BranchArrays {
+  uint64_t* keys;
+  double* weights;
+  uint32_t* alternatives;
+  uint32_t* alternative_actions;
+  uint32_t* alternative_first;
+  double* alternative_rewards;
+};
+
+__global__ void __launch_bounds__(k_expand_threads) write_kernel(Program p, const uint64_t* keys, uint64_t first,
+                                                                 uint64_t count, const uint64_t* branch_offsets,
+                                                                 const uint64_t* alternative_offsets,
+                                                                 BranchArrays arrays, Flags* flags) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= count) return;
+  uint64_t source[k_explore_max_words];
+  int32_t vars[k_explore_max_variables];
+  for (uint32_t w = 0; w < p.words; ++w) source[w] = keys[(first + i) * p.words + w];
+  unpack(p, source, vars);
+  const uint64_t bo = branch_offsets[i], ao = alternative_offsets[i];
+  Expansion out;
+  out.branch_keys = arrays.keys + bo * p.words;
+  out.branch_weights = arrays.weights + bo;
+  out.branch_alternatives = arrays.alternatives + bo;
+  out.alternative_actions = arrays.alternative_actions + ao;
+  out.alternative_first = arrays.alternative_first + ao;
+  out.alternative_rewards = arrays.alternative_rewards + ao * p.num_structures;
+  Expander<true> expander(p, source, vars, out);
+  const int status = expander.expand();
+  if (status != k_ok) report(flags, status, first + i);
+}
+
+// ---------------------------------------------------------------------------
+// The hash set.
+
+struct HashSet {
+  uint32_t* slots;
+  uint64_t mask;
+  uint64_t* keys;  // by id
+  unsigned long long* count;
+  uint32_t words;
+};
+
+__device__ uint64_t hash_key(const uint64_t* key, uint32_t words) {
+  uint64_t h = 0x9E3779B97F4A7C15ull;
+  for (uint32_t w = 0; w < words; ++w) {
+    h ^= key[w];
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+  }
+  h *= 0x94D049BB133111EBull;
+  return h ^ (h >> 29);
+}
+
+__device__ uint32_t load_slot(const uint32_t* slot) { return *reinterpret_cast<const volatile uint32_t*>(slot); }
+
+__device__ bool key_equals(const uint64_t* stored, const uint64_t* key, uint32_t words) {
+  for (uint32_t w = 0; w < words; ++w) {
+    if (__ldcg(stored + w) != key[w]) return false;
+  }
+  return true;
+}
+
+__device__ uint32_t find_or_insert(const HashSet& set, const uint64_t* key) {
+  uint64_t h = hash_key(key, set.words) & set.mask;
+  while (true) {
+    uint32_t s = load_slot(set.slots + h);
+    if (s == k_empty_slot) {
+      s = atomicCAS(set.slots + h, k_empty_slot, k_locked_slot);
+      if (s == k_empty_slot) {
+        const uint64_t id = atomicAdd(set.count, 1ull);
+        for (uint32_t w = 0; w < set.words; ++w) __stcg(set.keys + id * set.words + w, key[w]);
+        __threadfence();
+        atomicExch(set.slots + h, static_cast<uint32_t>(id));
+        return static_cast<uint32_t>(id);
+      }
+    }
+    while (s == k_locked_slot) s = load_slot(set.slots + h);
+    if (key_equals(set.keys + static_cast<uint64_t>(s) * set.words, key, set.words)) return s;
+    h = (h + 1) & set.mask;
+  }
+}
+
+__global__ void insert_kernel(HashSet set, const uint64_t* keys, uint64_t count, uint32_t* ids) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= count) return;
+  uint64_t key[k_explore_max_words];
+  for (uint32_t w = 0; w < set.words; ++w) key[w] = keys[i * set.words + w];
+  ids[i] = find_or_insert(set, key);
+}
+
+// Every stored key into a fresh (larger) table: ids known, keys distinct.
+__global__ void rehash_kernel(HashSet set, uint64_t count) {
+  const uint64_t id = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (id >= count) return;
+  uint64_t h = hash_key(set.keys + id * set.words, set.words) & set.mask;
+  while (atomicCAS(set.slots + h, k_empty_slot, static_cast<uint32_t>(id)) != k_empty_slot) h = (h + 1) & set.mask;
+}
+
+// ---------------------------------------------------------------------------
+// Rows: RowBuilder::add_state over the branches, one state per thread.
+
+struct RowArrays {
+  // Inputs.
+  const uint64_t* branch_offsets;
+  const uint64_t* alternative_offsets;
+  const uint64_t* branch_keys;
+  const double* branch_weights;
+  const uint32_t* branch_alternatives;
+  const uint32_t* branch_targets;  // discovery ids
+  const uint32_t* alternative_actions;
+  const uint32_t* alternative_first;
+  const double* alternative_rewards;
+  uint32_t* order;  // scratch, one per branch
+  // Outputs, uncompacted: a state's entries at branch_offset + i (room for
+  // branches + 1), its rows at alternative_offset + i (alternatives + 1).
+  uint32_t* columns;
+  double* values;
+  uint32_t* actions;
+  double* rewards;  // structure r at r * entry_room
+  uint64_t entry_room;
+  uint32_t* row_entries;  // relative to the state's first entry
+  uint64_t* entry_counts;
+  uint64_t* row_counts;
+  uint8_t* flags;
+};
+
+__device__ bool branch_less(const uint64_t* keys, uint32_t words, uint32_t a, uint32_t b) {
+  for (uint32_t w = 0; w < words; ++w) {
+    const uint64_t x = keys[static_cast<uint64_t>(a) * words + w], y = keys[static_cast<uint64_t>(b) * words + w];
+    if (x != y) return x < y;
+  }
+  return a < b;
+}
+
+// Insertion sort of order[0, n) (branch indices) by (target key, index).
+__device__ void sort_branches(uint32_t* order, uint32_t n, const uint64_t* keys, uint32_t words) {
+  for (uint32_t i = 1; i < n; ++i) {
+    const uint32_t x = order[i];
+    uint32_t j = i;
+    while (j > 0 && branch_less(keys, words, x, order[j - 1])) {
+      order[j] = order[j - 1];
+      --j;
+    }
+    order[j] = x;
+  }
+}
+
+__global__ void rows_kernel(Program p, RowArrays r, uint64_t first, uint64_t count) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= count) return;
+  const uint64_t bo = r.branch_offsets[i], ao = r.alternative_offsets[i];
+  const auto branches = static_cast<uint32_t>(r.branch_offsets[i + 1] - bo);
+  const auto alternatives = static_cast<uint32_t>(r.alternative_offsets[i + 1] - ao);
+  const uint32_t S = p.num_structures;
+  const uint64_t eb = bo + i, rb = ao + i;  // this state's room
+  const uint64_t* keys = r.branch_keys + bo * p.words;
+  const double* weights = r.branch_weights + bo;
+  const uint32_t* targets = r.branch_targets + bo;
+  const uint32_t* alternative_of = r.branch_alternatives + bo;
+  const double* alternative_rewards = r.alternative_rewards + ao * S;
+  uint32_t* order = r.order + bo;
+  uint32_t entries = 0, rows = 0;
+  auto push_entry = [&](uint32_t column, double value, uint32_t action) {
+    r.columns[eb + entries] = column;
+    r.values[eb + entries] = value;
+    r.actions[eb + entries] = action;
+    ++entries;
+  };
+  if (alternatives == 0) {
+    r.flags[i] = prism_language::RowBlock::k_deadlock;
+    r.row_entries[rb + rows++] = 0;
+    for (uint32_t s = 0; s < S; ++s) r.rewards[s * r.entry_room + eb] = 0.0;
+    push_entry(static_cast<uint32_t>(first + i), 1.0, 0);
+  } else if (p.model_type == 2) {
+    r.flags[i] = 0;
+    for (uint32_t a = 0; a < alternatives; ++a) {
+      r.row_entries[rb + rows++] = entries;
+      const uint32_t from = r.alternative_first[ao + a];
+      const uint32_t to = a + 1 < alternatives ? r.alternative_first[ao + a + 1] : branches;
+      for (uint32_t b = from; b < to; ++b) order[b - from] = b;
+      sort_branches(order, to - from, keys, p.words);
+      const uint32_t action = r.alternative_actions[ao + a];
+      for (uint32_t x = 0; x < to - from;) {
+        const uint32_t target = targets[order[x]];
+        double sum = 0;
+        uint32_t y = x;
+        for (; y < to - from && targets[order[y]] == target; ++y) sum = __dadd_rn(sum, weights[order[y]]);
+        for (uint32_t s = 0; s < S; ++s) r.rewards[s * r.entry_room + eb + entries] = alternative_rewards[a * S + s];
+        push_entry(target, sum, action);
+        x = y;
+      }
+    }
+  } else {
+    r.flags[i] = p.model_type == 0 && alternatives > 1 ? prism_language::RowBlock::k_nondeterministic : 0;
+    r.row_entries[rb + rows++] = 0;
+    const double scale = p.model_type == 0 ? __ddiv_rn(1.0, static_cast<double>(alternatives)) : 1.0;
+    for (uint32_t b = 0; b < branches; ++b) order[b] = b;
+    sort_branches(order, branches, keys, p.words);
+    for (uint32_t x = 0; x < branches;) {
+      const uint32_t target = targets[order[x]];
+      const uint32_t first_alternative = alternative_of[order[x]];
+      double value = 0;
+      bool single = true;
+      uint32_t y = x;
+      for (; y < branches && targets[order[y]] == target; ++y) {
+        value = __dadd_rn(value, __dmul_rn(weights[order[y]], scale));
+        single = single && alternative_of[order[y]] == first_alternative;
+      }
+      for (uint32_t s = 0; s < S; ++s) {
+        double reward;
+        if (single) {
+          reward = alternative_rewards[first_alternative * S + s];
+        } else {
+          double weighted = 0;
+          for (uint32_t z = x; z < y; ++z) {
+            const double share = __dmul_rn(weights[order[z]], scale);
+            weighted = __dadd_rn(weighted, __dmul_rn(share, alternative_rewards[alternative_of[order[z]] * S + s]));
+          }
+          reward = __ddiv_rn(weighted, value);
+        }
+        r.rewards[s * r.entry_room + eb + entries] = reward;
+      }
+      push_entry(target, value, r.alternative_actions[ao + first_alternative]);
+      x = y;
+    }
+  }
+  r.entry_counts[i] = entries;
+  r.row_counts[i] = rows;
+}
+
+struct CompactArrays {
+  const uint64_t* branch_offsets;
+  const uint64_t* alternative_offsets;
+  const uint64_t* entry_offsets;  // scanned entry counts
+  const uint64_t* row_offsets;    // scanned row counts
+  const uint32_t* columns_in;
+  const double* values_in;
+  const uint32_t* actions_in;
+  const double* rewards_in;
+  uint64_t entry_room;
+  const uint32_t* row_entries_in;
+  uint32_t* columns;
+  double* values;
+  uint32_t* actions;
+  double* rewards;  // structure r at r * total_entries
+  uint64_t total_entries;
+  uint32_t* row_entries;
+  uint32_t* state_rows;
+};
+
+__global__ void compact_kernel(CompactArrays c, uint32_t structures, uint64_t count) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= count) return;
+  const uint64_t eb = c.branch_offsets[i] + i, rb = c.alternative_offsets[i] + i;
+  const uint64_t eo = c.entry_offsets[i], ro = c.row_offsets[i];
+  const uint64_t entries = c.entry_offsets[i + 1] - eo, rows = c.row_offsets[i + 1] - ro;
+  for (uint64_t e = 0; e < entries; ++e) {
+    c.columns[eo + e] = c.columns_in[eb + e];
+    c.values[eo + e] = c.values_in[eb + e];
+    c.actions[eo + e] = c.actions_in[eb + e];
+    for (uint32_t s = 0; s < structures; ++s) c.rewards[s * c.total_entries + eo + e] = c.rewards_in[s * c.entry_room + eb + e];
+  }
+  for (uint64_t k = 0; k < rows; ++k) c.row_entries[ro + k] = static_cast<uint32_t>(eo + c.row_entries_in[rb + k]);
+  c.state_rows[i] = static_cast<uint32_t>(ro);
+}
+
+// ---------------------------------------------------------------------------
+// The host side.
+
+unsigned blocks_for(uint64_t items, int threads) { return static_cast<unsigned>((items + threads - 1) / threads); }
+
+// A device array that grows (keeping its contents) but never shrinks.
+template <typename T>
+class GrowingBuffer {
+ public:
+  T* data() { return buffer_.data(); }
+  size_t size() const { return buffer_.size(); }
+  // At least `count` values; the first `keep` are kept.
+  void reserve(size_t count, size_t keep, StreamHandle stream) {
+    if (count <= buffer_.size()) return;
+    DeviceBuffer<T> bigger(std::max(count, buffer_.size() + buffer_.size() / 2));
+    if (keep > 0) copy_on_device(bigger.data(), buffer_.data(), keep * sizeof(T), stream);
+    synchronize(stream);
+    buffer_ = std::move(bigger);
+  }
+
+ private:
+  DeviceBuffer<T> buffer_;
+};
+
+template <typename T>
+DeviceBuffer<T> upload(const std::vector<T>& host, StreamHandle stream) {
+  DeviceBuffer<T> buffer;
+  if (!host.empty()) buffer.upload(host, stream);
+  return buffer;
+}
+
+template <typename T>
+void download(std::vector<T>& host, const T* device, size_t count, StreamHandle stream) {
+  host.resize(count);
+  if (count > 0) copy_to_host(host.data(), device, count * sizeof(T), stream);
+}
+
+// Exclusive sums of counts[0, n] into offsets[0, n] (counts[n] must be 0,
+// so offsets[n] is the total), returned.
+uint64_t exclusive_sum(DeviceBuffer<unsigned char>& scratch, const uint64_t* counts, uint64_t* offsets, uint64_t n,
+                       StreamHandle stream) {
+  size_t bytes = 0;
+  PMC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts, offsets, static_cast<int64_t>(n + 1), stream));
+  if (bytes > scratch.size()) scratch.allocate(bytes);
+  PMC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, counts, offsets, static_cast<int64_t>(n + 1),
+                                               stream));
+  uint64_t total = 0;
+  copy_to_host(&total, offsets + n, sizeof(uint64_t), stream);
+  return total;
+}
+
+uint64_t next_power_of_two(uint64_t x) {
+  uint64_t p = 1;
+  while (p < x) p <<= 1;
+  return p;
+}
+
+class Explorer {
+ public:
+  Explorer(const ExploreProgram& program, const ExploreLimits& limits)
+      : limits_(limits),
+        fields_(upload(program.fields, stream_.get())),
+        code_(upload(program.code, stream_.get())),
+        commands_(upload(program.commands, stream_.get())),
+        updates_(upload(program.updates, stream_.get())),
+        assignments_(upload(program.assignments, stream_.get())),
+        local_(upload(program.local_commands, stream_.get())),
+        action_participants_(upload(program.action_participants, stream_.get())),
+        participants_(upload(program.participants, stream_.get())),
+        participant_commands_(upload(program.participant_commands, stream_.get())),
+        structure_items_(upload(program.structure_items, stream_.get())),
+        reward_items_(upload(program.reward_items, stream_.get())),
+        flags_(1),
+        count_(1) {
+    p_.model_type = program.model_type;
+    p_.words = program.words;
+    p_.num_variables = static_cast<uint32_t>(program.fields.size());
+    p_.num_actions = static_cast<uint32_t>(program.action_participants.empty() ? 0 : program.action_participants.size() - 1);
+    p_.num_structures = static_cast<uint32_t>(program.structure_items.empty() ? 0 : program.structure_items.size() - 1);
+    p_.num_local = static_cast<uint32_t>(program.local_commands.size());
+    p_.fields = fields_.data();
+    p_.code = code_.data();
+    p_.commands = commands_.data();
+    p_.updates = updates_.data();
+    p_.assignments = assignments_.data();
+    p_.local_commands = local_.data();
+    p_.action_participants = action_participants_.data();
+    p_.participants = participants_.data();
+    p_.participant_commands = participant_commands_.data();
+    p_.structure_items = structure_items_.data();
+    p_.reward_items = reward_items_.data();
+    words_ = program.words;
+    limit_ = std::min<uint64_t>(limits.max_states == 0 ? k_max_device_states : limits.max_states, k_max_device_states);
+  }
+
+  GpuExploration run(const std::vector<uint64_t>& initial) {
+    GpuExploration result;
+    const StreamHandle s = stream_.get();
+    const uint64_t num_initial = initial.size() / words_;
+    count_.fill_zero(s);
+    grow_keys(num_initial, 0);
+    grow_slots(num_initial);
+    {
+      DeviceBuffer<uint64_t> initial_keys(initial, s);
+      DeviceBuffer<uint32_t> ids(num_initial);
+      insert_kernel<<<blocks_for(num_initial, 256), 256, 0, s>>>(set(), initial_keys.data(), num_initial, ids.data());
+      PMC_CUDA_CHECK_LAUNCH("insert_kernel");
+      download(result.initial_ids, ids.data(), num_initial, s);
+    }
+    uint64_t count = num_initial, done = 0;
+    uint64_t chunk = 4096;
+    uint64_t row_bytes = 0;
+    while (done < count) {
+      uint64_t size = std::min(chunk, count - done);
+      // 1. Count; halve the chunk while its branches are too many.
+      uint64_t branches = 0, alternatives = 0;
+      while (true) {
+        reserve_chunk(size);
+        reset_flags();
+        count_kernel<<<blocks_for(size, k_expand_threads), k_expand_threads, 0, s>>>(
+            p_, keys_.data(), done, size, branch_counts_.data(), alternative_counts_.data(), flags_.data());
+        PMC_CUDA_CHECK_LAUNCH("count_kernel");
+        if (Stop stop = check_flags(result); stop != Stop::done) return finish(result, stop, count);
+        fill_last(branch_counts_, size);
+        fill_last(alternative_counts_, size);
+        branches = exclusive_sum(scratch_, branch_counts_.data(), branch_offsets_.data(), size, s);
+        alternatives = exclusive_sum(scratch_, alternative_counts_.data(), alternative_offsets_.data(), size, s);
+        if (branches <= k_max_chunk_branches || size == 1) break;
+        size = std::max<uint64_t>(1, size / 2);
+      }
+      if (branches > k_max_chunk_branches * 4) {
+        result.reason = "a state has more than 2^27 transitions";
+        return finish(result, Stop::beyond_device, count);
+      }
+      // 2. Write the branches.
+      reserve_branches(branches, alternatives, size);
+      reset_flags();
+      BranchArrays arrays{branch_keys_.data(), branch_weights_.data(), branch_alternatives_.data(),
+                          alternative_actions_.data(), alternative_first_.data(), alternative_rewards_.data()};
+      write_kernel<<<blocks_for(size, k_expand_threads), k_expand_threads, 0, s>>>(
+          p_, keys_.data(), done, size, branch_offsets_.data(), alternative_offsets_.data(), arrays, flags_.data());
+      PMC_CUDA_CHECK_LAUNCH("write_kernel");
+      if (Stop stop = check_flags(result); stop != Stop::done) return finish(result, stop, count);
+      // 3. Insert the targets.
+      if (count + branches > k_max_device_states) {
+        result.reason = "the model may have more states than the GPU explorer's 32-bit ids number";
+        return finish(result, Stop::beyond_device, count);
+      }
+      grow_keys(count + branches, count);
+      grow_slots(count + branches);
+      if (branches > 0) {  // else every state of the chunk is a deadlock
+        insert_kernel<<<blocks_for(branches, 256), 256, 0, s>>>(set(), branch_keys_.data(), branches,
+                                                               branch_targets_.data());
+        PMC_CUDA_CHECK_LAUNCH("insert_kernel");
+      }
+      unsigned long long found = 0;
+      copy_to_host(&found, count_.data(), sizeof(found), s);
+      count = found;
+      if (count > limit_) return finish(result, Stop::too_many_states, count);
+      // 4. Rows, 5. compacted and copied back.
+      result.blocks.push_back(rows(done, size, branches, alternatives));
+      row_bytes += result.blocks.back().bytes();
+      done += size;
+      chunk = std::min(k_max_chunk_states, chunk * 2);
+      if (limits_.after_chunk) limits_.after_chunk(count, row_bytes);
+    }
+    return finish(result, Stop::done, count);
+  }
+
+ private:
+  using Stop = GpuExploration::Stop;
+
+  HashSet set() {
+    return HashSet{slots_.data(), slots_.size() - 1, keys_.data(), count_.data(), words_};
+  }
+
+  void grow_keys(uint64_t states, uint64_t keep) {
+    keys_.reserve(states * words_, keep * words_, stream_.get());
+  }
+
+  // Keeps the table at most half full for `states` states.
+  void grow_slots(uint64_t states) {
+    const StreamHandle s = stream_.get();
+    if (2 * states <= slots_.size()) return;
+    unsigned long long stored = 0;
+    if (slots_.size() > 0) copy_to_host(&stored, count_.data(), sizeof(stored), s);
+    slots_.allocate(next_power_of_two(std::max<uint64_t>(4 * states, 1024)));
+    slots_.fill_bytes(0xFF, s);
+    if (stored > 0) {
+      rehash_kernel<<<blocks_for(stored, 256), 256, 0, s>>>(set(), stored);
+      PMC_CUDA_CHECK_LAUNCH("rehash_kernel");
+    }
+  }
+
+  void reset_flags() {
+    const Flags clean{~0ull, 0u};
+    copy_to_device(flags_.data(), &clean, sizeof(clean), stream_.get());
+  }
+
+  Stop check_flags(GpuExploration& result) {
+    Flags flags{};
+    copy_to_host(&flags, flags_.data(), sizeof(flags), stream_.get());
+    if (flags.failed_state != ~0ull) {
+      download(result.failed_key, keys_.data() + flags.failed_state * words_, words_, stream_.get());
+      return Stop::state_failed;
+    }
+    if (flags.beyond_capacity != 0) {
+      result.reason = "a state enables more commands or branches than the GPU explorer's per-state arrays hold";
+      return Stop::beyond_device;
+    }
+    return Stop::done;
+  }
+
+  void fill_last(DeviceBuffer<uint64_t>& counts, uint64_t size) {
+    const uint64_t zero = 0;
+    copy_to_device(counts.data() + size, &zero, sizeof(zero), stream_.get());
+  }
+
+  void reserve_chunk(uint64_t size) {
+    if (branch_counts_.size() >= size + 1) return;
+    branch_counts_.allocate(size + 1);
+    alternative_counts_.allocate(size + 1);
+    branch_offsets_.allocate(size + 1);
+    alternative_offsets_.allocate(size + 1);
+    entry_counts_.allocate(size + 1);
+    row_counts_.allocate(size + 1);
+    entry_offsets_.allocate(size + 1);
+    row_offsets_.allocate(size + 1);
+    flags_out_.allocate(size);
+    state_rows_.allocate(size);
+  }
+
+  template <typename T>
+  static void at_least(DeviceBuffer<T>& buffer, uint64_t count) {
+    if (buffer.size() < count) buffer.allocate(std::max<uint64_t>(count, buffer.size() + buffer.size() / 2));
+  }
+
+  void reserve_branches(uint64_t branches, uint64_t alternatives, uint64_t size) {
+    const uint64_t S = p_.num_structures;
+    at_least(branch_keys_, branches * words_);
+    at_least(branch_weights_, branches);
+    at_least(branch_alternatives_, branches);
+    at_least(branch_targets_, branches);
+    at_least(order_, branches);
+    at_least(alternative_actions_, alternatives);
+    at_least(alternative_first_, alternatives);
+    at_least(alternative_rewards_, alternatives * S);
+    const uint64_t entry_room = branches + size;
+    at_least(columns_in_, entry_room);
+    at_least(values_in_, entry_room);
+    at_least(actions_in_, entry_room);
+    at_least(rewards_in_, entry_room * S);
+    at_least(row_entries_in_, alternatives + size);
+  }
+
+  prism_language::RowBlock rows(uint64_t first, uint64_t size, uint64_t branches, uint64_t alternatives) {
+    const StreamHandle s = stream_.get();
+    const uint64_t S = p_.num_structures;
+    const uint64_t entry_room = branches + size;
+    RowArrays r{branch_offsets_.data(), alternative_offsets_.data(), branch_keys_.data(), branch_weights_.data(),
+                branch_alternatives_.data(), branch_targets_.data(), alternative_actions_.data(),
+                alternative_first_.data(), alternative_rewards_.data(), order_.data(), columns_in_.data(),
+                values_in_.data(), actions_in_.data(), rewards_in_.data(), entry_room, row_entries_in_.data(),
+                entry_counts_.data(), row_counts_.data(), flags_out_.data()};
+    rows_kernel<<<blocks_for(size, k_expand_threads), k_expand_threads, 0, s>>>(p_, r, first, size);
+    PMC_CUDA_CHECK_LAUNCH("rows_kernel");
+    fill_last(entry_counts_, size);
+    fill_last(row_counts_, size);
+    const uint64_t entries = exclusive_sum(scratch_, entry_counts_.data(), entry_offsets_.data(), size, s);
+    const uint64_t rows = exclusive_sum(scratch_, row_counts_.data(), row_offsets_.data(), size, s);
+    at_least(columns_, entries);
+    at_least(values_, entries);
+    at_least(actions_, entries);
+    at_least(rewards_, entries * S);
+    at_least(row_entries_, rows);
+    CompactArrays c{branch_offsets_.data(), alternative_offsets_.data(), entry_offsets_.data(), row_offsets_.data(),
+                    columns_in_.data(), values_in_.data(), actions_in_.data(), rewards_in_.data(), entry_room,
+                    row_entries_in_.data(), columns_.data(), values_.data(), actions_.data(), rewards_.data(),
+                    entries, row_entries_.data(), state_rows_.data()};
+    compact_kernel<<<blocks_for(size, 256), 256, 0, s>>>(c, static_cast<uint32_t>(S), size);
+    PMC_CUDA_CHECK_LAUNCH("compact_kernel");
+
+    prism_language::RowBlock block;
+    block.states.resize(size);
+    for (uint64_t k = 0; k < size; ++k) block.states[k] = static_cast<uint32_t>(first + k);
+    download(block.flags, flags_out_.data(), size, s);
+    download(block.state_rows, state_rows_.data(), size, s);
+    download(block.row_entries, row_entries_.data(), rows, s);
+    download(block.columns, columns_.data(), entries, s);
+    download(block.values, values_.data(), entries, s);
+    download(block.actions, actions_.data(), entries, s);
+    block.transition_rewards.resize(S);
+    for (uint64_t k = 0; k < S; ++k) download(block.transition_rewards[k], rewards_.data() + k * entries, entries, s);
+    block.finish();
+    return block;
+  }
+
+  GpuExploration& finish(GpuExploration& result, Stop stop, uint64_t count) {
+    result.stop = stop;
+    if (stop == Stop::done) download(result.keys, keys_.data(), count * words_, stream_.get());
+    return result;
+  }
+
+  const ExploreLimits& limits_;
+  Stream stream_;
+  Program p_{};
+  uint32_t words_ = 1;
+  uint64_t limit_ = 0;
+  DeviceBuffer<ExploreField> fields_;
+  DeviceBuffer<FlatInstruction> code_;
+  DeviceBuffer<ExploreCommand> commands_;
+  DeviceBuffer<ExploreUpdate> updates_;
+  DeviceBuffer<ExploreAssignment> assignments_;
+  DeviceBuffer<uint32_t> local_, action_participants_;
+  DeviceBuffer<ExploreParticipant> participants_;
+  DeviceBuffer<uint32_t> participant_commands_, structure_items_;
+  DeviceBuffer<ExploreRewardItem> reward_items_;
+  DeviceBuffer<Flags> flags_;
+  DeviceBuffer<unsigned long long> count_;
+  GrowingBuffer<uint64_t> keys_;
+  DeviceBuffer<uint32_t> slots_;
+  DeviceBuffer<unsigned char> scratch_;
+  DeviceBuffer<uint64_t> branch_counts_, alternative_counts_, branch_offsets_, alternative_offsets_;
+  DeviceBuffer<uint64_t> entry_counts_, row_counts_, entry_offsets_, row_offsets_;
+  DeviceBuffer<uint64_t> branch_keys_;
+  DeviceBuffer<double> branch_weights_, alternative_rewards_;
+  DeviceBuffer<uint32_t> branch_alternatives_, branch_targets_, order_, alternative_actions_, alternative_first_;
+  DeviceBuffer<uint32_t> columns_in_, actions_in_, row_entries_in_;
+  DeviceBuffer<double> values_in_, rewards_in_;
+  DeviceBuffer<uint32_t> columns_, actions_, row_entries_, state_rows_;
+  DeviceBuffer<double> values_, rewards_;
+  DeviceBuffer<uint8_t> flags_out_;
+};
+
+}  // namespace
+
+GpuExploration explore_on_gpu(const ExploreProgram& program, const std::vector<uint64_t>& initial,
+                              const ExploreLimits& limits, int ordinal) {
+  const auto start = std::chrono::steady_clock::now();
+  make_device_current(ordinal);
+  Explorer explorer(program, limits);
+  GpuExploration result = explorer.run(initial);
+  result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace pmc::cuda

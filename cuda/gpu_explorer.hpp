@@ -1,0 +1,112 @@
+// Pass 1 of PRISM-language exploration on the GPU (cuda/gpu_explorer.cu):
+// the program's guards, weights and updates as flat code (a device VM runs
+// it), a breadth-first search whose frontier is the newest range of
+// discovery ids, a device hash set of packed states, and each state's rows
+// computed on the device exactly as the CPU's RowBuilder computes them
+// (same order of sums, no fused multiply-adds), copied back in RowBlocks.
+// No CUDA header here: formats/prism_language/gpu_exploration.cpp builds
+// the program and calls it from plain C++.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "expression/flat_code.hpp"
+#include "formats/prism_language/row_block.hpp"
+
+namespace pmc::cuda {
+
+using expression::FlatExpression;
+using expression::FlatInstruction;
+
+// How a variable sits in a packed state (state_packing.hpp's Field).
+struct ExploreField {
+  uint32_t word = 0, shift = 0;
+  uint64_t mask = 0;
+  int32_t lower = 0, upper = 0;
+};
+struct ExploreAssignment {
+  uint32_t variable = 0;
+  FlatExpression value;
+};
+struct ExploreUpdate {
+  FlatExpression weight;
+  uint32_t first_assignment = 0, num_assignments = 0;
+};
+struct ExploreCommand {
+  FlatExpression guard;
+  uint32_t first_update = 0, num_updates = 0;
+};
+// A module taking part in an action: its commands with that action label,
+// participant_commands[first, first + count).
+struct ExploreParticipant {
+  uint32_t first = 0, count = 0;
+};
+struct ExploreRewardItem {
+  uint32_t action = 0;
+  FlatExpression guard, value;
+};
+
+// A checked program, flattened (successors.hpp gives the semantics).
+struct ExploreProgram {
+  uint8_t model_type = 0;  // 0 DTMC, 1 CTMC, 2 MDP
+  uint32_t words = 1;
+  std::vector<ExploreField> fields;  // one per variable
+  std::vector<FlatInstruction> code;
+  std::vector<ExploreCommand> commands;
+  std::vector<ExploreUpdate> updates;
+  std::vector<ExploreAssignment> assignments;
+  std::vector<uint32_t> local_commands;  // unlabelled commands, module by module
+  // Action a (1..) has participants [action_participants[a], action_participants[a + 1]).
+  std::vector<uint32_t> action_participants;
+  std::vector<ExploreParticipant> participants;
+  std::vector<uint32_t> participant_commands;
+  // Transition reward structure r (RowBlock order) has items
+  // [structure_items[r], structure_items[r + 1]).
+  std::vector<uint32_t> structure_items;
+  std::vector<ExploreRewardItem> reward_items;
+};
+
+// Per-state bounds of the device's expansion (thread-local arrays); a
+// program or state beyond them is explored on the CPU instead.
+inline constexpr uint32_t k_explore_max_variables = 96;
+inline constexpr uint32_t k_explore_max_words = 6;
+inline constexpr uint32_t k_explore_max_stack = 24;
+inline constexpr uint32_t k_explore_max_enabled = 48;   // enabled commands of one action
+inline constexpr uint32_t k_explore_max_weights = 192;  // their branch weights
+
+struct GpuExploration {
+  enum class Stop {
+    done,
+    state_failed,    // expanding failed_key failed (an error the CPU reports with its message)
+    too_many_states, // more than ExploreLimits::max_states
+    beyond_device,   // a state or the model exceeds what the device explorer holds: `reason`
+  };
+  Stop stop = Stop::done;
+  std::vector<uint64_t> keys;             // packed states by discovery id (words each)
+  std::vector<uint32_t> initial_ids;      // the initial states' ids, in the order given
+  std::vector<prism_language::RowBlock> blocks;
+  std::vector<uint64_t> failed_key;       // state_failed
+  std::string reason;                     // beyond_device
+  double device_seconds = 0;              // kernels and copies, as the host waited for them
+};
+
+struct ExploreLimits {
+  uint64_t max_states = 0;  // stop above this many states (at most 2^32 − 1)
+  // Device memory the explorer may use (0: what the device has free).
+  uint64_t device_memory = 0;
+  // Called on the host after each chunk with the states found so far and
+  // the bytes of rows copied back; may throw (a memory limit, Ctrl-C) to
+  // stop the exploration, the device's memory freed on the way out.
+  std::function<void(uint64_t states, uint64_t row_bytes)> after_chunk;
+};
+
+// Explores `program` from the packed `initial` states (distinct, words
+// each) on CUDA device `ordinal`. Throws pmc::Error on CUDA failures
+// (no_device, device; out_of_memory when the device's memory runs out).
+GpuExploration explore_on_gpu(const ExploreProgram& program, const std::vector<uint64_t>& initial,
+                              const ExploreLimits& limits, int ordinal);
+
+}  // namespace pmc::cuda

@@ -1,0 +1,285 @@
+// The GPU explorer (--build gpu) against the CPU's: the same model bit for
+// bit — states in PRISM's order, rows, choices, actions, labels, rewards,
+// valuations and warnings — on every source of the reference models and of
+// examples/, on small sources that exercise each rule of PRISM's semantics,
+// and the same errors with the same messages. Skipped (exit 77) without a
+// GPU (gpu_test_main.cpp).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include "common/error.hpp"
+#include "formats/prism_language/prism_model.hpp"
+#include "support/manifest.hpp"
+
+namespace pmc::prism_language {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+ModelParts explore_with(const PrismModel& program, BuildDevice build, ExploreOptions options = {}) {
+  options.build = build;
+  return explore(program, options);
+}
+
+template <typename T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+void expect_same_model(const ModelParts& cpu, const ModelParts& gpu, const std::string& what) {
+  EXPECT_EQ(cpu.num_states, gpu.num_states) << what;
+  EXPECT_EQ(cpu.row_groups, gpu.row_groups) << what;
+  EXPECT_EQ(cpu.row_offsets, gpu.row_offsets) << what;
+  EXPECT_EQ(cpu.columns, gpu.columns) << what;
+  EXPECT_TRUE(same_bits(cpu.values, gpu.values)) << what << ": the values differ in some bit";
+  EXPECT_EQ(cpu.entry_actions, gpu.entry_actions) << what;
+  EXPECT_EQ(cpu.action_names, gpu.action_names) << what;
+  ASSERT_EQ(cpu.labels.size(), gpu.labels.size()) << what;
+  for (size_t l = 0; l < cpu.labels.size(); ++l) {
+    EXPECT_EQ(cpu.labels[l].name, gpu.labels[l].name) << what;
+    EXPECT_TRUE(cpu.labels[l].states == gpu.labels[l].states) << what << ": label " << cpu.labels[l].name;
+  }
+  ASSERT_EQ(cpu.rewards.size(), gpu.rewards.size()) << what;
+  for (size_t r = 0; r < cpu.rewards.size(); ++r) {
+    EXPECT_TRUE(same_bits(cpu.rewards[r].state_rewards, gpu.rewards[r].state_rewards)) << what << ": reward " << r;
+    EXPECT_TRUE(same_bits(cpu.rewards[r].transition_rewards, gpu.rewards[r].transition_rewards))
+        << what << ": transition reward " << r;
+  }
+  EXPECT_TRUE(cpu.valuations == gpu.valuations) << what;
+  EXPECT_EQ(cpu.warnings, gpu.warnings) << what;
+}
+
+// Explores `source` with both explorers and compares; the GPU must have
+// explored it (no fallback warning).
+void expect_same_from_both(const PrismModel& program, const std::string& what, ExploreOptions options = {}) {
+  const ModelParts cpu = explore_with(program, BuildDevice::cpu, options);
+  const ModelParts gpu = explore_with(program, BuildDevice::gpu, options);
+  for (const std::string& warning : gpu.warnings) EXPECT_THAT(warning, Not(HasSubstr("explored on the CPU"))) << what;
+  expect_same_model(cpu, gpu, what);
+}
+
+PrismModel program_of(const std::string& source) { return parse_program(source, "test.nm", {}); }
+
+// The error exploring `program` with `build` throws.
+std::string error_of(const PrismModel& program, BuildDevice build, ExploreOptions options = {}) {
+  try {
+    explore_with(program, build, options);
+  } catch (const Error& e) {
+    return fmt::format("{} {}", static_cast<int>(e.code()), e.what());
+  }
+  return "no error";
+}
+
+void expect_same_error(const std::string& source, ExploreOptions options = {}) {
+  const PrismModel program = program_of(source);
+  const std::string cpu = error_of(program, BuildDevice::cpu, options);
+  EXPECT_NE(cpu, "no error") << source;
+  EXPECT_EQ(cpu, error_of(program, BuildDevice::gpu, options)) << source;
+}
+
+// Every source among the reference models (model.{pm,sm,nm} of each
+// instance, with the manifest's constants).
+class ReferenceSources : public ::testing::TestWithParam<testing::ManifestRow> {};
+
+TEST_P(ReferenceSources, GpuBuildsTheCpusModel) {
+  const testing::ManifestRow& row = GetParam();
+  std::string source;
+  for (const char* name : {"model.pm", "model.sm", "model.nm"}) {
+    if (std::filesystem::exists(row.directory() + "/" + name)) source = row.directory() + "/" + name;
+  }
+  if (source.empty()) GTEST_SKIP() << row.name() << " has no source";
+  const PrismModel program = load_program(source, parse_constant_assignments(row.constants));
+  expect_same_from_both(program, row.name());
+}
+
+std::vector<testing::ManifestRow> reference_instances() {
+  return testing::manifest_instances(testing::max_test_transitions(5'000'000));
+}
+
+INSTANTIATE_TEST_SUITE_P(Manifest, ReferenceSources, ::testing::ValuesIn(reference_instances()),
+                         [](const auto& info) {
+                           std::string name = info.param.model + "_" + info.param.instance;
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+TEST(GpuExplorer, ExamplesGiveTheCpusModel) {
+  const std::string examples = std::string(PMC_TEST_DATA_DIR) + "/../../examples";
+  int sources = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(examples)) {
+    const std::string ext = entry.path().extension().string();
+    if (ext != ".pm" && ext != ".sm" && ext != ".nm" && ext != ".prism") continue;
+    const std::string file = entry.path().filename().string();
+    const std::string constants = file == "consensus.nm" ? "K=2" : (file == "sir.sm" ? "ki=0.05,kr=0.04" : "");
+    const PrismModel program = load_program(entry.path().string(), parse_constant_assignments(constants));
+    expect_same_from_both(program, entry.path().string());
+    ++sources;
+  }
+  EXPECT_GE(sources, 4);
+}
+
+TEST(GpuExplorer, SynchronisationNondeterminismRatesAndRewards) {
+  // MDP: products of synchronising commands, in PRISM's order, with
+  // transition rewards by action.
+  expect_same_from_both(program_of(R"(mdp
+module a
+  x : [0..3];
+  [s] x<3 -> 0.5 : (x'=x+1) + 0.5 : (x'=0);
+  [s] x<2 -> (x'=x+2);
+  [t] true -> 0.3 : (x'=0) + 0.7 : true;
+  [] x=3 -> (x'=0);
+endmodule
+module b
+  y : [0..2];
+  [s] y<2 -> 0.4 : (y'=y+1) + 0.6 : (y'=0);
+  [s] y=2 -> (y'=0);
+  [t] y>0 -> (y'=y-1);
+endmodule
+rewards "r"
+  [s] true : x+1;
+  [t] y>0 : 2.5;
+  true : y;
+endrewards
+)"), "mdp");
+  // DTMC: several commands enabled (uniform, merged), weighted rewards.
+  expect_same_from_both(program_of(R"(dtmc
+module m
+  x : [0..4];
+  [a] x<4 -> 1/3 : (x'=x+1) + 2/3 : (x'=0);
+  [b] x<4 -> 0.1 : (x'=x+1) + 0.9 : (x'=x);
+  [] x=4 -> (x'=0);
+endmodule
+rewards
+  [a] true : 1;
+  [b] true : 10;
+endrewards
+)"), "dtmc");
+  // CTMC: rates summed.
+  expect_same_from_both(program_of(R"(ctmc
+const double r = 1.7;
+module m
+  x : [0..5];
+  [] x<5 -> r*x + 0.1 : (x'=x+1);
+  [] x>0 -> 3 : (x'=x-1);
+  [] x>2 -> 0.25 : (x'=x-1);
+endmodule
+rewards "t"
+  [] x>1 : x/3;
+endrewards
+)"), "ctmc");
+}
+
+TEST(GpuExplorer, LargeAndMultiWordStates) {
+  // 2^20 + 1 states in chunks, states of four words, a deadlock.
+  expect_same_from_both(program_of(R"(dtmc
+module m
+  x : [0..1048576];
+  [] x<1048576 -> 0.5 : (x'=x+1) + 0.5 : (x'=max(0, x-1));
+endmodule
+)"), "chain");
+  expect_same_from_both(program_of(R"(mdp
+module m
+  a : [0..1000000000]; b : [0..1000000000]; c : [0..1000000000];
+  d : [0..1000000000]; e : [0..1000000000]; f : [0..1000000000];
+  g : [0..1000000000]; h : [0..3];
+  [] h<3 -> 0.5 : (h'=h+1) & (a'=a+7*h) & (g'=999999999) + 0.5 : (h'=h+1) & (d'=1000000000 - h);
+endmodule
+)"), "four words");
+}
+
+TEST(GpuExplorer, InitialStatesFromInitEndinit) {
+  expect_same_from_both(program_of(R"(dtmc
+module m
+  x : [0..30];
+  y : [0..30];
+  [] x<30 -> (x'=x+1);
+  [] x=30 & y<30 -> (y'=y+1);
+endmodule
+init x<10 & y=0 | x=5 endinit
+)"), "init");
+}
+
+TEST(GpuExplorer, ErrorsAreTheCpusWithTheSameMessages) {
+  expect_same_error(R"(mdp
+module m
+  x : [0..3];
+  [] x<3 -> (x'=x+2);
+endmodule
+)");
+  expect_same_error(R"(dtmc
+module m
+  x : [0..2];
+  [] x=0 -> 0.5 : (x'=1) + 0.4 : (x'=2);
+  [] x>0 -> true;
+endmodule
+)");
+  expect_same_error(R"(mdp
+module m
+  x : [0..4];
+  [] x<4 -> 0.5 : (x'=x+1) + 0.5-x/10 : (x'=0);
+  [] x=4 -> true;
+endmodule
+)");
+  expect_same_error(R"(ctmc
+module m
+  x : [0..2];
+  [] x<2 -> 1-2*x : (x'=x+1);
+endmodule
+)");
+  expect_same_error(R"(dtmc
+module m
+  x : [0..5];
+  [] x<5 -> (x'=mod(x+1, x-2));
+endmodule
+)");
+  expect_same_error(R"(dtmc
+module m
+  x : [0..1000];
+  [] x<1000 -> (x'=x+1);
+endmodule
+rewards
+  [] true : mod(x, x-7);
+endrewards
+)");
+  ExploreOptions strict;
+  strict.model.strict = true;
+  expect_same_error(R"(dtmc
+module m
+  x : [0..100];
+  [] x<50 -> (x'=x+1);
+endmodule
+)", strict);
+  ExploreOptions limited;
+  limited.max_states = 1000;
+  expect_same_error(R"(dtmc
+module m
+  x : [0..1000000];
+  [] x<1000000 -> (x'=x+1);
+endmodule
+)", limited);
+}
+
+TEST(GpuExplorer, ProgramsBeyondTheDeviceAreExploredOnTheCpuWithAWarning) {
+  const PrismModel program = program_of(R"(ctmc
+module m
+  x : [0..10];
+  [] x<10 -> pow(1.5, x) : (x'=x+1);
+endmodule
+)");
+  const ModelParts cpu = explore_with(program, BuildDevice::cpu);
+  const ModelParts gpu = explore_with(program, BuildDevice::gpu);
+  ASSERT_FALSE(gpu.warnings.empty());
+  EXPECT_THAT(gpu.warnings.back(), HasSubstr("explored on the CPU"));
+  EXPECT_EQ(cpu.columns, gpu.columns);
+  EXPECT_TRUE(same_bits(cpu.values, gpu.values));
+}
+
+}  // namespace
+}  // namespace pmc::prism_language
