@@ -42,6 +42,10 @@ constexpr uint64_t k_max_device_states = 0xFFFFFFF0u;
 constexpr uint64_t k_max_chunk_states = uint64_t{1} << 20;
 constexpr uint64_t k_max_chunk_branches = uint64_t{1} << 25;
 constexpr int k_expand_threads = 128;
+// Past this many milliseconds, an exploration whose chunks average fewer
+// states than this is handed to the CPU (Explorer::run).
+constexpr uint64_t k_narrow_chunk_states = 1024;
+constexpr int k_narrow_patience_ms = 500;
 // PRISM's default "sum round-off" (successors.cpp).
 constexpr double k_probability_sum_tolerance = 1e-5;
 
@@ -782,8 +786,18 @@ class Explorer {
     }
     uint64_t count = num_initial, done = 0;
     uint64_t chunk = 4096;
-    uint64_t row_bytes = 0;
+    uint64_t row_bytes = 0, chunks = 0;
+    const auto start = std::chrono::steady_clock::now();
     while (done < count) {
+      // A deep, narrow state space (a long chain: one new state per
+      // breadth-first level) costs a dozen synchronisations per handful of
+      // states here; the CPU explores it far faster.
+      if (++chunks % 64 == 0 && done / chunks < k_narrow_chunk_states &&
+          std::chrono::steady_clock::now() - start > std::chrono::milliseconds(k_narrow_patience_ms)) {
+        result.reason = "the state space is too deep and narrow for the GPU explorer (" + std::to_string(done) +
+                        " states in " + std::to_string(chunks) + " breadth-first steps)";
+        return finish(result, Stop::beyond_device, count);
+      }
       uint64_t size = std::min(chunk, count - done);
       // 1. Count; halve the chunk while its branches are too many.
       uint64_t branches = 0, alternatives = 0;

@@ -18,6 +18,7 @@
 namespace pmc::prism_language {
 namespace {
 
+using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -177,13 +178,13 @@ endrewards
 }
 
 TEST(GpuExplorer, LargeAndMultiWordStates) {
-  // 2^20 + 1 states in chunks, states of four words, a deadlock.
+  // 2^20 states in chunks up to the largest, states of four words.
   expect_same_from_both(program_of(R"(dtmc
 module m
-  x : [0..1048576];
-  [] x<1048576 -> 0.5 : (x'=x+1) + 0.5 : (x'=max(0, x-1));
+  x : [0..127]; y : [0..127]; z : [0..63];
+  [] true -> 0.25 : (x'=mod(x+1, 128)) + 0.25 : (y'=mod(y+1, 128)) + 0.25 : (z'=mod(z+1, 64)) + 0.25 : true;
 endmodule
-)"), "chain");
+)"), "torus");
   expect_same_from_both(program_of(R"(mdp
 module m
   a : [0..1000000000]; b : [0..1000000000]; c : [0..1000000000];
@@ -236,7 +237,8 @@ endmodule
   expect_same_error(R"(dtmc
 module m
   x : [0..5];
-  [] x<5 -> (x'=mod(x+1, x-2));
+  [] x<2 -> (x'=x+1);
+  [] x=2 -> (x'=mod(x, x-2));
 endmodule
 )");
   expect_same_error(R"(dtmc
@@ -275,9 +277,24 @@ endmodule
 )");
   const ModelParts cpu = explore_with(program, BuildDevice::cpu);
   const ModelParts gpu = explore_with(program, BuildDevice::gpu);
-  ASSERT_FALSE(gpu.warnings.empty());
-  EXPECT_THAT(gpu.warnings.back(), HasSubstr("explored on the CPU"));
+  EXPECT_THAT(gpu.warnings, Contains(HasSubstr("explored on the CPU: test.nm:4:")));
   EXPECT_EQ(cpu.columns, gpu.columns);
+  EXPECT_TRUE(same_bits(cpu.values, gpu.values));
+}
+
+// A long chain: one new state per breadth-first step. The GPU gives up
+// after half a second and the CPU builds it.
+TEST(GpuExplorer, DeepNarrowStateSpacesAreHandedToTheCpu) {
+  const PrismModel program = program_of(R"(dtmc
+module m
+  x : [0..1048576];
+  [] x<1048576 -> 0.5 : (x'=x+1) + 0.5 : (x'=max(0, x-1));
+endmodule
+)");
+  const ModelParts cpu = explore_with(program, BuildDevice::cpu);
+  const ModelParts gpu = explore_with(program, BuildDevice::gpu);
+  EXPECT_THAT(gpu.warnings, Contains(HasSubstr("explored on the CPU: the state space is too deep and narrow")));
+  EXPECT_EQ(gpu.num_states, 1048577u);
   EXPECT_TRUE(same_bits(cpu.values, gpu.values));
 }
 
