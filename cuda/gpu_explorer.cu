@@ -24,6 +24,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "cuda/check.cuh"
@@ -578,7 +580,7 @@ __global__ void rows_kernel(Program p, RowArrays r, uint64_t first, uint64_t cou
     ++entries;
   };
   if (alternatives == 0) {
-    r.flags[i] = prism_language::RowBlock::k_deadlock;
+    r.flags[i] = ExploredRows::k_deadlock;
     r.row_entries[rb + rows++] = 0;
     for (uint32_t s = 0; s < S; ++s) r.rewards[s * r.entry_room + eb] = 0.0;
     push_entry(static_cast<uint32_t>(first + i), 1.0, 0);
@@ -602,7 +604,7 @@ __global__ void rows_kernel(Program p, RowArrays r, uint64_t first, uint64_t cou
       }
     }
   } else {
-    r.flags[i] = p.model_type == 0 && alternatives > 1 ? prism_language::RowBlock::k_nondeterministic : 0;
+    r.flags[i] = p.model_type == 0 && alternatives > 1 ? ExploredRows::k_nondeterministic : 0;
     r.row_entries[rb + rows++] = 0;
     const double scale = p.model_type == 0 ? __ddiv_rn(1.0, static_cast<double>(alternatives)) : 1.0;
     for (uint32_t b = 0; b < branches; ++b) order[b] = b;
@@ -788,7 +790,14 @@ class Explorer {
     uint64_t chunk = 4096;
     uint64_t row_bytes = 0, chunks = 0;
     const auto start = std::chrono::steady_clock::now();
+    using Clock = std::chrono::steady_clock;
+    auto lap = [](Clock::time_point& since, double& total) {
+      const auto now = Clock::now();
+      total += std::chrono::duration<double>(now - since).count();
+      since = now;
+    };
     while (done < count) {
+      auto stage = Clock::now();
       // A deep, narrow state space (a long chain: one new state per
       // breadth-first level) costs a dozen synchronisations per handful of
       // states here; the CPU explores it far faster.
@@ -815,6 +824,7 @@ class Explorer {
         if (branches <= k_max_chunk_branches || size == 1) break;
         size = std::max<uint64_t>(1, size / 2);
       }
+      lap(stage, stages_[0]);
       if (branches > k_max_chunk_branches * 4) {
         result.reason = "a state has more than 2^27 transitions";
         return finish(result, Stop::beyond_device, count);
@@ -828,6 +838,7 @@ class Explorer {
           p_, keys_.data(), done, size, branch_offsets_.data(), alternative_offsets_.data(), arrays, flags_.data());
       PMC_CUDA_CHECK_LAUNCH("write_kernel");
       if (Stop stop = check_flags(result); stop != Stop::done) return finish(result, stop, count);
+      lap(stage, stages_[1]);
       // 3. Insert the targets.
       if (count + branches > k_max_device_states) {
         result.reason = "the model may have more states than the GPU explorer's 32-bit ids number";
@@ -844,12 +855,19 @@ class Explorer {
       copy_to_host(&found, count_.data(), sizeof(found), s);
       count = found;
       if (count > limit_) return finish(result, Stop::too_many_states, count);
+      lap(stage, stages_[2]);
       // 4. Rows, 5. compacted and copied back.
       result.blocks.push_back(rows(done, size, branches, alternatives));
+      lap(stage, stages_[3]);
       row_bytes += result.blocks.back().bytes();
       done += size;
       chunk = std::min(k_max_chunk_states, chunk * 2);
       if (limits_.after_chunk) limits_.after_chunk(count, row_bytes);
+    }
+    if (std::getenv("PMC_EXPLORE_TIMES") != nullptr) {
+      std::fprintf(stderr, "gpu explorer: %llu states, %llu chunks: count %.3f s, write %.3f s, insert %.3f s, "
+                   "rows+copy %.3f s\n", static_cast<unsigned long long>(count),
+                   static_cast<unsigned long long>(chunks), stages_[0], stages_[1], stages_[2], stages_[3]);
     }
     return finish(result, Stop::done, count);
   }
@@ -940,7 +958,7 @@ class Explorer {
     at_least(row_entries_in_, alternatives + size);
   }
 
-  prism_language::RowBlock rows(uint64_t first, uint64_t size, uint64_t branches, uint64_t alternatives) {
+  ExploredRows rows(uint64_t first, uint64_t size, uint64_t branches, uint64_t alternatives) {
     const StreamHandle s = stream_.get();
     const uint64_t S = p_.num_structures;
     const uint64_t entry_room = branches + size;
@@ -967,9 +985,9 @@ class Explorer {
     compact_kernel<<<blocks_for(size, 256), 256, 0, s>>>(c, static_cast<uint32_t>(S), size);
     PMC_CUDA_CHECK_LAUNCH("compact_kernel");
 
-    prism_language::RowBlock block;
-    block.states.resize(size);
-    for (uint64_t k = 0; k < size; ++k) block.states[k] = static_cast<uint32_t>(first + k);
+    ExploredRows block;
+    block.first_state = first;
+    block.count = size;
     download(block.flags, flags_out_.data(), size, s);
     download(block.state_rows, state_rows_.data(), size, s);
     download(block.row_entries, row_entries_.data(), rows, s);
@@ -978,7 +996,9 @@ class Explorer {
     download(block.actions, actions_.data(), entries, s);
     block.transition_rewards.resize(S);
     for (uint64_t k = 0; k < S; ++k) download(block.transition_rewards[k], rewards_.data() + k * entries, entries, s);
-    block.finish();
+    // The ends, as RowBlock::finish adds them.
+    block.state_rows.push_back(static_cast<uint32_t>(rows));
+    block.row_entries.push_back(static_cast<uint32_t>(entries));
     return block;
   }
 
@@ -989,6 +1009,7 @@ class Explorer {
   }
 
   const ExploreLimits& limits_;
+  double stages_[4] = {0, 0, 0, 0};  // seconds: count, write, insert, rows and copies (PMC_EXPLORE_TIMES)
   Stream stream_;
   Program p_{};
   uint32_t words_ = 1;
@@ -1020,6 +1041,14 @@ class Explorer {
 };
 
 }  // namespace
+
+uint64_t ExploredRows::bytes() const {
+  uint64_t rewards = 0;
+  for (const std::vector<double>& r : transition_rewards) rewards += r.capacity() * sizeof(double);
+  return flags.capacity() + (state_rows.capacity() + row_entries.capacity() + columns.capacity() + actions.capacity()) *
+                                sizeof(uint32_t) +
+         values.capacity() * sizeof(double) + rewards;
+}
 
 GpuExploration explore_on_gpu(const ExploreProgram& program, const std::vector<uint64_t>& initial,
                               const ExploreLimits& limits, int ordinal) {

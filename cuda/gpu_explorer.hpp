@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "expression/flat_code.hpp"
-#include "formats/prism_language/row_block.hpp"
 
 namespace pmc::cuda {
 
@@ -77,6 +76,20 @@ inline constexpr uint32_t k_explore_max_stack = 24;
 inline constexpr uint32_t k_explore_max_enabled = 48;   // enabled commands of one action
 inline constexpr uint32_t k_explore_max_weights = 192;  // their branch weights
 
+// The rows of the states [first_state, first_state + count) in discovery
+// order, as prism_language::RowBlock holds them (row_block.hpp, which
+// formats/ fills from this): flags per state, state_rows and row_entries as
+// offsets with their ends, columns as discovery ids.
+struct ExploredRows {
+  static constexpr uint8_t k_deadlock = 1, k_nondeterministic = 2;
+  uint64_t first_state = 0, count = 0;
+  std::vector<uint8_t> flags;
+  std::vector<uint32_t> state_rows, row_entries, columns, actions;
+  std::vector<double> values;
+  std::vector<std::vector<double>> transition_rewards;  // per transition reward structure
+  uint64_t bytes() const;
+};
+
 struct GpuExploration {
   enum class Stop {
     done,
@@ -87,7 +100,7 @@ struct GpuExploration {
   Stop stop = Stop::done;
   std::vector<uint64_t> keys;             // packed states by discovery id (words each)
   std::vector<uint32_t> initial_ids;      // the initial states' ids, in the order given
-  std::vector<prism_language::RowBlock> blocks;
+  std::vector<ExploredRows> blocks;
   std::vector<uint64_t> failed_key;       // state_failed
   std::string reason;                     // beyond_device
   double device_seconds = 0;              // kernels and copies, as the host waited for them

@@ -8,9 +8,8 @@
 
 namespace pmc {
 
-// automatic: the GPU explorer where a GPU is there and the model may be
-// large enough to pay for starting it, else the CPU's
-// (prism_language/gpu_exploration.hpp says exactly when).
+// automatic: the CPU's explorer for now; it is to pick the GPU's where that
+// pays once the GPU builds whole models (prism_language/gpu_exploration.cpp).
 enum class BuildDevice : uint8_t { automatic, cpu, gpu };
 
 // "auto", "cpu" or "gpu"; false for anything else.

@@ -160,10 +160,9 @@ const OptionText k_option_texts[] = {
                     "prism-language (default: by extension, and a .tra by its first line)"},
     {"strict", "", "reject states without outgoing transitions instead of adding a self-loop"},
     {"max-states", "N", "stop a PRISM-language source's exploration with an error above N states (0: no limit)"},
-    {"build", "auto|cpu|gpu", "which explorer builds a PRISM-language source: the CPU's threads, the first GPU's, or "
-                              "auto: the GPU's where there is one and the variables' ranges allow more than ~10^5 "
-                              "states (both give the same model; a model the GPU cannot run or hold is built on the "
-                              "CPU, with a warning)"},
+    {"build", "auto|cpu|gpu", "which explorer builds a PRISM-language source: the CPU's threads or the first GPU's "
+                              "(both give the same model, bit for bit; a model the GPU cannot run or hold is built on "
+                              "the CPU, with a warning); auto: the CPU's in this version"},
     {"convert:threads", "N", "threads exploring a PRISM-language source (default: every core)"},
     {"check:const", "N=V,...",
      "values of the undefined constants of the model (a PRISM-language source) and of the properties file alike; a "

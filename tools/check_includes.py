@@ -30,11 +30,11 @@ LAYERS = {
     "expression": {"common", "model"},              # lib/expression: one expression language
     "graph": {"common", "model"},                   # lib/graph: SCC, end components, reachability
     "property": {"common", "expression", "model"},  # lib/property: the property language, properties files
-    "cuda": {"common", "model"},                    # cuda/: kernels and launchers over plain views
+    "cuda": {"common", "model", "expression"},      # cuda/: kernels and launchers over plain views (and flat code)
     "solver": {"common", "model", "graph", "cuda"}, # lib/solver: CPU and GPU solvers, auto
     "check": {"common", "expression", "model", "graph", "property", "solver"},
     "synth": {"common", "expression", "model", "graph", "property", "solver", "check"},
-    "formats": {"common", "expression", "model", "property"},  # readers, writers, the PRISM language
+    "formats": {"common", "expression", "model", "property", "cuda"},  # readers, writers, the PRISM language
     "api": {"abi", "common", "expression", "model", "graph", "property", "solver", "check", "synth", "formats"},
     "shell": {"abi", "common", "expression", "model", "graph", "property", "solver", "check", "synth",
               "formats", "api"},

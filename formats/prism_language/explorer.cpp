@@ -18,6 +18,9 @@
 // pass 3 expanded again into blocks.
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <cmath>
 #include <exception>
@@ -284,6 +287,10 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
     if (!program.rewards[r].transition_items.empty()) transition_structures.push_back(r);
   }
 
+  // PMC_EXPLORE_TIMES=1: each pass's seconds on stderr (bench/NOTES.md).
+  const bool print_times = std::getenv("PMC_EXPLORE_TIMES") != nullptr;
+  const auto pass_start = std::chrono::steady_clock::now();
+  auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - pass_start).count(); };
   // Pass 1, on the GPU or the CPU; then pass 2's sorted records.
   std::vector<std::string> explorer_notes;
   std::optional<GpuReached> gpu;
@@ -310,6 +317,7 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
     count_rows(block_bytes, rows, entries);
     require_build_memory(program, n, words, gpu->keys.size() * sizeof(uint64_t), block_bytes, rows, entries,
                          options.model.memory_limit);
+    if (print_times) std::fprintf(stderr, "explore: pass 1 (gpu) %.3f s\n", since_start());
     records = sorted_records(std::move(gpu->keys), words, threads);
   } else {
     constexpr uint64_t k_initial_states = 1 << 16;
@@ -323,8 +331,10 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
     n = set->size();
     require_build_memory(program, n, words, set->bytes(), block_bytes, rows, entries, options.model.memory_limit);
     for (size_t i = 0; i < initial.size(); i += words) initial_ids.push_back(set->id_of(&initial[i]));
+    if (print_times) std::fprintf(stderr, "explore: pass 1 (cpu) %.3f s\n", since_start());
     records = sorted_records(*set, threads);
   }
+  if (print_times) std::fprintf(stderr, "explore: pass 2 sorted by %.3f s\n", since_start());
   throw_if_cancelled(options.cancel);
   const uint32_t stride = words + 1;
   std::vector<uint32_t> final_of;
@@ -473,6 +483,7 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
     }
   });
   parts.row_offsets[rows] = entries;
+  if (print_times) std::fprintf(stderr, "explore: pass 3 assembled by %.3f s\n", since_start());
   blocks.clear();
   blocks.shrink_to_fit();
 

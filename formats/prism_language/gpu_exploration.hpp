@@ -27,9 +27,8 @@ struct GpuReached {
 // arrays hold), or empty.
 std::string gpu_exploration_obstacle(const PrismModel& program, const StateLayout& layout);
 
-// Whether options.build asks for the GPU here. automatic: a GPU is there,
-// nothing stands in the way, and the variables' ranges allow more states
-// than the CPU explores in a blink. gpu: throws Error(no_device) when there
+// Whether options.build asks for the GPU here. automatic: the CPU for now
+// (gpu_exploration.cpp says why). gpu: throws Error(no_device) when there
 // is no GPU; a program the device explorer cannot run is explored on the
 // CPU with a warning (in `warnings`).
 bool use_gpu_explorer(const PrismModel& program, const StateLayout& layout, const ExploreOptions& options,
