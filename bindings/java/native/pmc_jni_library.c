@@ -126,6 +126,15 @@ JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetSolver(JNIEnv* env, jclass 
   free(solver);
 }
 
+JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetBuild(JNIEnv* env, jclass cls, jlong handle, jbyteArray build) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_options, options, handle, )
+  char* text = NULL;
+  if (!c_string(env, build, 1, "build", &text)) return;
+  ok(env, pmc_options_set_build(options, text));
+  free(text);
+}
+
 JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetEpsilon(JNIEnv* env, jclass cls, jlong handle, jdouble epsilon) {
   (void)cls;
   REQUIRE_HANDLE(pmc_options, options, handle, )

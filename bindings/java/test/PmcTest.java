@@ -631,6 +631,21 @@ public final class PmcTest {
     try (Options o = new Options().maxStates(100)) {
       checkPmcError(Status.MODEL, "Options.maxStates(N)", () -> Model.buildPrism(consensus, "K=2", o).close(), "max states");
     }
+    // The explorer: "cpu" builds the default's model; a bad name fails at once; "gpu"
+    // without a GPU names the setting as Java sets it.
+    try (Options o = new Options().build("cpu"); Model a = Model.buildPrism(consensus, "K=2", o);
+         Model b = Model.buildPrism(consensus, "K=2")) {
+      checkEquals(b.numTransitions(), a.numTransitions(), "--build cpu transitions");
+      checkPmcError(Status.INVALID_ARGUMENT, "'tpu'", () -> o.build("tpu"), "a bad build name");
+    }
+    try (Options o = new Options().build("gpu")) {
+      try (Model m = Model.buildPrism(consensus, "K=2", o)) {
+        checkEquals(272L, m.numStates(), "built on the GPU");
+      } catch (PmcException e) {
+        check(e.status() == Status.NO_DEVICE && e.getMessage().contains("Options.build(\"gpu\") needs a GPU"),
+              "build(\"gpu\") without a GPU: " + e.getMessage());
+      }
+    }
     try (Options o = new Options().memoryLimit(4096)) {
       checkPmcError(Status.OUT_OF_MEMORY, "memory limit of 4.0 KiB", () -> Model.buildPrism(consensus, "K=2", o).close(),
                     "memory limit of an exploration");

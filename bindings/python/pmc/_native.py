@@ -55,6 +55,7 @@ _PROTOTYPES = {
     "pmc_options_set_strict": (c_status, [_handle_p, c_int]),
     "pmc_options_set_row_sum_tolerance": (c_status, [_handle_p, c_double]),
     "pmc_options_set_solver": (c_status, [_handle_p, c_char_p]),
+    "pmc_options_set_build": (c_status, [_handle_p, c_char_p]),
     "pmc_options_set_epsilon": (c_status, [_handle_p, c_double]),
     "pmc_options_set_relative": (c_status, [_handle_p, c_int]),
     "pmc_options_set_sound": (c_status, [_handle_p, c_int]),

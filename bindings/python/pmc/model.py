@@ -101,7 +101,7 @@ def load(path, format=None, *, strict=None, row_sum_tolerance=None, memory_limit
     return Model._adopt(out.value)
 
 
-def build_prism(path, constants=None, *, max_states=None, threads=None, strict=None, memory_limit=None):
+def build_prism(path, constants=None, *, max_states=None, threads=None, strict=None, memory_limit=None, build=None):
     """Builds a pmc.Model from a PRISM-language source (.pm, .sm, .nm, .prism)
     by exploring its reachable states, as PRISM's explicit engine does.
 
@@ -113,7 +113,9 @@ def build_prism(path, constants=None, *, max_states=None, threads=None, strict=N
     deadlock states instead of giving them a self-loop; `memory_limit`
     (bytes, None/0: the machine's memory) stops the exploration with
     pmc.OutOfMemoryError, naming the states explored so far, before the
-    state store or the model would outgrow it.
+    state store or the model would outgrow it. `build` picks the explorer:
+    "cpu", "gpu" (the first GPU; pmc.NoDeviceError without one) or "auto"
+    (None, the default: the CPU's in this version); both give the same model.
 
     Raises pmc.FileError for an unreadable file, pmc.ParseError for syntax,
     type or undefined-constant errors (the message names file:line:column,
@@ -125,8 +127,9 @@ def build_prism(path, constants=None, *, max_states=None, threads=None, strict=N
     text = constants_arg(constants)
     out = ctypes.c_void_p()
     options = None
-    if max_states is not None or threads is not None or strict is not None or memory_limit is not None:
-        options = Options(max_states=max_states, threads=threads, strict=strict, memory_limit=memory_limit)
+    if any(v is not None for v in (max_states, threads, strict, memory_limit, build)):
+        options = Options(max_states=max_states, threads=threads, strict=strict, memory_limit=memory_limit,
+                          build=build)
     try:
         with (options._handle.borrow() if options else contextlib.nullcontext()) as optr:
             check(native.pmc_model_build_prism(fs_path(path), text, optr, ctypes.byref(out)))

@@ -16,7 +16,7 @@ from .errors import check, lib
 Progress = collections.namedtuple("Progress", "solver iteration residual seconds")
 
 _SETTINGS = ("solver", "sound", "epsilon", "relative", "max_iterations", "threads", "device", "devices",
-             "all_devices", "gpu_memory_limit", "memory_limit", "strict", "row_sum_tolerance", "max_states", "parameters",
+             "all_devices", "gpu_memory_limit", "memory_limit", "strict", "row_sum_tolerance", "max_states", "build", "parameters",
              "constants", "progress")
 
 
@@ -70,6 +70,9 @@ class Options(_handle.OwnsHandle):
       instead of adding a self-loop; ``row_sum_tolerance``: in [0, 0.1], default 1e-9
     - ``max_states``: building a PRISM-language source (pmc.build_prism)
       raises pmc.ModelError above this many reachable states; 0 (default) = no limit
+    - ``build``: which explorer builds a PRISM-language source: "cpu", "gpu"
+      (the first GPU; the same model bit for bit) or "auto" (default: the CPU's
+      in this version)
     - ``progress``: a callable receiving a pmc.Progress at most every 0.2 s
       of a long solve, on the thread running the check (a helper thread
       for checks called from the main thread, see Model.check). It must return
@@ -88,7 +91,7 @@ class Options(_handle.OwnsHandle):
 
     def __init__(self, *, solver=None, sound=None, epsilon=None, relative=None, max_iterations=None, threads=None,
                  device=None, devices=None, all_devices=None, gpu_memory_limit=None, memory_limit=None, strict=None,
-                 row_sum_tolerance=None, max_states=None, parameters=None, constants=None, progress=None):
+                 row_sum_tolerance=None, max_states=None, build=None, parameters=None, constants=None, progress=None):
         native = lib()
         self._settings = {}
         self._callback = None
@@ -141,6 +144,10 @@ class Options(_handle.OwnsHandle):
                                                                           row_sum_tolerance)))
             if max_states is not None:
                 check(native.pmc_options_set_max_states(ptr, _handle.uint64("max_states", max_states)))
+            if build is not None:
+                if not isinstance(build, str):
+                    raise TypeError(f"build must be a str (\"auto\", \"cpu\" or \"gpu\"), not {type(build).__name__}")
+                check(native.pmc_options_set_build(ptr, build.encode()))
             if progress is not None:
                 if not callable(progress):
                     raise TypeError("progress must be callable")

@@ -186,6 +186,21 @@ class PrismLanguageTest(unittest.TestCase):
         with pmc.build_prism(pathlib.Path(CONSENSUS), "K=2", threads=1, max_states=272) as model:
             self.assertAlmostEqual(model.check('Pmax=? [ F "finished" & !"agree" ]').value, 0.1083333333, delta=1e-6)
 
+    def test_build_picks_the_explorer(self):
+        with pmc.build_prism(CONSENSUS, "K=2", build="cpu") as on_cpu, pmc.build_prism(CONSENSUS, "K=2") as default:
+            self.assertEqual((on_cpu.states, on_cpu.transitions, on_cpu.choices),
+                             (default.states, default.transitions, default.choices))
+        with self.assertRaises(pmc.InvalidArgumentError) as caught:
+            pmc.build_prism(CONSENSUS, "K=2", build="tpu")
+        self.assertIn("'tpu'", str(caught.exception))
+        with self.assertRaises(TypeError):
+            pmc.build_prism(CONSENSUS, "K=2", build=1)
+        try:
+            with pmc.build_prism(CONSENSUS, "K=2", build="gpu") as on_gpu:
+                self.assertEqual(on_gpu.states, 272)
+        except pmc.NoDeviceError as error:  # no GPU here: named as Python callers set it
+            self.assertIn('build="gpu" needs a GPU', str(error))
+
     def test_load_by_extension(self):
         die = os.path.join(EXAMPLES, "die", "die.pm")
         with pmc.load(die) as model, pmc.build_prism(die) as built:

@@ -141,6 +141,7 @@ extern "C" {
     pub fn pmc_options_set_max_iterations(options: *mut pmc_options, max_iterations: u64) -> pmc_status;
     pub fn pmc_options_set_threads(options: *mut pmc_options, threads: u64) -> pmc_status;
     pub fn pmc_options_set_max_states(options: *mut pmc_options, max_states: u64) -> pmc_status;
+    pub fn pmc_options_set_build(options: *mut pmc_options, build: *const c_char) -> pmc_status;
     pub fn pmc_options_set_device(options: *mut pmc_options, device: u64) -> pmc_status;
     pub fn pmc_options_set_devices(options: *mut pmc_options, devices: *const u64, count: u64) -> pmc_status;
     pub fn pmc_options_set_all_devices(options: *mut pmc_options, all: c_int) -> pmc_status;

@@ -112,6 +112,15 @@ impl Options {
         self.set(status)
     }
 
+    /// PRISM-language sources: which explorer builds the state space, "cpu",
+    /// "gpu" (the first GPU; the same model bit for bit) or "auto" (default:
+    /// the CPU's in this version). Other names fail here.
+    pub fn set_build(&mut self, build: &str) -> Result<&mut Options> {
+        let build = crate::c_string(build, "build")?;
+        let status = ffi!(sys::pmc_options_set_build(self.raw.as_ptr(), build.as_ptr()));
+        self.set(status)
+    }
+
     /// CPU threads of the solvers; 0 (default) uses every core.
     pub fn set_threads(&mut self, threads: u64) -> Result<&mut Options> {
         let status = ffi!(sys::pmc_options_set_threads(self.raw.as_ptr(), threads));

@@ -475,6 +475,24 @@ fn builds_prism_language_sources() {
     assert!(limited.message().contains("100"), "{}", limited.message());
     assert_eq!(Model::build_prism(CONSENSUS, Some("K=2\0"), None).unwrap_err().kind(), ErrorKind::InvalidArgument);
 
+    // The explorer: "cpu" and the default give the same model, a bad name
+    // fails at once, "gpu" without a GPU names the setting as Rust sets it.
+    let mut on_cpu = Options::new().unwrap();
+    on_cpu.set_build("cpu").unwrap();
+    let by_cpu = Model::build_prism(CONSENSUS, Some("K=2"), &on_cpu).unwrap();
+    let by_default = Model::build_prism(CONSENSUS, Some("K=2"), None).unwrap();
+    assert_eq!(by_cpu.num_transitions(), by_default.num_transitions());
+    assert_eq!(on_cpu.set_build("tpu").unwrap_err().kind(), ErrorKind::InvalidArgument);
+    let mut on_gpu = Options::new().unwrap();
+    on_gpu.set_build("gpu").unwrap();
+    match Model::build_prism(CONSENSUS, Some("K=2"), &on_gpu) {
+        Ok(model) => assert_eq!(model.num_states(), 272),
+        Err(error) => {
+            assert_eq!(error.kind(), ErrorKind::NoDevice);
+            assert!(error.message().contains("Options::set_build(\"gpu\") needs a GPU"), "{}", error.message());
+        }
+    }
+
     // A memory limit too small for the exploration, then for a check.
     let mut small = Options::new().unwrap();
     small.set_memory_limit(4096).unwrap();

@@ -76,6 +76,8 @@ final class Native {
   static native void optionsSetMaxIterations(long options, long maxIterations);
   static native void optionsSetThreads(long options, long threads);
   static native void optionsSetMaxStates(long options, long maxStates);
+
+  static native void optionsSetBuild(long options, byte[] build);
   static native void optionsSetDevice(long options, long device);
   static native void optionsSetGpuMemoryLimit(long options, long bytes);
   static native void optionsSetMemoryLimit(long options, long bytes);

@@ -116,6 +116,22 @@ public final class Options extends NativeHandle {
   }
 
   /**
+   * PRISM-language sources ({@link Model#buildPrism}): which explorer builds the
+   * state space, "cpu", "gpu" (the first GPU; the same model bit for bit) or "auto"
+   * (default: the CPU's in this version). Other names throw {@link PmcException}.
+   */
+  public Options build(String build) {
+    byte[] bytes = Strings.encode(build, "build");
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetBuild(p, bytes);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /**
    * PRISM-language sources ({@link Model#buildPrism}): exploration fails with
    * {@link Status#MODEL} above this many reachable states; 0 (default) means no limit.
    */
