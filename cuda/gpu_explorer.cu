@@ -376,10 +376,12 @@ struct Expander {
   }
 };
 
-__device__ void unpack(const Program& p, const uint64_t* key, int32_t* vars) {
+// State `id`'s packed key into `source` and its variables' values into `vars`.
+__device__ void load_state(const Program& p, const uint64_t* keys, uint64_t id, uint64_t* source, int32_t* vars) {
+  for (uint32_t w = 0; w < p.words; ++w) source[w] = keys[id * p.words + w];
   for (uint32_t i = 0; i < p.num_variables; ++i) {
     const ExploreField& f = p.fields[i];
-    vars[i] = static_cast<int32_t>(static_cast<int64_t>((key[f.word] >> f.shift) & f.mask) + f.lower);
+    vars[i] = static_cast<int32_t>(static_cast<int64_t>((source[f.word] >> f.shift) & f.mask) + f.lower);
   }
 }
 
@@ -400,8 +402,7 @@ __global__ void __launch_bounds__(k_expand_threads) count_kernel(Program p, cons
   if (i >= count) return;
   uint64_t source[k_explore_max_words];
   int32_t vars[k_explore_max_variables];
-  for (uint32_t w = 0; w < p.words; ++w) source[w] = keys[(first + i) * p.words + w];
-  unpack(p, source, vars);
+  load_state(p, keys, first + i, source, vars);
   Expansion out;
   Expander<false> expander(p, source, vars, out);
   const int status = expander.expand();
@@ -427,8 +428,7 @@ __global__ void __launch_bounds__(k_expand_threads) write_kernel(Program p, cons
   if (i >= count) return;
   uint64_t source[k_explore_max_words];
   int32_t vars[k_explore_max_variables];
-  for (uint32_t w = 0; w < p.words; ++w) source[w] = keys[(first + i) * p.words + w];
-  unpack(p, source, vars);
+  load_state(p, keys, first + i, source, vars);
   const uint64_t bo = branch_offsets[i], ao = alternative_offsets[i];
   Expansion out;
   out.branch_keys = arrays.keys + bo * p.words;
@@ -1052,12 +1052,9 @@ uint64_t ExploredRows::bytes() const {
 
 GpuExploration explore_on_gpu(const ExploreProgram& program, const std::vector<uint64_t>& initial,
                               const ExploreLimits& limits, int ordinal) {
-  const auto start = std::chrono::steady_clock::now();
   make_device_current(ordinal);
   Explorer explorer(program, limits);
-  GpuExploration result = explorer.run(initial);
-  result.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
+  return explorer.run(initial);
 }
 
 }  // namespace pmc::cuda

@@ -103,13 +103,10 @@ struct GpuExploration {
   std::vector<ExploredRows> blocks;
   std::vector<uint64_t> failed_key;       // state_failed
   std::string reason;                     // beyond_device
-  double device_seconds = 0;              // kernels and copies, as the host waited for them
 };
 
 struct ExploreLimits {
   uint64_t max_states = 0;  // stop above this many states (at most 2^32 − 1)
-  // Device memory the explorer may use (0: what the device has free).
-  uint64_t device_memory = 0;
   // Called on the host after each chunk with the states found so far and
   // the bytes of rows copied back; may throw (a memory limit, Ctrl-C) to
   // stop the exploration, the device's memory freed on the way out.

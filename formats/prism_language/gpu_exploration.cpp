@@ -1,7 +1,6 @@
 #include "formats/prism_language/gpu_exploration.hpp"
 
 #include <chrono>
-#include <cmath>
 #include <unordered_map>
 
 #include "common/cancellation.hpp"
@@ -265,7 +264,6 @@ std::optional<GpuReached> reach_states_on_gpu(const PrismModel& program, const S
     block.transition_rewards = std::move(rows.transition_rewards);
     reached.blocks.push_back(std::move(block));
   }
-  reached.seconds = result.device_seconds;
   return reached;
 }
 

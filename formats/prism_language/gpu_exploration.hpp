@@ -19,7 +19,6 @@ struct GpuReached {
   std::vector<uint64_t> keys;  // packed states by discovery id
   std::vector<uint32_t> initial_ids;
   std::vector<RowBlock> blocks;
-  double seconds = 0;  // the device exploration, copies included
 };
 
 // Why the device explorer cannot run `program` (pow or log of reals, more
