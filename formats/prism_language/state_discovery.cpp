@@ -258,7 +258,7 @@ std::vector<RowBlock> reach_states(const PrismModel& program, const StateLayout&
         for (size_t s = 0; s < states; ++s) {
           const uint64_t* key = &chunk[s * stride];
           layout.unpack(key, values);
-          generator.expand(values);
+          generator.expand(values, key);
           const size_t n = generator.num_branches();
           branches += n;
           target_ids.resize(n);

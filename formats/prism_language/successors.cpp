@@ -82,6 +82,11 @@ bool SuccessorGenerator::enable(const Command& command, std::span<const int32_t>
 
 void SuccessorGenerator::expand(std::span<const int32_t> values) {
   layout_.pack(values, source_.data());
+  expand(values, source_.data());
+}
+
+void SuccessorGenerator::expand(std::span<const int32_t> values, const uint64_t* packed) {
+  if (packed != source_.data()) std::copy(packed, packed + words_, source_.begin());
   alternatives_.clear();
   weights_.clear();
   targets_.clear();

@@ -39,6 +39,9 @@ class SuccessorGenerator {
   // probabilities do not sum to 1 (DTMC/MDP), or a rate is negative (CTMC).
   // Branches of weight 0 are left out (they are no transitions).
   void expand(std::span<const int32_t> values);
+  // The same, given the state packed as well (the explorer holds both): the
+  // targets start from `packed` instead of packing `values` again.
+  void expand(std::span<const int32_t> values, const uint64_t* packed);
 
   size_t num_alternatives() const { return alternatives_.size(); }
   uint32_t action(size_t alternative) const { return alternatives_[alternative].action; }

@@ -33,12 +33,18 @@ struct Instruction {
 enum class Shape : uint8_t {
   general,        // run the code
   ranges,         // a boolean that is exactly its necessary ranges (`x=1 & y>=2 & b`)
+  ranges_then_fast,  // a boolean: its necessary ranges, and then `fast`, the rest of its
+                     // conjuncts (those the ranges do not already decide), in source order
   load,           // an integer or boolean variable: state[variable]
   load_plus,      // an integer variable plus a constant: state[variable] + offset
 };
 
 struct Expression::Representation {
-  std::vector<Instruction> code;
+  std::vector<Instruction> code;  // the whole expression, base instructions only (the GPU's flat form)
+  // What the CPU runs: `code` (or, for ranges_then_fast, the conjuncts the
+  // ranges leave) with the fused instructions of flat_code.hpp.
+  std::vector<Instruction> fast;
+  uint32_t fast_stack_size = 1;
   ValueType type = ValueType::boolean;
   bool constant = true;
   uint32_t stack_size = 1;  // the deepest the code's stack gets
@@ -51,8 +57,12 @@ struct Expression::Representation {
   int64_t offset = 0;     // load_plus
 };
 
-// Runs `r` on `state` with `stack` (at least r.stack_size values); the
-// result is typed as r.type.
-Value run_code(const Expression::Representation& r, std::span<const int32_t> state, Value* stack);
+// Runs `code` on `state` with `stack` (at least its stack size in values);
+// the result is typed as the code's. Errors name `r` (its location and text).
+Value run_code(const Expression::Representation& r, const std::vector<Instruction>& code,
+               std::span<const int32_t> state, Value* stack);
+
+// `code` with the fused instructions: the compiler's peephole pass.
+std::vector<Instruction> fuse_instructions(const std::vector<Instruction>& code);
 
 }  // namespace pmc::expression

@@ -154,7 +154,7 @@ std::optional<Node> evaluate_literal(const Node& n) {
   std::vector<Value> stack(r.stack_size + 1);
   Value value;
   try {
-    value = run_code(r, {}, stack.data());
+    value = run_code(r, r.code, {}, stack.data());
   } catch (const Error&) {
     return std::nullopt;
   }
@@ -268,16 +268,18 @@ void conjuncts(const Node& n, std::vector<const Node*>& out) {
 // the first one whose evaluation might throw (a later conjunct's range must
 // not hide an error PRISM's left-to-right evaluation would report).
 // `exact`: every conjunct is a range, so the ranges are the whole expression.
-std::vector<VariableRange> necessary_ranges(const Node& n, bool& exact) {
+// `decided`: which of `parts` (the conjuncts) the ranges decide: once the
+// ranges hold, each of those is true, and the expression is the others.
+std::vector<VariableRange> necessary_ranges(const std::vector<const Node*>& parts, bool& exact,
+                                            std::vector<bool>& decided) {
   std::vector<VariableRange> out;
-  exact = false;
-  if (n.type != ValueType::boolean) return out;
-  std::vector<const Node*> parts;
-  conjuncts(n, parts);
   exact = true;
-  for (const Node* part : parts) {
+  decided.assign(parts.size(), false);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Node* part = parts[i];
     if (!conjunct_range(*part)) exact = false;
     if (const std::optional<VariableRange> range = conjunct_range(*part)) {
+      decided[i] = true;
       auto same = std::find_if(out.begin(), out.end(), [&](const VariableRange& r) { return r.variable == range->variable; });
       if (same == out.end()) {
         out.push_back(*range);
@@ -290,6 +292,27 @@ std::vector<VariableRange> necessary_ranges(const Node& n, bool& exact) {
     }
   }
   return out;
+}
+
+// The conjunction of the conjuncts the ranges leave, left-nested as parsed.
+Node remaining_conjunction(const std::vector<const Node*>& parts, const std::vector<bool>& decided) {
+  std::optional<Node> rest;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (decided[i]) continue;
+    if (!rest) {
+      rest = *parts[i];
+      continue;
+    }
+    Node both;
+    both.kind = NodeKind::logical_and;
+    both.type = ValueType::boolean;
+    both.line = rest->line;
+    both.column = rest->column;
+    both.children.push_back(std::move(*rest));
+    both.children.push_back(*parts[i]);
+    rest = std::move(both);
+  }
+  return *rest;
 }
 
 // Recognises the forms code.hpp's Shape names, from the code itself.
@@ -324,8 +347,25 @@ Expression compile_expression(const Node& checked, const SourceLocation& locatio
   const Node folded = fold(checked);
   Compiler(*r).emit(folded, checked.type);
   bool exact = false;
-  r->necessary = necessary_ranges(folded, exact);
+  std::vector<const Node*> parts;
+  std::vector<bool> decided;
+  if (folded.type == ValueType::boolean) {
+    conjuncts(folded, parts);
+    r->necessary = necessary_ranges(parts, exact, decided);
+  }
   set_shape(*r, exact);
+  if (r->shape == Shape::general && !r->necessary.empty()) {
+    // The ranges first, then only what they leave: `x=3 & y=1 & x<z` runs `x<z`.
+    Expression::Representation rest;
+    rest.stack_size = 0;
+    Compiler(rest).emit(remaining_conjunction(parts, decided), ValueType::boolean);
+    r->shape = Shape::ranges_then_fast;
+    r->fast = fuse_instructions(rest.code);
+    r->fast_stack_size = std::max<uint32_t>(rest.stack_size, 1);
+  } else {
+    r->fast = fuse_instructions(r->code);
+    r->fast_stack_size = std::max<uint32_t>(r->stack_size, 1);
+  }
   return Expression(std::move(r));
 }
 

@@ -1,8 +1,9 @@
 // The postfix code's interpreter, and Expression's typed evaluation on it.
 // Exploration evaluates every guard, weight
 // and assignment once per state and command, so evaluation allocates
-// nothing and dispatches one switch per instruction; constants are folded
-// before (compiler.cpp).
+// nothing, dispatches one switch per instruction and runs the fused fast
+// code (fusion.cpp), inlined into each typed entry point; constants are
+// folded before (compiler.cpp).
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -41,15 +42,16 @@ int64_t integer_power(const Expression::Representation& r, int64_t base, int64_t
   return result;
 }
 
-}  // namespace
+[[noreturn]] void state_too_short(const Expression::Representation& r, size_t size) {
+  fail(ErrorCode::internal, "expression {} needs {} variables, the state has {}", r.text, r.state_size, size);
+}
 
-Value run_code(const Expression::Representation& r, std::span<const int32_t> state, Value* stack) {
-  if (state.size() < r.state_size) {
-    fail(ErrorCode::internal, "expression {} needs {} variables, the state has {}", r.text, r.state_size,
-         state.size());
-  }
-  const Instruction* code = r.code.data();
-  const size_t size = r.code.size();
+// The interpreter; the caller has checked that `state` holds r.state_size values.
+[[gnu::always_inline]] inline Value interpret(const Expression::Representation& r,
+                                              const std::vector<Instruction>& program,
+                                              std::span<const int32_t> state, Value* stack) {
+  const Instruction* code = program.data();
+  const size_t size = program.size();
   const int32_t* values = state.data();
   Value* top = stack - 1;  // the top element; the code is balanced, so it ends at stack[0]
   for (size_t pc = 0; pc < size; ++pc) {
@@ -123,9 +125,27 @@ Value run_code(const Expression::Representation& r, std::span<const int32_t> sta
       case Op::or_jump:
         if (top->i != 0) pc = in.arg - 1; else --top;
         break;
+#define PMC_FUSED(NAME, OPERATOR)                                                              \
+  case Op::NAME##_variable_constant: (++top)->i = values[in.arg] OPERATOR in.value.i; break;   \
+  case Op::NAME##_variable_variable: (++top)->i = values[in.arg] OPERATOR values[in.value.i]; break;
+      PMC_FUSED(less, <)
+      PMC_FUSED(less_equal, <=)
+      PMC_FUSED(greater, >)
+      PMC_FUSED(greater_equal, >=)
+      PMC_FUSED(equal, ==)
+      PMC_FUSED(not_equal, !=)
+#undef PMC_FUSED
     }
   }
   return *top;
+}
+
+}  // namespace
+
+Value run_code(const Expression::Representation& r, const std::vector<Instruction>& code,
+               std::span<const int32_t> state, Value* stack) {
+  if (state.size() < r.state_size) state_too_short(r, state.size());
+  return interpret(r, code, state, stack);
 }
 
 namespace {
@@ -134,36 +154,36 @@ namespace {
 // back to the heap.
 constexpr uint32_t k_stack_slots = 32;
 
-Value evaluate(const Expression::Representation& r, std::span<const int32_t> state) {
+[[gnu::always_inline]] inline bool within(const std::vector<VariableRange>& ranges, std::span<const int32_t> state) {
+  for (const VariableRange& range : ranges) {
+    const int64_t x = state[range.variable];
+    if (x < range.lower || x > range.upper) return false;
+  }
+  return true;
+}
+
+[[gnu::always_inline]] inline Value evaluate(const Expression::Representation& r, std::span<const int32_t> state) {
+  Value v;
   if (r.code.size() == 1 && r.code[0].op == Op::push) return r.code[0].value;
-  if (r.shape != Shape::general) {
-    if (state.size() < r.state_size) {
-      fail(ErrorCode::internal, "expression {} needs {} variables, the state has {}", r.text, r.state_size,
-           state.size());
-    }
-    Value v;
-    switch (r.shape) {
-      case Shape::ranges:
-        v.i = 1;
-        for (const VariableRange& range : r.necessary) {
-          const int64_t x = state[range.variable];
-          if (x < range.lower || x > range.upper) {
-            v.i = 0;
-            break;
-          }
-        }
+  if (state.size() < r.state_size) state_too_short(r, state.size());
+  switch (r.shape) {
+    case Shape::ranges: v.i = within(r.necessary, state); return v;
+    case Shape::ranges_then_fast:
+      if (!within(r.necessary, state)) {
+        v.i = 0;
         return v;
-      case Shape::load: v.i = state[r.variable]; return v;
-      case Shape::load_plus: v.i = state[r.variable] + r.offset; return v;
-      case Shape::general: break;
-    }
+      }
+      break;
+    case Shape::load: v.i = state[r.variable]; return v;
+    case Shape::load_plus: v.i = state[r.variable] + r.offset; return v;
+    case Shape::general: break;
   }
-  if (r.stack_size <= k_stack_slots) {
+  if (r.fast_stack_size <= k_stack_slots) {
     Value stack[k_stack_slots];
-    return run_code(r, state, stack);
+    return interpret(r, r.fast, state, stack);
   }
-  std::vector<Value> stack(r.stack_size);
-  return run_code(r, state, stack.data());
+  std::vector<Value> stack(r.fast_stack_size);
+  return interpret(r, r.fast, state, stack.data());
 }
 
 }  // namespace

@@ -62,6 +62,7 @@ namespace {
 Expression single_instruction(const Instruction& in, ValueType type, std::string text) {
   auto r = std::make_unique<Expression::Representation>();
   r->code.push_back(in);
+  r->fast = r->code;
   r->type = type;
   r->constant = in.op == Op::push;
   r->stack_size = 1;

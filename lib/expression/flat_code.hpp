@@ -51,6 +51,22 @@ enum class Op : uint8_t {
   jump_if_false,  // pops the condition
   and_jump,       // top false: jump keeping it; else pop
   or_jump,        // top true: jump keeping it; else pop
+  // Fused forms the compiler writes only into the CPU's fast code
+  // (code.hpp, Representation::fast), never into `code`, which the GPU's
+  // flat form copies: `load a; push k; compare` and `load a; load b;
+  // compare` on integers, in one instruction (arg: a; value.i: k or b).
+  less_variable_constant,
+  less_equal_variable_constant,
+  greater_variable_constant,
+  greater_equal_variable_constant,
+  equal_variable_constant,
+  not_equal_variable_constant,
+  less_variable_variable,
+  less_equal_variable_variable,
+  greater_variable_variable,
+  greater_equal_variable_variable,
+  equal_variable_variable,
+  not_equal_variable_variable,
 };
 
 // One instruction, as code.hpp's Instruction, without its C++ niceties.

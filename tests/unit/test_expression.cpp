@@ -143,5 +143,59 @@ TEST(Expression, FastFormsAgreeWithTheInterpreter) {
   EXPECT_THROW(compile("x+9223372036854775807").evaluate_int(std::vector<int32_t>{1, 0}), Error);
 }
 
+
+// Guards over x, y, z (ints, columns 0-2) and b (bool, column 3).
+Expression compile_xyzb(const std::string& text) {
+  Binder binder({}, k_file);
+  binder.declare_variable("x", 0, ValueType::integer);
+  binder.declare_variable("y", 1, ValueType::integer);
+  binder.declare_variable("z", 2, ValueType::integer);
+  binder.declare_variable("b", 3, ValueType::boolean);
+  BindContext context;
+  return compile_expression(binder.bind(parse(text), context), SourceLocation{k_file, 1, 1});
+}
+
+// The CPU runs fused code (a variable against a constant or a variable in
+// one instruction) and, for guards that open with ranges, only the
+// conjuncts the ranges leave. Every form against plain C++ over a grid of
+// states, jumps into and around would-be fused triples included.
+TEST(Expression, FusedCodeAndRemainingConjunctsAgreeWithCpp) {
+  const Expression ranges_then_rest = compile_xyzb("x=3 & y<z & b & z!=1");
+  const Expression disjunction = compile_xyzb("x!=y | x>=2 & z<=y");
+  const Expression conditional = compile_xyzb("(b ? x : y) < 3");
+  const Expression nested = compile_xyzb("x>1 & (y=z | !(z>x)) & y>=0");
+  const Expression mixed = compile_xyzb("x<=y+1 & (x=2 ? y>z : z>=y) & x<4");
+  for (int32_t x = -1; x <= 4; ++x) {
+    for (int32_t y = -1; y <= 4; ++y) {
+      for (int32_t z = -1; z <= 4; ++z) {
+        for (int32_t b = 0; b <= 1; ++b) {
+          const std::vector<int32_t> s = {x, y, z, b};
+          EXPECT_EQ(ranges_then_rest.evaluate_bool(s), x == 3 && y < z && b == 1 && z != 1);
+          EXPECT_EQ(disjunction.evaluate_bool(s), x != y || (x >= 2 && z <= y));
+          EXPECT_EQ(conditional.evaluate_bool(s), (b != 0 ? x : y) < 3);
+          EXPECT_EQ(nested.evaluate_bool(s), x > 1 && (y == z || !(z > x)) && y >= 0);
+          EXPECT_EQ(mixed.evaluate_bool(s), x <= y + 1 && (x == 2 ? y > z : z >= y) && x < 4);
+        }
+      }
+    }
+  }
+  // The ranges come from conjuncts on either side of `y<z` (it cannot
+  // throw): x and b; `y<z` and `z!=1` are left to the code.
+  ASSERT_EQ(ranges_then_rest.necessary_ranges().size(), 2u);
+}
+
+// A conjunct that may throw stops the ranges: in a state where it is
+// reached, the error is raised, as PRISM's left-to-right evaluation does;
+// where an earlier range fails, the guard is false without an error.
+TEST(Expression, RemainingConjunctsKeepPrismsErrors) {
+  const Expression guard = compile_xyzb("x=1 & (y<=0 | y*2147483647*2147483647*2147483647>0) & z=2");
+  ASSERT_EQ(guard.necessary_ranges().size(), 1u);  // x only: z=2 comes after a conjunct that may throw
+  EXPECT_FALSE(guard.evaluate_bool(std::vector<int32_t>{0, 1, 2, 0}));
+  EXPECT_THROW(guard.evaluate_bool(std::vector<int32_t>{1, 1, 2, 0}), Error);
+  EXPECT_THROW(guard.evaluate_bool(std::vector<int32_t>{1, 1, 3, 0}), Error);
+  EXPECT_TRUE(guard.evaluate_bool(std::vector<int32_t>{1, 0, 2, 0}));
+  EXPECT_FALSE(guard.evaluate_bool(std::vector<int32_t>{1, 0, 3, 0}));
+}
+
 }  // namespace
 }  // namespace pmc::expression
