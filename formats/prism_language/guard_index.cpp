@@ -27,11 +27,15 @@ std::pair<int64_t, int64_t> needed_range(const Command& command, uint32_t variab
 
 }  // namespace
 
-GuardIndex::GuardIndex(const std::vector<const Command*>& commands, const std::vector<Variable>& variables) {
-  build(commands, variables, 0);
+GuardIndex::GuardIndex(const std::vector<const Command*>& commands, const std::vector<Variable>& variables,
+                       const std::vector<uint32_t>& tags) {
+  std::vector<Entry> entries;
+  entries.reserve(commands.size());
+  for (size_t i = 0; i < commands.size(); ++i) entries.push_back({commands[i], i < tags.size() ? tags[i] : 0});
+  build(std::move(entries), variables, 0);
 }
 
-uint32_t GuardIndex::build(std::vector<const Command*> commands, const std::vector<Variable>& variables, int depth) {
+uint32_t GuardIndex::build(std::vector<Entry> commands, const std::vector<Variable>& variables, int depth) {
   const auto index = static_cast<uint32_t>(nodes_.size());
   nodes_.emplace_back();
   // The variable whose split leaves the fewest candidates per value on
@@ -40,8 +44,8 @@ uint32_t GuardIndex::build(std::vector<const Command*> commands, const std::vect
   double best_average = static_cast<double>(commands.size());
   if (commands.size() >= k_smallest_split && depth < k_deepest) {
     std::vector<uint32_t> constrained;
-    for (const Command* c : commands) {
-      for (const expression::VariableRange& r : c->guard.necessary_ranges()) {
+    for (const Entry& c : commands) {
+      for (const expression::VariableRange& r : c.command->guard.necessary_ranges()) {
         if (std::find(constrained.begin(), constrained.end(), r.variable) == constrained.end()) {
           constrained.push_back(r.variable);
         }
@@ -52,8 +56,8 @@ uint32_t GuardIndex::build(std::vector<const Command*> commands, const std::vect
       const int64_t width = int64_t{declared.upper} - declared.lower + 1;
       if (width < 2 || width > k_widest_variable) continue;
       double admitted = 0;
-      for (const Command* c : commands) {
-        const auto [lo, hi] = needed_range(*c, v, declared);
+      for (const Entry& c : commands) {
+        const auto [lo, hi] = needed_range(*c.command, v, declared);
         admitted += static_cast<double>(std::max<int64_t>(0, hi - lo + 1));
       }
       const double average = admitted / static_cast<double>(width);
@@ -75,9 +79,9 @@ uint32_t GuardIndex::build(std::vector<const Command*> commands, const std::vect
   const Variable& declared = variables[static_cast<uint32_t>(best)];
   std::vector<uint32_t> children;
   for (int64_t value = declared.lower; value <= declared.upper; ++value) {
-    std::vector<const Command*> part;
-    for (const Command* c : commands) {
-      const auto [lo, hi] = needed_range(*c, static_cast<uint32_t>(best), declared);
+    std::vector<Entry> part;
+    for (const Entry& c : commands) {
+      const auto [lo, hi] = needed_range(*c.command, static_cast<uint32_t>(best), declared);
       if (lo <= value && value <= hi) part.push_back(c);
     }
     children.push_back(build(std::move(part), variables, depth + 1));
@@ -88,7 +92,7 @@ uint32_t GuardIndex::build(std::vector<const Command*> commands, const std::vect
   return index;
 }
 
-std::span<const Command* const> GuardIndex::candidates(std::span<const int32_t> values) const {
+std::span<const GuardIndex::Entry> GuardIndex::candidates(std::span<const int32_t> values) const {
   if (nodes_.empty()) return {};
   const Node* node = &nodes_[0];
   while (node->variable >= 0) {

@@ -20,11 +20,20 @@ namespace pmc::prism_language {
 
 class GuardIndex {
  public:
+  // A command and the caller's tag for it (SuccessorGenerator: the class of
+  // commands with the same guard).
+  struct Entry {
+    const Command* command;
+    uint32_t tag;
+  };
+
   GuardIndex() = default;
-  GuardIndex(const std::vector<const Command*>& commands, const std::vector<Variable>& variables);
+  // `tags[i]` goes with `commands[i]`; none given: every tag 0.
+  GuardIndex(const std::vector<const Command*>& commands, const std::vector<Variable>& variables,
+             const std::vector<uint32_t>& tags = {});
 
   // The commands whose guard may hold in `values`, in source order.
-  std::span<const Command* const> candidates(std::span<const int32_t> values) const;
+  std::span<const Entry> candidates(std::span<const int32_t> values) const;
 
  private:
   // A node either lists its commands (variable < 0) or splits them by the
@@ -33,9 +42,9 @@ class GuardIndex {
     int32_t variable = -1;
     int32_t lower = 0;
     std::vector<uint32_t> children;      // node indices, one per value
-    std::vector<const Command*> commands;  // a leaf's
+    std::vector<Entry> commands;  // a leaf's
   };
-  uint32_t build(std::vector<const Command*> commands, const std::vector<Variable>& variables, int depth);
+  uint32_t build(std::vector<Entry> commands, const std::vector<Variable>& variables, int depth);
 
   std::vector<Node> nodes_;  // nodes_[0]: the root (when not empty)
   double listed_ = 0;        // commands listed in the leaves so far (and splits planned)

@@ -1,6 +1,8 @@
 #include "formats/prism_language/successors.hpp"
 
 #include <cmath>
+#include <string>
+#include <unordered_map>
 
 #include "common/error.hpp"
 
@@ -28,12 +30,54 @@ std::string describe_state(const PrismModel& program, std::span<const int32_t> v
   return out + ")";
 }
 
+namespace {
+
+// Each command's guard class: commands whose guards have the same code
+// share one (found by their text, confirmed by the code); a guard no other
+// command has gets `unshared`.
+std::unordered_map<const Command*, uint32_t> guard_classes(const PrismModel& program, uint32_t unshared,
+                                                           uint32_t& classes) {
+  std::unordered_map<std::string, std::vector<const Command*>> by_text;
+  for (const Module& module : program.modules) {
+    for (const Command& command : module.commands) by_text[command.guard.to_string()].push_back(&command);
+  }
+  std::unordered_map<const Command*, uint32_t> out;
+  classes = 0;
+  for (auto& [text, commands] : by_text) {
+    std::vector<bool> placed(commands.size(), false);
+    for (size_t i = 0; i < commands.size(); ++i) {
+      if (placed[i]) continue;
+      std::vector<size_t> same{i};
+      for (size_t j = i + 1; j < commands.size(); ++j) {
+        if (!placed[j] && commands[j]->guard.same_code(commands[i]->guard)) same.push_back(j);
+      }
+      const uint32_t c = same.size() > 1 ? classes++ : unshared;
+      for (size_t k : same) {
+        placed[k] = true;
+        out[commands[k]] = c;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 SuccessorGenerator::SuccessorGenerator(const PrismModel& program, const StateLayout& layout)
     : program_(program),
       layout_(layout),
       words_(layout.words()),
       rates_(program.type == ModelType::ctmc),
       participants_(program.actions.size()) {
+  uint32_t classes = 0;
+  const std::unordered_map<const Command*, uint32_t> class_of = guard_classes(program, k_unshared, classes);
+  guard_state_.assign(classes, 0);
+  guard_holds_.assign(classes, 0);
+  auto tags = [&](const std::vector<const Command*>& commands) {
+    std::vector<uint32_t> out;
+    for (const Command* c : commands) out.push_back(class_of.at(c));
+    return out;
+  };
   std::vector<const Command*> local;
   for (uint32_t m = 0; m < program.modules.size(); ++m) {
     const Module& module = program.modules[m];
@@ -49,10 +93,10 @@ SuccessorGenerator::SuccessorGenerator(const PrismModel& program, const StateLay
       for (const Command& command : module.commands) {
         if (command.action == action) labelled.push_back(&command);
       }
-      participants_[action].push_back({m, GuardIndex(labelled, program.variables)});
+      participants_[action].push_back({m, GuardIndex(labelled, program.variables, tags(labelled))});
     }
   }
-  local_commands_ = GuardIndex(local, program.variables);
+  local_commands_ = GuardIndex(local, program.variables, tags(local));
   source_.resize(words_);
 }
 
@@ -61,8 +105,17 @@ void SuccessorGenerator::fail_in_state(const SourceLocation& where, const std::s
   fail(ErrorCode::model, "{}: in state {}, {}", where.to_string(), describe_state(program_, values), what);
 }
 
-bool SuccessorGenerator::enable(const Command& command, std::span<const int32_t> values) {
-  if (!command.guard.evaluate_bool(values)) return false;
+bool SuccessorGenerator::enable(const GuardIndex::Entry& entry, std::span<const int32_t> values) {
+  const Command& command = *entry.command;
+  if (entry.tag == k_unshared) {
+    if (!command.guard.evaluate_bool(values)) return false;
+  } else {
+    if (guard_state_[entry.tag] != expansion_) {
+      guard_holds_[entry.tag] = command.guard.evaluate_bool(values) ? 1 : 0;
+      guard_state_[entry.tag] = expansion_;
+    }
+    if (guard_holds_[entry.tag] == 0) return false;
+  }
   double sum = 0;
   for (const Update& update : command.updates) {
     const double w = update.weight.evaluate_real(values);
@@ -87,13 +140,17 @@ void SuccessorGenerator::expand(std::span<const int32_t> values) {
 
 void SuccessorGenerator::expand(std::span<const int32_t> values, const uint64_t* packed) {
   if (packed != source_.data()) std::copy(packed, packed + words_, source_.begin());
+  if (++expansion_ == 0) {  // wrapped: no class may look answered for this state
+    std::fill(guard_state_.begin(), guard_state_.end(), 0);
+    expansion_ = 1;
+  }
   alternatives_.clear();
   weights_.clear();
   targets_.clear();
   weights_of_enabled_.clear();
-  for (const Command* command : local_commands_.candidates(values)) {
-    const Enabled enabled{command, weights_of_enabled_.size()};
-    if (enable(*command, values)) add_alternative(0, {&enabled, 1}, values);
+  for (const GuardIndex::Entry& entry : local_commands_.candidates(values)) {
+    const Enabled enabled{entry.command, weights_of_enabled_.size()};
+    if (enable(entry, values)) add_alternative(0, {&enabled, 1}, values);
   }
   std::vector<Enabled>& chosen = chosen_;
   for (uint32_t action = 1; action < participants_.size(); ++action) {
@@ -105,9 +162,9 @@ void SuccessorGenerator::expand(std::span<const int32_t> values, const uint64_t*
     bool blocked = false;
     for (const Participant& participant : participants) {
       const size_t first = enabled_.size();
-      for (const Command* command : participant.commands.candidates(values)) {
-        const Enabled enabled{command, weights_of_enabled_.size()};
-        if (enable(*command, values)) enabled_.push_back(enabled);
+      for (const GuardIndex::Entry& entry : participant.commands.candidates(values)) {
+        const Enabled enabled{entry.command, weights_of_enabled_.size()};
+        if (enable(entry, values)) enabled_.push_back(enabled);
       }
       if (enabled_.size() == first) {
         blocked = true;  // a module that knows the action cannot take part now

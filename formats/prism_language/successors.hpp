@@ -68,7 +68,7 @@ class SuccessorGenerator {
     GuardIndex commands;  // its commands labelled with the action
   };
 
-  bool enable(const Command& command, std::span<const int32_t> values);
+  bool enable(const GuardIndex::Entry& entry, std::span<const int32_t> values);
   void add_alternative(uint32_t action, std::span<const Enabled> commands, std::span<const int32_t> values);
   void add_branch(double weight, std::span<const Enabled> commands, std::span<const size_t> updates,
                   std::span<const int32_t> values);
@@ -81,6 +81,13 @@ class SuccessorGenerator {
   bool rates_;
   GuardIndex local_commands_;  // every module's unlabelled commands, module by module
   std::vector<std::vector<Participant>> participants_;  // by action; [0] unused
+  // Guards shared by several commands (the same code, often one per action
+  // a module synchronises on) are evaluated once per state: a GuardIndex
+  // entry's tag is its guard's class, k_unshared for a guard of its own.
+  static constexpr uint32_t k_unshared = UINT32_MAX;
+  std::vector<uint32_t> guard_state_;  // by class: the expand() whose state guard_holds_ answers
+  std::vector<uint8_t> guard_holds_;
+  uint32_t expansion_ = 0;
 
   std::vector<Alternative> alternatives_;
   std::vector<double> weights_;

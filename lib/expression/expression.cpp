@@ -56,6 +56,17 @@ bool Expression::is_constant() const { return representation_->constant; }
 std::string Expression::to_string() const { return representation_->text; }
 const std::vector<VariableRange>& Expression::necessary_ranges() const { return representation_->necessary; }
 
+bool Expression::same_code(const Expression& other) const {
+  const Representation &a = *representation_, &b = *other.representation_;
+  if (a.type != b.type || a.code.size() != b.code.size()) return false;
+  for (size_t i = 0; i < a.code.size(); ++i) {
+    if (a.code[i].op != b.code[i].op || a.code[i].arg != b.code[i].arg || a.code[i].value.i != b.code[i].value.i) {
+      return false;
+    }
+  }
+  return true;
+}
+
 namespace {
 
 // An expression of one instruction: a literal's push or a variable's load.

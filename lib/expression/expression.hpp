@@ -85,6 +85,11 @@ class Expression {
   // PRISM syntax, for messages.
   std::string to_string() const;
 
+  // Whether `other` computes the same thing the same way: the same type and
+  // the same compiled code (so the same value in every state, and the same
+  // errors). Commands of several actions often share their guards.
+  bool same_code(const Expression& other) const;
+
   // For tests and for code that builds programs by hand.
   static Expression boolean(bool value);
   static Expression integer(int64_t value);
