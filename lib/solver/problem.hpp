@@ -41,6 +41,10 @@ struct SolverSettings {
   // rule). A named solver runs as named either way.
   bool sound = true;
   uint64_t max_iterations = 1000000;
+  // cpu.topo-interval-vi on chains: small SCCs solved by state elimination
+  // (solver/linear/scc_direct_solve.hpp) rather than swept. Not in the C
+  // ABI: off only where tests exercise the sweeps on small systems.
+  bool direct_small_sccs = true;
   int threads = 0;  // 0: all cores
   int device = 0;   // GPU solvers: index among pmc's usable devices
   // gpu.jacobi and gpu.vi split the rows over these GPUs (indices among the

@@ -6,6 +6,8 @@
 // no_device and are skipped.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -314,8 +316,11 @@ TEST_P(LinearSolvers, StartAtSolutionConverges) {
 TEST_P(LinearSolvers, IterationLimitReportsNotConverged) {
   // A fair gambler's ruin to 200 contracts by about cos(π/200) per Jacobi
   // sweep: two iterations of any method are far from ε = 1e-12.
+  // (cpu.topo-interval-vi would solve its one small SCC directly, with no
+  // iterations to limit: swept here.)
   SolverSettings settings = tight();
   settings.max_iterations = 2;
+  settings.direct_small_sccs = false;
   const LinearSystem system = gamblers_ruin(200, 0.5);
   std::vector<double> x(system.b.size(), 0.0);
   SolveStats stats;
@@ -429,6 +434,7 @@ TEST_P(SoundLinearSolvers, IterationLimitKeepsTheBoundsSound) {
     system.upper_bound = 1.0;
     SolverSettings settings;
     settings.max_iterations = limit;
+    settings.direct_small_sccs = false;  // the sweeps' limit (see IterationLimitReportsNotConverged)
     std::vector<double> lower, upper;
     SolveStats stats;
     if (!solve(system, settings, lower, upper, stats)) GTEST_SKIP() << GetParam() << ": no GPU";
@@ -470,6 +476,13 @@ INSTANTIATE_TEST_SUITE_P(Registry, SoundLinearSolvers, testing::ValuesIn(sound_l
 // ---------------------------------------------------------------------------
 // cpu.topo-interval-vi's own promises: an acyclic system in one update per
 // unknown, SCCs iterated only as long as they need, each to its share of ε.
+
+// The settings with small SCCs swept rather than solved by state
+// elimination: the tests of the sweeps' own promises use small systems.
+SolverSettings swept(SolverSettings settings) {
+  settings.direct_small_sccs = false;
+  return settings;
+}
 
 class TopologicalInterval : public testing::Test {
  protected:
@@ -555,16 +568,27 @@ TEST_F(TopologicalInterval, ChainWithACycle) {
   probabilities.upper_bound = 1.0;
   const std::vector<double> exact = dense_linear(6, a, b);
   SolveStats stats;
-  expect_certified(probabilities, exact, SolverSettings{}, stats);
+  expect_certified(probabilities, exact, swept(SolverSettings{}), stats);
   EXPECT_GT(stats.iterations, 1u);
   EXPECT_NE(stats.kernel.find("1 iterated"), std::string::npos) << stats.kernel;
   EXPECT_EQ(stats.kernel.find("final"), std::string::npos) << stats.kernel;
-  expect_certified(probabilities, exact, tight(false), stats);
+  expect_certified(probabilities, exact, swept(tight(false)), stats);
   // Expected rewards: the cycle's upper start from its first phase, with
   // the exact bounds of 3 folded in.
   const std::vector<double> rewards = {1.0, 1.0, 2.0, 1.0, 0.0, 5.0};
-  expect_certified(linear_system(6, a, rewards), dense_linear(6, a, rewards), tight(), stats);
+  expect_certified(linear_system(6, a, rewards), dense_linear(6, a, rewards), swept(tight()), stats);
   EXPECT_NE(stats.kernel.find("sound-vi-bound"), std::string::npos) << stats.kernel;
+  // At the defaults the cycle is solved by state elimination: one update
+  // per unknown, no first phase for the rewards.
+  for (const SolverSettings& settings : {SolverSettings{}, tight(), tight(false)}) {
+    expect_certified(probabilities, exact, settings, stats);
+    EXPECT_EQ(stats.iterations, 1u);
+    EXPECT_NE(stats.kernel.find("1 solved directly"), std::string::npos) << stats.kernel;
+    EXPECT_NE(stats.kernel.find(", 0 iterated"), std::string::npos) << stats.kernel;
+    expect_certified(linear_system(6, a, rewards), dense_linear(6, a, rewards), settings, stats);
+    EXPECT_EQ(stats.kernel.find("sound-vi-bound"), std::string::npos) << stats.kernel;
+    EXPECT_NE(stats.kernel.find("1 solved directly"), std::string::npos) << stats.kernel;
+  }
 }
 
 // K slow cycles in sequence, each feeding the next: the precision schedule
@@ -585,19 +609,23 @@ TEST_F(TopologicalInterval, CyclesInSequenceMeetTheUsersEpsilon) {
       a.emplace_back(x, x - 2, 0.015);  // into the cycle below
     }
   }
-  for (const bool relative : {true, false}) {
-    SCOPED_TRACE(relative ? "relative" : "absolute");
-    for (const double epsilon : {1e-6, 1e-10}) {
-      SolverSettings settings;
-      settings.epsilon = epsilon;
-      settings.relative = relative;
-      LinearSystem system = linear_system(n, a, probability);
-      system.upper_bound = 1.0;
-      SolveStats stats;
-      expect_certified(system, dense_linear(n, a, probability), settings, stats);
-      EXPECT_EQ(stats.kernel.find("final"), std::string::npos) << stats.kernel;
-      expect_certified(linear_system(n, a, reward), dense_linear(n, a, reward), settings, stats);
-      EXPECT_EQ(stats.kernel.find("final"), std::string::npos) << stats.kernel;
+  // Swept (the schedule) and solved directly.
+  for (const bool direct : {false, true}) {
+    for (const bool relative : {true, false}) {
+      for (const double epsilon : {1e-6, 1e-10}) {
+        SCOPED_TRACE(fmt::format("direct {}, relative {}, epsilon {}", direct, relative, epsilon));
+        SolverSettings settings;
+        settings.epsilon = epsilon;
+        settings.relative = relative;
+        settings.direct_small_sccs = direct;
+        LinearSystem system = linear_system(n, a, probability);
+        system.upper_bound = 1.0;
+        SolveStats stats;
+        expect_certified(system, dense_linear(n, a, probability), settings, stats);
+        EXPECT_EQ(stats.kernel.find("final"), std::string::npos) << stats.kernel;
+        expect_certified(linear_system(n, a, reward), dense_linear(n, a, reward), settings, stats);
+        EXPECT_EQ(stats.kernel.find("final"), std::string::npos) << stats.kernel;
+      }
     }
   }
 }
@@ -620,8 +648,10 @@ TEST_F(TopologicalInterval, RewardsOfBothSignsStillMeetEpsilon) {
     for (uint32_t i = x; i < x + 3; ++i) b[i] = (k % 2 == 0 ? 1.0 : -1.0) * (0.5 + unit(rng)) * (k + 1);
   }
   SolveStats stats;
-  expect_certified(linear_system(n, a, b), dense_linear(n, a, b), SolverSettings{}, stats);
-  expect_certified(linear_system(n, a, b), dense_linear(n, a, b), tight(), stats);
+  for (const SolverSettings& settings : {SolverSettings{}, tight()}) {
+    expect_certified(linear_system(n, a, b), dense_linear(n, a, b), swept(settings), stats);
+    expect_certified(linear_system(n, a, b), dense_linear(n, a, b), settings, stats);
+  }
 }
 
 // Where a small value depends on large ones of the other sign, an SCC's
@@ -635,8 +665,11 @@ TEST_F(TopologicalInterval, CancellingSignsNeedTheFinalSweeps) {
   SolveStats stats;
   const std::vector<double> exact = dense_linear(4, a, b);
   ASSERT_NEAR(exact[3], 0.001, 1e-9);
-  expect_certified(linear_system(4, a, b), exact, SolverSettings{}, stats);
+  expect_certified(linear_system(4, a, b), exact, swept(SolverSettings{}), stats);
   EXPECT_NE(stats.kernel.find("final sweeps"), std::string::npos) << stats.kernel;
+  // Solved directly, the cycle is exact up to rounding: x3 meets ε at once.
+  expect_certified(linear_system(4, a, b), exact, SolverSettings{}, stats);
+  EXPECT_EQ(stats.kernel.find("final sweeps"), std::string::npos) << stats.kernel;
 }
 
 // An SCC whose first phase stops at the iteration limit has no upper
@@ -647,7 +680,7 @@ TEST_F(TopologicalInterval, NoUpperBoundBelowIsPassedOnWithoutNaN) {
   // 2 → 0 (one update), 3 ⇄ 4 → 2.
   const std::vector<Triplet> a = {{0, 1, 0.9999}, {1, 0, 1.0}, {2, 0, 0.5}, {3, 4, 0.5}, {4, 3, 0.5}, {4, 2, 0.5}};
   const LinearSystem system = linear_system(5, a, {1.0, 1.0, 1.0, 1.0, 1.0});
-  SolverSettings settings;
+  SolverSettings settings = swept(SolverSettings{});
   settings.max_iterations = 5;
   std::vector<double> lower, upper;
   const SolveStats stats = solve(system, settings, lower, upper);

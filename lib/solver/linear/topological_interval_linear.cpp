@@ -7,6 +7,11 @@
 // x_s = (b_s + Σ_{j≠s} a_sj·x_j)/(1 − a_ss), self-loop or not; only the
 // unknowns of non-trivial SCCs are iterated, each SCC as long as it needs.
 //
+// Small SCCs (scc_direct_solve.hpp) are solved by state elimination with a
+// certificate, in one update like single unknowns, where that closes them
+// at their share of ε; an ill-conditioned one (Haddad–Monmege: ~2^N sweeps)
+// in exact rationals. The rest of this header is about the sweeps.
+//
 // Soundness. The SCCs come in Tarjan's order (every SCC after all it
 // reaches). An SCC's rows are swept with interval_sweeps.hpp's clamped
 // Gauss–Seidel update over the global bound pairs, so its lower bounds are
@@ -76,6 +81,7 @@
 #include "solver/iteration.hpp"
 #include "solver/linear/cpu_solvers.hpp"
 #include "solver/linear/interval_sweeps.hpp"
+#include "solver/linear/scc_direct_solve.hpp"
 #include "solver/parallel.hpp"
 
 namespace pmc {
@@ -107,7 +113,7 @@ class TopologicalIntervalLinear {
   TopologicalIntervalLinear(const LinearSystem& s, const SolverSettings& settings, SolveStats& stats)
       : s_(s), settings_(settings), stats_(stats), scale_(diagonal_scale(s.a)), row_groups_(s.a.num_rows() + 1),
         graph_{row_groups_, s.a.row_offsets, s.a.columns}, sccs_(decompose(graph_, row_groups_, stats)),
-        threads_(solver_threads(settings)), loop_(settings, stats, k_name) {}
+        threads_(solver_threads(settings)), loop_(settings, stats, k_name), direct_(s, sccs_.component_of) {}
 
   // v holds the start bounds on entry and the bounds on exit. False when
   // some unknown has no upper bound (a reward SCC's first phase reached
@@ -144,12 +150,19 @@ class TopologicalIntervalLinear {
   void describe(uint64_t unknowns) {
     uint64_t iterated = 0;
     for (uint64_t c = 0; c < sccs_.num_components(); ++c) iterated += sccs_.component(c).size() > 1 ? 1 : 0;
+    const DirectSolveCounts& direct = direct_.counts();
+    iterated -= direct.by_doubles + direct.by_rationals;
+    std::string solved;
+    if (direct.by_doubles + direct.by_rationals > 0) {
+      solved = fmt::format(", {} solved directly", direct.by_doubles + direct.by_rationals);
+      if (direct.by_rationals > 0) solved += fmt::format(" ({} in rationals)", direct.by_rationals);
+    }
     const double sweeps = unknowns > 0 ? static_cast<double>(row_updates_) / static_cast<double>(unknowns) : 0.0;
     const std::string threads =
         parallel_components_ > 0 ? fmt::format(" ({} on {} threads)", parallel_components_, threads_) : "";
-    stats_.kernel = fmt::format("topological gauss-seidel{}{}: {} SCCs, {} iterated{}, work of {:.3g} sweeps",
+    stats_.kernel = fmt::format("topological gauss-seidel{}{}: {} SCCs{}, {} iterated{}, work of {:.3g} sweeps",
                                 first_phases_ > 0 ? "+sound-vi-bound" : "", final_ran_ ? "+final sweeps" : "",
-                                sccs_.num_components(), iterated, threads, sweeps);
+                                sccs_.num_components(), solved, iterated, threads, sweeps);
     if (stats_.iterations > 0) {
       stats_.bytes_per_iteration =
           (static_cast<double>(row_updates_) * k_bytes_per_row + static_cast<double>(entry_updates_) * k_bytes_per_entry) /
@@ -244,6 +257,15 @@ class TopologicalIntervalLinear {
   void solve_component(uint64_t c, std::span<const uint32_t> states, double epsilon, std::vector<BoundPair>& v) {
     uint64_t entries = 0;
     for (const uint32_t i : states) entries += row_length(i);
+    // Small SCCs by state elimination (scc_direct_solve.hpp): no sweeps,
+    // and no first phase for rewards. Where it leaves a member open, its
+    // bounds (sound, possibly tighter than before) are swept on.
+    if (settings_.direct_small_sccs && direct_.solve(static_cast<uint32_t>(c), states, epsilon, settings_.relative, v)) {
+      count_work(states.size(), entries);
+      most_sweeps_ = std::max<uint64_t>(most_sweeps_, 1);
+      if (++direct_solved_ % k_poll_every == 0) loop_.poll();
+      return;
+    }
     uint64_t sweeps = 0;
     bool have_upper = true;
     for (const uint32_t i : states) have_upper = have_upper && std::isfinite(v[i].second);
@@ -355,6 +377,8 @@ class TopologicalIntervalLinear {
   uint64_t row_updates_ = 0, entry_updates_ = 0;
   uint64_t first_phases_ = 0;
   uint64_t parallel_components_ = 0;
+  SccDirectSolver direct_;
+  uint64_t direct_solved_ = 0;
   bool final_ran_ = false;
   bool converged_ = false;
 };
