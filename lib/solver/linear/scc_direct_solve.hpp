@@ -32,13 +32,14 @@ namespace pmc {
 
 // SCCs up to these sizes are tried: doubles (any structure, within the
 // work budget) and rationals (only where doubles left a member open).
-inline constexpr uint64_t k_direct_max_unknowns = 4096;
+// Larger SCCs converge in sweeps unless ill-conditioned, and fill in more.
+inline constexpr uint64_t k_direct_max_unknowns = 1024;
 inline constexpr uint64_t k_exact_max_unknowns = 1024;
 
 struct DirectSolveCounts {
   uint64_t by_doubles = 0;    // SCCs closed by attempt 1
   uint64_t by_rationals = 0;  // SCCs closed by attempt 2
-  uint64_t work = 0;          // multiply-adds spent (both attempts, closed or not)
+  uint64_t work = 0;          // elimination steps spent (both attempts, closed or not)
 };
 
 // Whether GMP was built in (attempt 2).
@@ -58,7 +59,7 @@ class SccDirectSolver {
 
  private:
   // Attempt 1; false when the elimination was too costly (v untouched),
-  // else true with `work` its multiply-adds and v tightened where the
+  // else true with `work` its steps and v tightened where the
   // certificates held.
   bool by_doubles(uint32_t c, std::span<const uint32_t> states, std::vector<BoundPair>& v, uint64_t& work);
   // Attempt 2, within about the work attempt 1 took; true when both

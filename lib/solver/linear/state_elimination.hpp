@@ -52,8 +52,8 @@ class StateElimination {
 
   enum class Outcome { eliminated, over_budget, singular_pivot };
 
-  // Eliminates every unknown, unless `budget` multiply-adds would be
-  // exceeded or a pivot is not positive (the system is then left half done).
+  // Eliminates every unknown, unless `budget` steps (entries visited)
+  // would be exceeded or a pivot is not positive (the system is then left half done).
   Outcome eliminate(uint64_t budget) {
     const auto n = static_cast<uint32_t>(rows_.size());
     using Key = std::pair<uint64_t, uint32_t>;
@@ -75,7 +75,8 @@ class StateElimination {
       for (const Entry& e : rows_[k]) --reader_count_[e.column];
       for (const uint32_t i : readers_[k]) {
         if (eliminated_[i]) continue;
-        work_ += rows_[k].size() + rhs_count_;
+        // Row i is indexed, then merged with row k: both lengths count.
+        work_ += rows_[i].size() + rows_[k].size() + rhs_count_;
         if (work_ > budget) return Outcome::over_budget;
         substitute(k, i);
         queue.push({markowitz(i), i});
@@ -85,7 +86,7 @@ class StateElimination {
     return Outcome::eliminated;
   }
 
-  // Multiply-adds the last eliminate() spent.
+  // Steps (entries visited) the last eliminate() spent.
   uint64_t work() const { return work_; }
 
   // After eliminate(): x_k for right-hand side m, every unknown.
