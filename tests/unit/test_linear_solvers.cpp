@@ -19,6 +19,7 @@
 #include "common/error.hpp"
 #include "solver/convergence.hpp"
 #include "solver/linear/cpu_solvers.hpp"
+#include "solver/linear/scc_direct_solve.hpp"
 #include "solver/registry.hpp"
 
 namespace pmc {
@@ -581,15 +582,25 @@ TEST_F(TopologicalInterval, ChainWithACycle) {
   // At the defaults the cycle is solved by state elimination: after the
   // first 64 sweeps for the probabilities, at once (no first phase) for
   // the rewards.
+  // At ε = 1e-12 doubles cannot certify the cycle (leaking 1/1000); that
+  // takes rationals (a build with GMP), else it is swept on.
   for (const SolverSettings& settings : {SolverSettings{}, tight(), tight(false)}) {
+    const bool direct = settings.epsilon >= 1e-9 || exact_elimination_available();
     expect_certified(probabilities, exact, settings, stats);
-    EXPECT_EQ(stats.iterations, 64u);
-    EXPECT_NE(stats.kernel.find("1 solved directly"), std::string::npos) << stats.kernel;
-    EXPECT_NE(stats.kernel.find(", 0 iterated"), std::string::npos) << stats.kernel;
+    if (direct) {
+      EXPECT_EQ(stats.iterations, 64u);
+      EXPECT_NE(stats.kernel.find("1 solved directly"), std::string::npos) << stats.kernel;
+      EXPECT_NE(stats.kernel.find(", 0 iterated"), std::string::npos) << stats.kernel;
+    }
+    // Rewards near 3000 to 1e-12 absolute are a few ulps: sweeps stop
+    // short of that, rationals reach it.
+    if (!direct && !settings.relative) continue;
     expect_certified(linear_system(6, a, rewards), dense_linear(6, a, rewards), settings, stats);
-    EXPECT_EQ(stats.iterations, 1u);
-    EXPECT_EQ(stats.kernel.find("sound-vi-bound"), std::string::npos) << stats.kernel;
-    EXPECT_NE(stats.kernel.find("1 solved directly"), std::string::npos) << stats.kernel;
+    if (direct) {
+      EXPECT_EQ(stats.iterations, 1u);
+      EXPECT_EQ(stats.kernel.find("sound-vi-bound"), std::string::npos) << stats.kernel;
+      EXPECT_NE(stats.kernel.find("1 solved directly"), std::string::npos) << stats.kernel;
+    }
   }
 }
 
