@@ -278,9 +278,16 @@ bool any_unbounded_reachability(const std::vector<FileProperty>& properties) {
   return false;
 }
 
+// --model and the positional arguments, but for a properties file given
+// among them (check_inputs.hpp).
 std::vector<std::string> model_paths(const Arguments& args) {
-  std::vector<std::string> paths = args.values("model");
-  for (const std::string& p : args.positional()) paths.push_back(p);
+  std::vector<std::string> paths;
+  for (const std::string& p : args.values("model")) {
+    if (!is_properties_file_name(p)) paths.push_back(p);
+  }
+  for (const std::string& p : args.positional()) {
+    if (!is_properties_file_name(p)) paths.push_back(p);
+  }
   return paths;
 }
 
@@ -430,6 +437,11 @@ int run_check(const Arguments& args, std::ostream& out) {
   // or the file's properties that --property selects.
   PropertySelection selection = select_properties(args);
   const std::vector<FileProperty>& properties = selection.properties;
+  if (model_paths(args).empty()) {
+    const std::string file = properties_file_argument(args);
+    fail(ErrorCode::invalid_argument, "no model given (use --model FILE...){}",
+         file.empty() ? "" : fmt::format("; {} is a properties file", file));
+  }
   if (properties.empty()) {
     // A property given without --property lands among the model files.
     for (const std::string& path : model_paths(args)) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -63,9 +64,31 @@ std::string model_list(const std::vector<ModelConstant>& model) {
 
 }  // namespace
 
+bool is_properties_file_name(const std::string& path) {
+  const std::string extension = std::filesystem::path(path).extension().string();
+  return extension == ".props" || extension == ".prop" || extension == ".pctl" || extension == ".prctl" ||
+         extension == ".csl";
+}
+
+std::string properties_file_argument(const Arguments& args) {
+  std::vector<std::string> files;
+  if (args.has("property-file")) files.push_back(args.value("property-file"));
+  std::vector<std::string> listed = args.values("model");  // --model takes several files
+  listed.insert(listed.end(), args.positional().begin(), args.positional().end());
+  for (const std::string& p : listed) {
+    if (is_properties_file_name(p)) files.push_back(p);
+  }
+  if (files.size() > 1) {
+    fail(ErrorCode::invalid_argument, "two properties files given ({} and {}): give one, with --property-file",
+         files[0], files[1]);
+  }
+  return files.empty() ? std::string() : files[0];
+}
+
 PropertySelection select_properties(const Arguments& args) {
   PropertySelection selection;
-  if (args.has("property-file")) selection.file = property::read_properties(args.value("property-file"));
+  const std::string properties_file = properties_file_argument(args);
+  if (!properties_file.empty()) selection.file = property::read_properties(properties_file);
   const PropertiesFile* file = selection.file ? &*selection.file : nullptr;
   bool selected = false;
   for (const std::string& text : args.values("property")) {

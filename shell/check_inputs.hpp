@@ -30,6 +30,15 @@ struct PropertySelection {
 };
 PropertySelection select_properties(const Arguments& args);
 
+// A file name with a properties file's extension (.props, .prop, .pctl,
+// .prctl, .csl): given among `pmc check`'s model files (positional or
+// --model), as in PRISM's `prism model.pm model.pctl`, it is read as
+// --property-file.
+bool is_properties_file_name(const std::string& path);
+// The properties file of the command: --property-file, else one among the
+// model files; empty when neither. Throws Error(invalid_argument) when two are given.
+std::string properties_file_argument(const Arguments& args);
+
 // --const, split. A name the model declares goes to its build (a range of
 // one is refused: each value would need the model built again); a name
 // the properties file declares without a value goes to the properties (a

@@ -173,7 +173,8 @@ const OptionText k_option_texts[] = {
      "PRISM-syntax properties, e.g. 'P=? [ F \"goal\" ]'; with --property-file, a property's name selects it and N "
      "its N-th (PRISM's -prop), and only the selected ones run"},
     {"property", "P...", "PRISM-syntax properties, e.g. 'P=? [ F \"goal\" ]'"},
-    {"property-file", "F", "read properties from a PRISM .props/.pctl file (every one runs unless --property selects)"},
+    {"property-file", "F", "read properties from a PRISM .props/.pctl file (every one runs unless --property selects); "
+                            "a file named *.props, *.prop, *.pctl, *.prctl or *.csl beside the model needs no flag"},
     {"check:param", "K=V...", "check a parametric CTMC at this point: a value for every parameter (K=V, repeated or "
                               "comma-separated), within the parameter's range"},
     {"synth:param", "K=LO:HI...", "a parameter and its interval; the box to partition"},

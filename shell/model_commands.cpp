@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "solver/device/devices.hpp"
 #include "formats/model_files.hpp"
+#include "check_inputs.hpp"
 #include "interrupt.hpp"
 #include "settings.hpp"
 #include "plural.hpp"
@@ -84,8 +85,13 @@ void print_info_text(const Model& model, std::ostream& out) {
 
 ModelPtr load_model_from_arguments(const Arguments& args, ProgressLine* progress,
                                    const std::optional<std::string>& constants) {
-  std::vector<std::string> paths = args.values("model");
-  for (const std::string& p : args.positional()) paths.push_back(p);
+  std::vector<std::string> paths;
+  for (const std::string& p : args.values("model")) {
+    if (!is_properties_file_name(p)) paths.push_back(p);
+  }
+  for (const std::string& p : args.positional()) {
+    if (!is_properties_file_name(p)) paths.push_back(p);  // check reads it as --property-file
+  }
   if (paths.empty()) fail(ErrorCode::invalid_argument, "no model given (use --model FILE...)");
   LoadOptions options = load_options(args);
   if (constants) options.constants = *constants;

@@ -71,6 +71,29 @@ class ForgottenFlags(unittest.TestCase):
         self.assertEqual(run.returncode, 2)
         self.assertIn("looks like a property; give it with --property", run.stderr)
 
+    def test_a_properties_file_beside_the_model_needs_no_flag(self):
+        # As PRISM's `prism model.pm model.pctl`: a positional *.props,
+        # *.prop, *.pctl, *.prctl or *.csl file is read as --property-file.
+        with tempfile.TemporaryDirectory() as tmp:
+            props = os.path.join(tmp, "die.pctl")
+            with open(props, "w") as f:
+                f.write('"six": P=? [ F "six" ];\n"flips": R{"coin_flips"}=? [ F "done" ];\n')
+            out = pmc("check", DIE, props).stdout
+            self.assertIn('"six": P=? [ F "six" ]: 0.1666', out)
+            self.assertIn('"flips": R{"coin_flips"}=? [ F "done" ]: 3.666', out)
+            out = pmc("check", "--model", DIE, props, "--property", "flips").stdout
+            self.assertNotIn('"six"', out)
+            self.assertIn('"flips"', out)
+            run = pmc("check", DIE, props, "--property-file", props, check=False)
+            self.assertEqual(run.returncode, 2)
+            self.assertIn("two properties files given", run.stderr)
+            run = pmc("check", props, check=False)
+            self.assertEqual(run.returncode, 2)
+            self.assertIn(f"no model given (use --model FILE...); {props} is a properties file", run.stderr)
+            run = pmc("check", DIE, os.path.join(tmp, "missing.props"), check=False)
+            self.assertEqual(run.returncode, 1)
+            self.assertIn("missing.props: cannot open the properties file", run.stderr)
+
     def test_named_property_on_the_command_line(self):
         run = pmc("check", "--model", DIE, "--property", '"six": P=? [ F "six" ]')
         self.assertIn('"six": P=? [ F "six" ]: 0.1666', run.stdout)
