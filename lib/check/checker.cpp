@@ -265,7 +265,7 @@ class PropertyChecker {
         const Bitset set = states(*op.state);
         std::vector<double> indicator(model.num_states(), 0.0);
         bits::for_each_set(set, [&](uint64_t s) { indicator[s] = 1.0; });
-        return long_run_values(ctx_, indicator);
+        return long_run_values(ctx_, indicator, *extras);
       }
       case OperatorKind::reward: {
         const RewardStructure& rewards = reward_structure(model, op.reward_name, op.column);

@@ -28,8 +28,9 @@ std::vector<double> reward_values(CheckContext& ctx, const property::RewardFormu
                                   const RewardStructure& rewards, const Bitset& target, ResultExtras& extras);
 
 // Long-run average of `state_values` (an indicator for S=?, reward rates for
-// R[S]) from every state, via bottom SCCs (DTMC and CTMC).
-std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>& state_values);
+// R[S]) from every state, via bottom SCCs (DTMC and CTMC); certified
+// bounds into `extras` when every BSCC was solved exactly.
+std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>& state_values, ResultExtras& extras);
 
 // Unbounded φ U ψ on the DTMC or the CTMC's embedded DTMC; bounds into
 // `extras` when the solve certified them.

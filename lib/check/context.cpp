@@ -97,6 +97,16 @@ void CheckContext::mark_unsound(std::string why) {
   sound_ = false;
 }
 
+void CheckContext::record_direct_solve(const char* solver, double seconds) {
+  SolveStats stats;
+  stats.solver = solver;
+  stats.seconds = seconds;
+  stats.loop_seconds = seconds;
+  stats.converged = true;
+  stats.sound = true;
+  record(stats);
+}
+
 void CheckContext::record(const SolveStats& stats) {
   if (std::find(solvers_.begin(), solvers_.end(), stats.solver) == solvers_.end()) solvers_.push_back(stats.solver);
   iterations_ += stats.iterations;

@@ -44,6 +44,10 @@ class CheckContext {
   bool solve_reachability(const Bitset& left, const Bitset& right, ReachabilitySolution& solution,
                           bool maximize = false);
   void solve_stationary(const StationarySystem& system, std::vector<double>& x);
+  // A solve made outside the registry's solvers (an exact elimination),
+  // recorded like theirs: its name among the check's solvers, its seconds
+  // as solve time.
+  void record_direct_solve(const char* solver, double seconds);
   void solve_steps(const StepProblem& problem, std::vector<double>& result);
   // MDPs. `bounds` is set when the solver produced sound lower/upper bounds.
   void solve_min_max(const MinMaxProblem& problem, MinMaxSolution& solution);

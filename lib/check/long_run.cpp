@@ -3,19 +3,32 @@
 // Σ_{s∈B} π_B(s)·f(s); a transient state's value is the average of the
 // BSCC values weighted by the probability of reaching each BSCC — one linear
 // system over the transient states, g = P·g, with g fixed on the BSCCs.
+// A BSCC's value is exact where its stationary distribution can be found
+// in rationals (solver/linear/exact_stationary.hpp); when every BSCC's is,
+// and the transient solve certifies its bounds, the result is certified.
+#include <algorithm>
 #include <numeric>
+#include <optional>
+
+#include <fmt/format.h>
 
 #include "check/chain_matrices.hpp"
 #include "check/computations.hpp"
 #include "common/error.hpp"
+#include "common/stopwatch.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/bscc.hpp"
+#include "solver/linear/exact_stationary.hpp"
 
 namespace pmc {
 
 namespace {
 
 namespace bits = graph::bits;
+
+// The name results give the exact BSCC solves (not a registry solver: it
+// runs wherever a BSCC is small enough, whichever solver is chosen).
+constexpr const char* k_exact_stationary_solver = "exact-bscc";
 
 // The stationary system of one BSCC, in local indices (position in `states`).
 // DTMC: π_j·(1 − P_jj) = Σ_{i≠j} π_i·P_ij; CTMC: π_j·E_j = Σ_{i≠j} π_i·R_ij.
@@ -64,39 +77,81 @@ ProblemShape bscc_shape(const Model& model, std::span<const uint32_t> states) {
 
 }  // namespace
 
-std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>& state_values) {
+std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>& state_values, ResultExtras& extras) {
   const Model& model = ctx.model();
   const uint64_t n = model.num_states();
-  ctx.mark_unsound("long-run and steady-state values carry no error bounds");
   const graph::Bsccs& bsccs = ctx.timed(CheckContext::Phase::precompute, [&]() -> const graph::Bsccs& {
     return model.derived<graph::Bsccs>("bsccs", [&] { return graph::bottom_sccs(model); });
   });
-  std::vector<double> values(n, 0.0);
+  std::vector<double> values(n, 0.0), lower(n, 0.0), upper(n, 0.0);
   std::vector<uint32_t> local(n, 0);
+  std::vector<double> local_values;
+  uint64_t exact = 0, iterated = 0, spent = 0;
+  // The widest half-gap of a BSCC's value: a transient state's value is a
+  // convex combination of BSCC values (it reaches the BSCCs with
+  // probability 1), so it widens the transient states' bounds by as much.
+  double widest = 0.0;
   for (uint64_t b = 0; b < bsccs.count(); ++b) {
     auto states = bsccs.bscc(b);
-    double value = 0.0;
-    if (states.size() == 1) {
-      value = state_values[states[0]];
-    } else {
+    ValueBounds bounds{state_values[states[0]], state_values[states[0]]};
+    if (states.size() > 1) {
       ctx.require_problem_memory(Computation::long_run, bscc_shape(model, states));
       StationarySystem system = bscc_system(model, states, local);
-      std::vector<double> pi(states.size(), 1.0 / static_cast<double>(states.size()));
-      ctx.solve_stationary(system, pi);
-      for (uint64_t i = 0; i < states.size(); ++i) value += pi[i] * state_values[states[i]];
+      local_values.resize(states.size());
+      for (uint64_t i = 0; i < states.size(); ++i) local_values[i] = state_values[states[i]];
+      const Stopwatch clock;
+      const uint64_t left = spent < k_exact_stationary_total_work ? k_exact_stationary_total_work - spent : 0;
+      const std::optional<ValueBounds> solved =
+          exact_long_run_value(system, local_values, std::min(left, k_exact_stationary_work), spent);
+      if (solved) {
+        ctx.record_direct_solve(k_exact_stationary_solver, clock.seconds());
+        bounds = *solved;
+        ++exact;
+      } else {
+        std::vector<double> pi(states.size(), 1.0 / static_cast<double>(states.size()));
+        ctx.solve_stationary(system, pi);
+        double value = 0.0;
+        for (uint64_t i = 0; i < states.size(); ++i) value += pi[i] * state_values[states[i]];
+        bounds = {value, value};
+        ++iterated;
+      }
     }
-    for (uint32_t s : states) values[s] = value;
+    const double value = bounds.lower == bounds.upper ? bounds.lower : 0.5 * (bounds.lower + bounds.upper);
+    widest = std::max(widest, 0.5 * (bounds.upper - bounds.lower));
+    for (uint32_t s : states) {
+      values[s] = value;
+      lower[s] = bounds.lower;
+      upper[s] = bounds.upper;
+    }
   }
+  if (exact > 0) {
+    ctx.add_note(fmt::format("long-run: {} of the {} bottom SCCs of more than one state solved exactly (state "
+                             "elimination in rationals){}",
+                             exact, exact + iterated, iterated > 0 ? "; the others carry no error bounds" : ""));
+  }
+  const bool certified = iterated == 0;
+  if (!certified) ctx.mark_unsound("long-run and steady-state values carry no error bounds");
   const Bitset transient = bits::complement(bsccs.recurrent_states());
-  if (transient.count() == 0) return values;
-  ctx.require_problem_memory(Computation::long_run, transient);
-  std::vector<uint32_t> index;
-  LinearSystem system = ctx.timed(CheckContext::Phase::build, [&] {
-    return restrict_linear(probability_matrix(model), transient, values, {}, index);
-  });
-  std::vector<double> x(system.b.size(), 0.0);
-  ctx.solve_linear(system, x);
-  bits::for_each_set(transient, [&](uint64_t s) { values[s] = x[index[s]]; });
+  if (transient.count() > 0) {
+    ctx.require_problem_memory(Computation::long_run, transient);
+    std::vector<uint32_t> index;
+    LinearSystem system = ctx.timed(CheckContext::Phase::build, [&] {
+      return restrict_linear(probability_matrix(model), transient, values, {}, index);
+    });
+    std::vector<double> x(system.b.size(), 0.0), x_lower, x_upper;
+    ctx.solve_linear(system, x, &x_lower, &x_upper);
+    const bool bounded = !x_upper.empty();
+    bits::for_each_set(transient, [&](uint64_t s) {
+      values[s] = x[index[s]];
+      lower[s] = bounded ? x_lower[index[s]] - widest : values[s];
+      upper[s] = bounded ? x_upper[index[s]] + widest : values[s];
+    });
+    if (!bounded) return values;
+  }
+  if (certified) {
+    extras.lower = std::move(lower);
+    extras.upper = std::move(upper);
+  }
   return values;
 }
 

@@ -61,7 +61,7 @@ std::vector<double> reward_values(CheckContext& ctx, const RewardFormula& formul
     case RewardKind::reachability:
       return reachability_reward(ctx, rewards, target, extras);
     case RewardKind::long_run:
-      return long_run_values(ctx, reward_rates(model, rewards));
+      return long_run_values(ctx, reward_rates(model, rewards), extras);
     case RewardKind::cumulative:
       if (ctmc) return ctmc_cumulative_reward(ctx, reward_rates(model, rewards), formula.bound.value);
       // v_0 = 0, v_{j+1} = r + P·v_j: the reward of the first k steps.

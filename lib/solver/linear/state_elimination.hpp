@@ -24,6 +24,13 @@
 
 namespace pmc {
 
+// The cost of one multiply-add on a scalar, in the budget's steps: 1 for
+// doubles; rationals specialise it (rationals.hpp).
+template <typename Scalar>
+struct EliminationCost {
+  static uint64_t of(const Scalar&) { return 1; }
+};
+
 template <typename Scalar>
 class StateElimination {
  public:
@@ -68,15 +75,23 @@ class StateElimination {
       if (eliminated_[k] || key != markowitz(k)) continue;  // stale entry
       const Scalar pivot = Scalar(1) - self_[k];
       if (!(pivot > Scalar(0))) return Outcome::singular_pivot;
-      for (Entry& e : rows_[k]) e.value /= pivot;
-      for (uint32_t m = 0; m < rhs_count_; ++m) rhs(k, m) /= pivot;
+      uint64_t pivot_cost = 1;
+      for (Entry& e : rows_[k]) {
+        e.value /= pivot;
+        pivot_cost = std::max(pivot_cost, EliminationCost<Scalar>::of(e.value));
+      }
+      for (uint32_t m = 0; m < rhs_count_; ++m) {
+        rhs(k, m) /= pivot;
+        pivot_cost = std::max(pivot_cost, EliminationCost<Scalar>::of(rhs(k, m)));
+      }
       eliminated_[k] = true;
       order_.push_back(k);
       for (const Entry& e : rows_[k]) --reader_count_[e.column];
       for (const uint32_t i : readers_[k]) {
         if (eliminated_[i]) continue;
-        // Row i is indexed, then merged with row k: both lengths count.
-        work_ += rows_[i].size() + rows_[k].size() + rhs_count_;
+        // Row i is indexed, then merged with row k: both lengths count,
+        // each multiply-add at the cost of the scalars involved.
+        work_ += rows_[i].size() + (rows_[k].size() + rhs_count_) * pivot_cost;
         if (work_ > budget) return Outcome::over_budget;
         substitute(k, i);
         queue.push({markowitz(i), i});
