@@ -19,7 +19,6 @@ namespace pmc {
 
 namespace {
 
-constexpr double k_infinity = std::numeric_limits<double>::infinity();
 // Steps (entries visited) an elimination may spend per entry of the SCC
 // (plus a floor) before the SCC is swept instead: a few sweeps' worth
 // (a step costs several times a sweep's multiply-add), so a structure that
