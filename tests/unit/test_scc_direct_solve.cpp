@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #ifdef PMC_HAVE_GMP
@@ -45,14 +46,10 @@ LinearSystem linear_system(uint32_t n, const std::vector<Triplet>& entries, std:
   return s;
 }
 
-// (I − A)·x = b by dense Gaussian elimination with partial pivoting.
-std::vector<double> dense_solution(uint32_t n, const std::vector<Triplet>& a, const std::vector<double>& b) {
-  std::vector<std::vector<double>> m(n, std::vector<double>(n + 1, 0.0));
-  for (uint32_t i = 0; i < n; ++i) {
-    m[i][i] = 1.0;
-    m[i][n] = b[i];
-  }
-  for (const auto& [r, c, v] : a) m[r][c] -= v;
+// The last column of `m` (n rows of n + 1) solved for by dense Gaussian
+// elimination with partial pivoting.
+std::vector<double> solve_augmented(std::vector<std::vector<double>> m) {
+  const auto n = static_cast<uint32_t>(m.size());
   for (uint32_t k = 0; k < n; ++k) {
     uint32_t pivot = k;
     for (uint32_t i = k + 1; i < n; ++i) {
@@ -71,6 +68,17 @@ std::vector<double> dense_solution(uint32_t n, const std::vector<Triplet>& a, co
     x[i] = sum / m[i][i];
   }
   return x;
+}
+
+// (I − A)·x = b.
+std::vector<double> dense_solution(uint32_t n, const std::vector<Triplet>& a, const std::vector<double>& b) {
+  std::vector<std::vector<double>> m(n, std::vector<double>(n + 1, 0.0));
+  for (uint32_t i = 0; i < n; ++i) {
+    m[i][i] = 1.0;
+    m[i][n] = b[i];
+  }
+  for (const auto& [r, c, v] : a) m[r][c] -= v;
+  return solve_augmented(std::move(m));
 }
 
 // A random strongly connected system: a ring plus `extra` random entries
@@ -361,24 +369,7 @@ std::vector<double> dense_stationary(uint32_t n, const std::vector<Triplet>& flo
     m[i][i] -= v;
   }
   m[n - 1].assign(n + 1, 1.0);
-  for (uint32_t k = 0; k < n; ++k) {
-    uint32_t pivot = k;
-    for (uint32_t i = k + 1; i < n; ++i) {
-      if (std::fabs(m[i][k]) > std::fabs(m[pivot][k])) pivot = i;
-    }
-    std::swap(m[k], m[pivot]);
-    for (uint32_t i = k + 1; i < n; ++i) {
-      const double f = m[i][k] / m[k][k];
-      for (uint32_t j = k; j <= n; ++j) m[i][j] -= f * m[k][j];
-    }
-  }
-  std::vector<double> x(n);
-  for (uint32_t i = n; i-- > 0;) {
-    double sum = m[i][n];
-    for (uint32_t j = i + 1; j < n; ++j) sum -= m[i][j] * x[j];
-    x[i] = sum / m[i][i];
-  }
-  return x;
+  return solve_augmented(std::move(m));
 }
 
 TEST(ExactStationary, BirthDeathChainInClosedForm) {
