@@ -222,8 +222,8 @@ class PmcbReader {
 
   void add_valuations(const v1::ValuationChunk& c) {
     const uint64_t limit = parts_.num_states * parts_.valuations.variables.size();
-    if (parts_.valuations.values.size() + static_cast<uint64_t>(c.values_size()) > limit) error("more state valuations than {} states need", parts_.num_states);
-    parts_.valuations.values.insert(parts_.valuations.values.end(), c.values().begin(), c.values().end());
+    if (valuation_values_.size() + static_cast<uint64_t>(c.values_size()) > limit) error("more state valuations than {} states need", parts_.num_states);
+    valuation_values_.insert(valuation_values_.end(), c.values().begin(), c.values().end());
   }
 
   uint64_t words_per_label() const { return (parts_.num_states + 63) / 64; }
@@ -250,11 +250,15 @@ class PmcbReader {
         error("transition rewards of \"{}\" are incomplete", r.name);
       }
     }
-    if (parts_.valuations.values.size() != parts_.num_states * parts_.valuations.variables.size()) error("state valuations are incomplete");
+    StateValuations& v = parts_.valuations;
+    if (valuation_values_.size() != parts_.num_states * v.variables.size()) error("state valuations are incomplete");
+    if (!v.empty()) v = StateValuations(std::move(v.variables), std::move(v.is_bool), valuation_values_);
+    valuation_values_ = {};
     if (static_cast<uint64_t>(stream_->ByteCount()) != file_size_) error("data after the end marker");
   }
 
   std::string path_;
+  std::vector<int32_t> valuation_values_;  // as the chunks hold them, packed by finish()
   int fd_ = -1;
   uint64_t file_size_ = 0;
   std::optional<google::protobuf::io::FileInputStream> stream_;

@@ -188,12 +188,16 @@ class PmcbWriter {
   }
 
   void write_valuations(const Model& m) {
-    const auto& values = m.valuations().values;
-    for (size_t i = 0; i < values.size(); i += chunk_items_) {
+    // Unpacked a chunk at a time (state_valuations.hpp): chunk_items_
+    // values, row-major by state, a state's values possibly split.
+    const StateValuations& v = m.valuations();
+    const uint64_t k = v.num_variables(), total = v.num_states() * k;
+    for (uint64_t first = 0; first < total; first += chunk_items_) {
+      const uint64_t end = std::min(total, first + chunk_items_);
       chunk_.Clear();
-      auto* c = chunk_.mutable_valuations();
-      const size_t end = std::min<size_t>(values.size(), i + chunk_items_);
-      c->mutable_values()->Add(values.begin() + static_cast<int64_t>(i), values.begin() + static_cast<int64_t>(end));
+      auto* values = chunk_.mutable_valuations()->mutable_values();
+      values->Reserve(static_cast<int>(end - first));
+      for (uint64_t i = first; i < end; ++i) values->AddAlreadyReserved(v.value(i / k, i % k));
       emit(chunk_);
     }
   }

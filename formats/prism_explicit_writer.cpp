@@ -114,7 +114,7 @@ void write_valuations(const Model& m, const std::string& path) {
   for (uint64_t s = 0; s < m.num_states(); ++s) {
     out.print("{}:(", s);
     for (size_t k = 0; k < width; ++k) {
-      const int32_t value = v.values[s * width + k];
+      const int32_t value = v.value(s, k);
       if (v.is_bool[k]) out.print("{}{}", k ? "," : "", value ? "true" : "false");
       else out.print("{}{}", k ? "," : "", value);
     }

@@ -227,6 +227,7 @@ void read_prism_valuations(const std::string& path, ModelParts& parts) {
   // order at the end: sizing them as states x variables up front let a
   // header of many variables beside a .tra of many states allocate
   // gigabytes before the missing lines were noticed (found by fuzzing).
+  std::vector<int32_t> values;  // row-major, in the file's order
   std::vector<uint32_t> line_states;
   Bitset seen(parts.num_states);
   uint64_t count = 0;
@@ -253,7 +254,7 @@ void read_prism_valuations(const std::string& path, ModelParts& parts) {
       } else if (v.is_bool[k] != (is_bool ? 1 : 0)) {
         f.fail_here(column - 1, "variable {} is {} in earlier states", v.variables[k], v.is_bool[k] ? "boolean" : "an integer");
       }
-      v.values.push_back(value);
+      values.push_back(value);
     }
     f.expect_char(')', "')' closing the values");
     f.expect_end();
@@ -265,14 +266,14 @@ void read_prism_valuations(const std::string& path, ModelParts& parts) {
   }
   // PRISM writes states in order; any other order is permuted here.
   if (!std::is_sorted(line_states.begin(), line_states.end())) {
-    std::vector<int32_t> ordered(v.values.size());
+    std::vector<int32_t> ordered(values.size());
     for (size_t i = 0; i < line_states.size(); ++i) {
-      std::copy_n(v.values.begin() + static_cast<int64_t>(i * width), width,
+      std::copy_n(values.begin() + static_cast<int64_t>(i * width), width,
                   ordered.begin() + static_cast<int64_t>(uint64_t{line_states[i]} * width));
     }
-    v.values = std::move(ordered);
+    values = std::move(ordered);
   }
-  parts.valuations = std::move(v);
+  parts.valuations = StateValuations(std::move(v.variables), std::move(v.is_bool), values);
 }
 
 }  // namespace pmc

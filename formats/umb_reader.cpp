@@ -469,12 +469,13 @@ class UmbReader {
     const uint64_t bytes_per_state = layout->bits / 8;
     const std::string_view data = sized_member("valuations/states/valuations.bin", saturating_mul(states_, bytes_per_state),
                                                "a valuation per state");
-    StateValuations& v = parts_.valuations;
+    std::vector<std::string> names;
+    std::vector<uint8_t> is_bool;
     for (const umb::Variable& variable : layout->variables) {
-      v.variables.push_back(variable.name);
-      v.is_bool.push_back(variable.is_bool ? 1 : 0);
+      names.push_back(variable.name);
+      is_bool.push_back(variable.is_bool ? 1 : 0);
     }
-    v.values.resize(states_ * layout->variables.size());
+    std::vector<int32_t> values(states_ * layout->variables.size());
     for (uint64_t s = 0; s < states_; ++s) {
       const auto* bits = reinterpret_cast<const unsigned char*>(data.data() + s * bytes_per_state);
       for (size_t k = 0; k < layout->variables.size(); ++k) {
@@ -483,9 +484,10 @@ class UmbReader {
         if (value < INT32_MIN || value > INT32_MAX) {
           error("valuations.bin: state {}'s {} is {}, beyond pmc's 32-bit variables", s, variable.name, value);
         }
-        v.values[s * layout->variables.size() + k] = static_cast<int32_t>(value);
+        values[s * layout->variables.size() + k] = static_cast<int32_t>(value);
       }
     }
+    parts_.valuations = StateValuations(std::move(names), std::move(is_bool), values);
   }
 
   std::string path_;

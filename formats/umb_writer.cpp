@@ -249,7 +249,7 @@ class UmbWriter {
     for (uint64_t s = 0; s < m_.num_states(); ++s) {
       auto* valuation = reinterpret_cast<unsigned char*>(data.data() + s * bytes);
       for (size_t k = 0; k < count; ++k) {
-        const int32_t value = v.values[s * count + k];
+        const int32_t value = v.value(s, k);
         umb::write_bits(valuation, layout[k].offset, layout[k].bits, static_cast<uint32_t>(value));
       }
     }

@@ -58,7 +58,7 @@ std::string state_valuation(const Model& model, uint64_t s) {
   std::string text;
   const size_t k = v.variables.size();
   for (size_t i = 0; i < k; ++i) {
-    const int32_t value = v.values[s * k + i];
+    const int32_t value = v.value(s, i);
     text += fmt::format("{}{}={}", i == 0 ? "" : ",", v.variables[i],
                         v.is_bool[i] ? (value != 0 ? "true" : "false") : std::to_string(value));
   }

@@ -251,6 +251,32 @@ std::vector<uint64_t> sorted_records(std::vector<uint64_t> keys, uint32_t words,
   return records;
 }
 
+// The state valuations: the sorted keys without their ids, packed as they
+// are (model/state_valuations.hpp shares the layout).
+StateValuations packed_valuations(const PrismModel& program, const StateLayout& layout,
+                                  const std::vector<uint64_t>& records, uint64_t n, unsigned threads) {
+  if (program.variables.empty()) return {};
+  std::vector<std::string> names;
+  std::vector<uint8_t> is_bool;
+  std::vector<StateValuations::Field> fields;
+  for (size_t i = 0; i < program.variables.size(); ++i) {
+    names.push_back(program.variables[i].name);
+    is_bool.push_back(program.variables[i].type == ValueType::boolean ? 1 : 0);
+    const StateLayout::Field& f = layout.field(i);
+    fields.push_back({f.word, f.shift, f.mask, f.lower});
+  }
+  const uint32_t words = layout.words(), stride = words + 1;
+  std::vector<uint64_t> packed;
+  reserve_with_huge_pages(packed, n * words);
+  packed.resize(n * words);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
+    const auto s = static_cast<uint64_t>(i);
+    std::copy_n(&records[s * stride], words, &packed[s * words]);
+  }
+  return StateValuations(std::move(names), std::move(is_bool), std::move(fields), words, std::move(packed));
+}
+
 // The memory limit: numbering and assembly beside the rows of pass 1 — the
 // sorted records (and the sort's copy, while the set still exists), the
 // renumbering maps, the valuations and the model's arrays — must fit the
@@ -261,7 +287,7 @@ void require_build_memory(const PrismModel& program, uint64_t n, uint32_t words,
                           uint64_t block_bytes, uint64_t rows, uint64_t entries, uint64_t memory_limit) {
   const uint64_t records = n * (words + 1) * sizeof(uint64_t);
   const uint64_t numbering = std::max(store_bytes + 2 * records, records + n * (4 + 8 + 8));
-  const uint64_t valuations = n * program.variables.size() * sizeof(int32_t);
+  const uint64_t valuations = program.variables.empty() ? 0 : n * words * sizeof(uint64_t);
   const uint64_t model = model_bytes_for(program.type, n, rows, entries) + (program.labels.size() + 2) * (n / 8 + 8) +
                          program.rewards.size() * 8 * std::max(n, entries);
   require_memory(block_bytes + numbering + valuations + model, memory_limit,
@@ -377,13 +403,7 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
     parts.rewards.push_back(std::move(structure));
   }
 
-  parts.valuations.variables.reserve(num_vars);
-  for (const Variable& v : program.variables) {
-    parts.valuations.variables.push_back(v.name);
-    parts.valuations.is_bool.push_back(v.type == ValueType::boolean ? 1 : 0);
-  }
-  reserve_with_huge_pages(parts.valuations.values, n * num_vars);
-  parts.valuations.values.resize(n * num_vars);
+  parts.valuations = packed_valuations(program, layout, records, n, threads);
   parts.definitions = {program.constants, program.formulas};
 
   // Pass 3: where each state's rows and entries start in the model, then
@@ -421,13 +441,15 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   };
   std::vector<Flagged> deadlocks(static_cast<size_t>(num_blocks)), nondeterministic(deadlocks.size());
   std::vector<std::vector<int32_t>> scratch(threads, std::vector<int32_t>(num_vars));
+  const bool evaluate_per_state =
+      !program.labels.empty() || std::any_of(program.rewards.begin(), program.rewards.end(),
+                                             [](const RewardDefinition& r) { return !r.state_items.empty(); });
   parallel_for(num_blocks, threads, 1, [&](int64_t b, int thread) {
     std::vector<int32_t>& values = scratch[static_cast<size_t>(thread)];
     const uint64_t first = static_cast<uint64_t>(b) * k_block_states;
     const uint64_t last = std::min(n, first + k_block_states);
     for (uint64_t s = first; s < last; ++s) {
-      layout.unpack(&records[s * stride], values);
-      std::copy(values.begin(), values.end(), parts.valuations.values.begin() + static_cast<int64_t>(s * num_vars));
+      if (evaluate_per_state) layout.unpack(&records[s * stride], values);
       for (size_t l = 0; l < program.labels.size(); ++l) {
         if (program.labels[l].condition.evaluate_bool(values)) parts.labels[l + 2].states.set(s);
       }

@@ -350,7 +350,7 @@ std::string describe_state(const StateValuations& valuations, uint64_t state) {
   std::string text;
   const size_t n = valuations.variables.size();
   for (size_t i = 0; i < n; ++i) {
-    const int32_t v = valuations.values[state * n + i];
+    const int32_t v = valuations.value(state, i);
     text += fmt::format("{}{}={}", i == 0 ? "" : ",", valuations.variables[i],
                         valuations.is_bool[i] ? (v != 0 ? "true" : "false") : std::to_string(v));
   }
@@ -377,11 +377,11 @@ void run_everywhere(const Model& model, const ConditionCode& program, int thread
 #pragma omp parallel num_threads(threads) if (n > k_parallel_rows)
   {
     std::vector<double> stack(program.max_stack + 1);
+    std::vector<int32_t> row(width);
 #pragma omp for schedule(static, 4096)
     for (int64_t s = 0; s < n; ++s) {
       RunError error;
-      const std::span<const int32_t> row =
-          width == 0 ? std::span<const int32_t>() : std::span(valuations.values.data() + static_cast<size_t>(s) * width, width);
+      if (width != 0) valuations.unpack(static_cast<uint64_t>(s), row);
       if (run(program, row, stack.data(), error)) {
         store(static_cast<size_t>(s), stack[0]);
       } else {

@@ -17,6 +17,7 @@
 #include <mutex>
 
 #include "common/bitset.hpp"
+#include "model/state_valuations.hpp"
 
 namespace pmc {
 
@@ -52,15 +53,6 @@ struct RewardStructure {
   std::vector<double> state_rewards;
   std::vector<double> transition_rewards;
   friend bool operator==(const RewardStructure&, const RewardStructure&) = default;
-};
-
-// The PRISM `.sta` valuation of each state: variables × states, row-major by state.
-struct StateValuations {
-  std::vector<std::string> variables;
-  std::vector<uint8_t> is_bool;  // per variable
-  std::vector<int32_t> values;   // num_states × variables.size()
-  bool empty() const { return variables.empty(); }
-  friend bool operator==(const StateValuations&, const StateValuations&) = default;
 };
 
 // What a PRISM-language source defines beside its variables, for properties

@@ -361,8 +361,9 @@ void validate_actions(const ModelParts& p) {
 
 void validate_valuations(const ModelParts& p) {
   const StateValuations& v = p.valuations;
-  if (v.empty() && v.values.empty()) return;
+  if (v.empty() && v.num_states() == 0) return;
   if (v.is_bool.size() != v.variables.size()) model_error("state valuations: one type flag per variable needed");
+  if (!v.consistent()) model_error("state valuations: the packed values do not match the {} variables", v.variables.size());
   std::unordered_set<std::string_view> seen;
   for (const std::string& name : v.variables) {
     if (name.empty() || name.find_first_of(",() \t") != std::string::npos) {
@@ -370,9 +371,8 @@ void validate_valuations(const ModelParts& p) {
     }
     if (!seen.insert(name).second) model_error("state valuations: variable \"{}\" appears twice", name);
   }
-  if (v.values.size() != p.num_states * v.variables.size()) {
-    model_error("state valuations: {} values for {} states × {} variables", v.values.size(), p.num_states,
-                v.variables.size());
+  if (v.num_states() != p.num_states) {
+    model_error("state valuations: values for {} states, but the model has {}", v.num_states(), p.num_states);
   }
 }
 

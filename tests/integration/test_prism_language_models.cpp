@@ -138,7 +138,7 @@ TEST_P(SourceInstance, BuildsThePrismModel) {
   if (!exported.valuations().empty()) {
     EXPECT_EQ(built.valuations().variables, exported.valuations().variables);
     EXPECT_EQ(built.valuations().is_bool, exported.valuations().is_bool);
-    EXPECT_TRUE(built.valuations().values == exported.valuations().values) << "state valuations differ";
+    EXPECT_TRUE(built.valuations() == exported.valuations()) << "state valuations differ";
   }
 }
 

@@ -204,7 +204,7 @@ ModelPtr with_valuation_label(const Model& m, const std::string& name, const std
   const uint64_t column = static_cast<uint64_t>(it - v.variables.begin());
   Bitset set(m.num_states());
   for (uint64_t s = 0; s < m.num_states(); ++s) {
-    if (v.values[s * v.variables.size() + column] >= at_least) set.set(s);
+    if (v.value(s, column) >= at_least) set.set(s);
   }
   return m.with_label(Label{name, set});
 }

@@ -20,11 +20,9 @@ Label label(const std::string& name, uint64_t n, std::initializer_list<uint64_t>
 
 // One integer variable x, the state's index.
 StateValuations index_variable(uint64_t n) {
-  StateValuations v;
-  v.variables = {"x"};
-  v.is_bool = {0};
-  for (uint64_t s = 0; s < n; ++s) v.values.push_back(static_cast<int32_t>(s));
-  return v;
+  std::vector<int32_t> values;
+  for (uint64_t s = 0; s < n; ++s) values.push_back(static_cast<int32_t>(s));
+  return StateValuations({"x"}, {0}, values);
 }
 
 // 0 → 1 and 2 with ½ each; 1 → 3; 2 → 2 and 3 with ½ each; 3 absorbing.

@@ -181,5 +181,41 @@ TEST(ModelBuild, NamesThatAreNotUtf8SurviveThePmcbRoundTrip) {
   }
 }
 
+// Valuations are packed (model/state_valuations.hpp): each field spans the
+// variable's least to greatest value, negative values, 32-bit extremes and
+// one-valued variables included, and reads back exactly.
+TEST(StateValuations, PackedValuesReadBackAsGiven) {
+  const std::vector<int32_t> values{-5, 0, 7, INT32_MIN, 1, 1, 7, INT32_MAX, 3, 0, 7, -1};
+  const StateValuations v({"a", "b", "c", "d"}, {0, 1, 0, 0}, values);
+  ASSERT_TRUE(v.consistent());
+  EXPECT_EQ(v.num_states(), 3u);
+  EXPECT_EQ(v.unpacked(), values);
+  EXPECT_EQ(v.value(1, 3), INT32_MAX);
+  EXPECT_EQ(v.value(2, 2), 7);  // c takes one value: no bits
+  // The 32-bit span of d needs a word of its own beside a, b and c.
+  EXPECT_LT(v.bytes(), values.size() * sizeof(int32_t) + 200);
+}
+
+TEST(StateValuations, EqualByValueHoweverPacked) {
+  // x in [0..3] packed from the values, and from a declared range [0..15]
+  // (the explorer's layout: 4 bits at the top of the word).
+  const StateValuations from_values({"x"}, {0}, std::vector<int32_t>{0, 3, 1});
+  const StateValuations declared({"x"}, {0}, {{0, 60, 0xf, 0}}, 1, {0ull << 60, 3ull << 60, 1ull << 60});
+  ASSERT_TRUE(declared.consistent());
+  EXPECT_EQ(declared.unpacked(), (std::vector<int32_t>{0, 3, 1}));
+  EXPECT_TRUE(from_values == declared);
+  const StateValuations other({"x"}, {0}, std::vector<int32_t>{0, 3, 2});
+  EXPECT_FALSE(from_values == other);
+  EXPECT_FALSE(from_values == StateValuations({"y"}, {0}, std::vector<int32_t>{0, 3, 1}));
+}
+
+TEST(StateValuations, AValuationForEachStateIsRequired) {
+  ModelParts p = small_mdp();
+  p.valuations = StateValuations({"x"}, {0}, std::vector<int32_t>{1, 2, 3});
+  EXPECT_NE(create_error(p).find("values for 3 states, but the model has 2"), std::string::npos) << create_error(p);
+  p.valuations = StateValuations({"x"}, {0}, {{5, 0, 1, 0}}, 1, {0, 1});  // word 5 of 1
+  EXPECT_NE(create_error(p).find("do not match"), std::string::npos) << create_error(p);
+}
+
 }  // namespace
 }  // namespace pmc

@@ -115,7 +115,7 @@ endmodule
   ASSERT_EQ(m->num_states(), 2u);
   // (1,2) -> (2,1) -> (1,2).
   EXPECT_EQ(m->columns(), (std::vector<uint32_t>{1, 0}));
-  EXPECT_EQ(m->valuations().values, (std::vector<int32_t>{1, 2, 2, 1}));
+  EXPECT_EQ(m->valuations().unpacked(), (std::vector<int32_t>{1, 2, 2, 1}));
 }
 
 TEST(PrismLanguageExplore, DtmcNondeterminismIsUniformAndMerged) {
@@ -189,7 +189,7 @@ module m
 endmodule
 )");
   ASSERT_EQ(m->num_states(), 4u);
-  EXPECT_EQ(m->valuations().values,
+  EXPECT_EQ(m->valuations().unpacked(),
             (std::vector<int32_t>{0, 0, 1, 3, 7, 2000000000, 5, 0, 2000000000, 1999999999, 0, 1}));
   const Bitset* init = m->initial_states();
   ASSERT_NE(init, nullptr);
@@ -215,7 +215,7 @@ endmodule
     options.threads = threads;
     const ModelPtr m = build_source(source, options);
     ASSERT_EQ(m->num_states(), 4u);
-    EXPECT_EQ(m->valuations().values, (std::vector<int32_t>{0, 0, 2000000000, 1, 3, 7, 2000000000, 9, 5, 0, 2000000000,
+    EXPECT_EQ(m->valuations().unpacked(), (std::vector<int32_t>{0, 0, 2000000000, 1, 3, 7, 2000000000, 9, 5, 0, 2000000000,
                                                             9, 1999999999, 0, 2000000000, 0}));
     EXPECT_TRUE(m->initial_states()->test(2));
     // (a=0) -> (a=1999999999): state 0 -> state 3.

@@ -95,7 +95,7 @@ TEST(StateExpressions, FunctionsAndArithmetic) {
   const std::vector<uint8_t> holds = states_of(m, "mod(d-7,4)=3");
   const StateValuations& v = m.valuations();
   for (uint64_t s = 0; s < m.num_states(); ++s) {
-    const int32_t d = v.values[s * 2 + 1];
+    const int32_t d = v.value(s, 1);
     EXPECT_EQ(holds[s], d == 2 || d == 6 ? 1 : 0) << "state " << s << " d=" << d;
   }
 }

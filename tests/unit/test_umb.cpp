@@ -96,7 +96,7 @@ TEST(Umb, ReadsTheSpecificationsExampleMdp) {
   ASSERT_EQ(m->rewards().size(), 1u);
   EXPECT_EQ(m->rewards()[0].name, "r");
   ASSERT_EQ(m->valuations().variables, (std::vector<std::string>{"x", "b"}));
-  EXPECT_EQ(m->valuations().values, (std::vector<int32_t>{0, 0, 1, 0, 2, 0, 2, 1}));
+  EXPECT_EQ(m->valuations().unpacked(), (std::vector<int32_t>{0, 0, 1, 0, 2, 0, 2, 1}));
   // From state 0, choice b reaches g with 0.8; choice a comes back at best.
   CheckResult r = check(*m, "Pmax=? [ F \"g\" ]", CheckOptions{});
   EXPECT_NEAR(r.initial_value, 0.8, 1e-6);
