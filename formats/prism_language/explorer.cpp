@@ -286,7 +286,7 @@ StateValuations packed_valuations(const PrismModel& program, const StateLayout& 
 void require_build_memory(const PrismModel& program, uint64_t n, uint32_t words, uint64_t store_bytes,
                           uint64_t block_bytes, uint64_t rows, uint64_t entries, uint64_t memory_limit) {
   const uint64_t records = n * (words + 1) * sizeof(uint64_t);
-  const uint64_t numbering = std::max(store_bytes + 2 * records, records + n * (4 + 8 + 8));
+  const uint64_t numbering = std::max(store_bytes + 2 * records, records + n * (4 + 8 + 8 + 8));
   const uint64_t valuations = program.variables.empty() ? 0 : n * words * sizeof(uint64_t);
   const uint64_t model = model_bytes_for(program.type, n, rows, entries) + (program.labels.size() + 2) * (n / 8 + 8) +
                          program.rewards.size() * 8 * std::max(n, entries);
@@ -413,8 +413,17 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   const bool with_actions = parts.action_names.size() > 1;
   std::vector<uint64_t> state_entries(n + 1, 0);
   if (mdp) parts.row_groups.assign(n + 1, 0);
+  // `where` in state order: the copies below then find the next states'
+  // rows by a sequential read and can fetch them many states ahead (read
+  // through `where`, each state's lookups were a chain of cache misses).
+  std::vector<uint64_t> source;
+  reserve_with_huge_pages(source, n);
+  source.resize(n);
   parallel_for(static_cast<int64_t>(n), threads, 4096, [&](int64_t i, int) {
-    const uint64_t at = where[id_at(static_cast<uint64_t>(i))];
+    const auto s = static_cast<uint64_t>(i);
+    if (s + 16 < n) __builtin_prefetch(&where[id_at(s + 16)]);
+    const uint64_t at = where[id_at(s)];
+    source[s] = at;
     const RowBlock& block = blocks[at >> 32];
     const uint32_t k = static_cast<uint32_t>(at);
     const uint32_t first_row = block.state_rows[k], last_row = block.state_rows[k + 1];
@@ -423,6 +432,7 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   });
   inclusive_scan_in_place(state_entries, threads);
   if (mdp) inclusive_scan_in_place(parts.row_groups, threads);
+  where = {};
   // Sized with huge pages: hundreds of MB of new memory fault in 4 KiB
   // pages otherwise, on one thread (common/huge_pages.hpp).
   auto size_array = [](auto& array, uint64_t size) {
@@ -462,7 +472,25 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
         parts.rewards[r].state_rewards[s] = sum;
       }
       // The rows, columns renumbered.
-      const uint64_t at = where[id_at(s)];
+      // Fetched ahead in three steps, each from what the one before loaded:
+      // a state's row offsets, its first entry's offset, its entries.
+      if (s + 12 < last) {
+        const uint64_t ahead = source[s + 12];
+        __builtin_prefetch(&blocks[ahead >> 32].state_rows[static_cast<uint32_t>(ahead)]);
+      }
+      if (s + 6 < last) {
+        const uint64_t ahead = source[s + 6];
+        const RowBlock& ahead_block = blocks[ahead >> 32];
+        __builtin_prefetch(&ahead_block.row_entries[ahead_block.state_rows[static_cast<uint32_t>(ahead)]]);
+      }
+      if (s + 3 < last) {
+        const uint64_t ahead = source[s + 3];
+        const RowBlock& ahead_block = blocks[ahead >> 32];
+        const uint32_t entry = ahead_block.row_entries[ahead_block.state_rows[static_cast<uint32_t>(ahead)]];
+        __builtin_prefetch(&ahead_block.columns[entry]);
+        __builtin_prefetch(&ahead_block.values[entry]);
+      }
+      const uint64_t at = source[s];
       const RowBlock& block = blocks[at >> 32];
       const uint32_t k = static_cast<uint32_t>(at);
       const uint8_t flags = block.flags[k];
@@ -484,14 +512,6 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
       for (uint32_t e = from; e < to; ++e) {
         if (e + 8 < to) __builtin_prefetch(&final_of[block.columns[e + 8]]);
         parts.columns[offset + (e - from)] = final_of[block.columns[e]];
-      }
-      if (s + 4 < last) __builtin_prefetch(&where[id_at(s + 4)]);
-      if (s + 2 < last) {
-        const uint64_t next = where[id_at(s + 2)];
-        const RowBlock& next_block = blocks[next >> 32];
-        const uint32_t next_row = next_block.state_rows[static_cast<uint32_t>(next)];
-        __builtin_prefetch(&next_block.columns[next_block.row_entries[next_row]]);
-        __builtin_prefetch(&next_block.values[next_block.row_entries[next_row]]);
       }
       std::copy(block.values.begin() + from, block.values.begin() + to, parts.values.begin() + static_cast<int64_t>(offset));
       if (with_actions) {
