@@ -188,16 +188,26 @@ class PmcbWriter {
   }
 
   void write_valuations(const Model& m) {
-    // Unpacked a chunk at a time (state_valuations.hpp): chunk_items_
-    // values, row-major by state, a state's values possibly split.
+    // Chunks of chunk_items_ values, row-major by state, a state's values
+    // possibly split between two chunks (as the format always had them):
+    // the states a chunk touches are unpacked (state_valuations.hpp) on
+    // every core, the writer being otherwise serial.
     const StateValuations& v = m.valuations();
     const uint64_t k = v.num_variables(), total = v.num_states() * k;
+    std::vector<int32_t> unpacked;
     for (uint64_t first = 0; first < total; first += chunk_items_) {
       const uint64_t end = std::min(total, first + chunk_items_);
+      const uint64_t first_state = first / k, end_state = (end + k - 1) / k;
+      unpacked.resize((end_state - first_state) * k);
+#pragma omp parallel for schedule(static) if (end_state - first_state > 4096)
+      for (int64_t i = 0; i < static_cast<int64_t>(end_state - first_state); ++i) {
+        const auto s = static_cast<uint64_t>(i);
+        v.unpack(first_state + s, std::span(unpacked.data() + s * k, k));
+      }
+      const uint64_t skip = first - first_state * k;
       chunk_.Clear();
-      auto* values = chunk_.mutable_valuations()->mutable_values();
-      values->Reserve(static_cast<int>(end - first));
-      for (uint64_t i = first; i < end; ++i) values->AddAlreadyReserved(v.value(i / k, i % k));
+      chunk_.mutable_valuations()->mutable_values()->Add(unpacked.begin() + static_cast<int64_t>(skip),
+                                                          unpacked.begin() + static_cast<int64_t>(skip + end - first));
       emit(chunk_);
     }
   }
