@@ -286,7 +286,7 @@ StateValuations packed_valuations(const PrismModel& program, const StateLayout& 
 void require_build_memory(const PrismModel& program, uint64_t n, uint32_t words, uint64_t store_bytes,
                           uint64_t block_bytes, uint64_t rows, uint64_t entries, uint64_t memory_limit) {
   const uint64_t records = n * (words + 1) * sizeof(uint64_t);
-  const uint64_t numbering = std::max(store_bytes + 2 * records, records + n * (4 + 8 + 8 + 8));
+  const uint64_t numbering = std::max(store_bytes + 2 * records, records + n * (4 + 8 + 8));
   const uint64_t valuations = program.variables.empty() ? 0 : n * words * sizeof(uint64_t);
   const uint64_t model = model_bytes_for(program.type, n, rows, entries) + (program.labels.size() + 2) * (n / 8 + 8) +
                          program.rewards.size() * 8 * std::max(n, entries);
@@ -363,25 +363,28 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   if (print_times) std::fprintf(stderr, "explore: pass 2 sorted by %.3f s\n", since_start());
   throw_if_cancelled(options.cancel);
   const uint32_t stride = words + 1;
+  // final_of: a discovery id's index in state order; source: where state
+  // i's rows are, its block (high 32 bits) and place in it. Indexed by
+  // state, source is read in order by the copies below, which can then
+  // fetch the next states' rows many states ahead.
   std::vector<uint32_t> final_of;
-  std::vector<uint64_t> where;  // a discovery id's block (high 32 bits) and place in it
+  std::vector<uint64_t> source;
   reserve_with_huge_pages(final_of, n);
   final_of.resize(n);
-  reserve_with_huge_pages(where, n);
-  where.resize(n);
+  reserve_with_huge_pages(source, n);
+  source.resize(n);
 #pragma omp parallel num_threads(threads)
   {
-#pragma omp for schedule(static) nowait
+#pragma omp for schedule(static)
     for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
       final_of[records[static_cast<uint64_t>(i) * stride + words]] = static_cast<uint32_t>(i);
     }
 #pragma omp for schedule(dynamic, 16)
     for (int64_t b = 0; b < static_cast<int64_t>(blocks.size()); ++b) {
       const std::vector<uint32_t>& states = blocks[static_cast<size_t>(b)].states;
-      for (size_t k = 0; k < states.size(); ++k) where[states[k]] = static_cast<uint64_t>(b) << 32 | k;
+      for (size_t k = 0; k < states.size(); ++k) source[final_of[states[k]]] = static_cast<uint64_t>(b) << 32 | k;
     }
   }
-  auto id_at = [&](uint64_t i) { return static_cast<uint32_t>(records[i * stride + words]); };
 
   ModelParts parts;
   parts.type = program.type;
@@ -413,17 +416,13 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   const bool with_actions = parts.action_names.size() > 1;
   std::vector<uint64_t> state_entries(n + 1, 0);
   if (mdp) parts.row_groups.assign(n + 1, 0);
-  // `where` in state order: the copies below then find the next states'
-  // rows by a sequential read and can fetch them many states ahead (read
-  // through `where`, each state's lookups were a chain of cache misses).
-  std::vector<uint64_t> source;
-  reserve_with_huge_pages(source, n);
-  source.resize(n);
   parallel_for(static_cast<int64_t>(n), threads, 4096, [&](int64_t i, int) {
     const auto s = static_cast<uint64_t>(i);
-    if (s + 16 < n) __builtin_prefetch(&where[id_at(s + 16)]);
-    const uint64_t at = where[id_at(s)];
-    source[s] = at;
+    if (s + 16 < n) {
+      const uint64_t ahead = source[s + 16];
+      __builtin_prefetch(&blocks[ahead >> 32].state_rows[static_cast<uint32_t>(ahead)]);
+    }
+    const uint64_t at = source[s];
     const RowBlock& block = blocks[at >> 32];
     const uint32_t k = static_cast<uint32_t>(at);
     const uint32_t first_row = block.state_rows[k], last_row = block.state_rows[k + 1];
@@ -432,7 +431,6 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   });
   inclusive_scan_in_place(state_entries, threads);
   if (mdp) inclusive_scan_in_place(parts.row_groups, threads);
-  where = {};
   // Sized with huge pages: hundreds of MB of new memory fault in 4 KiB
   // pages otherwise, on one thread (common/huge_pages.hpp).
   auto size_array = [](auto& array, uint64_t size) {

@@ -260,7 +260,7 @@ std::optional<GpuReached> reach_states_on_gpu(const PrismModel& program, const S
     block.row_entries = std::move(rows.row_entries);
     block.columns = std::move(rows.columns);
     block.values = std::move(rows.values);
-    block.actions = std::move(rows.actions);
+    if (program.actions.size() > 1) block.actions = std::move(rows.actions);  // else unused (rows.hpp)
     block.transition_rewards = std::move(rows.transition_rewards);
     reached.blocks.push_back(std::move(block));
   }

@@ -25,7 +25,7 @@ struct RowBlock {
   std::vector<uint32_t> row_entries;
   std::vector<uint32_t> columns;
   std::vector<double> values;
-  std::vector<uint32_t> actions;
+  std::vector<uint32_t> actions;  // per entry; empty when the program names no actions
   std::vector<std::vector<double>> transition_rewards;  // per reward structure with transition items
 
   void finish() {

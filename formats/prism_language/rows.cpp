@@ -14,7 +14,10 @@ uint64_t RowBlock::bytes() const {
 }
 
 RowBuilder::RowBuilder(const PrismModel& program, uint32_t words, std::vector<uint32_t> reward_structures)
-    : program_(program), words_(words), structures_(std::move(reward_structures)) {}
+    : program_(program),
+      words_(words),
+      with_actions_(program.actions.size() > 1),
+      structures_(std::move(reward_structures)) {}
 
 double RowBuilder::transition_reward(uint32_t structure, uint32_t action, std::span<const int32_t> values) const {
   double sum = 0;
@@ -51,7 +54,7 @@ void RowBuilder::add_state(uint32_t state, std::span<const int32_t> values, cons
   auto push_entry = [&](uint32_t column, double value, uint32_t action) {
     block.columns.push_back(column);
     block.values.push_back(value);
-    block.actions.push_back(action);
+    if (with_actions_) block.actions.push_back(action);
   };
   if (alternatives == 0) {
     block.flags.back() |= RowBlock::k_deadlock;

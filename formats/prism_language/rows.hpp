@@ -49,6 +49,7 @@ class RowBuilder {
 
   const PrismModel& program_;
   uint32_t words_;
+  bool with_actions_;  // whether the program names actions: else no action is recorded
   std::vector<uint32_t> structures_;
   std::vector<size_t> order_;
   std::vector<double> scaled_;
