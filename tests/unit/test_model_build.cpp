@@ -3,6 +3,9 @@
 // each kind of broken model with a message naming the state.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "common/error.hpp"
 #include "formats/pmcb.hpp"
 #include "model/model.hpp"
@@ -179,6 +182,43 @@ TEST(ModelBuild, NamesThatAreNotUtf8SurviveThePmcbRoundTrip) {
     write_pmcb(*m, path);
     EXPECT_TRUE(Model::create(read_pmcb(path))->same_as(*m)) << to_string(m->type());
   }
+}
+
+// The checks scan large models on every core (normalize.cpp): the error
+// reported is still the first in state order, as the serial scan gave.
+ModelParts long_chain(uint64_t n) {
+  ModelParts p;
+  p.type = ModelType::dtmc;
+  p.num_states = n;
+  for (uint64_t s = 0; s < n; ++s) {
+    p.row_offsets.push_back(s);
+    p.columns.push_back(static_cast<uint32_t>(std::min(s + 1, n - 1)));
+    p.values.push_back(1.0);
+  }
+  p.row_offsets.push_back(n);
+  return p;
+}
+
+TEST(ModelBuild, ErrorsInLargeModelsNameTheFirstBadState) {
+  const uint64_t n = 300000;
+  ModelParts p = long_chain(n);
+  p.values[250000] = 1.5;
+  p.values[150001] = -1;
+  p.values[150000] = 0.5;  // sums to 0.5: the first bad row
+  EXPECT_NE(create_error(p).find("state 150000: probabilities sum to 0.5"), std::string::npos) << create_error(p);
+  p = long_chain(n);
+  p.columns[200000] = static_cast<uint32_t>(n);
+  p.columns[100000] = static_cast<uint32_t>(n + 7);
+  EXPECT_NE(create_error(p).find("state 100000: transition to state 300007"), std::string::npos) << create_error(p);
+  p = long_chain(n);
+  p.rewards.push_back(RewardStructure{"r", std::vector<double>(n, 1.0), {}});
+  p.rewards[0].state_rewards[123456] = std::numeric_limits<double>::infinity();
+  p.rewards[0].state_rewards[200000] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(create_error(p).find("state 123456 has reward inf"), std::string::npos) << create_error(p);
+  p = long_chain(n);
+  p.row_offsets[70000] = p.row_offsets[70001] + 1;
+  EXPECT_NE(create_error(p).find("row offsets decrease at index 70001"), std::string::npos) << create_error(p);
+  EXPECT_TRUE(Model::create(long_chain(n))->num_states() == n);
 }
 
 // Valuations are packed (model/state_valuations.hpp): each field spans the
