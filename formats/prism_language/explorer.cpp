@@ -232,18 +232,29 @@ std::vector<uint64_t> sorted_records(const StateSet& set, unsigned threads) {
   return records;
 }
 
+// `n` keys of `words` words, `from_stride` words apart, copied into a new
+// array `to_stride` words apart (the words between left zero), on `threads`.
+std::vector<uint64_t> copy_keys(const uint64_t* from, uint32_t from_stride, uint64_t n, uint32_t to_stride,
+                                uint32_t words, unsigned threads) {
+  std::vector<uint64_t> to;
+  reserve_with_huge_pages(to, n * to_stride);
+  to.resize(n * to_stride);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
+    const auto k = static_cast<uint64_t>(i);
+    std::copy_n(from + k * from_stride, words, &to[k * to_stride]);
+  }
+  return to;
+}
+
 // The GPU explorer's keys (by discovery id) as sorted records.
 std::vector<uint64_t> sorted_records(std::vector<uint64_t> keys, uint32_t words, unsigned threads) {
   const uint64_t n = keys.size() / words;
   const uint32_t stride = words + 1;
-  std::vector<uint64_t> records;
-  reserve_with_huge_pages(records, n * stride);
-  records.resize(n * stride);
+  std::vector<uint64_t> records = copy_keys(keys.data(), words, n, stride, words, threads);
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
-    const auto id = static_cast<uint64_t>(i);
-    std::copy_n(&keys[id * words], words, &records[id * stride]);
-    records[id * stride + words] = id;
+    records[static_cast<uint64_t>(i) * stride + words] = static_cast<uint64_t>(i);  // the discovery id
   }
   keys.clear();
   keys.shrink_to_fit();
@@ -258,23 +269,13 @@ StateValuations packed_valuations(const PrismModel& program, const StateLayout& 
   if (program.variables.empty()) return {};
   std::vector<std::string> names;
   std::vector<uint8_t> is_bool;
-  std::vector<StateValuations::Field> fields;
-  for (size_t i = 0; i < program.variables.size(); ++i) {
-    names.push_back(program.variables[i].name);
-    is_bool.push_back(program.variables[i].type == ValueType::boolean ? 1 : 0);
-    const StateLayout::Field& f = layout.field(i);
-    fields.push_back({f.word, f.shift, f.mask, f.lower});
+  for (const Variable& v : program.variables) {
+    names.push_back(v.name);
+    is_bool.push_back(v.type == ValueType::boolean ? 1 : 0);
   }
-  const uint32_t words = layout.words(), stride = words + 1;
-  std::vector<uint64_t> packed;
-  reserve_with_huge_pages(packed, n * words);
-  packed.resize(n * words);
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
-    const auto s = static_cast<uint64_t>(i);
-    std::copy_n(&records[s * stride], words, &packed[s * words]);
-  }
-  return StateValuations(std::move(names), std::move(is_bool), std::move(fields), words, std::move(packed));
+  const uint32_t words = layout.words();
+  std::vector<uint64_t> packed = copy_keys(records.data(), words + 1, n, words, words, threads);
+  return StateValuations(std::move(names), std::move(is_bool), layout.fields(), words, std::move(packed));
 }
 
 // The memory limit: numbering and assembly beside the rows of pass 1 — the

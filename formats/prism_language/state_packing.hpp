@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "formats/prism_language/prism_model.hpp"
+#include "model/state_valuations.hpp"
 
 namespace pmc::prism_language {
 
@@ -21,22 +22,10 @@ class StateLayout {
  public:
   StateLayout() = default;
   explicit StateLayout(const std::vector<Variable>& variables) {
-    fields_.reserve(variables.size());
-    uint32_t word = 0, free_bits = 64;
-    for (const Variable& v : variables) {
-      const uint64_t span = static_cast<uint64_t>(static_cast<int64_t>(v.upper) - v.lower);
-      const uint32_t bits = static_cast<uint32_t>(std::bit_width(span));
-      if (bits > free_bits) {
-        ++word;
-        free_bits = 64;
-      }
-      free_bits -= bits;
-      // A constant variable (lower == upper) takes no bits; shift 0 keeps
-      // every shift below 64.
-      fields_.push_back({word, bits == 0 ? 0 : free_bits, bits == 0 ? 0 : (~uint64_t{0} >> (64 - bits)), v.lower});
-      total_bits_ += bits;
-    }
-    words_ = word + 1;
+    std::vector<std::pair<int32_t, int32_t>> ranges;
+    for (const Variable& v : variables) ranges.emplace_back(v.lower, v.upper);
+    fields_ = pack_layout(ranges, words_);
+    for (const Field& f : fields_) total_bits_ += static_cast<uint64_t>(std::bit_width(f.mask));
   }
 
   // Words per packed state (at least 1, also for a program without variables).
@@ -63,12 +52,9 @@ class StateLayout {
   }
 
   // Where variable i sits: bits [shift, shift + bit_width(mask)) of word.
-  struct Field {
-    uint32_t word, shift;
-    uint64_t mask;
-    int32_t lower;
-  };
+  using Field = PackedField;
   const Field& field(size_t variable) const { return fields_[variable]; }
+  const std::vector<Field>& fields() const { return fields_; }
 
   void unpack(const uint64_t* packed, std::span<int32_t> values) const {
     for (size_t i = 0; i < fields_.size(); ++i) {

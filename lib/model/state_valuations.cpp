@@ -6,6 +6,25 @@
 
 namespace pmc {
 
+std::vector<PackedField> pack_layout(std::span<const std::pair<int32_t, int32_t>> ranges, uint32_t& words) {
+  std::vector<PackedField> fields;
+  fields.reserve(ranges.size());
+  uint32_t word = 0, free_bits = 64;
+  for (const auto& [lower, upper] : ranges) {
+    const auto span = static_cast<uint64_t>(static_cast<int64_t>(upper) - lower);
+    const auto bits = static_cast<uint32_t>(std::bit_width(span));
+    if (bits > free_bits) {
+      ++word;
+      free_bits = 64;
+    }
+    free_bits -= bits;
+    // A one-valued variable takes no bits; shift 0 keeps every shift below 64.
+    fields.push_back({word, bits == 0 ? 0 : free_bits, bits == 0 ? 0 : (~uint64_t{0} >> (64 - bits)), lower});
+  }
+  words = word + 1;
+  return fields;
+}
+
 StateValuations::StateValuations(std::vector<std::string> names, std::vector<uint8_t> bool_flags,
                                  std::span<const int32_t> values)
     : variables(std::move(names)), is_bool(std::move(bool_flags)) {
@@ -19,22 +38,11 @@ StateValuations::StateValuations(std::vector<std::string> names, std::vector<uin
       highest[i] = std::max(highest[i], values[s * k + i]);
     }
   }
-  // The explorer's layout (state_packing.hpp): fields from the top of word 0
-  // down, a new word where the next field would not fit.
-  uint32_t word = 0, free_bits = 64;
-  fields_.reserve(k);
-  for (size_t i = 0; i < k; ++i) {
-    const int32_t lower = n == 0 ? 0 : lowest[i];
-    const uint64_t span = n == 0 ? 0 : static_cast<uint64_t>(static_cast<int64_t>(highest[i]) - lower);
-    const auto bits = static_cast<uint32_t>(std::bit_width(span));
-    if (bits > free_bits) {
-      ++word;
-      free_bits = 64;
-    }
-    free_bits -= bits;
-    fields_.push_back({word, bits == 0 ? 0 : free_bits, bits == 0 ? 0 : (~uint64_t{0} >> (64 - bits)), lower});
+  std::vector<std::pair<int32_t, int32_t>> ranges(k, {0, 0});
+  if (n > 0) {
+    for (size_t i = 0; i < k; ++i) ranges[i] = {lowest[i], highest[i]};
   }
-  words_ = word + 1;
+  fields_ = pack_layout(ranges, words_);
   packed_.assign(n * words_, 0);
   for (uint64_t s = 0; s < n; ++s) {
     uint64_t* state = &packed_[s * words_];

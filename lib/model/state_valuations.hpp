@@ -11,18 +11,26 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pmc {
 
+// Where a variable sits in its state's words: (word >> shift) & mask, plus lower.
+struct PackedField {
+  uint32_t word = 0, shift = 0;
+  uint64_t mask = 0;  // 0 for a variable with one value
+  int32_t lower = 0;
+};
+
+// The fields of variables ranging over [lower, upper] each, laid out as
+// above (the explorer's state_packing.hpp and the readers use this one
+// layout); `words` is set to the words a state takes, at least 1.
+std::vector<PackedField> pack_layout(std::span<const std::pair<int32_t, int32_t>> ranges, uint32_t& words);
+
 class StateValuations {
  public:
-  // Where a variable sits: (word >> shift) & mask, plus lower.
-  struct Field {
-    uint32_t word = 0, shift = 0;
-    uint64_t mask = 0;  // 0 for a variable with one value
-    int32_t lower = 0;
-  };
+  using Field = PackedField;
 
   // The variables' names and types (public: readers fill them first).
   std::vector<std::string> variables;
