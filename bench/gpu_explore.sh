@@ -7,8 +7,8 @@
 #   bash bench/gpu_explore.sh test    test_gpu_explorer (every carried source, PMC_TEST_MAX_TRANSITIONS=0),
 #                                     the explorer's unit tests (auto picks the GPU for the large ones),
 #                                     test_gpu_explorer's small sources under compute-sanitizer memcheck
-#   bash bench/gpu_explore.sh bench   bench/build_rate.py: `pmc convert` with --build cpu against
-#                                     --build gpu (byte-identical outputs asserted), then the whole
+#   bash bench/gpu_explore.sh bench   bench/build_rate.py: `pmc convert` with --build cpu against the default
+#                                     (auto: the GPU past 2^21 states; byte-identical outputs asserted), then the whole
 #                                     `pmc check` of consensus N=8 K=2 from its source at the defaults
 #                                     and with --build cpu (--stats)
 #   PMC_MODELS   the carried reference models (default .dev/models: manifest.tsv and each instance's source)
@@ -41,11 +41,11 @@ case "$PART" in
     echo "memcheck: exit $?"; tail -3 "$OUT/memcheck.log"
     ;;
   bench)
-    python3 bench/build_rate.py $PMC $PMC --before-args "--build cpu" --after-args "--build gpu" --repeat 3 \
+    python3 bench/build_rate.py $PMC $PMC --before-args "--build cpu" --after-args "--build auto" --repeat 3 \
       --case $S/consensus.6.prism:K=2 --case $S/nand.prism:N=60,K=4 \
       --case $S/crowds.prism:TotalRuns=6,CrowdSize=20 --case $S/csma.3-4.prism --case $S/leader_async7.nm \
       --case $S/egl.prism:N=8,L=2 --case $S/pacman.nm:MAXSTEPS=60 | tee "$OUT/rate_cpu_gpu.txt"
-    python3 bench/build_rate.py $PMC $PMC --before-args "--build cpu" --after-args "--build gpu" --repeat 1 \
+    python3 bench/build_rate.py $PMC $PMC --before-args "--build cpu" --after-args "--build auto" --repeat 1 \
       --case $S/consensus.8.prism:K=2 --case $S/egl.prism:N=10,L=2 | tee "$OUT/rate_cpu_gpu_large.txt"
     for build in auto cpu; do
       /usr/bin/time -f "peak %M KB" $PMC check --model $S/consensus.8.prism --const K=2 --build $build --stats \

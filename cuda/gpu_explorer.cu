@@ -15,10 +15,16 @@
 //     the next ids — the next frontier;
 //  4. turned into rows: one thread per state sorts its branches by target
 //     key and merges equal targets exactly as RowBuilder (rows.cpp) does;
-//  5. compacted and copied back as one RowBlock.
+//  5. compacted onto the rows of the chunks before, by discovery id.
+//
+// Once the frontier is empty the states are numbered (a radix sort of the
+// packed keys, word by word from the last: packed order is PRISM's state
+// order) and the model is assembled in that order, its columns renumbered
+// (explorer.cpp's passes 2 and 3); the host receives each array once.
 //
 // Floating point follows the CPU bit for bit: sums and products in the
 // same order, with explicitly rounded operations (no fused multiply-add).
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -27,6 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "common/huge_pages.hpp"
 #include "cuda/check.cuh"
@@ -581,7 +588,7 @@ __global__ void rows_kernel(Program p, RowArrays r, uint64_t first, uint64_t cou
     ++entries;
   };
   if (alternatives == 0) {
-    r.flags[i] = ExploredRows::k_deadlock;
+    r.flags[i] = ExploredModel::k_deadlock;
     r.row_entries[rb + rows++] = 0;
     for (uint32_t s = 0; s < S; ++s) r.rewards[s * r.entry_room + eb] = 0.0;
     push_entry(static_cast<uint32_t>(first + i), 1.0, 0);
@@ -605,7 +612,7 @@ __global__ void rows_kernel(Program p, RowArrays r, uint64_t first, uint64_t cou
       }
     }
   } else {
-    r.flags[i] = p.model_type == 0 && alternatives > 1 ? ExploredRows::k_nondeterministic : 0;
+    r.flags[i] = p.model_type == 0 && alternatives > 1 ? ExploredModel::k_nondeterministic : 0;
     r.row_entries[rb + rows++] = 0;
     const double scale = p.model_type == 0 ? __ddiv_rn(1.0, static_cast<double>(alternatives)) : 1.0;
     for (uint32_t b = 0; b < branches; ++b) order[b] = b;
@@ -642,6 +649,7 @@ __global__ void rows_kernel(Program p, RowArrays r, uint64_t first, uint64_t cou
   r.row_counts[i] = rows;
 }
 
+// A chunk's rows appended to the explored rows (by discovery id).
 struct CompactArrays {
   const uint64_t* branch_offsets;
   const uint64_t* alternative_offsets;
@@ -653,29 +661,109 @@ struct CompactArrays {
   const double* rewards_in;
   uint64_t entry_room;
   const uint32_t* row_entries_in;
+  uint64_t entry_base, row_base;  // the chunks' before
   uint32_t* columns;
   double* values;
-  uint32_t* actions;
-  double* rewards;  // structure r at r * total_entries
-  uint64_t total_entries;
-  uint32_t* row_entries;
-  uint32_t* state_rows;
+  uint32_t* actions;  // null when the program names no actions
+  double* rewards;    // entry-major: structure s of entry e at e * structures + s
+  uint64_t* row_entries;
+  uint64_t* state_rows;  // the chunk's first state's
 };
 
 __global__ void compact_kernel(CompactArrays c, uint32_t structures, uint64_t count) {
   const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
   if (i >= count) return;
   const uint64_t eb = c.branch_offsets[i] + i, rb = c.alternative_offsets[i] + i;
-  const uint64_t eo = c.entry_offsets[i], ro = c.row_offsets[i];
-  const uint64_t entries = c.entry_offsets[i + 1] - eo, rows = c.row_offsets[i + 1] - ro;
+  const uint64_t eo = c.entry_base + c.entry_offsets[i], ro = c.row_base + c.row_offsets[i];
+  const uint64_t entries = c.entry_offsets[i + 1] - c.entry_offsets[i], rows = c.row_offsets[i + 1] - c.row_offsets[i];
   for (uint64_t e = 0; e < entries; ++e) {
     c.columns[eo + e] = c.columns_in[eb + e];
     c.values[eo + e] = c.values_in[eb + e];
-    c.actions[eo + e] = c.actions_in[eb + e];
-    for (uint32_t s = 0; s < structures; ++s) c.rewards[s * c.total_entries + eo + e] = c.rewards_in[s * c.entry_room + eb + e];
+    if (c.actions != nullptr) c.actions[eo + e] = c.actions_in[eb + e];
+    for (uint32_t s = 0; s < structures; ++s) c.rewards[(eo + e) * structures + s] = c.rewards_in[s * c.entry_room + eb + e];
   }
-  for (uint64_t k = 0; k < rows; ++k) c.row_entries[ro + k] = static_cast<uint32_t>(eo + c.row_entries_in[rb + k]);
-  c.state_rows[i] = static_cast<uint32_t>(ro);
+  for (uint64_t k = 0; k < rows; ++k) c.row_entries[ro + k] = eo + c.row_entries_in[rb + k];
+  c.state_rows[i] = ro;
+}
+
+// ---------------------------------------------------------------------------
+// Numbering and assembly.
+
+__global__ void iota_kernel(uint32_t* out, uint64_t n) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = static_cast<uint32_t>(i);
+}
+
+// out[i] = word w of the key of state order[i].
+__global__ void gather_word_kernel(const uint64_t* keys, uint32_t words, uint32_t w, const uint32_t* order,
+                                   uint64_t* out, uint64_t n) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = keys[static_cast<uint64_t>(order[i]) * words + w];
+}
+
+// final_of[order[i]] = i, and the keys in state order.
+__global__ void number_kernel(const uint32_t* order, const uint64_t* keys, uint32_t words, uint32_t* final_of,
+                              uint64_t* sorted_keys, uint64_t n) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  const uint32_t id = order[i];
+  final_of[id] = static_cast<uint32_t>(i);
+  for (uint32_t w = 0; w < words; ++w) sorted_keys[i * words + w] = keys[static_cast<uint64_t>(id) * words + w];
+}
+
+__global__ void renumber_kernel(const uint32_t* final_of, uint32_t* ids, uint64_t n) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) ids[i] = final_of[ids[i]];
+}
+
+// Rows and entries of state i (state order); counts[n] stay 0 for the scans.
+__global__ void sizes_kernel(const uint32_t* order, const uint64_t* state_rows, const uint64_t* row_entries,
+                             uint64_t* row_counts, uint64_t* entry_counts, uint64_t n) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  const uint32_t id = order[i];
+  const uint64_t first = state_rows[id], last = state_rows[id + 1];
+  row_counts[i] = last - first;
+  entry_counts[i] = row_entries[last] - row_entries[first];
+}
+
+struct AssembleArrays {
+  const uint32_t* order;     // state order -> discovery id
+  const uint32_t* final_of;  // discovery id -> state order
+  const uint64_t* state_rows;
+  const uint64_t* row_entries;
+  const uint32_t* columns_in;
+  const double* values_in;
+  const uint32_t* actions_in;
+  const double* rewards_in;  // entry-major
+  const uint8_t* flags_in;
+  const uint64_t* row_starts;    // scanned, state order
+  const uint64_t* entry_starts;  // scanned, state order
+  uint64_t* row_offsets;
+  uint32_t* columns;
+  double* values;
+  uint32_t* actions;  // null when the program names no actions
+  double* rewards;    // structure s at s * entries
+  uint64_t entries;
+  uint8_t* flags;
+};
+
+__global__ void assemble_kernel(AssembleArrays a, uint32_t structures, uint64_t n) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  const uint32_t id = a.order[i];
+  const uint64_t first_row = a.state_rows[id], last_row = a.state_rows[id + 1];
+  const uint64_t from = a.row_entries[first_row], to = a.row_entries[last_row];
+  const uint64_t row = a.row_starts[i], offset = a.entry_starts[i];
+  for (uint64_t r = first_row; r < last_row; ++r) a.row_offsets[row + (r - first_row)] = offset + (a.row_entries[r] - from);
+  for (uint64_t e = from; e < to; ++e) {
+    const uint64_t out = offset + (e - from);
+    a.columns[out] = a.final_of[a.columns_in[e]];
+    a.values[out] = a.values_in[e];
+    if (a.actions != nullptr) a.actions[out] = a.actions_in[e];
+    for (uint32_t s = 0; s < structures; ++s) a.rewards[s * a.entries + out] = a.rewards_in[e * structures + s];
+  }
+  a.flags[i] = a.flags_in[id];
 }
 
 // ---------------------------------------------------------------------------
@@ -770,6 +858,11 @@ class Explorer {
     p_.structure_items = structure_items_.data();
     p_.reward_items = reward_items_.data();
     words_ = program.words;
+    with_actions_ = p_.num_actions > 1;
+    // The sort skips each word's unused low bits (fields fill words from the top).
+    low_bits_.assign(words_, 64);
+    for (const ExploreField& f : program.fields) low_bits_[f.word] = std::min(low_bits_[f.word], static_cast<int>(f.shift));
+    for (int& bit : low_bits_) bit = bit == 64 ? 0 : bit;
     limit_ = std::min<uint64_t>(limits.max_states == 0 ? k_max_device_states : limits.max_states, k_max_device_states);
   }
 
@@ -782,14 +875,15 @@ class Explorer {
     grow_slots(num_initial);
     {
       DeviceBuffer<uint64_t> initial_keys(initial, s);
-      DeviceBuffer<uint32_t> ids(num_initial);
-      insert_kernel<<<blocks_for(num_initial, 256), 256, 0, s>>>(set(), initial_keys.data(), num_initial, ids.data());
+      initial_ids_.allocate(num_initial);
+      insert_kernel<<<blocks_for(num_initial, 256), 256, 0, s>>>(set(), initial_keys.data(), num_initial,
+                                                                 initial_ids_.data());
       PMC_CUDA_CHECK_LAUNCH("insert_kernel");
-      download(result.initial_ids, ids.data(), num_initial, s);
+      synchronize(s);
     }
     uint64_t count = num_initial, done = 0;
     uint64_t chunk = 4096;
-    uint64_t row_bytes = 0, chunks = 0;
+    uint64_t chunks = 0;
     const auto start = std::chrono::steady_clock::now();
     using Clock = std::chrono::steady_clock;
     auto lap = [](Clock::time_point& since, double& total) {
@@ -806,7 +900,7 @@ class Explorer {
           std::chrono::steady_clock::now() - start > std::chrono::milliseconds(k_narrow_patience_ms)) {
         result.reason = "the state space is too deep and narrow for the GPU explorer (" + std::to_string(done) +
                         " states in " + std::to_string(chunks) + " breadth-first steps)";
-        return finish(result, Stop::beyond_device, count);
+        return finish(result, Stop::beyond_device);
       }
       uint64_t size = std::min(chunk, count - done);
       // 1. Count; halve the chunk while its branches are too many.
@@ -817,7 +911,7 @@ class Explorer {
         count_kernel<<<blocks_for(size, k_expand_threads), k_expand_threads, 0, s>>>(
             p_, keys_.data(), done, size, branch_counts_.data(), alternative_counts_.data(), flags_.data());
         PMC_CUDA_CHECK_LAUNCH("count_kernel");
-        if (Stop stop = check_flags(result); stop != Stop::done) return finish(result, stop, count);
+        if (Stop stop = check_flags(result); stop != Stop::done) return finish(result, stop);
         fill_last(branch_counts_, size);
         fill_last(alternative_counts_, size);
         branches = exclusive_sum(scratch_, branch_counts_.data(), branch_offsets_.data(), size, s);
@@ -828,7 +922,7 @@ class Explorer {
       lap(stage, stages_[0]);
       if (branches > k_max_chunk_branches * 4) {
         result.reason = "a state has more than 2^27 transitions";
-        return finish(result, Stop::beyond_device, count);
+        return finish(result, Stop::beyond_device);
       }
       // 2. Write the branches.
       reserve_branches(branches, alternatives, size);
@@ -838,12 +932,12 @@ class Explorer {
       write_kernel<<<blocks_for(size, k_expand_threads), k_expand_threads, 0, s>>>(
           p_, keys_.data(), done, size, branch_offsets_.data(), alternative_offsets_.data(), arrays, flags_.data());
       PMC_CUDA_CHECK_LAUNCH("write_kernel");
-      if (Stop stop = check_flags(result); stop != Stop::done) return finish(result, stop, count);
+      if (Stop stop = check_flags(result); stop != Stop::done) return finish(result, stop);
       lap(stage, stages_[1]);
       // 3. Insert the targets.
       if (count + branches > k_max_device_states) {
         result.reason = "the model may have more states than the GPU explorer's 32-bit ids number";
-        return finish(result, Stop::beyond_device, count);
+        return finish(result, Stop::beyond_device);
       }
       grow_keys(count + branches, count);
       grow_slots(count + branches);
@@ -855,22 +949,27 @@ class Explorer {
       unsigned long long found = 0;
       copy_to_host(&found, count_.data(), sizeof(found), s);
       count = found;
-      if (count > limit_) return finish(result, Stop::too_many_states, count);
+      if (count > limit_) return finish(result, Stop::too_many_states);
       lap(stage, stages_[2]);
-      // 4. Rows, 5. compacted and copied back.
-      result.blocks.push_back(rows(done, size, branches, alternatives));
+      // 4. Rows, 5. compacted.
+      rows(done, size, branches, alternatives);
       lap(stage, stages_[3]);
-      row_bytes += result.blocks.back().bytes();
       done += size;
       chunk = std::min(k_max_chunk_states, chunk * 2);
-      if (limits_.after_chunk) limits_.after_chunk(count, row_bytes);
+      if (limits_.after_chunk) limits_.after_chunk(count);
     }
+    auto stage = Clock::now();
+    if (limits_.before_assembly) limits_.before_assembly(count, total_rows_, total_entries_);
+    result.model = assemble(count);
+    lap(stage, stages_[4]);
     if (std::getenv("PMC_EXPLORE_TIMES") != nullptr) {
       std::fprintf(stderr, "gpu explorer: %llu states, %llu chunks: count %.3f s, write %.3f s, insert %.3f s, "
-                   "rows+copy %.3f s (copies %.3f s)\n", static_cast<unsigned long long>(count),
-                   static_cast<unsigned long long>(chunks), stages_[0], stages_[1], stages_[2], stages_[3], copies_);
+                   "rows %.3f s, numbering+assembly+copies %.3f s (copies %.3f s, %.2f GB)\n",
+                   static_cast<unsigned long long>(count), static_cast<unsigned long long>(chunks), stages_[0],
+                   stages_[1], stages_[2], stages_[3], stages_[4], copies_, static_cast<double>(copied_bytes_) / 1e9);
     }
-    return finish(result, Stop::done, count);
+    result.stop = Stop::done;
+    return result;
   }
 
  private:
@@ -932,8 +1031,6 @@ class Explorer {
     row_counts_.allocate(size + 1);
     entry_offsets_.allocate(size + 1);
     row_offsets_.allocate(size + 1);
-    flags_out_.allocate(size);
-    state_rows_.allocate(size);
   }
 
   template <typename T>
@@ -959,83 +1056,199 @@ class Explorer {
     at_least(row_entries_in_, alternatives + size);
   }
 
-  ExploredRows rows(uint64_t first, uint64_t size, uint64_t branches, uint64_t alternatives) {
+  // The chunk's rows, appended to the rows of the states before it.
+  void rows(uint64_t first, uint64_t size, uint64_t branches, uint64_t alternatives) {
     const StreamHandle s = stream_.get();
     const uint64_t S = p_.num_structures;
     const uint64_t entry_room = branches + size;
+    all_flags_.reserve(first + size, first, s);
+    all_state_rows_.reserve(first + size + 1, first, s);
     RowArrays r{branch_offsets_.data(), alternative_offsets_.data(), branch_keys_.data(), branch_weights_.data(),
                 branch_alternatives_.data(), branch_targets_.data(), alternative_actions_.data(),
                 alternative_first_.data(), alternative_rewards_.data(), order_.data(), columns_in_.data(),
                 values_in_.data(), actions_in_.data(), rewards_in_.data(), entry_room, row_entries_in_.data(),
-                entry_counts_.data(), row_counts_.data(), flags_out_.data()};
+                entry_counts_.data(), row_counts_.data(), all_flags_.data() + first};
     rows_kernel<<<blocks_for(size, k_expand_threads), k_expand_threads, 0, s>>>(p_, r, first, size);
     PMC_CUDA_CHECK_LAUNCH("rows_kernel");
     fill_last(entry_counts_, size);
     fill_last(row_counts_, size);
     const uint64_t entries = exclusive_sum(scratch_, entry_counts_.data(), entry_offsets_.data(), size, s);
     const uint64_t rows = exclusive_sum(scratch_, row_counts_.data(), row_offsets_.data(), size, s);
-    at_least(columns_, entries);
-    at_least(values_, entries);
-    at_least(actions_, entries);
-    at_least(rewards_, entries * S);
-    at_least(row_entries_, rows);
+    const uint64_t all_entries = total_entries_ + entries, all_rows = total_rows_ + rows;
+    all_columns_.reserve(all_entries, total_entries_, s);
+    all_values_.reserve(all_entries, total_entries_, s);
+    if (with_actions_) all_actions_.reserve(all_entries, total_entries_, s);
+    if (S > 0) all_rewards_.reserve(all_entries * S, total_entries_ * S, s);
+    all_row_entries_.reserve(all_rows + 1, total_rows_, s);
     CompactArrays c{branch_offsets_.data(), alternative_offsets_.data(), entry_offsets_.data(), row_offsets_.data(),
                     columns_in_.data(), values_in_.data(), actions_in_.data(), rewards_in_.data(), entry_room,
-                    row_entries_in_.data(), columns_.data(), values_.data(), actions_.data(), rewards_.data(),
-                    entries, row_entries_.data(), state_rows_.data()};
+                    row_entries_in_.data(), total_entries_, total_rows_, all_columns_.data(), all_values_.data(),
+                    with_actions_ ? all_actions_.data() : nullptr, all_rewards_.data(), all_row_entries_.data(),
+                    all_state_rows_.data() + first};
     compact_kernel<<<blocks_for(size, 256), 256, 0, s>>>(c, static_cast<uint32_t>(S), size);
     PMC_CUDA_CHECK_LAUNCH("compact_kernel");
-
-    synchronize(s);
-    const auto copies_start = std::chrono::steady_clock::now();
-    ExploredRows block;
-    block.first_state = first;
-    block.count = size;
-    download_staged(block.flags, flags_out_.data(), size);
-    download_staged(block.state_rows, state_rows_.data(), size);
-    download_staged(block.row_entries, row_entries_.data(), rows);
-    download_staged(block.columns, columns_.data(), entries);
-    download_staged(block.values, values_.data(), entries);
-    download_staged(block.actions, actions_.data(), entries);
-    block.transition_rewards.resize(S);
-    for (uint64_t k = 0; k < S; ++k) download_staged(block.transition_rewards[k], rewards_.data() + k * entries, entries);
-    copies_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - copies_start).count();
-    // The ends, as RowBlock::finish adds them.
-    block.state_rows.push_back(static_cast<uint32_t>(rows));
-    block.row_entries.push_back(static_cast<uint32_t>(entries));
-    return block;
+    total_entries_ = all_entries;
+    total_rows_ = all_rows;
   }
 
-  GpuExploration& finish(GpuExploration& result, Stop stop, uint64_t count) {
+  // Numbering and assembly of the n explored states (the file's comment);
+  // the exploration's buffers are freed first to make room.
+  ExploredModel assemble(uint64_t n) {
+    const StreamHandle s = stream_.get();
+    const uint64_t S = p_.num_structures;
+    const uint64_t rows = total_rows_, entries = total_entries_;
+    release_exploration_buffers();
+    // The ends, as RowBlock::finish adds them.
+    all_state_rows_.reserve(n + 1, n, s);
+    all_row_entries_.reserve(rows + 1, rows, s);
+    copy_to_device(all_state_rows_.data() + n, &rows, sizeof(rows), s);
+    copy_to_device(all_row_entries_.data() + rows, &entries, sizeof(entries), s);
+
+    // The order: stable radix sorts of one word each, the last word first.
+    DeviceBuffer<uint32_t> order(n), order_other(n);
+    {
+      DeviceBuffer<uint64_t> word(n), word_other(n);
+      iota_kernel<<<blocks_for(n, 256), 256, 0, s>>>(order.data(), n);
+      PMC_CUDA_CHECK_LAUNCH("iota_kernel");
+      for (uint32_t w = words_; w-- > 0;) {
+        gather_word_kernel<<<blocks_for(n, 256), 256, 0, s>>>(keys_.data(), words_, w, order.data(), word.data(), n);
+        PMC_CUDA_CHECK_LAUNCH("gather_word_kernel");
+        cub::DoubleBuffer<uint64_t> sort_keys(word.data(), word_other.data());
+        cub::DoubleBuffer<uint32_t> sort_values(order.data(), order_other.data());
+        size_t bytes = 0;
+        PMC_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, sort_keys, sort_values, n, low_bits_[w], 64, s));
+        if (bytes > scratch_.size()) scratch_.allocate(bytes);
+        PMC_CUDA_CHECK(
+            cub::DeviceRadixSort::SortPairs(scratch_.data(), bytes, sort_keys, sort_values, n, low_bits_[w], 64, s));
+        if (sort_values.Current() != order.data()) std::swap(order, order_other);
+      }
+    }
+    DeviceBuffer<uint32_t> final_of(n);
+    DeviceBuffer<uint64_t> sorted_keys(n * words_);
+    number_kernel<<<blocks_for(n, 256), 256, 0, s>>>(order.data(), keys_.data(), words_, final_of.data(),
+                                                     sorted_keys.data(), n);
+    PMC_CUDA_CHECK_LAUNCH("number_kernel");
+    const uint64_t num_initial = initial_ids_.size();
+    renumber_kernel<<<blocks_for(num_initial, 256), 256, 0, s>>>(final_of.data(), initial_ids_.data(), num_initial);
+    PMC_CUDA_CHECK_LAUNCH("renumber_kernel");
+    order_other.allocate(0);
+    keys_ = GrowingBuffer<uint64_t>();
+
+    // Where each state's rows and entries start in the model.
+    DeviceBuffer<uint64_t> row_starts(n + 1), entry_starts(n + 1);
+    {
+      DeviceBuffer<uint64_t> row_counts(n + 1), entry_counts(n + 1);
+      sizes_kernel<<<blocks_for(n, 256), 256, 0, s>>>(order.data(), all_state_rows_.data(), all_row_entries_.data(),
+                                                      row_counts.data(), entry_counts.data(), n);
+      PMC_CUDA_CHECK_LAUNCH("sizes_kernel");
+      const uint64_t zero = 0;
+      copy_to_device(row_counts.data() + n, &zero, sizeof(zero), s);
+      copy_to_device(entry_counts.data() + n, &zero, sizeof(zero), s);
+      exclusive_sum(scratch_, row_counts.data(), row_starts.data(), n, s);
+      exclusive_sum(scratch_, entry_counts.data(), entry_starts.data(), n, s);
+    }
+    DeviceBuffer<uint64_t> row_offsets(rows + 1);
+    DeviceBuffer<uint32_t> columns(entries), actions(with_actions_ ? entries : 0);
+    DeviceBuffer<double> values(entries), rewards(entries * S);
+    DeviceBuffer<uint8_t> flags(n);
+    AssembleArrays a{order.data(), final_of.data(), all_state_rows_.data(), all_row_entries_.data(),
+                     all_columns_.data(), all_values_.data(), all_actions_.data(), all_rewards_.data(),
+                     all_flags_.data(), row_starts.data(), entry_starts.data(), row_offsets.data(), columns.data(),
+                     values.data(), with_actions_ ? actions.data() : nullptr, rewards.data(), entries, flags.data()};
+    assemble_kernel<<<blocks_for(n, 256), 256, 0, s>>>(a, static_cast<uint32_t>(S), n);
+    PMC_CUDA_CHECK_LAUNCH("assemble_kernel");
+    copy_to_device(row_offsets.data() + rows, &entries, sizeof(entries), s);
+    synchronize(s);
+
+    const auto copies_start = std::chrono::steady_clock::now();
+    ExploredModel model;
+    model.num_states = n;
+    download_staged(model.keys, sorted_keys.data(), n * words_);
+    download_staged(model.initial_states, initial_ids_.data(), num_initial);
+    download_staged(model.flags, flags.data(), n);
+    if (p_.model_type == 2) download_staged(model.row_groups, row_starts.data(), n + 1);
+    download_staged(model.row_offsets, row_offsets.data(), rows + 1);
+    download_staged(model.columns, columns.data(), entries);
+    download_staged(model.values, values.data(), entries);
+    if (with_actions_) download_staged(model.actions, actions.data(), entries);
+    model.transition_rewards.resize(S);
+    for (uint64_t k = 0; k < S; ++k) download_staged(model.transition_rewards[k], rewards.data() + k * entries, entries);
+    copies_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - copies_start).count();
+    return model;
+  }
+
+  // What only the breadth-first search uses.
+  void release_exploration_buffers() {
+    slots_.allocate(0);
+    for (DeviceBuffer<uint64_t>* b : {&branch_counts_, &alternative_counts_, &branch_offsets_, &alternative_offsets_,
+                                      &entry_counts_, &row_counts_, &entry_offsets_, &row_offsets_, &branch_keys_}) {
+      b->allocate(0);
+    }
+    for (DeviceBuffer<double>* b : {&branch_weights_, &alternative_rewards_, &values_in_, &rewards_in_}) b->allocate(0);
+    for (DeviceBuffer<uint32_t>* b : {&branch_alternatives_, &branch_targets_, &order_, &alternative_actions_,
+                                      &alternative_first_, &columns_in_, &actions_in_, &row_entries_in_}) {
+      b->allocate(0);
+    }
+  }
+
+  static GpuExploration& finish(GpuExploration& result, Stop stop) {
     result.stop = stop;
-    if (stop == Stop::done) download_staged(result.keys, keys_.data(), count * words_);
     return result;
   }
 
-  // Device → `host` through a page-locked staging buffer, kept and grown
-  // across chunks: the copy runs at the link's speed, and `host` is filled
-  // once (assign), where resize + a pageable copy zero-filled it first and
-  // then went through the driver's bounce buffer (~1-2 GB/s measured).
+  // Device -> `host` in pieces through two page-locked staging buffers,
+  // each piece's copy overlapping the host's append of the one before: the
+  // link runs at its speed (pageable memory goes through the driver's
+  // bounce buffer at 1-2 GB/s), `host` is written once (no zero fill), and
+  // pinning stays small (pinning gigabytes takes longer than copying them).
   template <typename T>
   void download_staged(std::vector<T>& host, const T* device, size_t count) {
     host.clear();
     if (count == 0) return;
     const size_t bytes = count * sizeof(T);
-    if (staging_.size() < bytes) staging_.allocate(std::max(bytes, 2 * staging_.size()));
-    copy_to_host(staging_.data(), device, bytes, stream_.get());
-    const T* from = reinterpret_cast<const T*>(staging_.data());  // pinned memory is page-aligned
     // Huge pages: the fill is otherwise one 4 KiB page fault per 4 KiB.
-    if (bytes >= (size_t{1} << 21)) reserve_with_huge_pages(host, count);
-    host.assign(from, from + count);
+    if (bytes >= (size_t{1} << 21)) {
+      reserve_with_huge_pages(host, count);
+      // Faulted in on every core first: the appends below then only copy.
+      if (bytes >= k_populate_bytes) {
+        populate_in_parallel(host.data(), bytes, std::max(1u, std::thread::hardware_concurrency()));
+      }
+    } else {
+      host.reserve(count);
+    }
+    for (PinnedBuffer<unsigned char>& buffer : staging_) buffer.allocate(k_staging_bytes);
+    const size_t piece = k_staging_bytes / sizeof(T);
+    const size_t pieces = (count + piece - 1) / piece;
+    auto issue = [&](size_t k) {
+      const size_t at = k * piece, length = std::min(piece, count - at);
+      PMC_CUDA_CHECK(cudaMemcpyAsync(staging_[k % 2].data(), device + at, length * sizeof(T), cudaMemcpyDeviceToHost,
+                                     stream_.get()));
+      staged_[k % 2].record(stream_.get());
+    };
+    issue(0);
+    for (size_t k = 0; k < pieces; ++k) {
+      if (k + 1 < pieces) issue(k + 1);
+      staged_[k % 2].synchronize();
+      const T* from = reinterpret_cast<const T*>(staging_[k % 2].data());  // pinned memory is page-aligned
+      host.insert(host.end(), from, from + std::min(piece, count - k * piece));
+    }
+    copied_bytes_ += bytes;
   }
 
   const ExploreLimits& limits_;
-  double stages_[4] = {0, 0, 0, 0};  // seconds: count, write, insert, rows and copies (PMC_EXPLORE_TIMES)
-  double copies_ = 0;                 // of stages_[3]: the copies back alone
-  PinnedBuffer<unsigned char> staging_;
+  // Seconds (PMC_EXPLORE_TIMES): count, write, insert, rows, numbering and assembly with the copies.
+  double stages_[5] = {0, 0, 0, 0, 0};
+  double copies_ = 0;  // of stages_[4]: the copies to the host alone
+  uint64_t copied_bytes_ = 0;
+  static constexpr size_t k_staging_bytes = size_t{32} << 20;
+  static constexpr size_t k_populate_bytes = size_t{64} << 20;
+  PinnedBuffer<unsigned char> staging_[2];
+  Event staged_[2];
   Stream stream_;
   Program p_{};
   uint32_t words_ = 1;
+  bool with_actions_ = false;
+  std::vector<int> low_bits_;  // per word: the lowest bit a field uses
   uint64_t limit_ = 0;
   DeviceBuffer<ExploreField> fields_;
   DeviceBuffer<FlatInstruction> code_;
@@ -1058,20 +1271,16 @@ class Explorer {
   DeviceBuffer<uint32_t> branch_alternatives_, branch_targets_, order_, alternative_actions_, alternative_first_;
   DeviceBuffer<uint32_t> columns_in_, actions_in_, row_entries_in_;
   DeviceBuffer<double> values_in_, rewards_in_;
-  DeviceBuffer<uint32_t> columns_, actions_, row_entries_, state_rows_;
-  DeviceBuffer<double> values_, rewards_;
-  DeviceBuffer<uint8_t> flags_out_;
+  DeviceBuffer<uint32_t> initial_ids_;
+  // The rows of the states explored so far, by discovery id (rows()).
+  uint64_t total_rows_ = 0, total_entries_ = 0;
+  GrowingBuffer<uint8_t> all_flags_;
+  GrowingBuffer<uint64_t> all_state_rows_, all_row_entries_;
+  GrowingBuffer<uint32_t> all_columns_, all_actions_;
+  GrowingBuffer<double> all_values_, all_rewards_;
 };
 
 }  // namespace
-
-uint64_t ExploredRows::bytes() const {
-  uint64_t rewards = 0;
-  for (const std::vector<double>& r : transition_rewards) rewards += r.capacity() * sizeof(double);
-  return flags.capacity() + (state_rows.capacity() + row_entries.capacity() + columns.capacity() + actions.capacity()) *
-                                sizeof(uint32_t) +
-         values.capacity() * sizeof(double) + rewards;
-}
 
 GpuExploration explore_on_gpu(const ExploreProgram& program, const std::vector<uint64_t>& initial,
                               const ExploreLimits& limits, int ordinal) {

@@ -1,9 +1,11 @@
-// Pass 1 of PRISM-language exploration on the GPU (cuda/gpu_explorer.cu):
-// the program's guards, weights and updates as flat code (a device VM runs
+// PRISM-language exploration on the GPU (cuda/gpu_explorer.cu): the
+// program's guards, weights and updates as flat code (a device VM runs
 // it), a breadth-first search whose frontier is the newest range of
 // discovery ids, a device hash set of packed states, and each state's rows
 // computed on the device exactly as the CPU's RowBuilder computes them
-// (same order of sums, no fused multiply-adds), copied back in RowBlocks.
+// (same order of sums, no fused multiply-adds); then the states sorted
+// into PRISM's order and the model assembled on the device, and copied
+// back once.
 // No CUDA header here: formats/prism_language/gpu_exploration.cpp builds
 // the program and calls it from plain C++.
 #pragma once
@@ -76,18 +78,22 @@ inline constexpr uint32_t k_explore_max_stack = 24;
 inline constexpr uint32_t k_explore_max_enabled = 48;   // enabled commands of one action
 inline constexpr uint32_t k_explore_max_weights = 192;  // their branch weights
 
-// The rows of the states [first_state, first_state + count) in discovery
-// order, as prism_language::RowBlock holds them (row_block.hpp, which
-// formats/ fills from this): flags per state, state_rows and row_entries as
-// offsets with their ends, columns as discovery ids.
-struct ExploredRows {
+// The explored model in PRISM's state order (packed keys ascending),
+// numbered and assembled on the device: what explorer.cpp's numbering and
+// assembly passes make of the CPU's rows, ready to move into ModelParts.
+// Within a row the entries are in PRISM's order (by target key).
+struct ExploredModel {
   static constexpr uint8_t k_deadlock = 1, k_nondeterministic = 2;
-  uint64_t first_state = 0, count = 0;
-  std::vector<uint8_t> flags;
-  std::vector<uint32_t> state_rows, row_entries, columns, actions;
+  uint64_t num_states = 0;
+  std::vector<uint64_t> keys;            // packed states in state order, words each
+  std::vector<uint32_t> initial_states;  // their indices, in the order given
+  std::vector<uint8_t> flags;            // per state: k_deadlock, k_nondeterministic (DTMC alternatives)
+  std::vector<uint64_t> row_groups;      // MDPs: each state's first row, num_states + 1; else empty
+  std::vector<uint64_t> row_offsets;     // rows + 1
+  std::vector<uint32_t> columns;
   std::vector<double> values;
+  std::vector<uint32_t> actions;  // per entry; empty when the program names no actions
   std::vector<std::vector<double>> transition_rewards;  // per transition reward structure
-  uint64_t bytes() const;
 };
 
 struct GpuExploration {
@@ -98,19 +104,20 @@ struct GpuExploration {
     beyond_device,   // a state or the model exceeds what the device explorer holds: `reason`
   };
   Stop stop = Stop::done;
-  std::vector<uint64_t> keys;             // packed states by discovery id (words each)
-  std::vector<uint32_t> initial_ids;      // the initial states' ids, in the order given
-  std::vector<ExploredRows> blocks;
+  ExploredModel model;                    // done
   std::vector<uint64_t> failed_key;       // state_failed
   std::string reason;                     // beyond_device
 };
 
 struct ExploreLimits {
-  uint64_t max_states = 0;  // stop above this many states (at most 2^32 − 1)
-  // Called on the host after each chunk with the states found so far and
-  // the bytes of rows copied back; may throw (a memory limit, Ctrl-C) to
-  // stop the exploration, the device's memory freed on the way out.
-  std::function<void(uint64_t states, uint64_t row_bytes)> after_chunk;
+  uint64_t max_states = 0;  // stop above this many states (at most 2^32 - 1)
+  // Called on the host after each chunk with the states found so far; may
+  // throw (Ctrl-C) to stop the exploration, the device's memory freed on
+  // the way out.
+  std::function<void(uint64_t states)> after_chunk;
+  // Called once the state space is known, before the model is assembled
+  // and copied to the host; may throw (the host's memory limit).
+  std::function<void(uint64_t states, uint64_t rows, uint64_t entries)> before_assembly;
 };
 
 // Explores `program` from the packed `initial` states (distinct, words

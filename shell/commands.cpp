@@ -162,7 +162,8 @@ const OptionText k_option_texts[] = {
     {"max-states", "N", "stop a PRISM-language source's exploration with an error above N states (0: no limit)"},
     {"build", "auto|cpu|gpu", "which explorer builds a PRISM-language source: the CPU's threads or the first GPU's "
                               "(both give the same model, bit for bit; a model the GPU cannot run or hold is built on "
-                              "the CPU, with a warning); auto: the CPU's in this version"},
+                              "the CPU, with a warning); auto: the CPU's, handing a model of more than 2^21 states to a GPU "
+                              "that can run it"},
     {"convert:threads", "N", "threads exploring a PRISM-language source (default: every core)"},
     {"check:const", "N=V,...",
      "values of the undefined constants of the model (a PRISM-language source) and of the properties file alike; a "

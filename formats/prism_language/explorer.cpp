@@ -15,7 +15,10 @@
 //
 // Every state is expanded once (expression evaluation is most of the
 // time); the price is the rows held twice during pass 3, as before when
-// pass 3 expanded again into blocks.
+// pass 3 expanded again into blocks. The GPU explorer
+// (gpu_exploration.hpp) runs all three passes on the device and hands over
+// the model's arrays in state order; the labels and state rewards are
+// evaluated here for both.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -55,6 +58,12 @@ constexpr uint64_t k_max_initial_valuations = uint64_t{1} << 26;
 // States per block of pass 3: a multiple of 64, so blocks set disjoint
 // words of the label bitsets.
 constexpr uint64_t k_block_states = 2048;
+// `auto` builds: the CPU explores models up to this many states (in about
+// half a second on 16 cores), the GPU larger ones, the CPU's start
+// discarded. Measured on an H200 with 16 cores (bench/RESULTS.md, "The GPU
+// explorer"): consensus N=6 (1.26M states) took 0.64 s on the CPU, 0.96 s
+// handed over at 2^20 states.
+constexpr uint64_t k_gpu_hand_over_states = uint64_t{1} << 21;
 
 // 0: OpenMP's default, as the solvers use — the cores this process may run
 // on (its affinity mask), or OMP_NUM_THREADS.
@@ -247,25 +256,9 @@ std::vector<uint64_t> copy_keys(const uint64_t* from, uint32_t from_stride, uint
   return to;
 }
 
-// The GPU explorer's keys (by discovery id) as sorted records.
-std::vector<uint64_t> sorted_records(std::vector<uint64_t> keys, uint32_t words, unsigned threads) {
-  const uint64_t n = keys.size() / words;
-  const uint32_t stride = words + 1;
-  std::vector<uint64_t> records = copy_keys(keys.data(), words, n, stride, words, threads);
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
-    records[static_cast<uint64_t>(i) * stride + words] = static_cast<uint64_t>(i);  // the discovery id
-  }
-  keys.clear();
-  keys.shrink_to_fit();
-  sort_records(records, stride, threads);
-  return records;
-}
-
-// The state valuations: the sorted keys without their ids, packed as they
-// are (model/state_valuations.hpp shares the layout).
-StateValuations packed_valuations(const PrismModel& program, const StateLayout& layout,
-                                  const std::vector<uint64_t>& records, uint64_t n, unsigned threads) {
+// The state valuations: the keys in state order, packed as they are
+// (model/state_valuations.hpp shares the layout).
+StateValuations valuations_from(const PrismModel& program, const StateLayout& layout, std::vector<uint64_t> keys) {
   if (program.variables.empty()) return {};
   std::vector<std::string> names;
   std::vector<uint8_t> is_bool;
@@ -273,17 +266,145 @@ StateValuations packed_valuations(const PrismModel& program, const StateLayout& 
     names.push_back(v.name);
     is_bool.push_back(v.type == ValueType::boolean ? 1 : 0);
   }
+  return StateValuations(std::move(names), std::move(is_bool), layout.fields(), layout.words(), std::move(keys));
+}
+
+// What both explorers fill alike: the labels ("init" and "deadlock" first,
+// as PRISM's `.lab`, then the program's) and reward structures, still
+// empty, the actions, the warnings and the source's definitions.
+ModelParts empty_parts(const PrismModel& program, uint64_t n, const std::vector<std::string>& explorer_notes) {
+  ModelParts parts;
+  parts.type = program.type;
+  parts.num_states = n;
+  parts.warnings = program.warnings;
+  parts.warnings.insert(parts.warnings.end(), explorer_notes.begin(), explorer_notes.end());
+  parts.action_names = program.actions;
+  if (parts.action_names.empty()) parts.action_names.emplace_back();
+  parts.labels.push_back({"init", Bitset(n)});
+  parts.labels.push_back({"deadlock", Bitset(n)});
+  for (const LabelDefinition& label : program.labels) parts.labels.push_back({label.name, Bitset(n)});
+  for (uint32_t r = 0; r < program.rewards.size(); ++r) {
+    RewardStructure structure{program.rewards[r].name, {}, {}};
+    if (!program.rewards[r].state_items.empty()) structure.state_rewards.assign(n, 0.0);
+    parts.rewards.push_back(std::move(structure));
+  }
+  parts.definitions = {program.constants, program.formulas};
+  return parts;
+}
+
+bool has_state_expressions(const PrismModel& program) {
+  return !program.labels.empty() || std::any_of(program.rewards.begin(), program.rewards.end(),
+                                                [](const RewardDefinition& r) { return !r.state_items.empty(); });
+}
+
+// State s's labels and state rewards, from its variables' values. Blocks
+// of k_block_states states set disjoint words of the label bitsets.
+void evaluate_state(const PrismModel& program, const std::vector<int32_t>& values, uint64_t s, ModelParts& parts) {
+  for (size_t l = 0; l < program.labels.size(); ++l) {
+    if (program.labels[l].condition.evaluate_bool(values)) parts.labels[l + 2].states.set(s);
+  }
+  for (size_t r = 0; r < program.rewards.size(); ++r) {
+    if (program.rewards[r].state_items.empty()) continue;
+    double sum = 0;
+    for (const StateRewardItem& item : program.rewards[r].state_items) {
+      if (item.guard.evaluate_bool(values)) sum += item.value.evaluate_real(values);
+    }
+    parts.rewards[r].state_rewards[s] = sum;
+  }
+}
+
+// States flagged while their rows were built, block by block: how many,
+// and the first.
+struct Flagged {
+  uint64_t count = 0, first = 0;
+  void add(uint64_t s) {
+    if (count++ == 0) first = s;
+  }
+};
+
+Flagged total(const std::vector<Flagged>& blocks) {
+  Flagged all;
+  for (const Flagged& f : blocks) {
+    if (f.count > 0 && all.count == 0) all.first = f.first;
+    all.count += f.count;
+  }
+  return all;
+}
+
+// Deadlocks (an error when loading strictly) and a DTMC's nondeterministic
+// states as warnings naming the first; `keys`: the packed states in state
+// order, `stride` words apart.
+void report_flagged(const PrismModel& program, const StateLayout& layout, const uint64_t* keys, uint32_t stride,
+                    const Flagged& deadlock, const Flagged& several, const ExploreOptions& options,
+                    ModelParts& parts) {
+  std::vector<int32_t> values(program.variables.size());
+  if (deadlock.count > 0) {
+    layout.unpack(keys + deadlock.first * stride, values);
+    if (options.model.strict) {
+      fail(ErrorCode::model, "{}: state {} {} has no outgoing transitions (a deadlock); strict loading rejects "
+           "deadlocks", program.file, deadlock.first, describe_state(program, values));
+    }
+    parts.warnings.push_back(fmt::format(
+        "{} deadlock state(s) (first: state {} {}) got a self-loop, as PRISM does; the label \"deadlock\" "
+        "holds them; load strictly to reject them", deadlock.count, deadlock.first, describe_state(program, values)));
+  }
+  if (several.count > 0) {
+    layout.unpack(keys + several.first * stride, values);
+    parts.warnings.push_back(fmt::format(
+        "the DTMC is nondeterministic in {} state(s) (first: state {} {}): several commands are enabled, and "
+        "each is taken with equal probability, as PRISM does", several.count, several.first,
+        describe_state(program, values)));
+  }
+}
+
+// The GPU explorer's model (in state order already) as ModelParts, with
+// the labels and state rewards evaluated here.
+ModelParts parts_from_gpu(const PrismModel& program, const StateLayout& layout, cuda::ExploredModel model,
+                          const std::vector<uint32_t>& transition_structures, const ExploreOptions& options,
+                          const std::vector<std::string>& explorer_notes, unsigned threads) {
+  const uint64_t n = model.num_states;
   const uint32_t words = layout.words();
-  std::vector<uint64_t> packed = copy_keys(records.data(), words + 1, n, words, words, threads);
-  return StateValuations(std::move(names), std::move(is_bool), layout.fields(), words, std::move(packed));
+  ModelParts parts = empty_parts(program, n, explorer_notes);
+  for (uint32_t s : model.initial_states) parts.labels[0].states.set(s);
+  if (program.type == ModelType::mdp) parts.row_groups = std::move(model.row_groups);
+  parts.row_offsets = std::move(model.row_offsets);
+  parts.columns = std::move(model.columns);
+  parts.values = std::move(model.values);
+  if (parts.action_names.size() > 1) parts.entry_actions = std::move(model.actions);
+  for (size_t r = 0; r < transition_structures.size(); ++r) {
+    parts.rewards[transition_structures[r]].transition_rewards = std::move(model.transition_rewards[r]);
+  }
+  const auto num_blocks = static_cast<int64_t>((n + k_block_states - 1) / k_block_states);
+  std::vector<Flagged> deadlocks(static_cast<size_t>(num_blocks)), nondeterministic(deadlocks.size());
+  std::vector<std::vector<int32_t>> scratch(threads, std::vector<int32_t>(program.variables.size()));
+  const bool per_state = has_state_expressions(program);
+  parallel_for(num_blocks, threads, 1, [&](int64_t b, int thread) {
+    std::vector<int32_t>& values = scratch[static_cast<size_t>(thread)];
+    const uint64_t first = static_cast<uint64_t>(b) * k_block_states;
+    const uint64_t last = std::min(n, first + k_block_states);
+    for (uint64_t s = first; s < last; ++s) {
+      if (per_state) {
+        layout.unpack(&model.keys[s * words], values);
+        evaluate_state(program, values, s, parts);
+      }
+      const uint8_t flags = model.flags[s];
+      if ((flags & cuda::ExploredModel::k_deadlock) != 0) {
+        parts.labels[1].states.set(s);
+        deadlocks[static_cast<size_t>(b)].add(s);
+      }
+      if ((flags & cuda::ExploredModel::k_nondeterministic) != 0) nondeterministic[static_cast<size_t>(b)].add(s);
+    }
+  });
+  report_flagged(program, layout, model.keys.data(), words, total(deadlocks), total(nondeterministic), options, parts);
+  parts.valuations = valuations_from(program, layout, std::move(model.keys));
+  return parts;
 }
 
 // The memory limit: numbering and assembly beside the rows of pass 1 — the
 // sorted records (and the sort's copy, while the set still exists), the
 // renumbering maps, the valuations and the model's arrays — must fit the
 // memory limit before they start.
-// `store_bytes`: the reached states as pass 1 left them (the CPU's set, the
-// GPU explorer's keys).
+// `store_bytes`: the reached states as pass 1 left them (the set).
 void require_build_memory(const PrismModel& program, uint64_t n, uint32_t words, uint64_t store_bytes,
                           uint64_t block_bytes, uint64_t rows, uint64_t entries, uint64_t memory_limit) {
   const uint64_t records = n * (words + 1) * sizeof(uint64_t);
@@ -318,11 +439,28 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   const bool print_times = std::getenv("PMC_EXPLORE_TIMES") != nullptr;
   const auto pass_start = std::chrono::steady_clock::now();
   auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - pass_start).count(); };
-  // Pass 1, on the GPU or the CPU; then pass 2's sorted records.
+  // All three passes on the GPU, or pass 1 on the CPU and pass 2's sorted
+  // records.
   std::vector<std::string> explorer_notes;
-  std::optional<GpuReached> gpu;
+  auto on_gpu = [&]() -> std::optional<ModelParts> {
+    std::optional<cuda::ExploredModel> model =
+        explore_model_on_gpu(program, layout, initial, transition_structures, options, explorer_notes);
+    if (!model) return std::nullopt;
+    if (print_times) std::fprintf(stderr, "explore: numbered and assembled on the gpu by %.3f s\n", since_start());
+    ModelParts parts =
+        parts_from_gpu(program, layout, std::move(*model), transition_structures, options, explorer_notes, threads);
+    if (print_times) std::fprintf(stderr, "explore: labels and state rewards by %.3f s\n", since_start());
+    return parts;
+  };
   if (use_gpu_explorer(program, layout, options, explorer_notes)) {
-    gpu = reach_states_on_gpu(program, layout, initial, transition_structures, options, explorer_notes);
+    if (std::optional<ModelParts> parts = on_gpu()) return std::move(*parts);
+  }
+  // auto: a model larger than small ones is handed to the GPU, if there is
+  // one that runs the program (bench/RESULTS.md, "The GPU explorer").
+  GpuHandOver hand_over;
+  if (options.build == BuildDevice::automatic) {
+    hand_over.states = k_gpu_hand_over_states;
+    hand_over.to_gpu = [&] { return gpu_explorer_runs(program, layout); };
   }
   std::vector<RowBlock> blocks;
   std::vector<uint32_t> initial_ids;
@@ -337,22 +475,22 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
     }
   };
   uint64_t block_bytes = 0, rows = 0, entries = 0;
-  if (gpu) {
-    blocks = std::move(gpu->blocks);
-    initial_ids = std::move(gpu->initial_ids);
-    n = gpu->keys.size() / words;
-    count_rows(block_bytes, rows, entries);
-    require_build_memory(program, n, words, gpu->keys.size() * sizeof(uint64_t), block_bytes, rows, entries,
-                         options.model.memory_limit);
-    if (print_times) std::fprintf(stderr, "explore: pass 1 (gpu) %.3f s\n", since_start());
-    records = sorted_records(std::move(gpu->keys), words, threads);
-  } else {
+  {
     constexpr uint64_t k_initial_states = 1 << 16;
     require_memory(StateSet::bytes_for(words, k_initial_states), options.model.memory_limit,
                    fmt::format("{}: exploration's first state store", program.file));
     std::optional<StateSet> set(std::in_place, words, k_initial_states);
-    blocks = reach_states(program, layout, initial, *set, transition_structures, options.max_states, threads,
-                          options.model.memory_limit, options.cancel, options.progress);
+    try {
+      blocks = reach_states(program, layout, initial, *set, transition_structures, options.max_states, threads,
+                            options.model.memory_limit, options.cancel, options.progress, hand_over);
+    } catch (const HandedOver&) {
+      set.reset();
+      if (print_times) std::fprintf(stderr, "explore: handed over to the gpu at %.3f s\n", since_start());
+      if (std::optional<ModelParts> parts = on_gpu()) return std::move(*parts);
+      set.emplace(words, k_initial_states);  // the GPU could not: the CPU explores it all
+      blocks = reach_states(program, layout, initial, *set, transition_structures, options.max_states, threads,
+                            options.model.memory_limit, options.cancel, options.progress);
+    }
     throw_if_cancelled(options.cancel);
     count_rows(block_bytes, rows, entries);
     n = set->size();
@@ -387,28 +525,9 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
     }
   }
 
-  ModelParts parts;
-  parts.type = program.type;
-  parts.num_states = n;
-  parts.warnings = program.warnings;
-  parts.warnings.insert(parts.warnings.end(), explorer_notes.begin(), explorer_notes.end());
-  parts.action_names = program.actions;
-  if (parts.action_names.empty()) parts.action_names.emplace_back();
-
-  // Labels: "init" and "deadlock" first, as PRISM's `.lab`, then the program's.
-  parts.labels.push_back({"init", Bitset(n)});
+  ModelParts parts = empty_parts(program, n, explorer_notes);
   for (uint32_t id : initial_ids) parts.labels[0].states.set(final_of[id]);
-  parts.labels.push_back({"deadlock", Bitset(n)});
-  for (const LabelDefinition& label : program.labels) parts.labels.push_back({label.name, Bitset(n)});
-
-  for (uint32_t r = 0; r < program.rewards.size(); ++r) {
-    RewardStructure structure{program.rewards[r].name, {}, {}};
-    if (!program.rewards[r].state_items.empty()) structure.state_rewards.assign(n, 0.0);
-    parts.rewards.push_back(std::move(structure));
-  }
-
-  parts.valuations = packed_valuations(program, layout, records, n, threads);
-  parts.definitions = {program.constants, program.formulas};
+  parts.valuations = valuations_from(program, layout, copy_keys(records.data(), stride, n, words, words, threads));
 
   // Pass 3: where each state's rows and entries start in the model, then
   // the copies.
@@ -445,30 +564,17 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   for (uint32_t r : transition_structures) size_array(parts.rewards[r].transition_rewards, entries);
 
   const auto num_blocks = static_cast<int64_t>((n + k_block_states - 1) / k_block_states);
-  struct Flagged {
-    uint64_t count = 0, first = 0;
-  };
   std::vector<Flagged> deadlocks(static_cast<size_t>(num_blocks)), nondeterministic(deadlocks.size());
   std::vector<std::vector<int32_t>> scratch(threads, std::vector<int32_t>(num_vars));
-  const bool evaluate_per_state =
-      !program.labels.empty() || std::any_of(program.rewards.begin(), program.rewards.end(),
-                                             [](const RewardDefinition& r) { return !r.state_items.empty(); });
+  const bool per_state = has_state_expressions(program);
   parallel_for(num_blocks, threads, 1, [&](int64_t b, int thread) {
     std::vector<int32_t>& values = scratch[static_cast<size_t>(thread)];
     const uint64_t first = static_cast<uint64_t>(b) * k_block_states;
     const uint64_t last = std::min(n, first + k_block_states);
     for (uint64_t s = first; s < last; ++s) {
-      if (evaluate_per_state) layout.unpack(&records[s * stride], values);
-      for (size_t l = 0; l < program.labels.size(); ++l) {
-        if (program.labels[l].condition.evaluate_bool(values)) parts.labels[l + 2].states.set(s);
-      }
-      for (size_t r = 0; r < program.rewards.size(); ++r) {
-        if (program.rewards[r].state_items.empty()) continue;
-        double sum = 0;
-        for (const StateRewardItem& item : program.rewards[r].state_items) {
-          if (item.guard.evaluate_bool(values)) sum += item.value.evaluate_real(values);
-        }
-        parts.rewards[r].state_rewards[s] = sum;
+      if (per_state) {
+        layout.unpack(&records[s * stride], values);
+        evaluate_state(program, values, s, parts);
       }
       // The rows, columns renumbered.
       // Fetched ahead in three steps, each from what the one before loaded:
@@ -493,14 +599,11 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
       const RowBlock& block = blocks[at >> 32];
       const uint32_t k = static_cast<uint32_t>(at);
       const uint8_t flags = block.flags[k];
-      auto flag = [&](Flagged& f) {
-        if (f.count++ == 0) f.first = s;
-      };
       if ((flags & RowBlock::k_deadlock) != 0) {
         parts.labels[1].states.set(s);
-        flag(deadlocks[static_cast<size_t>(b)]);
+        deadlocks[static_cast<size_t>(b)].add(s);
       }
-      if ((flags & RowBlock::k_nondeterministic) != 0) flag(nondeterministic[static_cast<size_t>(b)]);
+      if ((flags & RowBlock::k_nondeterministic) != 0) nondeterministic[static_cast<size_t>(b)].add(s);
       const uint32_t first_row = block.state_rows[k], last_row = block.state_rows[k + 1];
       const uint64_t row = mdp ? parts.row_groups[s] : s;
       const uint32_t from = block.row_entries[first_row], to = block.row_entries[last_row];
@@ -528,34 +631,7 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   blocks.clear();
   blocks.shrink_to_fit();
 
-  auto total = [](const std::vector<Flagged>& parts_of) {
-    Flagged all;
-    for (const Flagged& f : parts_of) {
-      if (f.count > 0 && all.count == 0) all.first = f.first;
-      all.count += f.count;
-    }
-    return all;
-  };
-  const Flagged deadlock = total(deadlocks), several = total(nondeterministic);
-  if (deadlock.count > 0) {
-    std::vector<int32_t> values(num_vars);
-    layout.unpack(&records[deadlock.first * stride], values);
-    if (options.model.strict) {
-      fail(ErrorCode::model, "{}: state {} {} has no outgoing transitions (a deadlock); strict loading rejects "
-           "deadlocks", program.file, deadlock.first, describe_state(program, values));
-    }
-    parts.warnings.push_back(fmt::format(
-        "{} deadlock state(s) (first: state {} {}) got a self-loop, as PRISM does; the label \"deadlock\" "
-        "holds them; load strictly to reject them", deadlock.count, deadlock.first, describe_state(program, values)));
-  }
-  if (several.count > 0) {
-    std::vector<int32_t> values(num_vars);
-    layout.unpack(&records[several.first * stride], values);
-    parts.warnings.push_back(fmt::format(
-        "the DTMC is nondeterministic in {} state(s) (first: state {} {}): several commands are enabled, and "
-        "each is taken with equal probability, as PRISM does", several.count, several.first,
-        describe_state(program, values)));
-  }
+  report_flagged(program, layout, records.data(), stride, total(deadlocks), total(nondeterministic), options, parts);
   return parts;
 }
 

@@ -7,8 +7,10 @@
 #include "common/caller_language.hpp"
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
+#include "model/model_memory.hpp"
 #include "cuda/gpu_explorer.hpp"
 #include "expression/flatten.hpp"
+#include "formats/prism_language/row_block.hpp"
 #include "formats/prism_language/rows.hpp"
 #include "formats/prism_language/state_discovery.hpp"
 #include "formats/prism_language/successors.hpp"
@@ -17,8 +19,8 @@
 namespace pmc::prism_language {
 namespace {
 
-static_assert(cuda::ExploredRows::k_deadlock == RowBlock::k_deadlock &&
-              cuda::ExploredRows::k_nondeterministic == RowBlock::k_nondeterministic);
+static_assert(cuda::ExploredModel::k_deadlock == RowBlock::k_deadlock &&
+              cuda::ExploredModel::k_nondeterministic == RowBlock::k_nondeterministic);
 
 // The GPUs, asked once per process. The cached, background discovery the
 // solvers use is above formats/ (lib/solver/device/); asking CUDA here as
@@ -184,18 +186,20 @@ bool use_gpu_explorer(const PrismModel& program, const StateLayout& layout, cons
     }
     return true;
   }
-  // automatic: the CPU's, for now. Measured whole builds (bench/RESULTS.md,
-  // "The GPU explorer"): the device's pass 1 is up to 2.6x the 16-core CPU's
-  // on large models, but the numbering and assembly on the host, the rows'
-  // copy back and CUDA's start-up leave whole builds between 0.67x and 1.45x
-  // the CPU's. `auto` picks the GPU once those move to the device.
+  // automatic: the CPU starts, and hands large models over
+  // (gpu_explorer_runs, explorer.cpp).
   return false;
 }
 
-std::optional<GpuReached> reach_states_on_gpu(const PrismModel& program, const StateLayout& layout,
-                                              const std::vector<uint64_t>& initial,
-                                              const std::vector<uint32_t>& transition_structures,
-                                              const ExploreOptions& options, std::vector<std::string>& warnings) {
+bool gpu_explorer_runs(const PrismModel& program, const StateLayout& layout) {
+  return !usable_devices().devices.empty() && gpu_exploration_obstacle(program, layout).empty();
+}
+
+std::optional<cuda::ExploredModel> explore_model_on_gpu(const PrismModel& program, const StateLayout& layout,
+                                                        const std::vector<uint64_t>& initial,
+                                                        const std::vector<uint32_t>& transition_structures,
+                                                        const ExploreOptions& options,
+                                                        std::vector<std::string>& warnings) {
   const DeviceList& devices = usable_devices();
   if (devices.devices.empty()) {
     warnings.push_back(fmt::format("explored on the CPU: {}", devices.problem));
@@ -204,7 +208,6 @@ std::optional<GpuReached> reach_states_on_gpu(const PrismModel& program, const S
   const cuda::ExploreProgram flat = flatten_program(program, layout, transition_structures);
   const bool user_limit = options.max_states != 0;
   const uint64_t limit = user_limit ? std::min(options.max_states, k_max_states) : k_max_states;
-  const uint64_t memory = effective_memory_limit(options.model.memory_limit);
   const uint32_t words = layout.words();
 
   cuda::ExploreLimits limits;
@@ -212,21 +215,28 @@ std::optional<GpuReached> reach_states_on_gpu(const PrismModel& program, const S
   bool over_host_memory = false;
   const auto start = std::chrono::steady_clock::now();
   auto last_progress = start;
-  limits.after_chunk = [&](uint64_t states, uint64_t row_bytes) {
+  limits.after_chunk = [&](uint64_t states) {
     throw_if_cancelled(options.cancel);
-    const uint64_t keys = states * words * sizeof(uint64_t);
-    if (keys + row_bytes > memory) {
-      over_host_memory = true;
-      require_memory(keys + row_bytes, options.model.memory_limit,
-                     fmt::format("{}: exploration stopped after {} states: holding the rows found so far",
-                                 program.file, states),
-                     fmt::format("states {}, rows {}", format_bytes(keys), format_bytes(row_bytes)));
-    }
     const auto now = std::chrono::steady_clock::now();
     if (options.progress && now - last_progress >= std::chrono::milliseconds(200)) {
       last_progress = now;
       options.progress(states, std::chrono::duration<double>(now - start).count());
     }
+  };
+  // The host's copy: the keys (the valuations), the model's arrays, the
+  // labels and rewards explorer.cpp adds.
+  limits.before_assembly = [&](uint64_t n, uint64_t rows, uint64_t entries) {
+    throw_if_cancelled(options.cancel);
+    const uint64_t keys = n * words * sizeof(uint64_t);
+    const uint64_t model = model_bytes_for(program.type, n, rows, entries) + n +
+                           (program.actions.size() > 1 ? entries * sizeof(uint32_t) : 0) +
+                           (program.labels.size() + 2) * (n / 8 + 8) +
+                           program.rewards.size() * sizeof(double) * std::max(n, entries);
+    over_host_memory = true;
+    require_memory(keys + model, options.model.memory_limit,
+                   fmt::format("{}: building the model of {} states and {} transitions", program.file, n, entries),
+                   fmt::format("valuations {}, model {}", format_bytes(keys), format_bytes(model)));
+    over_host_memory = false;
   };
 
   cuda::GpuExploration result;
@@ -247,24 +257,7 @@ std::optional<GpuReached> reach_states_on_gpu(const PrismModel& program, const S
       warnings.push_back(fmt::format("explored on the CPU: {}", result.reason));
       return std::nullopt;
   }
-  GpuReached reached;
-  reached.keys = std::move(result.keys);
-  reached.initial_ids = std::move(result.initial_ids);
-  reached.blocks.reserve(result.blocks.size());
-  for (cuda::ExploredRows& rows : result.blocks) {
-    RowBlock block;
-    block.states.resize(rows.count);
-    for (uint64_t k = 0; k < rows.count; ++k) block.states[k] = static_cast<uint32_t>(rows.first_state + k);
-    block.flags = std::move(rows.flags);
-    block.state_rows = std::move(rows.state_rows);
-    block.row_entries = std::move(rows.row_entries);
-    block.columns = std::move(rows.columns);
-    block.values = std::move(rows.values);
-    if (program.actions.size() > 1) block.actions = std::move(rows.actions);  // else unused (rows.hpp)
-    block.transition_rewards = std::move(rows.transition_rewards);
-    reached.blocks.push_back(std::move(block));
-  }
-  return reached;
+  return std::move(result.model);
 }
 
 }  // namespace pmc::prism_language

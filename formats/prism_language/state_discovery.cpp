@@ -165,8 +165,10 @@ std::vector<RowBlock> reach_states(const PrismModel& program, const StateLayout&
                                    const std::vector<uint64_t>& initial, StateSet& set,
                                    const std::vector<uint32_t>& transition_structures, uint64_t max_states,
                                    unsigned threads, uint64_t memory_limit, const std::atomic<bool>* cancel,
-                                   const std::function<void(uint64_t, double)>& progress) {
+                                   const std::function<void(uint64_t, double)>& progress,
+                                   const GpuHandOver& hand_over) {
   const uint32_t words = layout.words();
+  std::atomic<bool> asked_gpu{hand_over.states == 0};
   const uint32_t stride = words + 1;  // a chunk's record: the key, then its id
   // Progress: one worker at a time (try_lock), at most every 0.2 s.
   const auto start = std::chrono::steady_clock::now();
@@ -249,6 +251,10 @@ std::vector<RowBlock> reach_states(const PrismModel& program, const StateLayout&
         if (!active) break;
         throw_if_cancelled(cancel);
         report_progress();
+        if (set.size() > hand_over.states && !asked_gpu.load(std::memory_order_relaxed) &&
+            !asked_gpu.exchange(true) && hand_over.to_gpu()) {
+          throw HandedOver{};
+        }
         const size_t states = chunk.size() / stride;
         // Room for this chunk's targets before starting it, so `full`
         // below stays rare.

@@ -28,11 +28,22 @@ namespace pmc::prism_language {
 // user's --max-states when `user_limit`, else pmc's 32-bit limit).
 [[noreturn]] void too_many_states(const std::string& file, uint64_t limit, bool user_limit);
 
+// `auto` builds: past `states` states (0: never) the CPU asks `to_gpu`,
+// once, whether the GPU should explore the model instead; if it answers
+// yes, reach_states stops and throws HandedOver, and the caller starts
+// again on the GPU. Small models never wake a GPU this way.
+struct GpuHandOver {
+  uint64_t states = 0;
+  std::function<bool()> to_gpu;
+};
+struct HandedOver {};
+
 std::vector<RowBlock> reach_states(const PrismModel& program, const StateLayout& layout,
                                    const std::vector<uint64_t>& initial, StateSet& set,
                                    const std::vector<uint32_t>& transition_structures, uint64_t max_states,
                                    unsigned threads, uint64_t memory_limit = 0,
                                    const std::atomic<bool>* cancel = nullptr,
-                                   const std::function<void(uint64_t, double)>& progress = {});
+                                   const std::function<void(uint64_t, double)>& progress = {},
+                                   const GpuHandOver& hand_over = {});
 
 }  // namespace pmc::prism_language

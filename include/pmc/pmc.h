@@ -185,7 +185,8 @@ PMC_API pmc_status pmc_options_set_max_states(pmc_options* options, uint64_t max
  * the CPU's threads; "gpu": the first GPU's explorer (PMC_ERROR_NO_DEVICE
  * from the build when there is none; a model the GPU explorer cannot run or
  * hold is built on the CPU, with a warning on the model); "auto" (default):
- * the CPU's in this version (the GPU's whole build is not yet faster).
+ * the CPU's, which hands a model of more than 2^21 states over to a GPU
+ * that can run it (the CPU's partial work discarded).
  * Both give the same model, bit for bit.
  * Anything else (or NULL) is PMC_ERROR_INVALID_ARGUMENT. Loads of other
  * formats ignore it. Not thread-safe against other calls on `options`. */

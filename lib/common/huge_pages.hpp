@@ -11,6 +11,13 @@ namespace pmc {
 
 void advise_huge_pages(const void* data, size_t bytes);
 
+// Faults the pages of [data, data + bytes) in (zeroed by the kernel) on up
+// to `threads` threads at once, so that a single thread filling a large
+// new array afterwards only copies (MADV_POPULATE_WRITE; a no-op where
+// unsupported). For memory reserved but not yet written, such as a
+// vector's capacity.
+void populate_in_parallel(void* data, size_t bytes, unsigned threads);
+
 template <typename Vector>
 void reserve_with_huge_pages(Vector& v, size_t count) {
   v.reserve(count);

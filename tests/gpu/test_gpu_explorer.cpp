@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -205,6 +206,48 @@ module m
   [] h<3 -> 0.5 : (h'=h+1) & (a'=a+7*h) & (g'=999999999) + 0.5 : (h'=h+1) & (d'=1000000000 - h);
 endmodule
 )"), "four words");
+}
+
+// What exploring `program` with `build` prints with PMC_EXPLORE_TIMES set:
+// the passes, and which explorer ran them.
+std::string explorer_trace(const PrismModel& program, BuildDevice build, ModelParts& parts) {
+  ::setenv("PMC_EXPLORE_TIMES", "1", 1);
+  ::testing::internal::CaptureStderr();
+  parts = explore_with(program, build);
+  std::string trace = ::testing::internal::GetCapturedStderr();
+  ::unsetenv("PMC_EXPLORE_TIMES");
+  return trace;
+}
+
+// The default (auto): the CPU explores small models without waking the
+// GPU, and hands larger ones (over 2^21 states) to it; the model is the
+// CPU's either way.
+TEST(GpuExplorer, AutoHandsLargeModelsToTheGpu) {
+  const PrismModel large = program_of(R"(dtmc
+module m
+  x : [0..127]; y : [0..127]; z : [0..255];
+  [] true -> 0.25 : (x'=mod(x+1, 128)) + 0.25 : (y'=mod(y+1, 128)) + 0.25 : (z'=mod(z+1, 256)) + 0.25 : true;
+endmodule
+label "corner" = x=127 & y=127;
+)");
+  ModelParts automatic;
+  const std::string trace = explorer_trace(large, BuildDevice::automatic, automatic);
+  EXPECT_THAT(trace, HasSubstr("handed over to the gpu"));
+  EXPECT_THAT(trace, HasSubstr("assembled on the gpu"));
+  EXPECT_EQ(automatic.num_states, 1u << 22);
+  expect_same_model(explore_with(large, BuildDevice::cpu), automatic, "auto, large");
+
+  const PrismModel small = program_of(R"(dtmc
+module m
+  x : [0..1000];
+  [] x<1000 -> 0.5 : (x'=x+1) + 0.5 : (x'=0);
+endmodule
+)");
+  ModelParts small_parts;
+  const std::string small_trace = explorer_trace(small, BuildDevice::automatic, small_parts);
+  EXPECT_THAT(small_trace, HasSubstr("pass 1 (cpu)"));
+  EXPECT_THAT(small_trace, Not(HasSubstr("gpu")));
+  EXPECT_EQ(small_parts.num_states, 1001u);
 }
 
 TEST(GpuExplorer, InitialStatesFromInitEndinit) {

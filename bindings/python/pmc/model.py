@@ -115,7 +115,8 @@ def build_prism(path, constants=None, *, max_states=None, threads=None, strict=N
     pmc.OutOfMemoryError, naming the states explored so far, before the
     state store or the model would outgrow it. `build` picks the explorer:
     "cpu", "gpu" (the first GPU; pmc.NoDeviceError without one) or "auto"
-    (None, the default: the CPU's in this version); both give the same model.
+    (None, the default: the CPU's, handing models of more than 2^21 states to
+    a GPU when there is one); both give the same model.
 
     Raises pmc.FileError for an unreadable file, pmc.ParseError for syntax,
     type or undefined-constant errors (the message names file:line:column,

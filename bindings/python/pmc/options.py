@@ -71,8 +71,8 @@ class Options(_handle.OwnsHandle):
     - ``max_states``: building a PRISM-language source (pmc.build_prism)
       raises pmc.ModelError above this many reachable states; 0 (default) = no limit
     - ``build``: which explorer builds a PRISM-language source: "cpu", "gpu"
-      (the first GPU; the same model bit for bit) or "auto" (default: the CPU's
-      in this version)
+      (the first GPU; the same model bit for bit) or "auto" (default: the CPU's,
+      handing models of more than 2^21 states to a GPU when there is one)
     - ``progress``: a callable receiving a pmc.Progress at most every 0.2 s
       of a long solve, on the thread running the check (a helper thread
       for checks called from the main thread, see Model.check). It must return

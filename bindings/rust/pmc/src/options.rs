@@ -114,7 +114,8 @@ impl Options {
 
     /// PRISM-language sources: which explorer builds the state space, "cpu",
     /// "gpu" (the first GPU; the same model bit for bit) or "auto" (default:
-    /// the CPU's in this version). Other names fail here.
+    /// the CPU's, handing models of more than 2^21 states to a GPU when there
+    /// is one). Other names fail here.
     pub fn set_build(&mut self, build: &str) -> Result<&mut Options> {
         let build = crate::c_string(build, "build")?;
         let status = ffi!(sys::pmc_options_set_build(self.raw.as_ptr(), build.as_ptr()));

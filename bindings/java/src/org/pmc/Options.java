@@ -118,7 +118,8 @@ public final class Options extends NativeHandle {
   /**
    * PRISM-language sources ({@link Model#buildPrism}): which explorer builds the
    * state space, "cpu", "gpu" (the first GPU; the same model bit for bit) or "auto"
-   * (default: the CPU's in this version). Other names throw {@link PmcException}.
+   * (default: the CPU's, handing models of more than 2^21 states to a GPU when there is one).
+   * Other names throw {@link PmcException}.
    */
   public Options build(String build) {
     byte[] bytes = Strings.encode(build, "build");
