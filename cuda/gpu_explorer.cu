@@ -33,9 +33,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <thread>
 
-#include "common/huge_pages.hpp"
+#include "common/large_arrays.hpp"
 #include "cuda/check.cuh"
 #include "cuda/device_buffer.hpp"
 #include "cuda/gpu_explorer.hpp"
@@ -964,9 +965,11 @@ class Explorer {
     lap(stage, stages_[4]);
     if (std::getenv("PMC_EXPLORE_TIMES") != nullptr) {
       std::fprintf(stderr, "gpu explorer: %llu states, %llu chunks: count %.3f s, write %.3f s, insert %.3f s, "
-                   "rows %.3f s, numbering+assembly+copies %.3f s (copies %.3f s, %.2f GB)\n",
+                   "rows %.3f s, numbering+assembly+copies %.3f s (waiting for the host's arrays %.3f s, copies %.3f s, "
+                   "%.2f GB)\n",
                    static_cast<unsigned long long>(count), static_cast<unsigned long long>(chunks), stages_[0],
-                   stages_[1], stages_[2], stages_[3], stages_[4], copies_, static_cast<double>(copied_bytes_) / 1e9);
+                   stages_[1], stages_[2], stages_[3], stages_[4], sizing_wait_, copies_,
+                   static_cast<double>(copied_bytes_) / 1e9);
     }
     result.stop = Stop::done;
     return result;
@@ -1097,6 +1100,36 @@ class Explorer {
     const StreamHandle s = stream_.get();
     const uint64_t S = p_.num_structures;
     const uint64_t rows = total_rows_, entries = total_entries_;
+    const uint64_t num_initial = initial_ids_.size();
+    // The host's arrays are sized on other threads meanwhile (their zero
+    // fills and page faults take longer than the device's work).
+    ExploredModel model;
+    model.num_states = n;
+    model.transition_rewards.resize(S);
+    std::exception_ptr sizing_error;
+    std::thread sizer([&] {
+      try {
+        ArraySizing sizing;
+        sizing.add(model.keys, n * words_);
+        sizing.add(model.initial_states, num_initial);
+        sizing.add(model.flags, n);
+        if (p_.model_type == 2) sizing.add(model.row_groups, n + 1);
+        sizing.add(model.row_offsets, rows + 1);
+        sizing.add(model.columns, entries);
+        sizing.add(model.values, entries);
+        if (with_actions_) sizing.add(model.actions, entries);
+        for (std::vector<double>& rewards : model.transition_rewards) sizing.add(rewards, entries);
+        sizing.run();
+      } catch (...) {
+        sizing_error = std::current_exception();
+      }
+    });
+    struct Join {
+      std::thread& thread;
+      ~Join() {
+        if (thread.joinable()) thread.join();
+      }
+    } join_sizer{sizer};
     release_exploration_buffers();
     // The ends, as RowBlock::finish adds them.
     all_state_rows_.reserve(n + 1, n, s);
@@ -1128,7 +1161,6 @@ class Explorer {
     number_kernel<<<blocks_for(n, 256), 256, 0, s>>>(order.data(), keys_.data(), words_, final_of.data(),
                                                      sorted_keys.data(), n);
     PMC_CUDA_CHECK_LAUNCH("number_kernel");
-    const uint64_t num_initial = initial_ids_.size();
     renumber_kernel<<<blocks_for(num_initial, 256), 256, 0, s>>>(final_of.data(), initial_ids_.data(), num_initial);
     PMC_CUDA_CHECK_LAUNCH("renumber_kernel");
     order_other.allocate(0);
@@ -1160,19 +1192,20 @@ class Explorer {
     copy_to_device(row_offsets.data() + rows, &entries, sizeof(entries), s);
     synchronize(s);
 
+    const auto sizing_start = std::chrono::steady_clock::now();
+    sizer.join();
+    if (sizing_error) std::rethrow_exception(sizing_error);
     const auto copies_start = std::chrono::steady_clock::now();
-    ExploredModel model;
-    model.num_states = n;
-    download_staged(model.keys, sorted_keys.data(), n * words_);
-    download_staged(model.initial_states, initial_ids_.data(), num_initial);
-    download_staged(model.flags, flags.data(), n);
-    if (p_.model_type == 2) download_staged(model.row_groups, row_starts.data(), n + 1);
-    download_staged(model.row_offsets, row_offsets.data(), rows + 1);
-    download_staged(model.columns, columns.data(), entries);
-    download_staged(model.values, values.data(), entries);
-    if (with_actions_) download_staged(model.actions, actions.data(), entries);
-    model.transition_rewards.resize(S);
-    for (uint64_t k = 0; k < S; ++k) download_staged(model.transition_rewards[k], rewards.data() + k * entries, entries);
+    sizing_wait_ = std::chrono::duration<double>(copies_start - sizing_start).count();
+    download_into(model.keys, sorted_keys.data());
+    download_into(model.initial_states, initial_ids_.data());
+    download_into(model.flags, flags.data());
+    if (p_.model_type == 2) download_into(model.row_groups, row_starts.data());
+    download_into(model.row_offsets, row_offsets.data());
+    download_into(model.columns, columns.data());
+    download_into(model.values, values.data());
+    if (with_actions_) download_into(model.actions, actions.data());
+    for (uint64_t k = 0; k < S; ++k) download_into(model.transition_rewards[k], rewards.data() + k * entries);
     copies_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - copies_start).count();
     return model;
   }
@@ -1196,26 +1229,15 @@ class Explorer {
     return result;
   }
 
-  // Device -> `host` in pieces through two page-locked staging buffers,
-  // each piece's copy overlapping the host's append of the one before: the
-  // link runs at its speed (pageable memory goes through the driver's
-  // bounce buffer at 1-2 GB/s), `host` is written once (no zero fill), and
-  // pinning stays small (pinning gigabytes takes longer than copying them).
+  // Device -> `host` (sized already) in pieces through two page-locked
+  // staging buffers, each piece's copy over the link overlapping the
+  // host's copy of the one before, made on every core: pageable memory
+  // goes through the driver's bounce buffer at 1-2 GB/s, and pinning
+  // gigabytes takes longer than copying them.
   template <typename T>
-  void download_staged(std::vector<T>& host, const T* device, size_t count) {
-    host.clear();
+  void download_into(std::vector<T>& host, const T* device) {
+    const size_t count = host.size();
     if (count == 0) return;
-    const size_t bytes = count * sizeof(T);
-    // Huge pages: the fill is otherwise one 4 KiB page fault per 4 KiB.
-    if (bytes >= (size_t{1} << 21)) {
-      reserve_with_huge_pages(host, count);
-      // Faulted in on every core first: the appends below then only copy.
-      if (bytes >= k_populate_bytes) {
-        populate_in_parallel(host.data(), bytes, std::max(1u, std::thread::hardware_concurrency()));
-      }
-    } else {
-      host.reserve(count);
-    }
     for (PinnedBuffer<unsigned char>& buffer : staging_) buffer.allocate(k_staging_bytes);
     const size_t piece = k_staging_bytes / sizeof(T);
     const size_t pieces = (count + piece - 1) / piece;
@@ -1229,19 +1251,18 @@ class Explorer {
     for (size_t k = 0; k < pieces; ++k) {
       if (k + 1 < pieces) issue(k + 1);
       staged_[k % 2].synchronize();
-      const T* from = reinterpret_cast<const T*>(staging_[k % 2].data());  // pinned memory is page-aligned
-      host.insert(host.end(), from, from + std::min(piece, count - k * piece));
+      copy_in_parallel(host.data() + k * piece, staging_[k % 2].data(), std::min(piece, count - k * piece) * sizeof(T));
     }
-    copied_bytes_ += bytes;
+    copied_bytes_ += count * sizeof(T);
   }
 
   const ExploreLimits& limits_;
   // Seconds (PMC_EXPLORE_TIMES): count, write, insert, rows, numbering and assembly with the copies.
   double stages_[5] = {0, 0, 0, 0, 0};
-  double copies_ = 0;  // of stages_[4]: the copies to the host alone
+  double copies_ = 0;       // of stages_[4]: the copies to the host alone
+  double sizing_wait_ = 0;  // of stages_[4]: waiting for the host's arrays
   uint64_t copied_bytes_ = 0;
   static constexpr size_t k_staging_bytes = size_t{32} << 20;
-  static constexpr size_t k_populate_bytes = size_t{64} << 20;
   PinnedBuffer<unsigned char> staging_[2];
   Event staged_[2];
   Stream stream_;
