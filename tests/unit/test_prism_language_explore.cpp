@@ -245,6 +245,25 @@ endmodule
   EXPECT_TRUE(a->same_as(*b));
 }
 
+// The default explorer (auto) asks for a GPU once the CPU has found more
+// than 2^21 states; without one (or with one: tests/gpu checks that) the
+// model is the CPU's.
+TEST(PrismLanguageExplore, AutoPastTheGpuHandOverGivesTheCpusModel) {
+  const std::string source = R"(dtmc
+module m
+  x : [0..2047];
+  y : [0..1024];
+  [] true -> 0.5 : (x'=mod(x+1, 2048)) + 0.5 : (y'=mod(y+1, 1025));
+endmodule
+)";
+  ExploreOptions automatic, cpu;
+  cpu.build = BuildDevice::cpu;
+  const ModelPtr a = build_source(source, automatic), b = build_source(source, cpu);
+  EXPECT_EQ(a->num_states(), 2048u * 1025u);
+  EXPECT_GT(a->num_states(), 1u << 21);
+  EXPECT_TRUE(a->same_as(*b));
+}
+
 // Guards with the same code (here `x<N & y!=1`, in three commands of two
 // actions and an unlabelled one) are evaluated once per state and shared:
 // the model is the one whose guards are written apart (`N>x & 1!=y`, other
