@@ -953,7 +953,7 @@ class Explorer {
       if (count > limit_) return finish(result, Stop::too_many_states);
       lap(stage, stages_[2]);
       // 4. Rows, 5. compacted.
-      rows(done, size, branches, alternatives);
+      rows(done, size, branches);
       lap(stage, stages_[3]);
       done += size;
       chunk = std::min(k_max_chunk_states, chunk * 2);
@@ -1060,7 +1060,7 @@ class Explorer {
   }
 
   // The chunk's rows, appended to the rows of the states before it.
-  void rows(uint64_t first, uint64_t size, uint64_t branches, uint64_t alternatives) {
+  void rows(uint64_t first, uint64_t size, uint64_t branches) {
     const StreamHandle s = stream_.get();
     const uint64_t S = p_.num_structures;
     const uint64_t entry_room = branches + size;
