@@ -35,6 +35,7 @@ void ArraySizing::run(unsigned threads) {
 }
 
 void copy_in_parallel(void* to, const void* from, size_t bytes) {
+  if (bytes == 0) return;  // an empty vector's data() may be null, which memcpy may not be given
   constexpr size_t k_part = size_t{1} << 21;
   const auto parts = static_cast<int64_t>((bytes + k_part - 1) / k_part);
   if (parts <= 2) {
