@@ -29,8 +29,8 @@ void launch_interval_bellman(const IntervalBellman& u, bool warp_per_state, Stre
                                  on_device(u), stream, "interval_bellman");
 }
 
-void launch_optimistic_guess(uint64_t n, BoundPair* v, double epsilon, StreamHandle stream) {
-  optimistic_guess<<<blocks_for_threads(n), k_block_threads, 0, stream>>>(n, as_double2(v), epsilon);
+void launch_optimistic_guess(uint64_t n, BoundPair* v, double epsilon, double cap, StreamHandle stream) {
+  optimistic_guess<<<blocks_for_threads(n), k_block_threads, 0, stream>>>(n, as_double2(v), epsilon, cap);
   PMC_CUDA_CHECK_LAUNCH("optimistic_guess");
 }
 

@@ -258,9 +258,9 @@ static __global__ void interval_bellman_warp(DeviceIntervalBellman u) {
 }
 
 // Optimistic VI's guess (interval_kernels.hpp).
-static __global__ void optimistic_guess(uint64_t n, double2* v, double epsilon) {
+static __global__ void optimistic_guess(uint64_t n, double2* v, double epsilon, double cap) {
   const uint64_t i = blockIdx.x * uint64_t{k_block_threads} + threadIdx.x;
-  if (i < n) v[i].y = v[i].x * (1.0 + epsilon) + epsilon;
+  if (i < n) v[i].y = fmin(v[i].x * (1.0 + epsilon) + epsilon, cap);
 }
 
 }  // namespace pmc::cuda

@@ -117,8 +117,9 @@ using IntervalBellman = IntervalBellmanView<BoundPair>;
 // A thread or a warp per state; nothing for 0 states. Enqueued on `stream`.
 void launch_interval_bellman(const IntervalBellman& u, bool warp_per_state, StreamHandle stream);
 
-// Optimistic VI's guess u = l·(1 + ε) + ε (Hartmanns & Kaminski, CAV 2020).
+// Optimistic VI's guess u = min(l·(1 + ε) + ε, cap) (Hartmanns & Kaminski,
+// CAV 2020); cap: the problem's a-priori bound (1 for probabilities) or +inf.
 // n > 0.
-void launch_optimistic_guess(uint64_t n, BoundPair* v, double epsilon, StreamHandle stream);
+void launch_optimistic_guess(uint64_t n, BoundPair* v, double epsilon, double cap, StreamHandle stream);
 
 }  // namespace pmc::cuda

@@ -72,7 +72,8 @@ const std::vector<SolverEntry>& solver_registry() {
                   "default)",
        .min_max = topological_interval_iteration, .linear_bounds = topological_interval_linear, .sound = true},
       {.name = "gpu.jacobi", .device = DeviceKind::gpu,
-       .summary = "Jacobi on the GPU (thread- or warp-per-row by row length)", .linear = gpu_jacobi_linear},
+       .summary = "Jacobi on the GPU (thread- or warp-per-row by row length; damped for stationary distributions)",
+       .linear = gpu_jacobi_linear, .stationary = gpu_jacobi_stationary},
       {.name = "gpu.segscan-jacobi", .device = DeviceKind::gpu,
        .summary = "Jacobi on the GPU with a segmented-scan SpMV (GPU-PRISM)", .linear = gpu_segscan_jacobi_linear},
       {.name = "gpu.bicgstab", .device = DeviceKind::gpu, .summary = "BiCGStab on the GPU",
@@ -88,6 +89,10 @@ const std::vector<SolverEntry>& solver_registry() {
        .summary = "sound interval iteration on the GPU: lower and upper bounds in one pass over the matrix",
        .min_max = gpu_interval_value_iteration, .linear_bounds = gpu_interval_linear,
        .reachability = gpu_resident_reachability, .sound = true},
+      {.name = "gpu.optimistic-vi", .device = DeviceKind::gpu,
+       .summary = "sound optimistic value iteration for MDPs on the GPU: VI, then a guessed upper bound verified "
+                  "inductive (Hartmanns & Kaminski 2020)",
+       .min_max = gpu_optimistic_value_iteration, .sound = true},
       {.name = "cpu.param-bounds", .device = DeviceKind::cpu,
        .summary = "parametric bounds over pCTMC regions, one region per core (Ceska 2017 3.2)",
        .param_bounds = param_bounds_cpu},
@@ -174,7 +179,9 @@ const char* gpu_choice(ProblemKind kind, bool sound) {
     case ProblemKind::min_max_steps: return "gpu.vi";
     case ProblemKind::param_bounds: return "gpu.param-bounds";
     case ProblemKind::reachability: return sound ? "gpu.interval-vi" : nullptr;
-    case ProblemKind::stationary: break;
+    // Stationary distributions carry no error bounds on either device
+    // (the exact BSCC solves, which do, run before any solver is chosen).
+    case ProblemKind::stationary: return "gpu.jacobi";
   }
   return nullptr;
 }

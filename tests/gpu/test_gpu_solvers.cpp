@@ -690,6 +690,92 @@ TEST(GpuProgress, ALongGpuSolveReportsAndCancelsFromAnotherThread) {
   }
 }
 
+// ---- gpu.jacobi on stationary systems (lib/solver/gpu/stationary.cpp) --------
+
+// A random strongly connected chain of n states (a ring through all of
+// them, plus random edges, rows of very different lengths) as the
+// StationarySystem of its transposed matrix; rates, so outflows vary.
+StationarySystem random_stationary_system(uint32_t n, uint32_t long_every, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0.05, 1.0);
+  std::vector<std::vector<std::pair<uint32_t, double>>> incoming(n);
+  StationarySystem system;
+  system.outflow.assign(n, 0.0);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t len = i % long_every == 0 ? 40 + static_cast<uint32_t>(rng() % 40) : 1 + rng() % 3;
+    std::vector<uint32_t> targets = {(i + 1) % n};
+    for (uint32_t k = 0; k < len; ++k) {
+      const uint32_t t = static_cast<uint32_t>(rng() % n);
+      if (t != i && std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
+    }
+    for (uint32_t t : targets) {
+      const double rate = 3 * u(rng);
+      incoming[t].push_back({i, rate});
+      system.outflow[i] += rate;
+    }
+  }
+  system.incoming.row_offsets = {0};
+  for (auto& row : incoming) {
+    std::sort(row.begin(), row.end());
+    for (auto& [from, rate] : row) {
+      system.incoming.columns.push_back(from);
+      system.incoming.values.push_back(rate);
+    }
+    system.incoming.row_offsets.push_back(system.incoming.columns.size());
+  }
+  return system;
+}
+
+// Against cpu.gauss-seidel at ε = 1e-12: the same distribution to 1e-8
+// (relative), on both layouts; normalised; every entry written.
+TEST(GpuStationary, RandomChainsMatchTheCpu) {
+  std::mt19937_64 rng(20261128);
+  for (const uint32_t long_every : {1000000u, 5u}) {
+    const StationarySystem system = random_stationary_system(50000, long_every, rng);
+    SolverSettings settings;
+    settings.epsilon = 1e-12;
+    std::vector<double> reference(50000, 1.0 / 50000);
+    ASSERT_TRUE(gauss_seidel_stationary(system, reference, settings).converged);
+    for (const GpuLayout layout : {GpuLayout::thread_per_row, GpuLayout::warp_per_row}) {
+      settings.gpu_layout = layout;
+      std::vector<double> x(50000, std::nan(""));  // not usable: the solver starts uniform
+      const SolveStats stats = find_solver("gpu.jacobi").stationary(system, x, settings);
+      const std::string what = stats.kernel + ", long rows every " + std::to_string(long_every);
+      EXPECT_EQ(stats.solver, "gpu.jacobi");
+      EXPECT_TRUE(stats.converged) << what;
+      EXPECT_GT(stats.bytes_per_iteration, 0.0);
+      EXPECT_EQ(stats.kernel, layout == GpuLayout::warp_per_row ? "warp-per-row" : "thread-per-row");
+      double total = 0;
+      for (size_t j = 0; j < x.size(); ++j) {
+        ASSERT_NEAR(x[j], reference[j], 1e-8 * reference[j]) << what << ", state " << j;
+        total += x[j];
+      }
+      EXPECT_NEAR(total, 1.0, 1e-12) << what;
+    }
+  }
+}
+
+// A start of the wrong size is an error naming the sizes, before the GPU.
+TEST(GpuStationary, BadStartVectorIsAnError) {
+  std::mt19937_64 rng(3);
+  const StationarySystem system = random_stationary_system(100, 1000000, rng);
+  std::vector<double> x(99, 0.01);
+  const std::string message = testing::expect_error("short start", ErrorCode::invalid_argument, [&] {
+    find_solver("gpu.jacobi").stationary(system, x, SolverSettings{});
+  });
+  EXPECT_NE(message.find("start vector of 99"), std::string::npos) << message;
+}
+
+// auto gives a large stationary system to the GPU, cpu keeps it.
+TEST(GpuAuto, LargeStationarySystemsGoToTheGpu) {
+  std::string reason;
+  const SolverEntry& automatic =
+      choose_solver(ProblemKind::stationary, "auto", 50000000, 5000000, SolverSettings{}, reason);
+  EXPECT_EQ(automatic.name, "gpu.jacobi") << reason;
+  EXPECT_EQ(choose_solver(ProblemKind::stationary, "cpu", 50000000, 5000000, SolverSettings{}, reason).name,
+            "cpu.gauss-seidel");
+  EXPECT_EQ(choose_solver(ProblemKind::stationary, "gpu", 1000, 100, SolverSettings{}, reason).name, "gpu.jacobi");
+}
+
 // ---- gpu.interval-vi (lib/solver/gpu/interval_value_iteration.cpp) -----------
 
 constexpr double k_inf = std::numeric_limits<double>::infinity();
@@ -951,6 +1037,79 @@ TEST(GpuIntervalIteration, MdpBoundsMatchTheCpu) {
           ASSERT_LE(cpu.x[s], gpu.upper[s] + 1e-14) << what << ", unknown " << s;
         }
         EXPECT_EQ(gpu.choice, cpu.choice) << what;
+      }
+    }
+  }
+}
+
+// gpu.optimistic-vi against its CPU twin: the upper start is a verified
+// guess for probabilities too, both converge and are sound, the values agree
+// to 1e-9, the brackets overlap cpu.interval-vi's, the schedulers match.
+TEST(GpuOptimisticIteration, MdpBoundsMatchTheCpu) {
+  const SolverEntry& solver = find_solver("gpu.optimistic-vi");
+  ASSERT_NE(solver.min_max, nullptr);
+  EXPECT_TRUE(solver.sound);
+  std::mt19937_64 rng(20261128);
+  struct Case {
+    bool maximize, rewards, end_components;
+  };
+  const Case cases[] = {{true, false, true}, {false, false, false}, {true, true, false}, {false, true, true}};
+  for (const Case& c : cases) {
+    const MinMaxProblem p = random_mdp(20000, c.maximize, c.rewards, c.end_components, 1000000, rng);
+    SolverSettings settings;
+    settings.epsilon = 1e-10;
+    MinMaxSolution cpu, interval;
+    const SolveStats cpu_stats = optimistic_value_iteration(p, cpu, settings);
+    ASSERT_TRUE(cpu_stats.converged && cpu_stats.sound);
+    ASSERT_TRUE(interval_value_iteration(p, interval, settings).converged);
+    for (const GpuLayout layout : {GpuLayout::thread_per_row, GpuLayout::warp_per_row}) {
+      settings.gpu_layout = layout;
+      MinMaxSolution gpu;
+      const SolveStats stats = solver.min_max(p, gpu, settings);
+      const std::string what = std::string(c.maximize ? "max" : "min") + (c.rewards ? " rewards" : " probabilities") +
+                               (c.end_components ? " with end components" : "") + " (" + stats.kernel + ")";
+      EXPECT_EQ(stats.solver, "gpu.optimistic-vi");
+      EXPECT_TRUE(stats.converged) << what;
+      EXPECT_TRUE(stats.sound) << what;
+      EXPECT_NE(stats.kernel.find("+optimistic"), std::string::npos) << what;
+      ASSERT_EQ(gpu.x.size(), cpu.x.size()) << what;
+      ASSERT_EQ(gpu.upper.size(), cpu.x.size()) << what;
+      expect_close(gpu.x, gpu.upper, settings, what);
+      for (size_t s = 0; s < cpu.x.size(); ++s) {
+        ASSERT_NEAR(gpu.x[s], cpu.x[s], 1e-9 * std::fabs(cpu.x[s]) + 1e-15) << what << ", unknown " << s;
+        ASSERT_LE(gpu.x[s], interval.upper[s] + 1e-14) << what << ", unknown " << s;
+        ASSERT_LE(interval.x[s], gpu.upper[s] + 1e-14) << what << ", unknown " << s;
+        if (!c.rewards) {
+          ASSERT_LE(gpu.upper[s], 1.0) << what << ", unknown " << s;  // capped by the a-priori bound
+        }
+      }
+      EXPECT_EQ(gpu.choice, cpu.choice) << what;
+    }
+  }
+}
+
+// Out of iterations before any guess: probabilities fall back to the
+// a-priori bound (sound, not converged); rewards have none (not sound).
+TEST(GpuOptimisticIteration, IterationLimitKeepsTheBoundsSound) {
+  SolverSettings settings;
+  settings.max_iterations = 3;
+  std::mt19937_64 rng(20261129);
+  for (const bool rewards : {false, true}) {
+    const MinMaxProblem p = random_mdp(5000, true, rewards, false, 1000000, rng);
+    SolverSettings precise;
+    precise.epsilon = 1e-12;
+    MinMaxSolution reference, solution;
+    ASSERT_TRUE(interval_value_iteration(p, reference, precise).converged);
+    const SolveStats stats = find_solver("gpu.optimistic-vi").min_max(p, solution, settings);
+    EXPECT_FALSE(stats.converged);
+    EXPECT_EQ(stats.sound, !rewards);
+    ASSERT_EQ(solution.upper.size(), reference.x.size());
+    for (size_t s = 0; s < reference.x.size(); ++s) {
+      ASSERT_LE(solution.x[s], reference.x[s] + 1e-12) << "unknown " << s;
+      if (rewards) {
+        ASSERT_TRUE(std::isinf(solution.upper[s])) << "unknown " << s;
+      } else {
+        ASSERT_GE(solution.upper[s], reference.x[s] - 1e-12) << "unknown " << s;
       }
     }
   }

@@ -4,6 +4,9 @@
 // the same upper starts and the same stopping test (bounds_close). Plain
 // VI stops when an iterate changes little, which says nothing about the
 // distance to the fixed point; a lower and an upper bound that meet do.
+// gpu.optimistic-vi (MDPs), the twin of cpu.optimistic-vi: the same solve
+// with the upper start always a verified optimistic guess, also where an
+// a-priori bound exists (probabilities), capped by that bound.
 //
 // Why on the GPU it costs little more than gpu.jacobi / gpu.vi: the lower
 // and the upper iterate are one 16-byte pair per unknown (cuda/interval_kernels.hpp),
@@ -44,6 +47,7 @@ using namespace pmc::cuda;
 using namespace pmc::gpu::interval_loop;
 
 constexpr const char* k_name = "gpu.interval-vi";
+constexpr const char* k_optimistic_name = "gpu.optimistic-vi";
 
 // Optimistic VI's attempts, ε' from ε down to ε·10⁻⁹ (as
 // solver/minmax/interval_value_iteration.cpp).
@@ -83,23 +87,28 @@ bool optimistic_upper(const MinMaxProblem& p, MdpDevice& d, const SolverSettings
                                  [&](const CheckReading& r) { return r.widest < vi_eps; }, record, settings, stats,
                                  progress, residual, /*bounds_known=*/false);
     if (!settled) return false;
-    if (n > 0) launch_optimistic_guess(n, d.v.data(), eps, d.stream);
+    if (n > 0) launch_optimistic_guess(n, d.v.data(), eps, p.upper_bound, d.stream);
     d.step(p, settings, k_test_upper, record.reset());
     if (record.read().open == 0) return true;
   }
   return false;
 }
 
-SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
+// `always_optimistic`: start the upper bounds from a verified guess even
+// where the problem has an a-priori bound (gpu.optimistic-vi); otherwise
+// only where it has none.
+SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings,
+                         bool always_optimistic) {
   const auto start = std::chrono::steady_clock::now();
+  const char* name = always_optimistic ? k_optimistic_name : k_name;
   const gpu::SolveContext context(settings);
   const StreamHandle stream = context.stream();
   const uint64_t n = p.num_unknowns();
-  const std::vector<double> l = start_vector(solution.x, n, k_name);
+  const std::vector<double> l = start_vector(solution.x, n, name);
   const bool given_upper = !solution.upper.empty();
-  const std::vector<double> u = given_upper ? start_vector(solution.upper, n, "gpu.interval-vi (upper)")
+  const std::vector<double> u = given_upper ? start_vector(solution.upper, n, (std::string(name) + " (upper)").c_str())
                                             : std::vector<double>(n, p.upper_bound);
-  const bool optimistic = !given_upper && !std::isfinite(p.upper_bound);
+  const bool optimistic = !given_upper && (always_optimistic || !std::isfinite(p.upper_bound));
   std::vector<BoundPair> pairs(n);
   // During optimistic VI the upper member is unused until the guess.
   for (uint64_t s = 0; s < n; ++s) pairs[s] = BoundPair{l[s], optimistic ? 0.0 : u[s]};
@@ -112,7 +121,7 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
               warp_layout(settings, n, p.a.num_entries()),
               stream};
   SolveStats stats;
-  stats.solver = k_name;
+  stats.solver = name;
   stats.kernel = d.warp ? "warp-per-state" : "thread-per-state";
   // Matrix once, b per choice, row groups, the pairs gathered (at least
   // once) and written: gpu.vi's traffic plus 16 bytes per unknown.
@@ -120,13 +129,21 @@ SolveStats interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const
   CheckRecord record(stream);
   StreamTimer timer(stream);
   timer.start();
-  ProgressReporter progress(settings, k_name, settings.max_iterations);
+  ProgressReporter progress(settings, name, settings.max_iterations);
   double residual = std::numeric_limits<double>::quiet_NaN();
 
   bool have_upper = true;
   if (optimistic) {
     have_upper = optimistic_upper(p, d, settings, record, stats, progress, residual);
     if (have_upper) stats.kernel += "+optimistic";
+    if (!have_upper && std::isfinite(p.upper_bound)) {
+      // No guess held within the attempts: interval iteration from the
+      // a-priori bound, from where the lower iteration has got to.
+      d.v.download(pairs, stream);
+      for (BoundPair& pair : pairs) pair.upper = p.upper_bound;
+      d.v.upload(pairs, stream);
+      have_upper = true;
+    }
   }
   if (have_upper) {
     stats.converged = all_close(n, d.v, settings, record, residual) ||
@@ -224,7 +241,16 @@ SolveStats gpu_interval_linear(const LinearSystem& system, std::vector<double>& 
 
 SolveStats gpu_interval_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
                                         const SolverSettings& settings) {
-  return solve_with_end_components_collapsed(problem, solution, settings, interval_core);
+  return solve_with_end_components_collapsed(
+      problem, solution, settings,
+      [](const MinMaxProblem& q, MinMaxSolution& x, const SolverSettings& s) { return interval_core(q, x, s, false); });
+}
+
+SolveStats gpu_optimistic_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                          const SolverSettings& settings) {
+  return solve_with_end_components_collapsed(
+      problem, solution, settings,
+      [](const MinMaxProblem& q, MinMaxSolution& x, const SolverSettings& s) { return interval_core(q, x, s, true); });
 }
 
 }  // namespace pmc

@@ -5,6 +5,7 @@
 #include "common/stopwatch.hpp"
 #include "solver/linear/cpu_solvers.hpp"
 #include "solver/linear/parallel_sweeps.hpp"
+#include "solver/linear/stationary_damping.hpp"
 
 namespace pmc {
 
@@ -40,18 +41,11 @@ SolveStats jacobi_linear(const LinearSystem& system, std::vector<double>& x, con
   return stats;
 }
 
-// Plain Jacobi on π(I − P) = 0 oscillates forever on a periodic chain (a
-// 2-cycle just swaps the two values). Damping, π ← ω·J(π) + (1 − ω)·π,
-// maps every eigenvalue μ ≠ 1 of J on or inside the unit circle to
-// (1 − ω) + ω·μ strictly inside it, so the iteration converges for any
-// ω < 1 at the price of a factor ω in the rate.
-constexpr double k_damping = 0.9;
-
 SolveStats jacobi_stationary(const StationarySystem& system, std::vector<double>& x, const SolverSettings& settings) {
   const Stopwatch solve_clock;
   const double bytes = system.incoming.num_entries() * 12.0 + system.incoming.num_rows() * (8.0 * 4 + 8.0);
   SolveStats stats = parallel_stationary_sweeps(settings, "cpu.jacobi", bytes, system, x, [&](int64_t j, double inflow) {
-    return k_damping * (inflow / system.outflow[j]) + (1.0 - k_damping) * x[j];
+    return k_stationary_damping * (inflow / system.outflow[j]) + (1.0 - k_stationary_damping) * x[j];
   });
   stats.seconds = solve_clock.seconds();
   return stats;
