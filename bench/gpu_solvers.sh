@@ -11,6 +11,9 @@
 #                                     kanban t=5 and fms n=8 steady state at the defaults and with --solver cpu
 #                                     (STEADY_CPU_TIMEOUT s, default 150), then consensus N=6 K=2's two
 #                                     probabilities by gpu.interval-vi and gpu.optimistic-vi from a .pmcb
+#   bash bench/gpu_solvers.sh table   the sound defaults as a user runs them, --solver cpu (TABLE_CPU_TIMEOUT s,
+#                                     default 150) and the defaults (auto), whole `pmc check` from QVBS sources
+#                                     (TABLE: consensus.6 + consensus.props, nand + nand.props, haddad-monmege)
 #   STEADY      the steady-state sources (default .dev-src/steady: QVBS kanban.prism/.props, fms.prism/.props)
 #   SOURCES     bench/explore_rate.sh's sources (default .dev-src/explore/src: consensus.6.prism)
 set -u
@@ -22,6 +25,7 @@ export PMC_MODELS=${PMC_MODELS:-$PWD/.dev/models}
 export PATH=/usr/local/cuda/bin:$PATH
 STEADY=${STEADY:-.dev-src/steady}
 S=${SOURCES:-.dev-src/explore/src}
+T=${TABLE:-.dev-src/table}
 PMC=/tmp/b/shell/pmc
 case "$PART" in
   build) bash bench/gpu_explore.sh build ;;
@@ -52,5 +56,22 @@ case "$PART" in
         $PMC check --model /tmp/c6.pmcb --property "$property" --solver $solver --stats 2>&1 | tail -14
       done
     done
+    ;;
+  table)
+    while IFS='|' read -r name source props constants property; do
+      for mode in cpu auto; do
+        limit=600; [ "$mode" = cpu ] && limit=${TABLE_CPU_TIMEOUT:-150}
+        /usr/bin/time -f "wall %e s peak %M KB" timeout "$limit" $PMC check --model "$T/$source" \
+          --property-file "$T/$props" --property "$property" --const "$constants" --solver "$mode" \
+          --stats > "$OUT/table_${name}_$mode.txt" 2>&1
+        echo "== $name ($constants) $property --solver $mode: exit $?"; grep -v "^pmc: " "$OUT/table_${name}_$mode.txt" | tail -6
+      done
+    done <<'CASES'
+consensus6_disagree|consensus.6.prism|consensus.props|K=2|disagree
+consensus6_steps_min|consensus.6.prism|consensus.props|K=2|steps_min
+nand40|nand.prism|nand.props|N=40,K=4|reliable
+nand60|nand.prism|nand.props|N=60,K=4|reliable
+haddad_monmege100|haddad-monmege.pm|haddad-monmege.prctl|N=100,p=0.7|target
+CASES
     ;;
 esac

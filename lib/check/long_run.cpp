@@ -7,6 +7,7 @@
 // in rationals (solver/linear/exact_stationary.hpp); when every BSCC's is,
 // and the transient solve certifies its bounds, the result is certified.
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <optional>
 
@@ -18,6 +19,7 @@
 #include "common/stopwatch.hpp"
 #include "graph/bitset_ops.hpp"
 #include "graph/bscc.hpp"
+#include "solver/parallel.hpp"
 #include "solver/linear/exact_stationary.hpp"
 
 namespace pmc {
@@ -32,36 +34,66 @@ constexpr const char* k_exact_stationary_solver = "exact-bscc";
 
 // The stationary system of one BSCC, in local indices (position in `states`).
 // DTMC: π_j·(1 − P_jj) = Σ_{i≠j} π_i·P_ij; CTMC: π_j·E_j = Σ_{i≠j} π_i·R_ij.
-StationarySystem bscc_system(const Model& model, std::span<const uint32_t> states, std::vector<uint32_t>& local) {
-  const uint64_t size = states.size();
-  for (uint64_t i = 0; i < size; ++i) local[states[i]] = static_cast<uint32_t>(i);
+// The transposition runs on `threads`: the entries i → j are counted and
+// placed by atomic cursors per j, so a row's order depends on the threads'
+// timing; each row is then sorted by i, the order a serial pass gives, so
+// the system (and every solve on it) is the same bits on any thread count.
+StationarySystem bscc_system(const Model& model, std::span<const uint32_t> states, std::vector<uint32_t>& local,
+                             int threads) {
+  const auto size = static_cast<int64_t>(states.size());
+  const bool parallel = size > k_parallel_rows;
+#pragma omp parallel for if (parallel) num_threads(threads) schedule(static, 4096)
+  for (int64_t i = 0; i < size; ++i) local[states[i]] = static_cast<uint32_t>(i);
   const bool ctmc = model.type() == ModelType::ctmc;
   const CsrView p = ctmc ? CsrView{model.row_offsets().data(), model.columns().data(), model.values().data(),
                                    model.num_states()}
                          : probability_matrix(model);
   StationarySystem system;
   system.outflow.assign(size, 0.0);
-  // Counting sort of the entries i → j by j gives the transposed rows.
   std::vector<uint64_t> count(size + 1, 0);
-  for (uint64_t i = 0; i < size; ++i) {
+#pragma omp parallel for if (parallel) num_threads(threads) schedule(static, 1024)
+  for (int64_t i = 0; i < size; ++i) {
     const uint32_t s = states[i];
     for (uint64_t k = p.offsets[s]; k < p.offsets[s + 1]; ++k) {
-      if (p.columns[k] != s) ++count[local[p.columns[k]] + 1];
+      if (p.columns[k] != s) std::atomic_ref<uint64_t>(count[local[p.columns[k]] + 1]).fetch_add(1, std::memory_order_relaxed);
     }
   }
   std::partial_sum(count.begin(), count.end(), count.begin());
   system.incoming.row_offsets = count;
   system.incoming.columns.resize(count.back());
   system.incoming.values.resize(count.back());
-  for (uint64_t i = 0; i < size; ++i) {
+  uint32_t* columns = system.incoming.columns.data();
+  double* values = system.incoming.values.data();
+#pragma omp parallel for if (parallel) num_threads(threads) schedule(static, 1024)
+  for (int64_t i = 0; i < size; ++i) {
     const uint32_t s = states[i];
+    double outflow = 0.0;
     for (uint64_t k = p.offsets[s]; k < p.offsets[s + 1]; ++k) {
       const uint32_t t = p.columns[k];
       if (t == s) continue;
-      const uint64_t slot = count[local[t]]++;
-      system.incoming.columns[slot] = static_cast<uint32_t>(i);
-      system.incoming.values[slot] = p.values[k];
-      system.outflow[i] += p.values[k];
+      const uint64_t slot = std::atomic_ref<uint64_t>(count[local[t]]).fetch_add(1, std::memory_order_relaxed);
+      columns[slot] = static_cast<uint32_t>(i);
+      values[slot] = p.values[k];
+      outflow += p.values[k];
+    }
+    system.outflow[i] = outflow;
+  }
+  if (parallel) {
+    // Rows are short (a state's predecessors): an insertion sort each.
+    const std::vector<uint64_t>& offsets = system.incoming.row_offsets;
+#pragma omp parallel for num_threads(threads) schedule(static, 1024)
+    for (int64_t j = 0; j < size; ++j) {
+      for (uint64_t a = offsets[j] + 1; a < offsets[j + 1]; ++a) {
+        const uint32_t column = columns[a];
+        const double value = values[a];
+        uint64_t b = a;
+        for (; b > offsets[j] && columns[b - 1] > column; --b) {
+          columns[b] = columns[b - 1];
+          values[b] = values[b - 1];
+        }
+        columns[b] = column;
+        values[b] = value;
+      }
     }
   }
   return system;
@@ -96,7 +128,9 @@ std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>
     ValueBounds bounds{state_values[states[0]], state_values[states[0]]};
     if (states.size() > 1) {
       ctx.require_problem_memory(Computation::long_run, bscc_shape(model, states));
-      StationarySystem system = bscc_system(model, states, local);
+      StationarySystem system = ctx.timed(CheckContext::Phase::build, [&] {
+        return bscc_system(model, states, local, solver_threads(ctx.options().settings));
+      });
       local_values.resize(states.size());
       for (uint64_t i = 0; i < states.size(); ++i) local_values[i] = state_values[states[i]];
       const Stopwatch clock;

@@ -27,17 +27,24 @@ Bsccs bottom_sccs(const Model& model) {
     }
   }
 
+  // Each BSCC's states in increasing order (a counting sort by BSCC), so
+  // that a pass over a BSCC reads the model's rows in storage order.
   Bsccs out;
   out.bscc_of.assign(n, Bsccs::k_transient);
+  std::vector<uint32_t> id_of(sccs.num_components(), Bsccs::k_transient);
   out.offsets.push_back(0);
   for (uint64_t c = 0; c < sccs.num_components(); ++c) {
     if (leaves[c]) continue;
-    const auto id = static_cast<uint32_t>(out.count());
-    for (uint32_t s : sccs.component(c)) {
-      out.bscc_of[s] = id;
-      out.states.push_back(s);
-    }
-    out.offsets.push_back(out.states.size());
+    id_of[c] = static_cast<uint32_t>(out.offsets.size() - 1);
+    out.offsets.push_back(out.offsets.back() + sccs.component(c).size());
+  }
+  out.states.resize(out.offsets.back());
+  std::vector<uint64_t> next(out.offsets.begin(), out.offsets.end() - 1);
+  for (uint64_t s = 0; s < n; ++s) {
+    const uint32_t id = id_of[sccs.component_of[s]];
+    if (id == Bsccs::k_transient) continue;
+    out.bscc_of[s] = id;
+    out.states[next[id]++] = static_cast<uint32_t>(s);
   }
   return out;
 }

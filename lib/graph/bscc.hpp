@@ -16,7 +16,8 @@
 
 namespace pmc::graph {
 
-// The BSCCs, numbered in the order the SCC decomposition emitted them.
+// The BSCCs, numbered in the order the SCC decomposition emitted them, each
+// one's states in increasing order.
 struct Bsccs : StateSets {
   // bscc_of[s] for a transient state.
   static constexpr uint32_t k_transient = std::numeric_limits<uint32_t>::max();

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <limits>
 
 #include "check/check.hpp"
@@ -247,6 +249,53 @@ TEST(CheckErrors, NonConvergenceIsReported) {
   ASSERT_FALSE(r.notes.empty());
   EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(),
                           [](const std::string& n) { return n.find("did not converge") != std::string::npos; }));
+}
+
+// A BSCC past the threshold of the parallel transposition: the stationary
+// system is the same on 1 and 4 threads, so the sequential Gauss–Seidel
+// gives the same bits. The chain walks a weighted undirected graph on Z_N
+// (edges x–x+1 of weight 1 + x mod 3, x–7x+3 of weight 1 + x mod 2; 17143 =
+// 7⁻¹ mod N), leaving x along an edge at its weight over c_x = 1 + x mod 5:
+// reversible (π_x·w/c_x = π_y·w/c_y), so π_x is proportional to c_x; the
+// jumps mix it in a few dozen sweeps.
+TEST(LongRun, LargeBsccIsTheSameOnEveryThreadCount) {
+  constexpr int n = 20000;
+  const std::string path = ::testing::TempDir() + "/pmc_test_long_run_graph.sm";
+  {
+    std::ofstream out(path);
+    out << "ctmc\nconst int N = " << n << ";\nformula down = mod(x-1+N, N);\nformula back = mod(17143*(x-3+N), N);\n"
+        << "formula c = 1 + mod(x, 5);\n"
+        << "module walk\n  x : [0..N-1] init 0;\n"
+        << "  [] true -> (1 + mod(x, 3)) / c : (x'=mod(x+1, N));\n"
+        << "  [] true -> (1 + mod(down, 3)) / c : (x'=down);\n"
+        << "  [] true -> (1 + mod(x, 2)) / c : (x'=mod(7*x+3, N));\n"
+        << "  [] true -> (1 + mod(back, 2)) / c : (x'=back);\nendmodule\n"
+        << "rewards \"x\"\n  true : x;\nendrewards\n";
+  }
+  ModelPtr walk = load_model({path}, "", {});
+  std::remove(path.c_str());
+  ASSERT_EQ(walk->num_states(), static_cast<uint64_t>(n));
+  double total = 0, lower_half = 0, mean = 0;
+  for (int x = 0; x < n; ++x) {
+    const double weight = 1 + x % 5;
+    total += weight;
+    if (x < n / 2) lower_half += weight;
+    mean += weight * x;
+  }
+  CheckOptions options;
+  options.solver = "cpu.gauss-seidel";
+  options.settings.epsilon = 1e-12;
+  for (const char* property : {"S=? [ x < N/2 ]", "R{\"x\"}=? [ S ]"}) {
+    options.settings.threads = 1;
+    const CheckResult one = check(*walk, property, options);
+    options.settings.threads = 4;
+    const CheckResult four = check(*walk, property, options);
+    EXPECT_EQ(one.initial_value, four.initial_value) << property;
+    EXPECT_EQ(one.iterations, four.iterations) << property;
+    EXPECT_GT(one.iterations, 5u) << property;
+    const double exact = std::string(property)[0] == 'S' ? lower_half / total : mean / total;
+    EXPECT_NEAR(one.initial_value, exact, 1e-9 * exact) << property;
+  }
 }
 
 }  // namespace

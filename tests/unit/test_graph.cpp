@@ -342,6 +342,10 @@ TEST(GraphRandom, SccsBsccsAndProb01MatchTheirDefinitions) {
   // BSCCs are the components that reach nothing outside themselves.
   Bsccs b = bottom_sccs(*m);
   EXPECT_EQ(b.count(), 5u);
+  for (uint64_t i = 0; i < b.count(); ++i) {  // each BSCC's states in increasing order
+    EXPECT_TRUE(std::is_sorted(b.bscc(i).begin(), b.bscc(i).end())) << "BSCC " << i;
+    EXPECT_EQ(std::adjacent_find(b.bscc(i).begin(), b.bscc(i).end()), b.bscc(i).end()) << "BSCC " << i;
+  }
   for (uint64_t c = 0; c < sccs.num_components(); ++c) {
     const uint32_t s = sccs.component(c)[0];
     bool bottom = true;
