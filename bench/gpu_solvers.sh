@@ -14,6 +14,7 @@
 #   bash bench/gpu_solvers.sh table   the sound defaults as a user runs them, --solver cpu (TABLE_CPU_TIMEOUT s,
 #                                     default 150) and the defaults (auto), whole `pmc check` from QVBS sources
 #                                     (TABLE: consensus.6 + consensus.props, nand + nand.props, haddad-monmege)
+#   STEADY_MODES  the --solver modes of the steady-state runs (default "auto cpu")
 #   STEADY      the steady-state sources (default .dev-src/steady: QVBS kanban.prism/.props, fms.prism/.props)
 #   SOURCES     bench/explore_rate.sh's sources (default .dev-src/explore/src: consensus.6.prism)
 set -u
@@ -41,7 +42,7 @@ case "$PART" in
   bench)
     for model in kanban:t=5:throughput fms:n=8:productivity; do
       IFS=: read -r name constants property <<< "$model"
-      for mode in auto cpu; do
+      for mode in ${STEADY_MODES:-auto cpu}; do
         limit=600; [ "$mode" = cpu ] && limit=${STEADY_CPU_TIMEOUT:-150}
         /usr/bin/time -f "wall %e s peak %M KB" timeout "$limit" $PMC check --model "$STEADY/$name.prism" \
           --property-file "$STEADY/$name.props" --property "$property" --const "$constants" --solver "$mode" \

@@ -35,7 +35,7 @@ class GpuStartupClock {
 
 const graph::TransposedGraph& CheckContext::transposed() const {
   return timed(Phase::precompute, [&]() -> const graph::TransposedGraph& {
-    return model_.derived<graph::TransposedGraph>("transposed", [&] { return graph::transpose(model_); });
+    return model_.derived<graph::TransposedGraph>(graph::k_transposed_key, [&] { return graph::transpose(model_); });
   });
 }
 

@@ -1,9 +1,33 @@
 #include "graph/bscc.hpp"
 
+#include <numeric>
+
 #include "common/error.hpp"
+#include "graph/bitset_ops.hpp"
+#include "graph/reachability.hpp"
 #include "graph/scc.hpp"
 
 namespace pmc::graph {
+
+namespace {
+
+// Whether every state reaches every other (the chain is irreducible, as most
+// steady-state models are): a forward and a backward breadth-first search
+// from state 0 both cover every state. Far cheaper than Tarjan's bookkeeping
+// on millions of states; the transposed graph is the model's cached one.
+bool irreducible(const Model& model) {
+  const uint64_t n = model.num_states();
+  if (n == 0) return false;
+  Bitset first(n);
+  first.set(0);
+  const Bitset everything = bits::full(n);
+  if (forward_reachable(row_graph(model), first, everything).count() != n) return false;
+  const TransposedGraph& transposed =
+      model.derived<TransposedGraph>(k_transposed_key, [&] { return transpose(model); });
+  return backward_reachable(transposed, first, everything).count() == n;
+}
+
+}  // namespace
 
 Bsccs bottom_sccs(const Model& model) {
   if (model.type() != ModelType::dtmc && model.type() != ModelType::ctmc) {
@@ -11,6 +35,14 @@ Bsccs bottom_sccs(const Model& model) {
          to_string(model.type()));
   }
   const uint64_t n = model.num_states();
+  if (irreducible(model)) {  // one BSCC: every state
+    Bsccs out;
+    out.bscc_of.assign(n, 0);
+    out.states.resize(n);
+    std::iota(out.states.begin(), out.states.end(), uint32_t{0});
+    out.offsets = {0, n};
+    return out;
+  }
   const std::vector<uint64_t>& row_offsets = model.row_offsets();
   const std::vector<uint32_t>& columns = model.columns();
   const SccDecomposition sccs = strongly_connected_components(model);

@@ -50,4 +50,8 @@ struct TransposedGraph {
 // fill pass over the matrix; memory 8·(n+1) + 4·entries (+ 4·rows for an MDP).
 TransposedGraph transpose(const Model& model);
 
+// The key under which a model caches its transposed graph
+// (Model::derived), shared by every user so it is built once.
+inline constexpr const char* k_transposed_key = "transposed";
+
 }  // namespace pmc::graph

@@ -84,7 +84,7 @@ bool Model::same_as(const Model& other) const {
 }
 
 size_t Model::release_derived(std::string_view prefix) const {
-  std::lock_guard<std::mutex> lock(derived_mutex_);
+  std::lock_guard<std::recursive_mutex> lock(derived_mutex_);
   size_t released = 0;
   for (auto it = derived_.begin(); it != derived_.end();) {
     if (std::string_view(it->first).starts_with(prefix)) {

@@ -159,10 +159,12 @@ class Model {
 
   // Derived data (transposed graph, SCCs, device copies) built
   // on first use by `build()` and kept for the model's lifetime. Thread-safe;
-  // `key` names the kind of data, T must be the same for one key.
+  // `key` names the kind of data, T must be the same for one key. `build`
+  // may ask for other derived data (the BSCCs use the transposed graph):
+  // the lock is recursive.
   template <typename T, typename Build>
   const T& derived(const std::string& key, Build build) const {
-    std::lock_guard<std::mutex> lock(derived_mutex_);
+    std::lock_guard<std::recursive_mutex> lock(derived_mutex_);
     auto it = derived_.find(key);
     if (it == derived_.end()) it = derived_.emplace(key, std::make_shared<T>(build())).first;
     return *static_cast<const T*>(it->second.get());
@@ -174,7 +176,7 @@ class Model {
   // nullptr to cache nothing.
   template <typename T, typename Build>
   std::shared_ptr<T> derived_shared(const std::string& key, Build build) const {
-    std::lock_guard<std::mutex> lock(derived_mutex_);
+    std::lock_guard<std::recursive_mutex> lock(derived_mutex_);
     auto it = derived_.find(key);
     if (it != derived_.end()) return std::static_pointer_cast<T>(std::const_pointer_cast<void>(it->second));
     std::shared_ptr<T> made = build();
@@ -187,14 +189,14 @@ class Model {
   size_t release_derived(std::string_view prefix) const;
   // Whether derived data under `key` is cached now.
   bool has_derived(const std::string& key) const {
-    std::lock_guard<std::mutex> lock(derived_mutex_);
+    std::lock_guard<std::recursive_mutex> lock(derived_mutex_);
     return derived_.count(key) != 0;
   }
 
  private:
   explicit Model(ModelParts parts) : parts_(std::move(parts)) {}
   ModelParts parts_;
-  mutable std::mutex derived_mutex_;
+  mutable std::recursive_mutex derived_mutex_;
   mutable std::map<std::string, std::shared_ptr<const void>> derived_;
 };
 
