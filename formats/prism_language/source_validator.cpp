@@ -300,6 +300,7 @@ class SourceValidator {
       one.kind = NodeKind::real;
       one.type = ValueType::real;
       one.real_value = 1;
+      one.exact = "1";
       one.line = u.position.line;
       one.column = u.position.column;
       out.weight = compile(one);

@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "expression/compiler.hpp"
+#include "expression/exact_evaluator.hpp"
 
 namespace pmc::expression {
 
@@ -38,6 +39,21 @@ Node literal_node(ValueType type, int64_t i, double d, const Node& at) {
   n.int_value = i;
   n.real_value = d;
   return n;
+}
+
+// A constant's exact value ("7/10") where the tree has one (no log, no
+// real exponent, no division by zero), else empty; --exact reads it.
+std::string exact_text(const Node& bound) {
+#ifdef PMC_HAVE_GMP
+  try {
+    return rational_text(evaluate_exact(bound, {}));
+  } catch (const Error&) {
+    return {};
+  }
+#else
+  (void)bound;
+  return {};
+#endif
 }
 
 }  // namespace
@@ -91,6 +107,7 @@ void Binder::give_constant(size_t index, const std::string& text) {
              "number, found {}", c.name, text, c.name, location(c.position).to_string(), quote_for_message(text));
       }
       constants_[index].value = literal_node(ValueType::real, 0, value, at);
+      constants_[index].value->exact = text;  // the decimal as given
       break;
     }
     case ValueType::boolean:
@@ -133,7 +150,11 @@ Node Binder::evaluate_constant(const Node& n, BindContext& context, ValueType ty
   switch (type) {
     case ValueType::boolean: return literal_node(type, e.evaluate_bool({}), 0, n);
     case ValueType::integer: return literal_node(type, e.evaluate_int({}), 0, n);
-    case ValueType::real: return literal_node(type, 0, e.evaluate_real({}), n);
+    case ValueType::real: {
+      Node literal = literal_node(type, 0, e.evaluate_real({}), n);
+      literal.exact = exact_text(bound);
+      return literal;
+    }
   }
   return bound;
 }

@@ -6,12 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "expression/expression.hpp"
 #include "expression/flat_code.hpp"
+#include "expression/syntax_tree.hpp"
 
 namespace pmc::expression {
 
@@ -55,6 +57,9 @@ struct Expression::Representation {
   Shape shape = Shape::general;
   uint32_t variable = 0;  // load, load_plus
   int64_t offset = 0;     // load_plus
+  // The checked tree it was compiled from, before folding: what --exact
+  // evaluates in rationals (exact_evaluator.hpp). Shared by copies.
+  std::shared_ptr<const Node> tree;
 };
 
 // Runs `code` on `state` with `stack` (at least its stack size in values);

@@ -343,6 +343,7 @@ Expression compile_expression(const Node& checked, const SourceLocation& locatio
   r->type = checked.type;
   r->location = location;
   r->text = node_to_string(checked);
+  r->tree = std::make_shared<const Node>(checked);
   r->stack_size = 0;
   const Node folded = fold(checked);
   Compiler(*r).emit(folded, checked.type);

@@ -70,8 +70,10 @@ bool Expression::same_code(const Expression& other) const {
 namespace {
 
 // An expression of one instruction: a literal's push or a variable's load.
-Expression single_instruction(const Instruction& in, ValueType type, std::string text) {
+Expression single_instruction(const Instruction& in, ValueType type, std::string text, Node tree) {
   auto r = std::make_unique<Expression::Representation>();
+  tree.type = type;
+  r->tree = std::make_shared<const Node>(std::move(tree));
   r->code.push_back(in);
   r->fast = r->code;
   r->type = type;
@@ -86,7 +88,15 @@ Expression literal(ValueType type, Value value, std::string text) {
   Instruction in;
   in.op = Op::push;
   in.value = value;
-  return single_instruction(in, type, std::move(text));
+  Node tree;
+  tree.kind = type == ValueType::boolean ? NodeKind::boolean : type == ValueType::integer ? NodeKind::integer : NodeKind::real;
+  if (type == ValueType::real) {
+    tree.real_value = value.d;
+    tree.exact = text;  // the shortest decimal that reads back as the double
+  } else {
+    tree.int_value = value.i;
+  }
+  return single_instruction(in, type, std::move(text), std::move(tree));
 }
 
 }  // namespace
@@ -113,7 +123,11 @@ Expression Expression::variable(uint32_t index, ValueType type, std::string name
   Instruction in;
   in.op = Op::load;
   in.arg = index;
-  return single_instruction(in, type, std::move(name));
+  Node tree;
+  tree.kind = NodeKind::variable;
+  tree.variable = index;
+  tree.name = name;
+  return single_instruction(in, type, std::move(name), std::move(tree));
 }
 
 }  // namespace pmc::expression

@@ -154,7 +154,9 @@ class ExpressionGrammar {
     }
     if (t.kind == TokenKind::real) {
       n.kind = NodeKind::real;
-      n.real_value = next().real_value;
+      const Token& literal = next();
+      n.real_value = literal.real_value;
+      n.exact = std::string(literal.text);
       return n;
     }
     if (t.is("true") || t.is("false")) {

@@ -123,6 +123,7 @@ std::optional<Node> constant_literal(const std::string& text) {
   if (error != std::errc() || stop != end) return std::nullopt;
   n.kind = NodeKind::real;
   n.type = ValueType::real;
+  n.exact = std::string(text);
   return n;
 }
 

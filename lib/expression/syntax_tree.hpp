@@ -58,6 +58,11 @@ struct Node {
   uint32_t depth = 1;                   // of the tree below (the grammar's depth limit)
   int64_t int_value = 1;
   double real_value = 0;
+  // A real literal's exact value as text: the decimal as written ("0.7",
+  // "1e-3") or a rational ("7/10") for a constant folded from an
+  // expression; empty where none is known. Only --exact reads it
+  // (exact_evaluator.hpp): real_value is the nearest double.
+  std::string exact;
   uint32_t variable = 0;
   std::string name;
   std::vector<Node> children;
@@ -76,6 +81,7 @@ Node with_mapped_children(const Node& n, Map map) {
   out.depth = n.depth;
   out.int_value = n.int_value;
   out.real_value = n.real_value;
+  out.exact = n.exact;
   out.variable = n.variable;
   out.name = n.name;
   out.children.reserve(n.children.size());
