@@ -147,6 +147,10 @@ void SuccessorGenerator::expand(std::span<const int32_t> values, const uint64_t*
   alternatives_.clear();
   weights_.clear();
   targets_.clear();
+  if (record_updates_) {
+    branch_updates_.clear();
+    branch_update_first_.assign(1, 0);
+  }
   weights_of_enabled_.clear();
   for (const GuardIndex::Entry& entry : local_commands_.candidates(values)) {
     const Enabled enabled{entry.command, weights_of_enabled_.size()};
@@ -230,6 +234,10 @@ void SuccessorGenerator::add_branch(double weight, std::span<const Enabled> comm
     }
   }
   weights_.push_back(weight);
+  if (record_updates_) {
+    for (size_t j = 0; j < commands.size(); ++j) branch_updates_.push_back(&commands[j].command->updates[updates[j]]);
+    branch_update_first_.push_back(branch_updates_.size());
+  }
 }
 
 }  // namespace pmc::prism_language

@@ -52,6 +52,15 @@ class SuccessorGenerator {
   double weight(size_t branch) const { return weights_[branch]; }
   const uint64_t* target(size_t branch) const { return &targets_[branch * words_]; }
 
+  // With recording on, each branch also keeps the updates it combines (one
+  // per synchronising command, in module order): the exact weights
+  // (--exact) multiply their expressions' rational values. Off by default.
+  void record_updates(bool on) { record_updates_ = on; }
+  std::span<const Update* const> updates(size_t branch) const {
+    return {branch_updates_.data() + branch_update_first_[branch],
+            branch_update_first_[branch + 1] - branch_update_first_[branch]};
+  }
+
  private:
   struct Alternative {
     uint32_t action;
@@ -92,6 +101,9 @@ class SuccessorGenerator {
   std::vector<Alternative> alternatives_;
   std::vector<double> weights_;
   std::vector<uint64_t> targets_;
+  bool record_updates_ = false;
+  std::vector<const Update*> branch_updates_;
+  std::vector<size_t> branch_update_first_;  // per branch, and one past the last
   // Scratch.
   std::vector<double> weights_of_enabled_;
   std::vector<Enabled> enabled_, chosen_;

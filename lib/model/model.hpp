@@ -21,6 +21,8 @@
 
 namespace pmc {
 
+class ExactValueSource;  // model/exact_source.hpp
+
 enum class ModelType : uint8_t { dtmc, ctmc, mdp, pctmc };
 
 std::string_view to_string(ModelType type);
@@ -96,6 +98,10 @@ struct ModelParts {
   StateValuations valuations;
   SourceDefinitions definitions;
   std::vector<std::string> warnings;
+  // Where --exact finds the numbers' exact values (a source's
+  // expressions); null for models read from files. Not part of the
+  // model's data: same_as and the writers ignore it.
+  std::shared_ptr<const ExactValueSource> exact_source;
 
   uint64_t num_rows() const { return row_offsets.empty() ? 0 : row_offsets.size() - 1; }
   uint64_t num_entries() const { return columns.size(); }
@@ -138,6 +144,7 @@ class Model {
   const StateValuations& valuations() const { return parts_.valuations; }
   const SourceDefinitions& definitions() const { return parts_.definitions; }
   const std::vector<std::string>& warnings() const { return parts_.warnings; }
+  const ExactValueSource* exact_source() const { return parts_.exact_source.get(); }
   const ModelParts& parts() const { return parts_; }
 
   const Label* find_label(std::string_view name) const;
