@@ -154,6 +154,8 @@ nlohmann::json result_json(const CheckResult& r, const Model& model) {
       j["upper"] = json_number(reported.upper);
     }
   }
+  // --exact: the rational itself ("7/10"; "Infinity" for an infinite reward).
+  if (!r.exact.empty()) j["exact"] = r.exact;
   if (r.filter) j["filter"] = filter_json(*r.filter, model);
   return j;
 }
@@ -215,6 +217,8 @@ void print_result_text(const CheckResult& r, const Model& model, std::ostream& o
       print_value(r.reported_initial(), out);
       fmt::print(out, ")");
     }
+  } else if (!r.exact.empty()) {
+    fmt::print(out, "{}: {} (exact; ≈ {})", r.property, r.exact, r.initial_value);
   } else {
     fmt::print(out, "{}: ", r.property);
     print_value(r.reported_initial(), out);
@@ -632,7 +636,14 @@ int run_solvers(const Arguments& args, std::ostream& out) {
       fmt::print(out, "{:<{}} {}\n{:<{}} solves: {}\n", s.name, width, s.summary, "", width, joined);
     }
   }
-  if (args.has("json")) out << list.dump() << '\n';
+  // The exact solver answers whole queries, no registry problem kind.
+  if (args.has("json")) {
+    list.push_back({{"name", k_exact_solver}, {"device", "cpu"}, {"problems", {"exact"}},
+                    {"summary", k_exact_solver_summary}});
+    out << list.dump() << '\n';
+  } else {
+    fmt::print(out, "{:<{}} {}\n{:<{}} solves: exact queries\n", k_exact_solver, width, k_exact_solver_summary, "", width);
+  }
   return 0;
 }
 

@@ -33,7 +33,7 @@ const std::vector<Command>& command_table() {
   static const std::vector<Command> table = {
       {"check",
        "--model FILE... [--const N=V,...] [--max-states N] [--build auto|cpu|gpu] (--property P... | --property-file F) [--solver NAME] [--epsilon E] [--relative|--absolute] "
-       "[--sound|--unsound] [--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--memory-limit BYTES] [--gpu-memory-limit BYTES] "
+       "[--sound|--unsound] [--exact] [--max-iterations N] [--threads N] [--device I] [--devices auto|all|I,J] [--memory-limit BYTES] [--gpu-memory-limit BYTES] "
        "[--gpu-layout L] [--reorder bfs] [--param K=V...] [--format F] [--strict] "
        "[--scheduler FILE] [--export-vector FILE] [--export-results FILE] [--export-format tsv|csv|qvbs] [--progress] [--json] [--stats]",
        "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...), given "
@@ -49,6 +49,7 @@ const std::vector<Command>& command_table() {
                           {"absolute", false, false},
                           {"sound", false, false},
                           {"unsound", false, false},
+                          {"exact", false, false},
                           {"max-iterations", true, false},
                           {"threads", true, false},
                           {"device", true, false},

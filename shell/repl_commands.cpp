@@ -483,7 +483,8 @@ LineOutcome set(Session& session, const std::string& rest) {
   const auto& words = args.positional();
   if (words.empty()) fail(ErrorCode::invalid_argument, "set needs a setting (see `help set`)");
   const std::string& name = words[0];
-  const bool flag = name == "relative" || name == "absolute" || name == "sound" || name == "unsound";
+  const bool flag = name == "relative" || name == "absolute" || name == "sound" || name == "unsound" ||
+                    name == "exact" || name == "inexact";
   if (words.size() != (flag ? 1u : 2u)) {
     if (flag) fail(ErrorCode::invalid_argument, "set {} takes no value", name);
     fail(ErrorCode::invalid_argument, "set {} needs one value (help set)", name);

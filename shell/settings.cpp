@@ -53,6 +53,8 @@ const std::vector<SettingSpec>& setting_specs() {
       {"absolute", "", "absolute convergence criterion"},
       {"sound", "", "auto picks sound solvers: certified bounds within 2*epsilon"},
       {"unsound", "", "auto may pick unsound solvers (PRISM's stopping rule: faster, no error bound)"},
+      {"exact", "", "exact results: rationals (7/10) from the source's numbers, by cpu.exact-pi; unbounded P and R[F] only"},
+      {"inexact", "", "results in doubles with certified bounds (the default)"},
       {"max-iterations", "N", "iteration limit of one solve"},
       {"threads", "N", "CPU threads; 0 = all cores"},
       {"device", "I", "GPU index (see `pmc devices`)"},
@@ -136,6 +138,10 @@ void apply_setting(CheckOptions& options, std::string_view name, std::string_vie
     s.sound = true;
   } else if (name == "unsound") {
     s.sound = false;
+  } else if (name == "exact") {
+    options.exact = true;
+  } else if (name == "inexact") {
+    options.exact = false;
   } else if (name == "max-iterations") {
     s.max_iterations = parse_integer(name, value, 1, 1e18, "a positive integer");
   } else if (name == "threads") {
@@ -183,6 +189,8 @@ std::string setting_value(const CheckOptions& options, std::string_view name) {
   if (name == "absolute") return s.relative ? "off" : "on";
   if (name == "sound") return s.sound ? "on" : "off";
   if (name == "unsound") return s.sound ? "off" : "on";
+  if (name == "exact") return options.exact ? "on" : "off";
+  if (name == "inexact") return options.exact ? "off" : "on";
   if (name == "max-iterations") return fmt::format("{}", s.max_iterations);
   if (name == "threads") return s.threads == 0 ? "0 (all cores)" : fmt::format("{}", s.threads);
   if (name == "device") return fmt::format("{}", s.device);

@@ -163,6 +163,18 @@ PMC_API pmc_status pmc_options_set_relative(pmc_options* options, int relative);
  * is sound. Same thread-safety as the other setters. */
 PMC_API pmc_status pmc_options_set_sound(pmc_options* options, int sound);
 
+/* exact != 0: exact results (pmc_result_exact), computed by the solver
+ * "cpu.exact-pi" in rational arithmetic from the model's numbers as its
+ * source defines them (a PRISM-language source's expressions: 0.7 is
+ * 7/10, 1/3 a third; a model read from files: each number as the shortest
+ * decimal that reads back as its double). It computes unbounded
+ * reachability and reachability rewards at the top of the property
+ * (P=? [F psi], P=? [phi U psi], R=? [F psi], T=? [F psi]; min/max on
+ * MDPs); pmc_check gives PMC_ERROR_UNSUPPORTED for other properties and
+ * in builds without GMP. Default 0. Same thread-safety as the other
+ * setters. */
+PMC_API pmc_status pmc_options_set_exact(pmc_options* options, int exact);
+
 /* Iteration limit of each solve (default 1000000); reaching it makes
  * pmc_check return PMC_ERROR_NOT_CONVERGED. It bounds step-bounded
  * iteration too (U<=k, F<=k, C<=k, I=k, and CTMC uniformisation): a bound
@@ -581,6 +593,13 @@ PMC_API pmc_status pmc_result_scheduler(const pmc_result* result, int64_t* choic
  * are not (*out_sound = 0). A certified result whose solver hit its
  * iteration limit has valid but wider bounds (pmc_result_converged = 0). */
 PMC_API pmc_status pmc_result_sound(const pmc_result* result, int* out_sound);
+
+/* A result checked with pmc_options_set_exact: the value in the first
+ * initial state as a rational in lowest terms, "7/10" ("3" for an
+ * integer, "Infinity" for an infinite reward). The text stays owned by
+ * the result, valid until it is freed. PMC_ERROR_UNSUPPORTED for a result
+ * not computed exactly. */
+PMC_API pmc_status pmc_result_exact(const pmc_result* result, const char** out_text);
 
 /* Certified bounds in the first initial state: the exact value lies in
  * [*out_lower, *out_upper]; pmc_result_initial_value is their midpoint for

@@ -73,6 +73,17 @@ pmc_status pmc_result_solver(const pmc_result* result, const char** out_name) {
   });
 }
 
+pmc_status pmc_result_exact(const pmc_result* result, const char** out_text) {
+  return guarded([&] {
+    const pmc::CheckResult& r = result_of(result);
+    require(out_text, "out_text");
+    if (r.exact.empty()) {
+      fail(ErrorCode::unsupported, "{} was not computed exactly (pmc_options_set_exact)", r.property);
+    }
+    *out_text = r.exact.c_str();
+  });
+}
+
 pmc_status pmc_result_scheduler(const pmc_result* result, int64_t* choices, uint64_t capacity, uint64_t* out_count) {
   return guarded([&] {
     const pmc::CheckResult& r = result_of(result);

@@ -52,6 +52,10 @@ pmc_status pmc_options_set_sound(pmc_options* options, int sound) {
   return guarded([&] { require(options, "options").check.settings.sound = sound != 0; });
 }
 
+pmc_status pmc_options_set_exact(pmc_options* options, int exact) {
+  return guarded([&] { require(options, "options").check.exact = exact != 0; });
+}
+
 pmc_status pmc_options_set_relative(pmc_options* options, int relative) {
   return guarded([&] { require(options, "options").check.settings.relative = relative != 0; });
 }

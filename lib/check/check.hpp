@@ -30,6 +30,11 @@ struct CheckOptions {
   // Put into the property before it is checked (property/definitions.hpp);
   // the model's own constants need no entry.
   property::Definitions definitions;
+  // --exact: the value as a rational (solver cpu.exact-pi, GMP), from the
+  // numbers as the model's source defines them; for unbounded reachability
+  // and expected reachability rewards at the top of the property
+  // (check/exact_check.hpp). Other properties are an Error(unsupported).
+  bool exact = false;
 };
 
 // Where a check's time went (the per-phase timings of docs/design.md §4),
@@ -125,6 +130,10 @@ struct CheckResult {
   // argmin/argmax name (a boolean result); φ's own values for print,
   // printall and range (range's ends are in `filter`).
   std::optional<FilterSummary> filter;
+  // --exact: the value in the first initial state as a rational, "7/10"
+  // ("Infinity" for an infinite reward); empty otherwise. `values` then hold
+  // the nearest doubles and lower/upper the doubles around the rational.
+  std::string exact;
 
   std::string solver_names() const;  // "cpu.jacobi" or "cpu.steps+cpu.jacobi"
 

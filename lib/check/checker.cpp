@@ -8,6 +8,7 @@
 #include "check/check.hpp"
 #include "check/computations.hpp"
 #include "check/conditional.hpp"
+#include "check/exact_check.hpp"
 #include "check/filters.hpp"
 #include "check/memory_budget.hpp"
 #include "check/reward_bounded.hpp"
@@ -89,6 +90,40 @@ void check_time_bound(const Model& model, const TimeBound& bound, size_t column)
   if (bound.lower && bound.upper && bound.lower->value > bound.upper->value) {
     fail(ErrorCode::property, "column {}: empty time interval {}", column, to_string(bound));
   }
+}
+
+// Whether a state formula asks for an operator's or a filter's values:
+// those are computed in doubles, so --exact refuses them.
+bool reads_values(const StateFormula* f) {
+  if (f == nullptr) return false;
+  if (f->kind == StateKind::op || f->kind == StateKind::filter) return true;
+  return reads_values(f->left.get()) || reads_values(f->right.get());
+}
+
+// The top-level query --exact computes, or Error(unsupported) naming what it is not.
+const Operator& exact_query(const Model& model, const Property& property) {
+  const Operator* op = property.top_operator();
+  const std::string computes = setting_name(Setting::exact) +
+                              " computes P=? [ F ψ ], P=? [ φ U ψ ], R=? [ F ψ ] and T=? [ F ψ ] (min/max on MDPs), "
+                              "unbounded, at the top of the property, with φ and ψ free of nested operators";
+  if (op == nullptr || !op->is_query()) fail(ErrorCode::unsupported, "{}; {} is not such a query", computes, to_string(property));
+  if (model.type() == ModelType::pctmc) fail(ErrorCode::unsupported, "{} does not check parametric CTMCs", setting_name(Setting::exact));
+  bool fits = false;
+  if (op->kind == OperatorKind::probability) {
+    const PathFormula& path = *op->path;
+    fits = !op->condition && !path.reward_bound && path.bound.unbounded() &&
+           (path.kind == PathKind::eventually || path.kind == PathKind::until) && !reads_values(path.left.get()) &&
+           !reads_values(path.right.get());
+  } else if (op->kind == OperatorKind::reward || op->kind == OperatorKind::time) {
+    fits = op->reward.kind == RewardKind::reachability && !reads_values(op->reward.target.get());
+  }
+  if (!fits) fail(ErrorCode::unsupported, "{}; column {}: {} is not one", computes, op->column, to_string(*op));
+  return *op;
+}
+
+uint64_t first_initial_state(const Model& model) {
+  const Bitset* init = model.initial_states();
+  return init == nullptr || init->count() == 0 ? 0 : init->find_next(0);
 }
 
 class PropertyChecker {
@@ -405,7 +440,26 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   CheckResult result;
   result.property = to_string(written);
   const Operator* top = property.top_operator();
-  if (top != nullptr && top->is_query()) {
+  if (options.exact || options.solver == k_exact_solver) {
+    const Operator& query = exact_query(model, property);
+    ResultExtras extras;
+    Bitset left = bits::full(model.num_states()), right;
+    size_t reward_index = SIZE_MAX;
+    if (query.kind == OperatorKind::probability) {
+      right = checker.states(*query.path->right);
+      if (query.path->left) left = checker.states(*query.path->left);
+    } else {
+      right = checker.states(*query.reward.target);
+      if (query.kind == OperatorKind::reward) {
+        reward_index = static_cast<size_t>(&reward_structure(model, query.reward_name, query.column) - model.rewards().data());
+      }
+    }
+    if (model.type() == ModelType::mdp) (void)maximizes(query);  // an MDP's query must name min or max
+    result.values = exact_query_values(checker.context(), query, left, right, reward_index,
+                                       first_initial_state(model), extras, result.exact);
+    result.scheduler = std::move(extras.scheduler);
+    certify(checker.context(), std::move(extras), result);
+  } else if (top != nullptr && top->is_query()) {
     ResultExtras extras;
     result.values = checker.operator_values(*top, &extras);
     result.scheduler = std::move(extras.scheduler);

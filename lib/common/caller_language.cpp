@@ -66,6 +66,9 @@ Usage usage_of(Setting setting) {
     case Setting::gpu_memory_limit: return option_usage("gpu_memory_limit", "BYTES");
     case Setting::max_iterations: return option_usage("max_iterations", "N");
     case Setting::epsilon: return option_usage("epsilon", "E");
+    case Setting::exact:  // a switch: no value
+      return {"--exact", "set exact", "pmc_options_set_exact(options, 1)", "exact=True", "Options::set_exact(true)",
+              "Options.exact(true)", ""};
     case Setting::parameters:
       return {"--param {}", "set param {}", "pmc_options_set_parameter(options, NAME, VALUE) for {}",
               "parameters={{NAME: VALUE}} for {}", "Options::set_parameter(NAME, VALUE) for {}",

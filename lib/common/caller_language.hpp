@@ -23,6 +23,7 @@ enum class Setting {
   max_iterations,    // iterations of one solve
   epsilon,           // the convergence threshold
   parameters,        // a parametric CTMC's point
+  exact,             // exact (rational) results
 };
 
 // Process-wide; safe to call from any thread (the last call wins).

@@ -109,7 +109,8 @@ const SolverEntry& find_solver(std::string_view name) {
   if (it != all.end()) return *it;
   std::string names;
   for (const SolverEntry& s : all) names += (names.empty() ? "" : ", ") + s.name;
-  fail(ErrorCode::invalid_argument, "unknown solver {} (known: auto, cpu, gpu, {})", quote_for_message(name), names);
+  fail(ErrorCode::invalid_argument, "unknown solver {} (known: auto, cpu, gpu, {}, {})", quote_for_message(name), names,
+       k_exact_solver);
 }
 
 SolveStats run_linear(const SolverEntry& solver, const LinearSystem& system, std::vector<double>& x,
@@ -135,7 +136,7 @@ void validate_solver_choice(std::string_view requested) {
     fail(ErrorCode::invalid_argument, "the solver name is empty (give auto, cpu, gpu or a solver's name; see the "
                                       "list of solvers)");
   }
-  if (!is_automatic_choice(requested)) find_solver(requested);
+  if (!is_automatic_choice(requested) && requested != k_exact_solver) find_solver(requested);
 }
 
 void validate_epsilon(double epsilon) {

@@ -66,9 +66,17 @@ const SolverEntry& find_solver(std::string_view name);
 
 // "auto", "cpu" and "gpu" choose per problem; anything else names a solver.
 bool is_automatic_choice(std::string_view requested);
-// Throws Error(invalid_argument) unless `requested` is an automatic choice
-// or a registered name.
+// Throws Error(invalid_argument) unless `requested` is an automatic choice,
+// a registered name or k_exact_solver.
 void validate_solver_choice(std::string_view requested);
+
+// The exact solver (check/exact_check.hpp): not a registry entry, since it
+// solves no numerical problem of the registry's kinds but a whole query in
+// rationals; naming it as the solver is the same as asking for exact results.
+inline constexpr std::string_view k_exact_solver = "cpu.exact-pi";
+inline constexpr std::string_view k_exact_solver_summary =
+    "exact rationals (GMP) of unbounded reachability and reachability rewards: state elimination, policy iteration "
+    "for MDPs (also --exact)";
 
 // The smallest convergence threshold accepted: ~4.5 units in the last place
 // of 1. Below it double arithmetic cannot bring successive iterates (or a

@@ -148,7 +148,7 @@ class Interactive(unittest.TestCase):
         t.expect(r"Commands \(help COMMAND")
         t.prompt()
         t.send("set\t\t")  # several candidates: listed under the line
-        t.expect(r"epsilon\s+gpu-layout\s+gpu-memory-limit")
+        t.expect(r"epsilon\s+exact\s+gpu-layout\s+gpu-memory-limit")
         t.send("\x15quit\r")  # Ctrl-U clears the line
         self.assertEqual(t.wait_exit(), 0)
         t.fd = None

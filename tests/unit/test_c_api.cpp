@@ -304,6 +304,41 @@ TEST(CApiPrismLanguage, BuildsSourcesWithConstants) {
   pmc_model_free(model);
 }
 
+// pmc_options_set_exact: the rational through pmc_result_exact, owned by
+// the result; a result checked without it has none; a property --exact
+// does not compute is PMC_ERROR_UNSUPPORTED.
+TEST(CApiPrismLanguage, ExactResultsAreRationals) {
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_build_prism(k_die_source.c_str(), nullptr, nullptr, &model), PMC_OK) << last_error();
+  pmc_options* options = nullptr;
+  ASSERT_EQ(pmc_options_create(&options), PMC_OK);
+  EXPECT_EQ(pmc_options_set_exact(nullptr, 1), PMC_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(pmc_options_set_exact(options, 1), PMC_OK);
+  pmc_result* result = nullptr;
+  ASSERT_EQ(pmc_check(model, "P=? [ F \"six\" ]", options, &result), PMC_OK) << last_error();
+  const char* text = nullptr;
+  ASSERT_EQ(pmc_result_exact(result, &text), PMC_OK) << last_error();
+  EXPECT_STREQ(text, "1/6");
+  EXPECT_EQ(pmc_result_exact(result, nullptr), PMC_ERROR_INVALID_ARGUMENT);
+  double value = 0;
+  EXPECT_EQ(pmc_result_initial_value(result, &value), PMC_OK);
+  EXPECT_EQ(value, 1.0 / 6.0);
+  pmc_result_free(result);
+
+  result = nullptr;
+  ASSERT_EQ(pmc_check(model, "P=? [ F \"six\" ]", nullptr, &result), PMC_OK) << last_error();
+  EXPECT_EQ(pmc_result_exact(result, &text), PMC_ERROR_UNSUPPORTED);
+  EXPECT_NE(last_error().find("pmc_options_set_exact"), std::string::npos) << last_error();
+  pmc_result_free(result);
+
+  result = nullptr;
+  EXPECT_EQ(pmc_check(model, "P=? [ F<=3 \"six\" ]", options, &result), PMC_ERROR_UNSUPPORTED);
+  EXPECT_NE(last_error().find("pmc_options_set_exact(options, 1) computes"), std::string::npos) << last_error();
+  EXPECT_EQ(result, nullptr);
+  pmc_options_free(options);
+  pmc_model_free(model);
+}
+
 TEST(CApiPrismLanguage, ErrorsReachLastError) {
   pmc_model* model = nullptr;
   EXPECT_EQ(pmc_model_build_prism(nullptr, "K=2", nullptr, &model), PMC_ERROR_INVALID_ARGUMENT);

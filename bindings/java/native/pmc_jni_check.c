@@ -162,6 +162,15 @@ JNIEXPORT jbyteArray JNICALL Java_org_pmc_Native_resultSolver(JNIEnv* env, jclas
   return new_bytes(env, name);
 }
 
+/* The rational of an exact result, or null for a result not computed exactly. */
+JNIEXPORT jbyteArray JNICALL Java_org_pmc_Native_resultExact(JNIEnv* env, jclass cls, jlong handle) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_result, result, handle, NULL)
+  const char* text = NULL;
+  if (pmc_result_exact(result, &text) != PMC_OK) return NULL;
+  return new_bytes(env, text);
+}
+
 JNIEXPORT jlongArray JNICALL Java_org_pmc_Native_resultScheduler(JNIEnv* env, jclass cls, jlong handle) {
   (void)cls;
   REQUIRE_HANDLE(pmc_result, result, handle, NULL)

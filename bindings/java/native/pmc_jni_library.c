@@ -154,6 +154,12 @@ JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetSound(JNIEnv* env, jclass c
   ok(env, pmc_options_set_sound(options, sound ? 1 : 0));
 }
 
+JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetExact(JNIEnv* env, jclass cls, jlong handle, jboolean exact) {
+  (void)cls;
+  REQUIRE_HANDLE(pmc_options, options, handle, )
+  ok(env, pmc_options_set_exact(options, exact ? 1 : 0));
+}
+
 JNIEXPORT void JNICALL Java_org_pmc_Native_optionsSetMaxIterations(JNIEnv* env, jclass cls, jlong handle,
                                                                   jlong max_iterations) {
   (void)cls;

@@ -657,6 +657,26 @@ public final class PmcTest {
     checkThrows(NullPointerException.class, () -> Model.buildPrism(null, "K=2"), "null path");
   }
 
+  /** Options.exact(true): rationals from the source (pmc_result_exact). */
+  private static void testExact() {
+    Path consensus = dieExample().getParent().getParent().resolve("consensus").resolve("consensus.nm");
+    try (Model m = Model.buildPrism(consensus, "K=2"); Options o = new Options().exact(true)) {
+      try (Result r = m.check("Pmax=? [ F \"finished\" & !\"agree\" ]", o)) {
+        checkEquals("13/120", r.exact(), "exact Pmax");
+        checkEquals("cpu.exact-pi", r.solver(), "exact solver");
+        check(r.isSound(), "an exact result is certified");
+      }
+      try (Result r = m.check("R{\"steps\"}max=? [ F \"finished\" ]", o)) {
+        checkEquals("75", r.exact(), "exact Rmax");
+      }
+      try (Result r = m.check("Pmax=? [ F \"finished\" & !\"agree\" ]")) {
+        checkEquals(null, r.exact(), "no exact value by default");
+      }
+      checkPmcError(Status.UNSUPPORTED, "Options.exact(true) computes", () -> m.check("Pmax=? [ F<=20 \"finished\" ]", o).close(),
+                    "a bounded property");
+    }
+  }
+
   /** Properties files read by libpmc: examples/consensus/consensus.props, texts to check, errors. */
   private static void testProperties() throws IOException {
     Path props = dieExample().getParent().getParent().resolve("consensus").resolve("consensus.props");
@@ -1033,6 +1053,7 @@ public final class PmcTest {
     test("formats: .tra, .pmcb, .drn, .gz round trips", PmcTest::testFormats);
     test("PRISM-language sources", PmcTest::testPrismLanguage);
     test("properties files", PmcTest::testProperties);
+    test("exact results", PmcTest::testExact);
     test("DTMC leader_sync 3_2 (manifest)", () -> checkInstance("leader_sync", "3_2"));
     test("DTMC brp N16_M2 (manifest)", () -> checkInstance("brp", "N16_M2"));
     test("CTMC cluster N2 (manifest)", () -> checkInstance("cluster", "N2"));

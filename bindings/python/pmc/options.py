@@ -44,6 +44,11 @@ class Options(_handle.OwnsHandle):
       (Result.sound, Result.bounds, Result.bound_values()); False: they may
       pick faster unsound solvers (PRISM's stopping rule, no error bound).
       A named solver runs either way; its result says whether it is sound.
+    - ``exact``: True computes the value as a rational (Result.exact,
+      "7/10") with the solver "cpu.exact-pi", from the numbers as the
+      model's source defines them; unbounded P=? [F ...], P=? [... U ...]
+      and R=?/T=? [F ...] only (other properties raise
+      pmc.UnsupportedError). Default False
     - ``epsilon``: convergence threshold in (0, 1), default 1e-6
     - ``relative``: True (default) for precision relative to the value, False for absolute
     - ``max_iterations``: iteration limit of each solve (default 1000000);
@@ -89,7 +94,7 @@ class Options(_handle.OwnsHandle):
     does that on exit, and garbage collection does it otherwise.
     """
 
-    def __init__(self, *, solver=None, sound=None, epsilon=None, relative=None, max_iterations=None, threads=None,
+    def __init__(self, *, solver=None, sound=None, exact=None, epsilon=None, relative=None, max_iterations=None, threads=None,
                  device=None, devices=None, all_devices=None, gpu_memory_limit=None, memory_limit=None, strict=None,
                  row_sum_tolerance=None, max_states=None, build=None, parameters=None, constants=None, progress=None):
         native = lib()
@@ -107,6 +112,8 @@ class Options(_handle.OwnsHandle):
                 check(native.pmc_options_set_solver(ptr, solver.encode("utf-8")))
             if sound is not None:
                 check(native.pmc_options_set_sound(ptr, 1 if sound else 0))
+            if exact is not None:
+                check(native.pmc_options_set_exact(ptr, 1 if exact else 0))
             if epsilon is not None:
                 check(native.pmc_options_set_epsilon(ptr, _real("epsilon", epsilon)))
             if relative is not None:

@@ -30,6 +30,9 @@ class Result(_handle.OwnsHandle):
       (equation systems, iteration matrices), ``transfer`` (host <-> device
       copies), ``solve`` (the solvers' iteration loops), ``other`` and
       ``total`` (the sum of the others; ``seconds`` plus ``load``)
+    - ``exact``: with Options(exact=True), the value in the first initial
+      state as a rational str in lowest terms ("7/10", "3"; "Infinity" for
+      an infinite reward; fractions.Fraction reads it); None otherwise
     - ``sound``: True when the result is certified: in every state the
       exact value lies within the bounds (up to floating-point rounding).
       Unbounded properties are certified by sound solvers (interval
@@ -77,6 +80,9 @@ class Result(_handle.OwnsHandle):
             for phase, name in enumerate(PHASES):  # PMC_PHASE_LOAD = 0 ... PMC_PHASE_TOTAL = 7
                 check(native.pmc_result_phase_seconds(ptr, phase, ctypes.byref(d)))
                 self.timings[name] = d.value
+            self.exact = None
+            if native.pmc_result_exact(ptr, ctypes.byref(s)) == Status.OK:
+                self.exact = s.value.decode("utf-8")
             check(native.pmc_result_sound(ptr, ctypes.byref(i)))
             self.sound = bool(i.value)
             self.bounds = None

@@ -1,6 +1,7 @@
 """Checking properties: manifest reference values for DTMCs, CTMCs and MDPs,
 all values, results' attributes, MDP schedulers and options."""
 
+import fractions
 import math
 import os
 import threading
@@ -174,6 +175,27 @@ class SoundTest(unittest.TestCase):
         with pmc.Options(sound=False) as options:
             self.assertEqual(options.settings, {"sound": False})
             self.assertIn("sound=False", repr(options))
+
+
+class ExactTest(unittest.TestCase):
+    """Options(exact=True): the value as a rational (pmc_result_exact)."""
+
+    def test_exact_gives_the_rational(self):
+        path = os.path.join(_SOURCE_ROOT, "examples", "die", "die.pm")
+        with pmc.build_prism(path) as model:
+            with model.check('P=? [ F "six" ]', exact=True) as result:
+                self.assertEqual(result.exact, "1/6")
+                self.assertEqual(fractions.Fraction(result.exact), fractions.Fraction(1, 6))
+                self.assertEqual(result.solver, "cpu.exact-pi")
+                self.assertTrue(result.sound)
+                self.assertEqual(result.value, 1 / 6)
+            with model.check('R{"coin_flips"}=? [ F "done" ]', exact=True) as result:
+                self.assertEqual(result.exact, "11/3")
+            with model.check('P=? [ F "six" ]') as result:
+                self.assertIsNone(result.exact)
+            with self.assertRaises(pmc.UnsupportedError) as caught:
+                model.check('P=? [ F<=3 "six" ]', exact=True)
+            self.assertIn("exact=True computes", str(caught.exception))
 
 
 class TimingsTest(unittest.TestCase):

@@ -138,6 +138,7 @@ extern "C" {
     pub fn pmc_options_set_epsilon(options: *mut pmc_options, epsilon: c_double) -> pmc_status;
     pub fn pmc_options_set_relative(options: *mut pmc_options, relative: c_int) -> pmc_status;
     pub fn pmc_options_set_sound(options: *mut pmc_options, sound: c_int) -> pmc_status;
+    pub fn pmc_options_set_exact(options: *mut pmc_options, exact: c_int) -> pmc_status;
     pub fn pmc_options_set_max_iterations(options: *mut pmc_options, max_iterations: u64) -> pmc_status;
     pub fn pmc_options_set_threads(options: *mut pmc_options, threads: u64) -> pmc_status;
     pub fn pmc_options_set_max_states(options: *mut pmc_options, max_states: u64) -> pmc_status;
@@ -267,6 +268,7 @@ extern "C" {
         out_count: *mut u64,
     ) -> pmc_status;
     pub fn pmc_result_sound(result: *const pmc_result, out_sound: *mut c_int) -> pmc_status;
+    pub fn pmc_result_exact(result: *const pmc_result, out_text: *mut *const c_char) -> pmc_status;
     pub fn pmc_result_bounds(
         result: *const pmc_result,
         out_lower: *mut c_double,

@@ -98,6 +98,18 @@ impl Options {
         self.set(status)
     }
 
+    /// `true`: the value as a rational
+    /// ([`CheckResult::exact`](crate::CheckResult::exact), "7/10"), computed
+    /// by "cpu.exact-pi" from the numbers as the model's source defines
+    /// them; unbounded `P=? [F ...]`, `P=? [... U ...]` and `R=?`/`T=? [F ...]`
+    /// only (other properties give an
+    /// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) error).
+    /// Default `false`.
+    pub fn set_exact(&mut self, exact: bool) -> Result<&mut Options> {
+        let status = ffi!(sys::pmc_options_set_exact(self.raw.as_ptr(), exact.into()));
+        self.set(status)
+    }
+
     /// Iteration limit of each solve (default 1000000).
     pub fn set_max_iterations(&mut self, max_iterations: u64) -> Result<&mut Options> {
         let status = ffi!(sys::pmc_options_set_max_iterations(self.raw.as_ptr(), max_iterations));

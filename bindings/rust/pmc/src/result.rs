@@ -132,6 +132,19 @@ impl CheckResult {
         unsafe { copy_str(name) }
     }
 
+    /// With [`Options::set_exact`](crate::Options::set_exact): the value in
+    /// the first initial state as a rational in lowest terms ("7/10", "3";
+    /// "Infinity" for an infinite reward); `None` for a result not computed
+    /// exactly.
+    pub fn exact(&self) -> Option<String> {
+        let mut text = ptr::null();
+        if ffi!(sys::pmc_result_exact(self.raw.as_ptr(), &mut text)) != sys::PMC_OK {
+            return None;
+        }
+        // Valid until the result is freed: copied now.
+        Some(unsafe { copy_str(text) })
+    }
+
     /// For MDPs (Pmin/Pmax over F and U, Rmin/Rmax over F): an optimal
     /// memoryless deterministic scheduler, per state the index of the
     /// optimal choice among the state's choices (0-based, in file order), or

@@ -450,6 +450,24 @@ fn threads_share_a_model_and_options() {
 const CONSENSUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../examples/consensus/consensus.nm");
 
 #[test]
+fn exact_results_are_rationals() {
+    let model = Model::build_prism(CONSENSUS, Some("K=2"), None).unwrap();
+    let mut exact = Options::new().unwrap();
+    exact.set_exact(true).unwrap();
+    let result = model.check("Pmax=? [ F \"finished\" & !\"agree\" ]", &exact).unwrap();
+    assert_eq!(result.exact().as_deref(), Some("13/120"));
+    assert_eq!(result.solver(), "cpu.exact-pi");
+    assert!(result.is_sound());
+    assert_eq!(result.initial_value(), 13.0 / 120.0);
+    let steps = model.check("R{\"steps\"}min=? [ F \"finished\" ]", &exact).unwrap();
+    assert_eq!(steps.exact().as_deref(), Some("48"));
+    assert_eq!(model.check("Pmax=? [ F \"finished\" ]", None).unwrap().exact(), None);
+    let bounded = model.check("Pmax=? [ F<=20 \"finished\" ]", &exact).unwrap_err();
+    assert_eq!(bounded.kind(), ErrorKind::Unsupported);
+    assert!(bounded.message().contains("Options::set_exact(true) computes"), "{}", bounded.message());
+}
+
+#[test]
 fn builds_prism_language_sources() {
     let model = Model::build_prism(CONSENSUS, Some("K=2"), None).unwrap();
     assert_eq!(model.kind(), ModelKind::Mdp);

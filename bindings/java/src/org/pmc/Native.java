@@ -73,6 +73,7 @@ final class Native {
   static native void optionsSetEpsilon(long options, double epsilon);
   static native void optionsSetRelative(long options, boolean relative);
   static native void optionsSetSound(long options, boolean sound);
+  static native void optionsSetExact(long options, boolean exact);
   static native void optionsSetMaxIterations(long options, long maxIterations);
   static native void optionsSetThreads(long options, long threads);
   static native void optionsSetMaxStates(long options, long maxStates);
@@ -126,6 +127,8 @@ final class Native {
   static native long resultIterations(long result);
   static native boolean resultConverged(long result);
   static native byte[] resultSolver(long result);
+  /** The exact value's text, or null for a result not computed exactly. */
+  static native byte[] resultExact(long result);
   static native long[] resultScheduler(long result);
   static native boolean resultSound(long result);
   /** {lower, upper}, or null when the result is not sound. */

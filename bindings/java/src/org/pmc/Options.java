@@ -101,6 +101,23 @@ public final class Options extends NativeHandle {
   }
 
   /**
+   * true: the value as a rational ({@link Result#exact()}, "7/10"), computed
+   * by "cpu.exact-pi" from the numbers as the model's source defines them;
+   * unbounded P=? [F ...], P=? [... U ...] and R=?/T=? [F ...] only (other
+   * properties make check() throw {@link PmcException} with
+   * {@link Status#UNSUPPORTED}). Default false.
+   */
+  public Options exact(boolean exact) {
+    long p = acquireExclusive();
+    try {
+      Native.optionsSetExact(p, exact);
+    } finally {
+      releaseExclusive();
+    }
+    return this;
+  }
+
+  /**
    * Iteration limit of each solve (default 1000000, at least 1); reaching it
    * makes check() throw {@link NotConvergedException}.
    */

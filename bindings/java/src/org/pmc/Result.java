@@ -118,6 +118,21 @@ public final class Result extends NativeHandle {
   }
 
   /**
+   * With {@link Options#exact(boolean)}: the value in the first initial
+   * state as a rational in lowest terms ("7/10", "3"; "Infinity" for an
+   * infinite reward); null for a result not computed exactly.
+   */
+  public String exact() {
+    long p = acquireShared();
+    try {
+      byte[] text = Native.resultExact(p);
+      return text == null ? null : Strings.decode(text);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /**
    * MDPs (Pmin/Pmax over F and U, Rmin/Rmax over F): an optimal memoryless
    * deterministic scheduler. Per state, the index of the optimal choice
    * among the state's choices (0-based, in file order), or -1 where every
