@@ -170,9 +170,11 @@ PMC_API pmc_status pmc_options_set_sound(pmc_options* options, int sound);
  * decimal that reads back as its double). It computes unbounded
  * reachability and reachability rewards at the top of the property
  * (P=? [F psi], P=? [phi U psi], R=? [F psi], T=? [F psi]; min/max on
- * MDPs); pmc_check gives PMC_ERROR_UNSUPPORTED for other properties and
- * in builds without GMP. Default 0. Same thread-safety as the other
- * setters. */
+ * MDPs); pmc_check gives PMC_ERROR_UNSUPPORTED for other properties, for
+ * parametric CTMCs and in builds without GMP, and PMC_ERROR_INVALID_ARGUMENT
+ * with a solver other than "auto", "cpu" or "cpu.exact-pi" (naming that
+ * solver is the same as this setting). Default 0. Same thread-safety as
+ * the other setters. */
 PMC_API pmc_status pmc_options_set_exact(pmc_options* options, int exact);
 
 /* Iteration limit of each solve (default 1000000); reaching it makes

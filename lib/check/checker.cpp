@@ -107,7 +107,6 @@ const Operator& exact_query(const Model& model, const Property& property) {
                               " computes P=? [ F ψ ], P=? [ φ U ψ ], R=? [ F ψ ] and T=? [ F ψ ] (min/max on MDPs), "
                               "unbounded, at the top of the property, with φ and ψ free of nested operators";
   if (op == nullptr || !op->is_query()) fail(ErrorCode::unsupported, "{}; {} is not such a query", computes, to_string(property));
-  if (model.type() == ModelType::pctmc) fail(ErrorCode::unsupported, "{} does not check parametric CTMCs", setting_name(Setting::exact));
   bool fits = false;
   if (op->kind == OperatorKind::probability) {
     const PathFormula& path = *op->path;
@@ -119,6 +118,21 @@ const Operator& exact_query(const Model& model, const Property& property) {
   }
   if (!fits) fail(ErrorCode::unsupported, "{}; column {}: {} is not one", computes, op->column, to_string(*op));
   return *op;
+}
+
+// Exact results come from cpu.exact-pi alone, and from the model's own
+// numbers: another solver, or a parametric CTMC (whose instance at a point
+// is computed in doubles), is refused before anything runs.
+void require_exact_options(const Model& model, const CheckOptions& options) {
+  const std::string& solver = options.solver;
+  if (solver != "auto" && solver != "cpu" && solver != k_exact_solver) {
+    fail(ErrorCode::invalid_argument, "{} computes with {}; the solver {} gives no exact results (leave the solver "
+         "to auto)", setting_name(Setting::exact), k_exact_solver, quote_for_message(solver));
+  }
+  if (model.type() == ModelType::pctmc || !options.parameters.empty()) {
+    fail(ErrorCode::unsupported, "{} does not check parametric CTMCs, at a parameter point or otherwise",
+         setting_name(Setting::exact));
+  }
 }
 
 uint64_t first_initial_state(const Model& model) {
@@ -410,6 +424,8 @@ std::string CheckResult::solver_names() const {
 CheckResult check(const Model& model, std::string_view property_text, const CheckOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const Property written = parse_property(property_text);
+  const bool exact = options.exact || options.solver == k_exact_solver;
+  if (exact) require_exact_options(model, options);
   if (!options.parameters.empty()) {
     // A pCTMC at a point is a CTMC; instantiating costs one pass
     // over the entries, small beside any solve, so it is not cached.
@@ -440,7 +456,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   CheckResult result;
   result.property = to_string(written);
   const Operator* top = property.top_operator();
-  if (options.exact || options.solver == k_exact_solver) {
+  if (exact) {
     const Operator& query = exact_query(model, property);
     ResultExtras extras;
     Bitset left = bits::full(model.num_states()), right;

@@ -114,6 +114,28 @@ class Exact(unittest.TestCase):
                 self.assertIn(message, run.stderr)
                 self.assertNotIn("Traceback", run.stderr)
 
+    def test_a_solver_that_cannot_be_exact_and_a_parametric_ctmc_are_refused(self):
+        walk = self.source("walk.pm", WALK)
+        for solver in ("gpu", "cpu.jacobi", "gpu.interval-vi"):
+            with self.subTest(solver=solver):
+                run = pmc("check", "--model", walk, "--const", "N=5,p=0.5", "--property", 'P=? [ F "bottom" ]',
+                          "--exact", "--solver", solver)
+                self.assertEqual(run.returncode, 2, run.stdout)  # an invalid argument
+                self.assertIn(f"--exact computes with cpu.exact-pi; the solver '{solver}' gives no exact results",
+                              run.stderr)
+        # --solver cpu.exact-pi is --exact.
+        if HAVE_GMP:
+            run = pmc("check", "--model", walk, "--const", "N=5,p=0.5", "--property", 'P=? [ F "bottom" ]',
+                      "--solver", "cpu.exact-pi", "--json")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertEqual(json.loads(run.stdout)["exact"], "1/2")
+        sir = os.path.join(ROOT, "examples", "sir", "sir_20.drn")
+        for extra in ((), ("--param", "ki=0.05,kr=0.04")):
+            with self.subTest(extra=extra):
+                run = pmc("check", "--model", sir, "--property", 'P=? [ F "extinct" ]', "--exact", *extra)
+                self.assertEqual(run.returncode, 1, run.stdout)
+                self.assertIn("--exact does not check parametric CTMCs", run.stderr)
+
     @unittest.skipIf(HAVE_GMP, "built with GMP")
     def test_without_gmp_it_says_so(self):
         run = pmc("check", "--model", CONSENSUS, "--const", "K=2", "--property", 'Pmax=? [ F "finished" ]', "--exact")

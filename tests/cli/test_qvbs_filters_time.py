@@ -33,7 +33,7 @@ def exact(value):
     """index.json's value: an integer, a float, or {"num", "den", "approx"}."""
     if isinstance(value, dict):
         return Fraction(int(value["num"]), int(value["den"]))
-    return Fraction(value)
+    return Fraction(repr(value))  # 0.7 is 7/10 as written, not the double nearest it
 
 
 def named_properties(path):
@@ -161,6 +161,23 @@ class Qvbs(unittest.TestCase):
             self.assertLessEqual(record["lower"], 0.7)
             self.assertGreaterEqual(record["upper"], 0.7)
             self.assertIn("1 solved directly", record["kernel"])
+
+    def test_haddad_monmege_exact(self):
+        # --exact: Storm's exact results, 7/10 and the expected steps as
+        # integers (1572862 at N=20, 31 and 91 digits at N=100 and 300).
+        if not HAVE_GMP:
+            self.skipTest("built without GMP: no exact results")
+        for prop in ("target", "exp_steps"):
+            text = named_properties(properties_file("dtmc/haddad-monmege"))[prop]
+            cases = references("dtmc/haddad-monmege", prop)
+            self.assertEqual(len(cases), 3)
+            for stem, constants, reference in cases:
+                with self.subTest(prop=prop, constants=constants):
+                    record = check(model_file("dtmc/haddad-monmege", stem), f'"{prop}": {text}', constants,
+                                   ("--exact",))
+                    self.assertEqual(Fraction(record["exact"]), reference)
+                    self.assertEqual(record["solver"], "cpu.exact-pi")
+                    self.assertTrue(record["sound"])
 
     def test_polling_steady_state_is_certified(self):
         # S=? of a CTMC whose bottom SCC is small enough for its stationary
