@@ -11,6 +11,7 @@
 #include "common/error.hpp"
 #include "expression/binder.hpp"
 #include "expression/compiler.hpp"
+#include "expression/exact_evaluator.hpp"
 #include "expression/grammar.hpp"
 #include "expression/lexer.hpp"
 #include "expression/token_cursor.hpp"
@@ -199,3 +200,80 @@ TEST(Expression, RemainingConjunctsKeepPrismsErrors) {
 
 }  // namespace
 }  // namespace pmc::expression
+
+#ifdef PMC_HAVE_GMP
+namespace pmc::expression {
+namespace {
+
+// --exact's evaluation: literals as written, constants folded exactly,
+// PRISM's functions in rationals, and clear errors where a value has no
+// rational.
+TEST(ExactEvaluation, LiteralsAsWritten) {
+  EXPECT_EQ(rational_text(rational_from_text("0.7")), "7/10");
+  EXPECT_EQ(rational_text(rational_from_text("1.5e-3")), "3/2000");
+  EXPECT_EQ(rational_text(rational_from_text(".5")), "1/2");
+  EXPECT_EQ(rational_text(rational_from_text("-2.50E+2")), "-250");
+  EXPECT_EQ(rational_text(rational_from_text("6/8")), "3/4");
+  EXPECT_EQ(rational_text(rational_from_text("12")), "12");
+  for (const char* garbage : {"", "inf", "nan", "1e", "1.2.3", "0x10", "1/0", "e5", "1e99999", "--1", "1 ", "/"}) {
+    SCOPED_TRACE(garbage);
+    try {
+      rational_from_text(garbage);
+      ADD_FAILURE() << "accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::model);
+      EXPECT_NE(std::string(e.what()).find("no exact rational value"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(ExactEvaluation, ArithmeticAndFunctionsAsPrism) {
+  const std::vector<int32_t> state{3, 1};  // x = 3, b = true
+  auto exact = [&](const std::string& text) { return rational_text(evaluate_exact(compile(text), state)); };
+  EXPECT_EQ(exact("0.1 + 0.2"), "3/10");  // not 0.30000000000000004
+  EXPECT_EQ(exact("1/3 + x/3"), "4/3");
+  EXPECT_EQ(exact("b ? 0.25 : 0.5"), "1/4");
+  EXPECT_EQ(exact("min(0.3, x/10, 1)"), "3/10");
+  EXPECT_EQ(exact("max(0.3, x/10 + 0.01)"), "31/100");
+  EXPECT_EQ(exact("pow(0.5, x)"), "1/8");
+  EXPECT_EQ(exact("pow(2.0, -x)"), "1/8");  // (an int pow with a negative exponent is an error, as PRISM)
+  EXPECT_EQ(exact("mod(-7, x)"), "2");  // PRISM's mod: non-negative
+  EXPECT_EQ(exact("floor(-x/2)"), "-2");
+  EXPECT_EQ(exact("ceil(x/2)"), "2");
+  EXPECT_EQ(exact("round(-2.5)"), "-2");  // Java's Math.round: floor(x + 1/2)
+  EXPECT_EQ(exact("x > 2.5 & !(x = 4)"), "1");
+  // A constant folded from an expression keeps its exact value.
+  Declarations d;
+  ConstantDeclaration third;
+  third.name = "third";
+  third.type = ValueType::real;
+  third.value = parse("1/3");
+  d.constants.push_back(third);
+  EXPECT_EQ(rational_text(evaluate_exact(compile("3*third", d), state)), "1");
+  EXPECT_NE(compile("3*third", d).evaluate_real(state), 0);  // the doubles' path is unchanged
+}
+
+TEST(ExactEvaluation, ValuesWithoutARationalAreClearErrors) {
+  const std::vector<int32_t> state{0, 0};
+  for (const auto& [text, why] : std::vector<std::pair<std::string, std::string>>{
+           {"log(8, 2)", "a logarithm"},
+           {"1/x", "division by zero"},
+           {"pow(2, 0.5)", "the exponent is not an integer"},
+           {"pow(0.0, -1)", "zero to a negative power"},
+           {"mod(3, x)", "modulo zero"}}) {
+    SCOPED_TRACE(text);
+    try {
+      evaluate_exact(compile(text), state);
+      ADD_FAILURE() << "evaluated";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::model);
+      const std::string what = e.what();
+      EXPECT_NE(what.find("no exact rational value: " + why), std::string::npos) << what;
+      EXPECT_EQ(what.rfind("test:1:1: ", 0), 0u) << what;  // the expression's location first
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pmc::expression
+#endif
