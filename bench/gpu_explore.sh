@@ -11,17 +11,11 @@
 #                                     (auto: the GPU past 2^21 states; byte-identical outputs asserted), then the whole
 #                                     `pmc check` of consensus N=8 K=2 from its source at the defaults
 #                                     and with --build cpu (--stats)
-#   PMC_MODELS   the carried reference models (default .dev/models: manifest.tsv and each instance's source)
 #   SOURCES      QVBS sources as bench/explore_rate.sh names them (default .dev-src/explore/src)
-set -u
-source bench/device_lzma.sh
+#   (and bench/device_env.sh's PMC_MODELS)
+source bench/device_env.sh
 PART=${1:-test}
-OUT=${OUT:-/tmp/pmc-out}
-mkdir -p "$OUT"
-export PMC_MODELS=${PMC_MODELS:-$PWD/.dev/models}
-export PATH=/usr/local/cuda/bin:$PATH
 S=${SOURCES:-.dev-src/explore/src}
-PMC=/tmp/b/shell/pmc
 case "$PART" in
   build)
     nproc > "$OUT/nproc.txt"; nvidia-smi --query-gpu=name,memory.total --format=csv > "$OUT/gpu.txt" 2>&1

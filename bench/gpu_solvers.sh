@@ -17,17 +17,12 @@
 #   STEADY_MODES  the --solver modes of the steady-state runs (default "auto cpu")
 #   STEADY      the steady-state sources (default .dev-src/steady: QVBS kanban.prism/.props, fms.prism/.props)
 #   SOURCES     bench/explore_rate.sh's sources (default .dev-src/explore/src: consensus.6.prism)
-set -u
-source bench/device_lzma.sh
+#   (and bench/device_env.sh's PMC_MODELS)
+source bench/device_env.sh
 PART=${1:-test}
-OUT=${OUT:-/tmp/pmc-out}
-mkdir -p "$OUT"
-export PMC_MODELS=${PMC_MODELS:-$PWD/.dev/models}
-export PATH=/usr/local/cuda/bin:$PATH
 STEADY=${STEADY:-.dev-src/steady}
 S=${SOURCES:-.dev-src/explore/src}
 T=${TABLE:-.dev-src/table}
-PMC=/tmp/b/shell/pmc
 case "$PART" in
   build) bash bench/gpu_explore.sh build ;;
   test)

@@ -993,17 +993,39 @@ MinMaxProblem random_mdp(uint32_t n, bool maximize, bool rewards, bool end_compo
   return p;
 }
 
+// The random MDPs the interval solvers are compared on: end components
+// where the checker produces them (Pmax and Rmin).
+struct MdpCase {
+  bool maximize, rewards, end_components;
+  std::string describe(const SolveStats& stats) const {
+    return std::string(maximize ? "max" : "min") + (rewards ? " rewards" : " probabilities") +
+           (end_components ? " with end components" : "") + " (" + stats.kernel + ")";
+  }
+};
+constexpr MdpCase k_mdp_cases[] = {{true, false, true}, {false, false, false}, {true, true, false}, {false, true, true}};
+
+// A GPU solution against its CPU twin `cpu` (values within 1e-9, the same
+// scheduler) and against `bracket`'s bounds (the brackets overlap), its
+// own bounds within ε.
+void expect_mdp_solution_matches(const MinMaxSolution& gpu, const MinMaxSolution& cpu, const MinMaxSolution& bracket,
+                                 const SolverSettings& settings, const std::string& what) {
+  ASSERT_EQ(gpu.x.size(), cpu.x.size()) << what;
+  ASSERT_EQ(gpu.upper.size(), cpu.x.size()) << what;
+  expect_close(gpu.x, gpu.upper, settings, what);
+  for (size_t s = 0; s < cpu.x.size(); ++s) {
+    ASSERT_NEAR(gpu.x[s], cpu.x[s], 1e-9 * std::fabs(cpu.x[s]) + 1e-15) << what << ", unknown " << s;
+    ASSERT_LE(gpu.x[s], bracket.upper[s] + 1e-14) << what << ", unknown " << s;
+    ASSERT_LE(bracket.x[s], gpu.upper[s] + 1e-14) << what << ", unknown " << s;
+  }
+  EXPECT_EQ(gpu.choice, cpu.choice) << what;
+}
+
 // Against cpu.interval-vi: both converge and are sound, the values (lower
 // bounds) agree to 1e-9, the brackets overlap, and the schedulers match
 // (both from optimal_choices on the host).
 TEST(GpuIntervalIteration, MdpBoundsMatchTheCpu) {
   std::mt19937_64 rng(20261125);
-  struct Case {
-    bool maximize, rewards, end_components;
-  };
-  // End components where the checker produces them: Pmax and Rmin.
-  const Case cases[] = {{true, false, true}, {false, false, false}, {true, true, false}, {false, true, true}};
-  for (const Case& c : cases) {
+  for (const MdpCase& c : k_mdp_cases) {
     for (const uint32_t long_every : {1000000u, 1u}) {
       const MinMaxProblem p = random_mdp(long_every == 1 ? 3000 : 20000, c.maximize, c.rewards, c.end_components,
                                          long_every, rng);
@@ -1016,8 +1038,7 @@ TEST(GpuIntervalIteration, MdpBoundsMatchTheCpu) {
         settings.gpu_layout = layout;
         MinMaxSolution gpu;
         const SolveStats stats = find_solver("gpu.interval-vi").min_max(p, gpu, settings);
-        const std::string what = std::string(c.maximize ? "max" : "min") + (c.rewards ? " rewards" : " probabilities") +
-                                 (c.end_components ? " with end components" : "") + " (" + stats.kernel + ")";
+        const std::string what = c.describe(stats);
         EXPECT_EQ(stats.solver, "gpu.interval-vi");
         EXPECT_TRUE(stats.converged) << what;
         EXPECT_TRUE(stats.sound) << what;
@@ -1028,15 +1049,7 @@ TEST(GpuIntervalIteration, MdpBoundsMatchTheCpu) {
         if (layout == GpuLayout::thread_per_row) {
           EXPECT_EQ(stats.kernel.rfind("thread-per-state", 0), 0u) << what;
         }
-        ASSERT_EQ(gpu.x.size(), cpu.x.size()) << what;
-        ASSERT_EQ(gpu.upper.size(), cpu.x.size()) << what;
-        expect_close(gpu.x, gpu.upper, settings, what);
-        for (size_t s = 0; s < cpu.x.size(); ++s) {
-          ASSERT_NEAR(gpu.x[s], cpu.x[s], 1e-9 * std::fabs(cpu.x[s]) + 1e-15) << what << ", unknown " << s;
-          ASSERT_LE(gpu.x[s], cpu.upper[s] + 1e-14) << what << ", unknown " << s;
-          ASSERT_LE(cpu.x[s], gpu.upper[s] + 1e-14) << what << ", unknown " << s;
-        }
-        EXPECT_EQ(gpu.choice, cpu.choice) << what;
+        expect_mdp_solution_matches(gpu, cpu, cpu, settings, what);
       }
     }
   }
@@ -1050,11 +1063,7 @@ TEST(GpuOptimisticIteration, MdpBoundsMatchTheCpu) {
   ASSERT_NE(solver.min_max, nullptr);
   EXPECT_TRUE(solver.sound);
   std::mt19937_64 rng(20261128);
-  struct Case {
-    bool maximize, rewards, end_components;
-  };
-  const Case cases[] = {{true, false, true}, {false, false, false}, {true, true, false}, {false, true, true}};
-  for (const Case& c : cases) {
+  for (const MdpCase& c : k_mdp_cases) {
     const MinMaxProblem p = random_mdp(20000, c.maximize, c.rewards, c.end_components, 1000000, rng);
     SolverSettings settings;
     settings.epsilon = 1e-10;
@@ -1066,24 +1075,44 @@ TEST(GpuOptimisticIteration, MdpBoundsMatchTheCpu) {
       settings.gpu_layout = layout;
       MinMaxSolution gpu;
       const SolveStats stats = solver.min_max(p, gpu, settings);
-      const std::string what = std::string(c.maximize ? "max" : "min") + (c.rewards ? " rewards" : " probabilities") +
-                               (c.end_components ? " with end components" : "") + " (" + stats.kernel + ")";
+      const std::string what = c.describe(stats);
       EXPECT_EQ(stats.solver, "gpu.optimistic-vi");
       EXPECT_TRUE(stats.converged) << what;
       EXPECT_TRUE(stats.sound) << what;
       EXPECT_NE(stats.kernel.find("+optimistic"), std::string::npos) << what;
-      ASSERT_EQ(gpu.x.size(), cpu.x.size()) << what;
-      ASSERT_EQ(gpu.upper.size(), cpu.x.size()) << what;
-      expect_close(gpu.x, gpu.upper, settings, what);
-      for (size_t s = 0; s < cpu.x.size(); ++s) {
-        ASSERT_NEAR(gpu.x[s], cpu.x[s], 1e-9 * std::fabs(cpu.x[s]) + 1e-15) << what << ", unknown " << s;
-        ASSERT_LE(gpu.x[s], interval.upper[s] + 1e-14) << what << ", unknown " << s;
-        ASSERT_LE(interval.x[s], gpu.upper[s] + 1e-14) << what << ", unknown " << s;
-        if (!c.rewards) {
+      expect_mdp_solution_matches(gpu, cpu, interval, settings, what);
+      if (!c.rewards) {
+        for (size_t s = 0; s < gpu.upper.size(); ++s) {
           ASSERT_LE(gpu.upper[s], 1.0) << what << ", unknown " << s;  // capped by the a-priori bound
         }
       }
-      EXPECT_EQ(gpu.choice, cpu.choice) << what;
+    }
+  }
+}
+
+// `solver` stopped after 3 iterations on random Pmax and Rmax problems:
+// not converged; probabilities keep sound bounds around the solution (the
+// a-priori bound at worst), rewards have no upper bound yet (not sound).
+void expect_limited_mdp_bounds(const std::string& solver, std::mt19937_64& rng) {
+  SolverSettings settings;
+  settings.max_iterations = 3;
+  for (const bool rewards : {false, true}) {
+    const MinMaxProblem p = random_mdp(5000, true, rewards, false, 1000000, rng);
+    SolverSettings precise;
+    precise.epsilon = 1e-12;
+    MinMaxSolution reference, solution;
+    ASSERT_TRUE(interval_value_iteration(p, reference, precise).converged);
+    const SolveStats stats = find_solver(solver).min_max(p, solution, settings);
+    EXPECT_FALSE(stats.converged) << solver;
+    EXPECT_EQ(stats.sound, !rewards) << solver;
+    ASSERT_EQ(solution.upper.size(), reference.x.size());
+    if (rewards) {
+      for (size_t s = 0; s < reference.x.size(); ++s) {
+        ASSERT_LE(solution.x[s], reference.x[s] + 1e-12) << solver << ", unknown " << s;
+        ASSERT_TRUE(std::isinf(solution.upper[s])) << solver << ", unknown " << s;
+      }
+    } else {
+      expect_brackets(solution.x, solution.upper, reference.x, solver + " MDP probabilities");
     }
   }
 }
@@ -1091,28 +1120,8 @@ TEST(GpuOptimisticIteration, MdpBoundsMatchTheCpu) {
 // Out of iterations before any guess: probabilities fall back to the
 // a-priori bound (sound, not converged); rewards have none (not sound).
 TEST(GpuOptimisticIteration, IterationLimitKeepsTheBoundsSound) {
-  SolverSettings settings;
-  settings.max_iterations = 3;
   std::mt19937_64 rng(20261129);
-  for (const bool rewards : {false, true}) {
-    const MinMaxProblem p = random_mdp(5000, true, rewards, false, 1000000, rng);
-    SolverSettings precise;
-    precise.epsilon = 1e-12;
-    MinMaxSolution reference, solution;
-    ASSERT_TRUE(interval_value_iteration(p, reference, precise).converged);
-    const SolveStats stats = find_solver("gpu.optimistic-vi").min_max(p, solution, settings);
-    EXPECT_FALSE(stats.converged);
-    EXPECT_EQ(stats.sound, !rewards);
-    ASSERT_EQ(solution.upper.size(), reference.x.size());
-    for (size_t s = 0; s < reference.x.size(); ++s) {
-      ASSERT_LE(solution.x[s], reference.x[s] + 1e-12) << "unknown " << s;
-      if (rewards) {
-        ASSERT_TRUE(std::isinf(solution.upper[s])) << "unknown " << s;
-      } else {
-        ASSERT_GE(solution.upper[s], reference.x[s] - 1e-12) << "unknown " << s;
-      }
-    }
-  }
+  expect_limited_mdp_bounds("gpu.optimistic-vi", rng);
 }
 
 // Three iterations: not converged, and the bounds still hold the solution
@@ -1147,25 +1156,7 @@ TEST(GpuIntervalIteration, IterationLimitKeepsTheBoundsSound) {
     EXPECT_TRUE(std::isinf(upper[i]));
   }
   // MDPs: with an a-priori bound, sound; with optimistic VI, not yet.
-  for (const bool rewards : {false, true}) {
-    const MinMaxProblem p = random_mdp(5000, true, rewards, false, 1000000, rng);
-    SolverSettings precise;
-    precise.epsilon = 1e-12;
-    MinMaxSolution reference, solution;
-    ASSERT_TRUE(interval_value_iteration(p, reference, precise).converged);
-    const SolveStats stats = solver.min_max(p, solution, settings);
-    EXPECT_FALSE(stats.converged);
-    EXPECT_EQ(stats.sound, !rewards);
-    ASSERT_EQ(solution.upper.size(), reference.x.size());
-    if (rewards) {
-      for (size_t s = 0; s < reference.x.size(); ++s) {
-        ASSERT_LE(solution.x[s], reference.x[s] + 1e-12) << "unknown " << s;
-        ASSERT_TRUE(std::isinf(solution.upper[s])) << "unknown " << s;
-      }
-    } else {
-      expect_brackets(solution.x, solution.upper, reference.x, "MDP probabilities");
-    }
-  }
+  expect_limited_mdp_bounds("gpu.interval-vi", rng);
 }
 
 // Whatever the output vectors held before (wrong sizes, NaN, stale

@@ -1,6 +1,6 @@
 // gpu.jacobi and gpu.segscan-jacobi (GPU-PRISM §2–4): the whole iteration
 // stays on the device; the convergence test is a device-side max reduction
-// read back every k_check_interval iterations, not every one.
+// read back every few iterations, not every one (jacobi_loop.hpp).
 #include <algorithm>
 #include <chrono>
 #include <limits>
@@ -12,6 +12,7 @@
 #include "cuda/reduction_kernels.hpp"
 #include "solver/device/device_selection.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
+#include "solver/gpu/jacobi_loop.hpp"
 #include "solver/gpu/solve_context.hpp"
 #include "solver/linear/matrix_layouts.hpp"
 #include "solver/progress.hpp"
@@ -21,11 +22,6 @@ namespace pmc {
 namespace {
 
 using namespace pmc::cuda;
-
-// Reading one double back costs a few microseconds; iterations cost about
-// as much on mid-size models, so checking every 8th keeps the overhead small
-// while overshooting by at most 7 iterations.
-constexpr uint64_t k_check_interval = 8;
 
 // Jacobi splits off the diagonal: A' = A without it, scale = 1/(1 − a_ii).
 void split_diagonal(const SparseMatrix& a, SparseMatrix& off_diagonal, std::vector<double>& scale) {
@@ -90,7 +86,6 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   if (!segmented && n > 0) {
     launch_jacobi_scale(n, a.view(), d_scale.data(), stream);
   }
-  DeviceScalar max_diff;
   const bool warp = settings.gpu_layout == GpuLayout::warp_per_row ||
                     (settings.gpu_layout != GpuLayout::thread_per_row && use_warp_per_row(n, matrix.num_entries()));
 
@@ -112,14 +107,8 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
   const double matrix_bytes =
       warp_segmented ? host_segments.slots() * 12.0 + host_segments.segment_starts.size() * 8.0 : a.bytes();
   stats.bytes_per_iteration = matrix_bytes + n * 8.0 * 4 + (layout == Layout::segmented_scan ? a.entries * 16.0 + n * 16.0 : 0);
-  StreamTimer timer(stream);
-  timer.start();
-  ProgressReporter progress(settings, stats.solver == "gpu.jacobi" ? "gpu.jacobi" : "gpu.segscan-jacobi",
-                            settings.max_iterations);
-  double residual = std::numeric_limits<double>::quiet_NaN();
-  while (stats.iterations < settings.max_iterations) {
-    progress.tick(stats.iterations, residual);  // cancellation: between launches, nothing half written
-    const bool check = (stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == settings.max_iterations;
+  gpu::run_jacobi_loop(settings, stream, layout == Layout::rows ? "gpu.jacobi" : "gpu.segscan-jacobi", n, diff.data(),
+                       stats, [&](bool check) {
     RowUpdate u{n, a.view(), b.data(), d_scale.data(), x_old.data(), x_new.data(), check ? diff.data() : nullptr,
                 nullptr, 0.0, settings.relative ? 1 : 0, segmented ? 0 : 1};
     if (layout == Layout::rows) {
@@ -136,13 +125,7 @@ SolveStats jacobi(const LinearSystem& system, std::vector<double>& x, const Solv
       launch_finish_rows(u, row_sums.data(), stream);
     }
     std::swap(x_old, x_new);
-    ++stats.iterations;
-    if (check && (residual = device_max(n, diff.data(), max_diff, stream)) < settings.epsilon) {
-      stats.converged = true;
-      break;
-    }
-  }
-  stats.loop_seconds = timer.stop_seconds();
+  });
   x_old.download(x, stream);
   stats.seconds = seconds_since(start);
   return stats;

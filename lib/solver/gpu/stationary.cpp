@@ -3,9 +3,8 @@
 // cpu.jacobi (solver/linear/stationary_damping.hpp) on the device. Each
 // iteration is gpu.jacobi's row update over the incoming entries, scaled by
 // ω/d_j, then the damping's (1 − ω)·π_j, the iterate's sum (CUB) and its
-// normalisation, all on the device; the convergence test (the largest
-// change of the normalised iterate) is read back every k_check_interval
-// iterations, as gpu.jacobi does for linear systems.
+// normalisation, all on the device; the loop and its convergence test (the
+// largest change of the normalised iterate) are gpu.jacobi's (jacobi_loop.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -21,21 +20,14 @@
 #include "cuda/reduction_kernels.hpp"
 #include "cuda/stationary_kernels.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
+#include "solver/gpu/jacobi_loop.hpp"
 #include "solver/gpu/solve_context.hpp"
 #include "solver/linear/stationary_damping.hpp"
 #include "solver/progress.hpp"
 
 namespace pmc {
 
-namespace {
-
 using namespace pmc::cuda;
-
-// As gpu.jacobi: one double read back every 8th iteration keeps the
-// check's cost small and overshoots by at most 7 iterations.
-constexpr uint64_t k_check_interval = 8;
-
-}  // namespace
 
 SolveStats gpu_jacobi_stationary(const StationarySystem& system, std::vector<double>& x,
                                  const SolverSettings& settings) {
@@ -69,21 +61,13 @@ SolveStats gpu_jacobi_stationary(const StationarySystem& system, std::vector<dou
   DeviceBuffer<double> d_scale(scale, stream), x_old(x, stream), x_new(n), diff(n), total(1);
   const size_t scratch_bytes = sum_scratch_bytes(n);
   DeviceBuffer<unsigned char> scratch(std::max<size_t>(scratch_bytes, 1));
-  DeviceScalar max_diff;
   const bool warp = settings.gpu_layout == GpuLayout::warp_per_row ||
                     (settings.gpu_layout != GpuLayout::thread_per_row && use_warp_per_row(n, m.num_entries()));
   stats.kernel = warp ? "warp-per-row" : "thread-per-row";
   // Matrix, scale, x gathered (at least once) and read for the damping, y
   // written, relaxed, summed and normalised, diff on check iterations.
   stats.bytes_per_iteration = incoming.bytes() + n * 8.0 * 8;
-  StreamTimer timer(stream);
-  timer.start();
-  ProgressReporter progress(settings, "gpu.jacobi", settings.max_iterations);
-  double residual = std::numeric_limits<double>::quiet_NaN();
-  while (stats.iterations < settings.max_iterations) {
-    progress.tick(stats.iterations, residual);  // cancellation: between launches, nothing half written
-    const bool check =
-        (stats.iterations + 1) % k_check_interval == 0 || stats.iterations + 1 == settings.max_iterations;
+  gpu::run_jacobi_loop(settings, stream, "gpu.jacobi", n, diff.data(), stats, [&](bool check) {
     const RowUpdate u{n, incoming.view(), nullptr, d_scale.data(), x_old.data(), x_new.data(), nullptr, nullptr, 0.0,
                       settings.relative ? 1 : 0, 0};
     launch_row_update(u, warp, stream);
@@ -92,13 +76,7 @@ SolveStats gpu_jacobi_stationary(const StationarySystem& system, std::vector<dou
     launch_stationary_normalise(n, total.data(), x_old.data(), x_new.data(), check ? diff.data() : nullptr,
                                 settings.relative ? 1 : 0, stream);
     std::swap(x_old, x_new);
-    ++stats.iterations;
-    if (check && (residual = device_max(n, diff.data(), max_diff, stream)) < settings.epsilon) {
-      stats.converged = true;
-      break;
-    }
-  }
-  stats.loop_seconds = timer.stop_seconds();
+  });
   x_old.download(x, stream);
   stats.seconds = seconds_since(start);
   return stats;
