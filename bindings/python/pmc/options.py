@@ -15,7 +15,7 @@ from .errors import check, lib
 #: seconds since the solve began.
 Progress = collections.namedtuple("Progress", "solver iteration residual seconds")
 
-_SETTINGS = ("solver", "sound", "epsilon", "relative", "max_iterations", "threads", "device", "devices",
+_SETTINGS = ("solver", "sound", "exact", "epsilon", "relative", "max_iterations", "threads", "device", "devices",
              "all_devices", "gpu_memory_limit", "memory_limit", "strict", "row_sum_tolerance", "max_states", "build", "parameters",
              "constants", "progress")
 

@@ -196,6 +196,9 @@ class ExactTest(unittest.TestCase):
             with self.assertRaises(pmc.UnsupportedError) as caught:
                 model.check('P=? [ F<=3 "six" ]', exact=True)
             self.assertIn("exact=True computes", str(caught.exception))
+        with pmc.Options(exact=True) as options:
+            self.assertEqual(options.settings, {"exact": True})
+            self.assertIn("exact=True", repr(options))
 
 
 class TimingsTest(unittest.TestCase):
