@@ -24,6 +24,8 @@ import sys
 import time
 from fractions import Fraction
 
+from sound_defaults import manifest  # the manifest's rows, as dicts by column name
+
 sys.set_int_max_str_digits(0)
 
 
@@ -33,17 +35,14 @@ def in_scope(prop):
 
 
 def rows(models, max_states):
-    with open(os.path.join(models, "manifest.tsv")) as f:
-        header = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            row = dict(zip(header, line.rstrip("\n").split("\t")))
-            if int(row["states"]) > max_states or not in_scope(row["property"]):
-                continue
-            folder = os.path.join(models, row["model"], row["instance"])
-            sources = [n for n in os.listdir(folder) if n.startswith("model.")] if os.path.isdir(folder) else []
-            if sources:
-                row["source"] = os.path.join(folder, sources[0])
-                yield row
+    for row in manifest(models):
+        if int(row["states"]) > max_states or not in_scope(row["property"]):
+            continue
+        folder = os.path.join(models, row["model"], row["instance"])
+        sources = [n for n in os.listdir(folder) if n.startswith("model.")] if os.path.isdir(folder) else []
+        if sources:
+            row["source"] = os.path.join(folder, sources[0])
+            yield row
 
 
 def run(pmc, row, extra):

@@ -13,6 +13,7 @@
 #include "graph/bitset_ops.hpp"
 #include "graph/dtmc_precomputation.hpp"
 #include "graph/mdp_precomputation.hpp"
+#include "graph/reachability.hpp"
 #include "model/exact_source.hpp"
 #include "solver/linear/rationals.hpp"
 #include "solver/linear/state_elimination.hpp"
@@ -217,21 +218,12 @@ std::vector<mpq_class> improve_policy(CheckContext& ctx, PolicySolver& solver, b
                                       std::vector<uint64_t>& row_of, const std::vector<bool>* allowed,
                                       uint64_t& rounds) {
   const auto start = std::chrono::steady_clock::now();
-  struct Record {  // the solve's time, however it ends
-    CheckContext& ctx;
-    std::chrono::steady_clock::time_point start;
-    ~Record() {
-      ctx.record_direct_solve("cpu.exact-pi",
-                              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-  } record{ctx, start};
   const Model& model = ctx.model();
   const auto& groups = model.row_groups();
   while (true) {
     throw_if_cancelled(ctx.options().settings.cancel);
     std::vector<mpq_class> x = solver.solve(row_of);
     ++rounds;
-    if (model.type() != ModelType::mdp) return x;
     bool changed = false;
     for (size_t i = 0; i < solver.states().size(); ++i) {
       const uint64_t s = solver.states()[i];
@@ -246,34 +238,26 @@ std::vector<mpq_class> improve_policy(CheckContext& ctx, PolicySolver& solver, b
         }
       }
     }
-    if (!changed) return x;
+    if (!changed || model.type() != ModelType::mdp) {
+      ctx.record_direct_solve("cpu.exact-pi",
+                              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      return x;
+    }
   }
 }
 
 // For Pmax: a first policy under which every state of `unknown` leaves it
-// almost surely: breadth-first from `exits` backwards, each state taking a
-// row with a successor already reached (so every state has a positive
-// chance to come one step closer to the exits).
+// almost surely: breadth-first from `exits` backwards, each state taking
+// the row through which it joined, which has a successor already reached
+// (so every state has a positive chance to come one step closer).
 std::vector<uint64_t> attractor_rows(const Model& model, const graph::TransposedGraph& tg, const Bitset& unknown,
                                      const Bitset& exits) {
-  const uint64_t n = model.num_states();
-  std::vector<uint64_t> row_of(n, UINT64_MAX);
-  std::vector<uint8_t> reached(n, 0);
-  std::vector<uint64_t> queue;
-  bits::for_each_set(exits, [&](uint64_t s) {
-    reached[s] = 1;
-    queue.push_back(s);
+  std::vector<uint64_t> row_of(model.num_states(), UINT64_MAX);
+  graph::backward_search(tg, exits, [&](uint32_t row, uint32_t s) {
+    if (!unknown.test(s)) return false;
+    row_of[s] = row;
+    return true;
   });
-  for (size_t head = 0; head < queue.size(); ++head) {
-    // The transposed graph lists an MDP's predecessor rows: the choice itself.
-    for (const uint32_t row : tg.predecessor_rows(queue[head])) {
-      const uint64_t s = tg.state_of_row(row);
-      if (reached[s] || !unknown.test(s)) continue;
-      row_of[s] = row;
-      reached[s] = 1;
-      queue.push_back(s);
-    }
-  }
   bits::for_each_set(unknown, [&](uint64_t s) {
     if (row_of[s] == UINT64_MAX) fail(ErrorCode::internal, "exact: state {} cannot leave the maybe states", s);
   });

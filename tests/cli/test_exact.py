@@ -10,12 +10,18 @@ import subprocess
 import sys
 import tempfile
 import unittest
+sys.set_int_max_str_digits(0)  # brp's probabilities have 11000 digits
 from fractions import Fraction
 
 PMC = None
 ROOT = os.environ.get("PMC_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
 HAVE_GMP = os.environ.get("PMC_HAVE_GMP", "1") == "1"
 CONSENSUS = os.path.join(ROOT, "examples", "consensus", "consensus.nm")
+MODELS = os.environ.get("PMC_MODELS") or os.environ.get("PMC_DEFAULT_MODELS_DIR", "")
+# The manifest's models --exact is checked on: up to this many states (the
+# consensus N=4 instances' 43136 take 12 s per property on 2 cores).
+MAX_MANIFEST_STATES = 30000
+BUDGET_MESSAGE = "passed its budget of 268435456 elimination steps"
 
 # A walk on 0..2N started in the middle that value iteration cannot solve
 # (the construction of Haddad and Monmege): from the middle it steps down
@@ -141,6 +147,47 @@ class Exact(unittest.TestCase):
         run = pmc("check", "--model", CONSENSUS, "--const", "K=2", "--property", 'Pmax=? [ F "finished" ]', "--exact")
         self.assertNotEqual(run.returncode, 0)
         self.assertIn("without GMP", run.stderr)
+
+    @unittest.skipUnless(HAVE_GMP, "built without GMP")
+    def test_manifest_properties_agree_with_prism(self):
+        # Every manifest property --exact computes (unbounded P, R and T of
+        # F/U), on its instance built from the PRISM-language source: the
+        # rational rounds to PRISM's reference within 1e-6. An instance whose
+        # exact solve outgrows the budget (herman N=13) must say so.
+        path = os.path.join(MODELS, "manifest.tsv")
+        if not MODELS or not os.path.exists(path):
+            self.skipTest(f"no reference models ({path}); set PMC_MODELS to run this test")
+        with open(path) as f:
+            header = f.readline().rstrip("\n").split("\t")
+            rows = [dict(zip(header, line.rstrip("\n").split("\t"))) for line in f]
+        checked = 0
+        for row in rows:
+            prop = row["property"]
+            bounded = any(mark in prop for mark in ("<=", ">=", "F[", "U[", "C<", "I=", "[ S ]", "S=?", "LRA"))
+            if bounded or int(row["states"]) > MAX_MANIFEST_STATES:
+                continue
+            folder = os.path.join(MODELS, row["model"], row["instance"])
+            sources = sorted(n for n in os.listdir(folder) if n.startswith("model.")) if os.path.isdir(folder) else []
+            if not sources:
+                continue
+            with self.subTest(instance=f"{row['model']}/{row['instance']}", prop=prop):
+                args = ["check", "--model", os.path.join(folder, sources[0]), "--property", prop, "--exact", "--json"]
+                if row["constants"]:
+                    args += ["--const", row["constants"]]
+                run = pmc(*args)
+                if run.returncode != 0:
+                    self.assertIn(BUDGET_MESSAGE, run.stderr)
+                    continue
+                result = json.loads(run.stdout.strip().splitlines()[-1])
+                reference = row["reference_value"]
+                if result["exact"] == "Infinity":
+                    self.assertIn(reference, ("inf", "Infinity"))
+                else:
+                    ref = float(reference)
+                    self.assertLessEqual(abs(float(Fraction(result["exact"])) - ref), 1e-6 * max(abs(ref), 1e-9))
+                self.assertEqual(result["solver"], "cpu.exact-pi")
+                checked += 1
+        self.assertGreaterEqual(checked, 20)
 
     def test_help_lists_it(self):
         run = pmc("check", "--help")
