@@ -186,61 +186,6 @@ std::vector<uint64_t> initial_states(const PrismModel& program, const StateLayou
   return keys;
 }
 
-// Pass 2: the reached keys in state order, each followed by its discovery
-// id (words + 1 per state). libstdc++'s parallel mode sorts on the OpenMP
-// threads (std::sort took 0.5 s of leader_async N7's 7 s build on 2
-// cores); records of 2–4 words are sorted as arrays rather than through a
-// permutation, which costs a random access per comparison. Keys are
-// distinct, so the id never decides a comparison.
-// Copies `count` words on `threads` threads (a gigabyte of records is
-// a quarter of a second on one).
-void copy_words(const uint64_t* from, uint64_t count, uint64_t* to, unsigned threads) {
-  const auto parts = static_cast<int64_t>(std::clamp<uint64_t>(count / (1 << 20), 1, threads));
-#pragma omp parallel for num_threads(static_cast<int>(parts)) schedule(static)
-  for (int64_t p = 0; p < parts; ++p) {
-    const uint64_t begin = count * static_cast<uint64_t>(p) / static_cast<uint64_t>(parts);
-    const uint64_t end = count * static_cast<uint64_t>(p + 1) / static_cast<uint64_t>(parts);
-    std::memcpy(to + begin, from + begin, (end - begin) * sizeof(uint64_t));
-  }
-}
-
-template <size_t W>
-void sort_words(std::vector<uint64_t>& records, unsigned threads) {
-  std::vector<std::array<uint64_t, W>> rows;
-  reserve_with_huge_pages(rows, records.size() / W);
-  rows.resize(records.size() / W);
-  copy_words(records.data(), records.size(), rows.data()->data(), threads);
-  __gnu_parallel::sort(rows.begin(), rows.end(), __gnu_parallel::default_parallel_tag(threads));
-  copy_words(rows.data()->data(), records.size(), records.data(), threads);
-}
-
-// Sorts records of `stride` words (the key, then the id) in place.
-void sort_records(std::vector<uint64_t>& records, uint32_t stride, unsigned threads) {
-  switch (stride) {
-    case 2: sort_words<2>(records, threads); return;
-    case 3: sort_words<3>(records, threads); return;
-    case 4: sort_words<4>(records, threads); return;
-    default: break;
-  }
-  const uint64_t n = records.size() / stride;
-  std::vector<uint64_t> order(n);
-  std::iota(order.begin(), order.end(), uint64_t{0});
-  __gnu_parallel::sort(order.begin(), order.end(),
-                       [&](uint64_t a, uint64_t b) {
-                         return packed_less(&records[a * stride], &records[b * stride], stride - 1);
-                       },
-                       __gnu_parallel::default_parallel_tag(threads));
-  std::vector<uint64_t> sorted(records.size());
-  for (uint64_t i = 0; i < n; ++i) std::copy_n(&records[order[i] * stride], stride, &sorted[i * stride]);
-  records = std::move(sorted);
-}
-
-std::vector<uint64_t> sorted_records(const StateSet& set, unsigned threads) {
-  std::vector<uint64_t> records = set.keys_with_ids(threads);
-  sort_records(records, set.words() + 1, threads);
-  return records;
-}
-
 // `n` keys of `words` words, `from_stride` words apart, copied into a new
 // array `to_stride` words apart (the words between left zero), on `threads`.
 std::vector<uint64_t> copy_keys(const uint64_t* from, uint32_t from_stride, uint64_t n, uint32_t to_stride,

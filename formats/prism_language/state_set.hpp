@@ -99,4 +99,9 @@ class StateSet {
   std::atomic<uint64_t> count_{0};
 };
 
+// Every stored key followed by its discovery id (`set.words() + 1` words a
+// state), sorted by key: packed order, which for the PRISM language's
+// packing is PRISM's state order. On `threads` threads.
+std::vector<uint64_t> sorted_records(const StateSet& set, unsigned threads);
+
 }  // namespace pmc::prism_language

@@ -518,6 +518,186 @@ PMC_API pmc_status pmc_model_num_warnings(const pmc_model* model, uint64_t* out_
 PMC_API pmc_status pmc_model_warning(const pmc_model* model, uint64_t index, const char** out_message);
 
 /* ------------------------------------------------------------------------ */
+/* Model generators: the caller supplies states and successors, pmc explores */
+/* ------------------------------------------------------------------------ */
+
+/* For frontends with their own modelling language: instead of writing files
+ * or building the CSR arrays themselves, they describe the model through a
+ * callback that expands one state, and pmc_model_explore finds every
+ * reachable state, stores and numbers them, and builds the model (as PRISM's
+ * ModelGenerator and Storm's NextStateGenerator).
+ *
+ * A state is an opaque byte string of at most `max_state_size` bytes (of
+ * exactly that many with pmc_generator_set_fixed_size); two states are the
+ * same state when their bytes are equal. pmc keeps each state's bytes with
+ * the model (pmc_model_state_bytes, pmc_model_find_state), so results and
+ * schedulers map back to the caller's states. A model saved to a file
+ * keeps no state bytes.
+ *
+ * The model is built as a PRISM-language source's is: labels "init" (the
+ * initial states) and "deadlock" first, then the generator's labels in the
+ * order they were added; a state without transitions (a deadlock) gets a
+ * self-loop and a warning, or fails the exploration when the options are
+ * strict; an MDP's choices are its rows, in the order the callback gives
+ * them; a DTMC state with several choices takes each with equal
+ * probability and a CTMC state adds their rates (with a warning for the
+ * DTMC, as PRISM). Transitions of one choice (DTMC, CTMC: of one state) to
+ * the same target are one entry, probabilities or rates added. */
+typedef struct pmc_generator pmc_generator;
+
+/* What the expand callback writes one state's choices, transitions, labels
+ * and rewards into; valid only during that call. */
+typedef struct pmc_expansion pmc_expansion;
+
+/* The order of the explored model's states (their indices). */
+typedef enum pmc_state_order {
+  /* Ascending by bytes (memcmp order, a shorter state before the longer
+   * ones it begins). The default: deterministic whatever the threads, and
+   * PRISM's order when each state encodes the variables of a PRISM program
+   * in declaration order, each as a big-endian unsigned number of its value
+   * minus the variable's lower bound (a byte for ranges up to 256 values). */
+  PMC_STATE_ORDER_BYTES = 0,
+  /* Breadth-first: the initial states in the order added, then each state's
+   * new successors in the order the callback gave them, as a one-threaded
+   * breadth-first search finds them (also with several threads). */
+  PMC_STATE_ORDER_BFS = 1
+} pmc_state_order;
+
+/* Expands the state `state` (`size` bytes; valid during the call) into
+ * `expansion` with the pmc_expansion_* functions, and returns 0. Any other
+ * return value stops the exploration: pmc_model_explore returns it if it
+ * is a pmc_status (PMC_ERROR_CANCELLED, for instance), else
+ * PMC_ERROR_MODEL, with the message given to pmc_expansion_fail (or one
+ * saying the callback failed) and the state's bytes in pmc_last_error().
+ * The callback is called once per reachable state. It may be called from
+ * several threads at once only when the generator is marked thread-safe
+ * (pmc_generator_set_thread_safe); otherwise from one thread at a time,
+ * which need not be the thread that called pmc_model_explore. It must not
+ * throw (C++) or unwind across pmc, and may call no pmc function but the
+ * pmc_expansion_* ones on its own expansion and
+ * pmc_options_request_cancel. */
+typedef int (*pmc_expand_fn)(const void* state, uint64_t size, pmc_expansion* expansion, void* user_data);
+
+/* Creates a generator of a model of `type` (PMC_MODEL_DTMC, _CTMC or _MDP;
+ * other types are PMC_ERROR_UNSUPPORTED) whose states take at most
+ * `max_state_size` bytes (1 to 4096), expanded by `expand` with
+ * `user_data` (not owned by pmc; it must stay valid while the generator
+ * is explored). Defaults: states of any size up to max_state_size, not
+ * thread-safe, PMC_STATE_ORDER_BYTES, no initial state, no labels or
+ * rewards. Free with pmc_generator_free. The generator's setters need
+ * exclusive access to it; one generator may be explored by several
+ * threads at once when its callback allows that. */
+PMC_API pmc_status pmc_generator_create(pmc_model_kind type, uint64_t max_state_size, pmc_expand_fn expand,
+                                        void* user_data, pmc_generator** out_generator);
+PMC_API void pmc_generator_free(pmc_generator* generator);
+
+/* fixed != 0: every state has exactly max_state_size bytes (an initial
+ * state or target of another size is an error naming it). */
+PMC_API pmc_status pmc_generator_set_fixed_size(pmc_generator* generator, int fixed);
+
+/* thread_safe != 0: the callback may run on several threads at once (the
+ * threads of pmc_options_set_threads; 0, the default, means every core).
+ * Default 0: one thread calls it at a time. */
+PMC_API pmc_status pmc_generator_set_thread_safe(pmc_generator* generator, int thread_safe);
+
+/* How the explored states are numbered (see pmc_state_order). */
+PMC_API pmc_status pmc_generator_set_order(pmc_generator* generator, pmc_state_order order);
+
+/* Adds an initial state (copied). At least one is needed; adding a state
+ * twice is allowed (it is one state). PMC_ERROR_INVALID_ARGUMENT for NULL
+ * bytes with size > 0, or a size above max_state_size (or other than it
+ * when fixed). */
+PMC_API pmc_status pmc_generator_add_initial_state(pmc_generator* generator, const void* state, uint64_t size);
+
+/* Declares a label (its name is copied) and returns its index for
+ * pmc_expansion_set_label in *out_index (0, 1, 2, ... in the order added;
+ * out_index may be NULL). PMC_ERROR_INVALID_ARGUMENT for a name already
+ * declared, "init", "deadlock", or a name a properties file could not
+ * write (empty, a double quote, a control character, blanks at an end). */
+PMC_API pmc_status pmc_generator_add_label(pmc_generator* generator, const char* name, uint64_t* out_index);
+
+/* Declares a reward structure ("" for PRISM's unnamed one; names are
+ * unique) and returns its index for the pmc_expansion_*_reward functions
+ * in *out_index (may be NULL). */
+PMC_API pmc_status pmc_generator_add_rewards(pmc_generator* generator, const char* name, uint64_t* out_index);
+
+/* Starts a new choice of the state being expanded, named `action` (NULL or
+ * "" for none; copied). Transitions added before any choice start one
+ * without an action, so a DTMC or CTMC needs no call to this. */
+PMC_API pmc_status pmc_expansion_add_choice(pmc_expansion* expansion, const char* action);
+
+/* Adds a transition of the current choice to the state `target` (`size`
+ * bytes, copied) with probability (DTMC, MDP) or rate (CTMC) `value`. A
+ * DTMC's or MDP's choice must sum to 1 within the options' row-sum
+ * tolerance (pmc_options_set_row_sum_tolerance); values must be finite and
+ * not negative (0 is dropped). */
+PMC_API pmc_status pmc_expansion_add_transition(pmc_expansion* expansion, double value, const void* target,
+                                                uint64_t size);
+
+/* Reward structure `rewards` earns `value` when the last transition added
+ * is taken (added to its choice's reward, below). */
+PMC_API pmc_status pmc_expansion_set_transition_reward(pmc_expansion* expansion, uint64_t rewards, double value);
+
+/* Reward structure `rewards` earns `value` whenever the current choice is
+ * taken (PRISM's `[a] guard : value` items). */
+PMC_API pmc_status pmc_expansion_set_choice_reward(pmc_expansion* expansion, uint64_t rewards, double value);
+
+/* The state being expanded satisfies label `label` (an index from
+ * pmc_generator_add_label). */
+PMC_API pmc_status pmc_expansion_set_label(pmc_expansion* expansion, uint64_t label);
+
+/* Reward structure `rewards` earns `value` in the state being expanded
+ * (per time unit in a CTMC). */
+PMC_API pmc_status pmc_expansion_set_state_reward(pmc_expansion* expansion, uint64_t rewards, double value);
+
+/* Records why the callback is about to return non-zero (copied); the
+ * exploration's error message includes it. */
+PMC_API pmc_status pmc_expansion_fail(pmc_expansion* expansion, const char* message);
+
+/* The pmc_expansion_* functions return PMC_ERROR_INVALID_ARGUMENT for a
+ * bad argument (a NULL expansion, an unknown label or reward index, a
+ * negative, NaN or infinite value, a target longer than max_state_size, a
+ * reward before any transition or choice) and remember the first such
+ * error: the exploration then fails with it after the callback returns,
+ * even if the callback ignored the status. Rewards must be finite and not
+ * negative; setting one twice keeps the last value. */
+
+/* Explores `generator` from its initial states and builds the model in
+ * *out_model (owned by the caller; free with pmc_model_free).
+ * `options` may be NULL (defaults); used: threads (for a thread-safe
+ * generator), strict (deadlocks are errors), row-sum tolerance,
+ * max_states, memory limit, and cancellation (pmc_options_request_cancel
+ * stops it with PMC_ERROR_CANCELLED).
+ * Errors, each naming the state by its bytes (hexadecimal) where there is
+ * one: PMC_ERROR_INVALID_ARGUMENT (NULL generator or out_model, no initial
+ * state); the callback's own status or PMC_ERROR_MODEL (a non-zero return,
+ * probabilities not summing to 1, a negative or non-finite value, a
+ * target of the wrong size, a choice without transitions, more than
+ * max_states states, a deadlock when strict); PMC_ERROR_OUT_OF_MEMORY (the
+ * memory limit, saying how many states were explored); PMC_ERROR_CANCELLED.
+ * No model is made on failure. Thread-safe: several explorations may run at
+ * once (of one generator too, if its callback allows). */
+PMC_API pmc_status pmc_model_explore(const pmc_generator* generator, const pmc_options* options,
+                                     pmc_model** out_model);
+
+/* The bytes of state `state` of a model built by pmc_model_explore: up to
+ * `capacity` of them are written to `buffer` (may be NULL when capacity is
+ * 0) and the state's size to *out_size. PMC_ERROR_UNSUPPORTED for a model
+ * without state bytes (one loaded or built otherwise);
+ * PMC_ERROR_INVALID_ARGUMENT for a state out of range. Thread-safe. */
+PMC_API pmc_status pmc_model_state_bytes(const pmc_model* model, uint64_t state, void* buffer, uint64_t capacity,
+                                         uint64_t* out_size);
+
+/* The index of the state whose bytes are `state` (`size` bytes) in
+ * *out_state, e.g. to read its value from pmc_result_values or its choice
+ * from pmc_result_scheduler. PMC_ERROR_INVALID_ARGUMENT when no state has
+ * these bytes; PMC_ERROR_UNSUPPORTED for a model without state bytes. The
+ * first call builds an index (4 bytes a state), kept with the model.
+ * Thread-safe. */
+PMC_API pmc_status pmc_model_find_state(const pmc_model* model, const void* state, uint64_t size,
+                                        uint64_t* out_state);
+
+/* ------------------------------------------------------------------------ */
 /* Model checking                                                            */
 /* ------------------------------------------------------------------------ */
 

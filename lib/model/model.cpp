@@ -79,7 +79,7 @@ bool Model::same_as(const Model& other) const {
          a.row_offsets == b.row_offsets && a.columns == b.columns && a.values == b.values &&
          a.parameters == b.parameters && a.coefficients == b.coefficients &&
          a.action_names == b.action_names && a.entry_actions == b.entry_actions &&
-         a.labels == b.labels && a.rewards == b.rewards && a.valuations == b.valuations &&
+         a.labels == b.labels && a.rewards == b.rewards && a.valuations == b.valuations && a.state_bytes == b.state_bytes &&
          a.definitions == b.definitions;
 }
 

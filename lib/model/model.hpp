@@ -17,6 +17,7 @@
 #include <mutex>
 
 #include "common/bitset.hpp"
+#include "model/state_bytes.hpp"
 #include "model/state_valuations.hpp"
 
 namespace pmc {
@@ -96,6 +97,9 @@ struct ModelParts {
   std::vector<Label> labels;
   std::vector<RewardStructure> rewards;
   StateValuations valuations;
+  // Each state's bytes, for a model a generator described
+  // (pmc_model_explore); empty otherwise. Writers do not keep them.
+  StateBytes state_bytes;
   SourceDefinitions definitions;
   std::vector<std::string> warnings;
   // Where --exact finds the numbers' exact values (a source's
@@ -142,6 +146,7 @@ class Model {
   const std::vector<Label>& labels() const { return parts_.labels; }
   const std::vector<RewardStructure>& rewards() const { return parts_.rewards; }
   const StateValuations& valuations() const { return parts_.valuations; }
+  const StateBytes& state_bytes() const { return parts_.state_bytes; }
   const SourceDefinitions& definitions() const { return parts_.definitions; }
   const std::vector<std::string>& warnings() const { return parts_.warnings; }
   const ExactValueSource* exact_source() const { return parts_.exact_source.get(); }

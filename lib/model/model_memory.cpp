@@ -20,7 +20,7 @@ uint64_t model_bytes(const Model& model) {
   uint64_t bytes = vector_bytes(model.row_groups()) + vector_bytes(model.row_offsets()) +
                    vector_bytes(model.columns()) + vector_bytes(model.values()) +
                    vector_bytes(model.coefficients()) + vector_bytes(model.entry_actions()) +
-                   model.valuations().bytes();
+                   model.valuations().bytes() + model.state_bytes().bytes();
   for (const Label& label : model.labels()) bytes += vector_bytes(label.states.words());
   for (const RewardStructure& r : model.rewards()) {
     bytes += vector_bytes(r.state_rewards) + vector_bytes(r.transition_rewards);

@@ -429,6 +429,13 @@ void validate_valuations(const ModelParts& p) {
   }
 }
 
+void validate_state_bytes(const ModelParts& p) {
+  if (p.state_bytes.empty()) return;
+  if (p.state_bytes.num_states() != p.num_states) {
+    model_error("state bytes: {} states have bytes, but the model has {}", p.state_bytes.num_states(), p.num_states);
+  }
+}
+
 }  // namespace
 
 void validate_model_parts(const ModelParts& p, const ModelOptions& options) {
@@ -438,6 +445,7 @@ void validate_model_parts(const ModelParts& p, const ModelOptions& options) {
   validate_labels(p);
   validate_rewards(p);
   validate_valuations(p);
+  validate_state_bytes(p);
 }
 
 }  // namespace pmc
