@@ -926,6 +926,73 @@ uint64_t resident_bytes() {
   return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
+// A thread-safe generator explored on 8 threads, by two explorations at
+// once: the callback runs concurrently (its counter is the only state it
+// shares), pmc's state set, work pool and action table are shared by the
+// threads, and both models are the same as a one-threaded exploration's.
+struct CountingWalk {
+  std::atomic<uint64_t> calls{0};
+};
+
+int expand_counting_walk(const void* state, uint64_t, pmc_expansion* e, void* user_data) {
+  static_cast<CountingWalk*>(user_data)->calls.fetch_add(1, std::memory_order_relaxed);
+  uint8_t xy[2];
+  std::memcpy(xy, state, 2);
+  constexpr int k_side = 120;
+  const uint8_t right[2] = {static_cast<uint8_t>((xy[0] + 1) % k_side), xy[1]};
+  const uint8_t up[2] = {xy[0], static_cast<uint8_t>((xy[1] + 1) % k_side)};
+  pmc_expansion_add_choice(e, (xy[0] + xy[1]) % 2 == 0 ? "even" : "odd");
+  pmc_expansion_add_transition(e, 0.75, right, 2);
+  pmc_expansion_add_transition(e, 0.25, up, 2);
+  pmc_expansion_add_choice(e, "stay");
+  pmc_expansion_add_transition(e, 1.0, state, 2);
+  if (xy[0] == 0) pmc_expansion_set_label(e, 0);
+  return 0;
+}
+
+TEST(CApiConcurrency, AThreadSafeGeneratorExploredOnEightThreadsTwiceAtOnce) {
+  CountingWalk walk;
+  pmc_generator* generator = nullptr;
+  ASSERT_EQ(pmc_generator_create(PMC_MODEL_MDP, 2, expand_counting_walk, &walk, &generator), PMC_OK);
+  pmc_generator_set_fixed_size(generator, 1);
+  pmc_generator_set_thread_safe(generator, 1);
+  const uint8_t origin[2] = {0, 0};
+  pmc_generator_add_initial_state(generator, origin, 2);
+  ASSERT_EQ(pmc_generator_add_label(generator, "left", nullptr), PMC_OK);
+  pmc_options* options = nullptr;
+  pmc_options_create(&options);
+  pmc_options_set_threads(options, 8);
+  pmc_options* one_thread = nullptr;
+  pmc_options_create(&one_thread);
+  pmc_options_set_threads(one_thread, 1);
+
+  pmc_model* reference = nullptr;
+  ASSERT_EQ(pmc_model_explore(generator, one_thread, &reference), PMC_OK) << last_error();
+  pmc::testing::TempDir dir;
+  ASSERT_EQ(pmc_model_save(reference, dir.path("one.tra").c_str(), nullptr), PMC_OK);
+  pmc_model* models[2] = {nullptr, nullptr};
+  pmc_status statuses[2] = {PMC_ERROR_INTERNAL, PMC_ERROR_INTERNAL};
+  {
+    std::thread first([&] { statuses[0] = pmc_model_explore(generator, options, &models[0]); });
+    statuses[1] = pmc_model_explore(generator, options, &models[1]);
+    first.join();
+  }
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(statuses[i], PMC_OK) << i;
+    const std::string path = dir.path("eight" + std::to_string(i) + ".tra");
+    ASSERT_EQ(pmc_model_save(models[i], path.c_str(), nullptr), PMC_OK);
+    std::ifstream a(dir.path("one.tra")), b(path);
+    std::string text_a((std::istreambuf_iterator<char>(a)), {}), text_b((std::istreambuf_iterator<char>(b)), {});
+    EXPECT_EQ(text_a, text_b) << "exploration " << i << " on 8 threads differs from one thread's";
+    pmc_model_free(models[i]);
+  }
+  EXPECT_EQ(walk.calls.load(), 3u * 120 * 120);  // each exploration expands each state once
+  pmc_model_free(reference);
+  pmc_options_free(options);
+  pmc_options_free(one_thread);
+  pmc_generator_free(generator);
+}
+
 // 10 000 rounds of loading, building and checking small models, each freed
 // again: the resident memory after the first 1 000 rounds (allocator pools
 // warm) must not grow by more than 4 MB (a leak of 400 bytes a round).
