@@ -17,7 +17,10 @@
 #include "formats/generator/generator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -368,6 +371,38 @@ struct Flagged {
   uint64_t count = 0, first = UINT64_MAX;
 };
 
+// Renumbers parts.entry_actions (indices into `names`, 0 for none) so that
+// actions are numbered by their first entry, and fills parts.action_names.
+void number_actions_by_first_use(const std::vector<std::string>& names, unsigned threads, ModelParts& parts) {
+  std::vector<uint64_t> first(names.size(), UINT64_MAX);
+  std::vector<uint32_t>& entries = parts.entry_actions;
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<uint64_t> mine(names.size(), UINT64_MAX);
+#pragma omp for schedule(static)
+    for (int64_t e = 0; e < static_cast<int64_t>(entries.size()); ++e) {
+      uint64_t& at = mine[entries[static_cast<size_t>(e)]];
+      at = std::min(at, static_cast<uint64_t>(e));
+    }
+#pragma omp critical
+    for (size_t a = 0; a < names.size(); ++a) first[a] = std::min(first[a], mine[a]);
+  }
+  std::vector<uint32_t> order;
+  for (uint32_t a = 1; a < names.size(); ++a) {
+    if (first[a] != UINT64_MAX) order.push_back(a);
+  }
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return first[a] < first[b]; });
+  std::vector<uint32_t> renamed(names.size(), 0);
+  for (uint32_t a : order) {
+    renamed[a] = static_cast<uint32_t>(parts.action_names.size());
+    parts.action_names.push_back(names[a]);
+  }
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int64_t e = 0; e < static_cast<int64_t>(entries.size()); ++e) {
+    entries[static_cast<size_t>(e)] = renamed[entries[static_cast<size_t>(e)]];
+  }
+}
+
 }  // namespace
 
 std::string describe_state_bytes(std::span<const uint8_t> bytes) {
@@ -384,6 +419,14 @@ ModelParts explore_generator(const GeneratorSpec& spec, const GeneratorOptions& 
     fail(ErrorCode::invalid_argument, "{}: no initial state (add one with pmc_generator_add_initial_state)", k_where);
   }
   const unsigned threads = thread_count(spec, options.threads);
+  // PMC_EXPLORE_TIMES=1: each pass's seconds on stderr (bench/NOTES.md).
+  const bool print_times = std::getenv("PMC_EXPLORE_TIMES") != nullptr;
+  const auto pass_start = std::chrono::steady_clock::now();
+  auto mark = [&](const char* what) {
+    if (!print_times) return;
+    std::fprintf(stderr, "generator: %s by %.3f s\n", what,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - pass_start).count());
+  };
   const StateKey key(spec.max_state_size, spec.fixed_size);
   const uint32_t words = key.words();
   const uint32_t stride = words + 1;
@@ -398,6 +441,7 @@ ModelParts explore_generator(const GeneratorSpec& spec, const GeneratorOptions& 
                    fmt::format("{}: exploration's first state store", k_where));
     StateSet set(words, k_first_states);
     blocks = reach_states(spec, options, key, set, actions, initial_ids, threads);
+    mark("pass 1 (reachability)");
     throw_if_cancelled(options.cancel);
     n = set.size();
     uint64_t block_bytes = 0, entries = 0, rows = 0;
@@ -417,12 +461,15 @@ ModelParts explore_generator(const GeneratorSpec& spec, const GeneratorOptions& 
     records = spec.order == StateOrder::bytes ? prism_language::sorted_records(set, threads)
                                               : set.keys_with_ids(threads);
   }
+  mark("pass 2 (records sorted)");
   throw_if_cancelled(options.cancel);
 
   // where[id]: the block (high 32 bits) and place in it of a discovery id's
   // rows; final_of[id]: its index in state order.
   std::vector<uint64_t> where(n);
-  for (size_t b = 0; b < blocks.size(); ++b) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
+  for (int64_t i = 0; i < static_cast<int64_t>(blocks.size()); ++i) {
+    const auto b = static_cast<size_t>(i);
     const std::vector<uint32_t>& states = blocks[b].rows.states;
     for (size_t k = 0; k < states.size(); ++k) where[states[k]] = static_cast<uint64_t>(b) << 32 | k;
   }
@@ -446,6 +493,7 @@ ModelParts explore_generator(const GeneratorSpec& spec, const GeneratorOptions& 
   }
   records = {};
   where = {};
+  mark("numbered");
 
   ModelParts parts;
   parts.type = spec.type;
@@ -459,18 +507,26 @@ ModelParts explore_generator(const GeneratorSpec& spec, const GeneratorOptions& 
   const bool mdp = spec.type == ModelType::mdp;
   std::vector<uint64_t> state_entries(n + 1, 0);
   if (mdp) parts.row_groups.assign(n + 1, 0);
-  for (uint64_t s = 0; s < n; ++s) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
+    const auto s = static_cast<uint64_t>(i);
     const RowBlock& rows = blocks[source[s] >> 32].rows;
     const auto k = static_cast<uint32_t>(source[s]);
-    state_entries[s + 1] = state_entries[s] + rows.row_entries[rows.state_rows[k + 1]] - rows.row_entries[rows.state_rows[k]];
-    if (mdp) parts.row_groups[s + 1] = parts.row_groups[s] + rows.state_rows[k + 1] - rows.state_rows[k];
+    state_entries[s + 1] = rows.row_entries[rows.state_rows[k + 1]] - rows.row_entries[rows.state_rows[k]];
+    if (mdp) parts.row_groups[s + 1] = rows.state_rows[k + 1] - rows.state_rows[k];
   }
+  std::partial_sum(state_entries.begin(), state_entries.end(), state_entries.begin());
+  if (mdp) std::partial_sum(parts.row_groups.begin(), parts.row_groups.end(), parts.row_groups.begin());
+  mark("rows counted");
   const uint64_t entries = state_entries[n];
   const uint64_t num_rows = mdp ? parts.row_groups[n] : n;
   parts.row_offsets.resize(num_rows + 1);
   parts.columns.resize(entries);
   parts.values.resize(entries);
-  parts.entry_actions.resize(entries);
+  // Actions are kept only when the generator named one.
+  const std::vector<std::string> action_names = actions.names();
+  const bool with_actions = action_names.size() > 1;
+  if (with_actions) parts.entry_actions.resize(entries);
   const size_t num_rewards = spec.rewards.size();
   const size_t label_words = (spec.labels.size() + 63) / 64;
   for (const std::string& name : spec.rewards) {
@@ -509,7 +565,7 @@ ModelParts explore_generator(const GeneratorSpec& spec, const GeneratorOptions& 
         for (uint32_t e : order) {
           parts.columns[out] = final_of[rows.columns[e]];
           parts.values[out] = rows.values[e];
-          parts.entry_actions[out] = rows.actions[e];
+          if (with_actions) parts.entry_actions[out] = rows.actions[e];
           for (size_t t = 0; t < num_rewards; ++t) parts.rewards[t].transition_rewards[out] = rows.transition_rewards[t][e];
           ++out;
         }
@@ -524,23 +580,15 @@ ModelParts explore_generator(const GeneratorSpec& spec, const GeneratorOptions& 
     }
   }
   parts.row_offsets[num_rows] = entries;
+  mark("pass 3 (assembled)");
   blocks = {};
   parts.state_bytes = StateBytes(key.max_size(), std::move(state_data), std::move(state_sizes));
 
   // Action names numbered by first use in state order, so the model does
   // not depend on which thread met a name first; none named: no actions.
-  const std::vector<std::string> names = actions.names();
-  std::vector<uint32_t> renamed(names.size(), k_unnumbered);
-  renamed[0] = 0;
   parts.action_names = {""};
-  for (uint32_t& action : parts.entry_actions) {
-    if (renamed[action] == k_unnumbered) {
-      renamed[action] = static_cast<uint32_t>(parts.action_names.size());
-      parts.action_names.push_back(names[action]);
-    }
-    action = renamed[action];
-  }
-  if (parts.action_names.size() == 1) parts.entry_actions = {};
+  if (with_actions) number_actions_by_first_use(action_names, threads, parts);
+  mark("actions numbered");
 
   if (deadlocks.count > 0) {
     const std::string state = describe_state_bytes(parts.state_bytes.of(deadlocks.first));
