@@ -35,6 +35,7 @@
 #include "formats/prism_language/exploration_pool.hpp"
 #include "formats/prism_language/row_block.hpp"
 #include "formats/prism_language/state_discovery.hpp"
+#include "formats/prism_language/state_packing.hpp"
 #include "formats/prism_language/state_set.hpp"
 #include "model/model_memory.hpp"
 
@@ -81,7 +82,8 @@ ErrorCode error_code_of(int status) {
 class RowRecorder {
  public:
   RowRecorder(const GeneratorSpec& spec, const GeneratorOptions& options, const StateKey& key)
-      : spec_(spec), options_(options), key_(key), num_rewards_(spec.rewards.size()),
+      : spec_(spec), options_(options), key_(key), by_bytes_(spec.order == StateOrder::bytes),
+        num_rewards_(spec.rewards.size()),
         label_words_((spec.labels.size() + 63) / 64) {}
 
   // Throws Error(model) naming the state for a choice that breaks the rules.
@@ -149,17 +151,26 @@ class RowRecorder {
   }
 
   // One row of branches [first, last), each value times `scale`, merged by
-  // target; entries in the order of their first branch (the breadth-first
-  // numbering reads them so).
+  // target. Entries by target bytes when states are numbered by their
+  // bytes (the row is then in column order already), else in the order of
+  // their first branch (the breadth-first numbering reads them so).
   void add_row(const Expansion& e, std::span<const uint32_t> target_ids, size_t first, size_t last, double scale,
                RowBlock& rows) {
     order_.clear();
     for (size_t b = first; b < last; ++b) {
       if (e.value(b) > 0) order_.push_back(b);
     }
-    std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
-      return target_ids[a] != target_ids[b] ? target_ids[a] < target_ids[b] : a < b;
-    });
+    if (by_bytes_) {
+      const uint32_t words = key_.words();
+      std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
+        if (target_ids[a] == target_ids[b]) return a < b;
+        return prism_language::packed_less(e.target(a), e.target(b), words);
+      });
+    } else {
+      std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
+        return target_ids[a] != target_ids[b] ? target_ids[a] < target_ids[b] : a < b;
+      });
+    }
     merged_.clear();
     for (size_t i = 0; i < order_.size();) {
       size_t j = i;
@@ -168,7 +179,9 @@ class RowRecorder {
       merged_.push_back({i, j, value});
       i = j;
     }
-    std::sort(merged_.begin(), merged_.end(), [&](const Merged& a, const Merged& b) { return order_[a.begin] < order_[b.begin]; });
+    if (!by_bytes_) {
+      std::sort(merged_.begin(), merged_.end(), [&](const Merged& a, const Merged& b) { return order_[a.begin] < order_[b.begin]; });
+    }
     start_row(rows);
     for (const Merged& m : merged_) {
       const size_t head = order_[m.begin];
@@ -195,6 +208,7 @@ class RowRecorder {
   const GeneratorSpec& spec_;
   const GeneratorOptions& options_;
   const StateKey& key_;
+  const bool by_bytes_;
   const size_t num_rewards_;
   const size_t label_words_;
   std::vector<uint32_t> choice_of_;
@@ -560,8 +574,10 @@ ModelParts explore_generator(const GeneratorSpec& spec, const GeneratorOptions& 
         const uint32_t from = rows.row_entries[r], to = rows.row_entries[r + 1];
         order.resize(to - from);
         std::iota(order.begin(), order.end(), from);
-        std::sort(order.begin(), order.end(),
-                  [&](uint32_t a, uint32_t b) { return final_of[rows.columns[a]] < final_of[rows.columns[b]]; });
+        if (spec.order == StateOrder::bfs) {  // numbered by bytes, rows are in column order already
+          std::sort(order.begin(), order.end(),
+                    [&](uint32_t a, uint32_t b) { return final_of[rows.columns[a]] < final_of[rows.columns[b]]; });
+        }
         for (uint32_t e : order) {
           parts.columns[out] = final_of[rows.columns[e]];
           parts.values[out] = rows.values[e];
