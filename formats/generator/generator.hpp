@@ -24,8 +24,8 @@ class Expansion;  // generator/expansion.hpp
 enum class StateOrder : uint8_t { bytes, bfs };
 
 // Expands one state into `expansion`; returns 0, or any other value to stop
-// the exploration (a pmc_status value gives that error code, another value
-// ErrorCode::model). Must not throw.
+// the exploration (ErrorCode::cancelled or out_of_memory when it returns
+// that code, else ErrorCode::model). Must not throw.
 using ExpandFunction = std::function<int(std::span<const uint8_t> state, Expansion& expansion)>;
 
 // The largest state pmc_generator_create accepts, in bytes.

@@ -67,10 +67,13 @@ struct GeneratedBlock {
   }
 };
 
+// A callback's non-zero return: its own interrupt or allocation failure
+// keeps its code; anything else (1 and -1 are common "failed" values) is
+// an error in the model it describes.
 ErrorCode error_code_of(int status) {
-  return status >= static_cast<int>(ErrorCode::invalid_argument) && status <= static_cast<int>(ErrorCode::internal)
-             ? static_cast<ErrorCode>(status)
-             : ErrorCode::model;
+  if (status == static_cast<int>(ErrorCode::cancelled)) return ErrorCode::cancelled;
+  if (status == static_cast<int>(ErrorCode::out_of_memory)) return ErrorCode::out_of_memory;
+  return ErrorCode::model;
 }
 
 // Turns one state's expansion into rows, as rows.hpp does for the PRISM

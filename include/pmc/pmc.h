@@ -565,10 +565,12 @@ typedef enum pmc_state_order {
 
 /* Expands the state `state` (`size` bytes; valid during the call) into
  * `expansion` with the pmc_expansion_* functions, and returns 0. Any other
- * return value stops the exploration: pmc_model_explore returns it if it
- * is a pmc_status (PMC_ERROR_CANCELLED, for instance), else
- * PMC_ERROR_MODEL, with the message given to pmc_expansion_fail (or one
- * saying the callback failed) and the state's bytes in pmc_last_error().
+ * return value stops the exploration: pmc_model_explore returns
+ * PMC_ERROR_CANCELLED or PMC_ERROR_OUT_OF_MEMORY when the callback
+ * returned that value (a frontend's own interrupt or allocation failure),
+ * else PMC_ERROR_MODEL, with the message given to pmc_expansion_fail (or
+ * one saying what the callback returned) and the state's bytes in
+ * pmc_last_error().
  * The callback is called once per reachable state. It may be called from
  * several threads at once only when the generator is marked thread-safe
  * (pmc_generator_set_thread_safe); otherwise from one thread at a time,

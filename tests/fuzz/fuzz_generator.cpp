@@ -7,7 +7,7 @@
 // (sometimes undeclared), and now and then a failure or an odd return
 // value. Targets are bytes below 4, so a model has at most a few hundred
 // states. Contract: pmc_model_explore returns PMC_OK, or an error status
-// with a message, never PMC_ERROR_INTERNAL or PMC_ERROR_OUT_OF_MEMORY
+// with a message, never PMC_ERROR_INTERNAL, nor PMC_ERROR_OUT_OF_MEMORY
 // unless the callback returned that status itself; it leaves the
 // out-parameter alone on failure; every state's bytes find the state; and
 // the model (without its state bytes, which no file keeps) survives .pmcb.

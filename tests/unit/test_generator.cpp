@@ -408,8 +408,10 @@ int expand_badly(const void* state, uint64_t size, pmc_expansion* e, void* user_
     case 0:  // the callback fails with a message (and no pmc_status)
       pmc_expansion_fail(e, "the frontend could not evaluate `x/0`");
       return -1;
-    case 1:  // a pmc_status: that code
+    case 1:  // the frontend's own interrupt: that code
       return PMC_ERROR_CANCELLED;
+    case 9:  // 1, as many C callbacks say "failed": a model error, not an invalid argument
+      return 1;
     case 2:  // probabilities summing to 0.9
       pmc_expansion_add_transition(e, 0.5, &next, 1);
       pmc_expansion_add_transition(e, 0.4, state, size);
@@ -459,6 +461,8 @@ TEST(Generator, CallbackErrorsStopTheExplorationNamingTheState) {
   EXPECT_NE(message.find("state 0x00"), std::string::npos) << message;
   EXPECT_EQ(explore_scenario(1, nullptr, message), PMC_ERROR_CANCELLED);
   EXPECT_NE(message.find("the callback returned 11"), std::string::npos) << message;
+  EXPECT_EQ(explore_scenario(9, nullptr, message), PMC_ERROR_MODEL);
+  EXPECT_NE(message.find("the callback returned 1"), std::string::npos) << message;
   EXPECT_EQ(explore_scenario(2, nullptr, message), PMC_ERROR_MODEL);
   EXPECT_NE(message.find("sum to 0.9"), std::string::npos) << message;
   EXPECT_EQ(explore_scenario(3, nullptr, message), PMC_ERROR_MODEL);
