@@ -6,6 +6,15 @@
         print(result.value, result.solver, result.iterations)
         choices = result.scheduler                     # MDPs: optimal choice per state
 
+A model may also be described by a Python callable that expands one state
+(its bytes) at a time; pmc explores it (see pmc.Generator):
+
+    def expand(state, e):
+        e.transition(0.5, [min(state[0] + 1, 3)])
+        e.transition(0.5, state)
+    model = pmc.Generator("dtmc", 1, expand, initial_states=[[0]]).explore()
+    model.find_state([3]), model.state_bytes(0)       # state index <-> bytes
+
 Only the standard library (ctypes) is needed; libpmc.so is found through
 PMC_LIBRARY (its path), PMC_LIB_DIR (its directory), pkg-config or the
 dynamic loader (see pmc._native). Values come back as lists; with NumPy
@@ -19,6 +28,8 @@ saved and checked by many threads at once (the GIL is released during pmc
 calls); add_label/add_rewards need exclusive access; Options are immutable
 once made and cancel()/reset_cancel() work from any thread; results are
 read-only; pmc.version(), pmc.solvers() and pmc.devices() are thread-safe.
+Generator.explore() releases the GIL too: a thread-safe generator's expand
+callable is called from several pmc threads, taking turns on the GIL.
 Error messages are read on the thread that made the failing call, since
 pmc_last_error() is per thread. close() is safe at any time: a handle still
 in use by a running call is freed when that call returns.
@@ -31,6 +42,7 @@ from . import _native, errors
 from .errors import (CancelledError, ClosedError, DeviceError, Error, FileError, InternalError,
                      InvalidArgumentError, LibraryError, ModelError, NoDeviceError, NotConvergedError,
                      OutOfMemoryError, ParseError, PropertyError, Status, UnsupportedError, check, lib)
+from .generator import Expansion, Generator, StateOrder
 from .model import Model, ModelType, build_prism, load
 from .options import Options, Progress
 from .properties import Properties
@@ -39,7 +51,8 @@ from .result import Result
 __version__ = "1.0.0"
 
 __all__ = [
-    "load", "build_prism", "Model", "ModelType", "Options", "Progress", "Properties", "Result", "Device",
+    "load", "build_prism", "Model", "ModelType", "Generator", "Expansion", "StateOrder", "Options", "Progress",
+    "Properties", "Result", "Device",
     "version", "version_number", "solvers", "devices", "library_path",
     "Status", "Error", "ClosedError", "InvalidArgumentError", "FileError", "ParseError", "ModelError",
     "PropertyError", "UnsupportedError", "OutOfMemoryError", "NoDeviceError", "DeviceError",

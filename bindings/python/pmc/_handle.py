@@ -94,6 +94,23 @@ def uint64(name, value):
     return value
 
 
+def state_arg(name, value):
+    """A state of a model generator as bytes: a bytes object as it is, else
+    any bytes-like object or sequence of ints in [0, 255] (b"\\x01\\x02",
+    bytearray, memoryview, [1, 2], (s, d)); not a str or an int."""
+    if type(value) is bytes:
+        return value
+    if isinstance(value, (str, int)):
+        # bytes(3) would be three zero bytes: almost never what was meant.
+        raise TypeError(f"{name} must be bytes or a sequence of ints in [0, 255], not {type(value).__name__}")
+    try:
+        return bytes(value)
+    except TypeError as e:
+        raise TypeError(f"{name} must be bytes or a sequence of ints in [0, 255]: {e}") from None
+    except ValueError as e:
+        raise invalid_argument(f"{name}: {e}") from None
+
+
 class OwnsHandle:
     """Lifetime of an object that owns a _Handle in self._handle: close()
     (idempotent), closed, a context manager, and freeing when collected."""

@@ -27,10 +27,15 @@ from ctypes import POINTER, c_char_p, c_double, c_int, c_int64, c_uint64, c_void
 c_status = c_int
 c_model_kind = c_int
 c_phase = c_int
+c_state_order = c_int
 
 #: typedef void (*pmc_progress_fn)(const char* solver, uint64_t iteration,
 #:                                double residual, double seconds, void* user_data);
 PROGRESS_FN = ctypes.CFUNCTYPE(None, c_char_p, c_uint64, c_double, c_double, c_void_p)
+
+#: typedef int (*pmc_expand_fn)(const void* state, uint64_t size, pmc_expansion* expansion,
+#:                             void* user_data);
+EXPAND_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_uint64, c_void_p, c_void_p)
 
 _handle_p = c_void_p
 _out_handle = POINTER(c_void_p)
@@ -105,6 +110,25 @@ _PROTOTYPES = {
     "pmc_model_parameter_name": (c_status, [_handle_p, c_uint64, _out_str]),
     "pmc_model_num_warnings": (c_status, [_handle_p, _out_u64]),
     "pmc_model_warning": (c_status, [_handle_p, c_uint64, _out_str]),
+    # Model generators (states are byte strings: c_void_p takes a bytes object)
+    "pmc_generator_create": (c_status, [c_model_kind, c_uint64, EXPAND_FN, c_void_p, _out_handle]),
+    "pmc_generator_free": (None, [_handle_p]),
+    "pmc_generator_set_fixed_size": (c_status, [_handle_p, c_int]),
+    "pmc_generator_set_thread_safe": (c_status, [_handle_p, c_int]),
+    "pmc_generator_set_order": (c_status, [_handle_p, c_state_order]),
+    "pmc_generator_add_initial_state": (c_status, [_handle_p, c_void_p, c_uint64]),
+    "pmc_generator_add_label": (c_status, [_handle_p, c_char_p, _out_u64]),
+    "pmc_generator_add_rewards": (c_status, [_handle_p, c_char_p, _out_u64]),
+    "pmc_expansion_add_choice": (c_status, [_handle_p, c_char_p]),
+    "pmc_expansion_add_transition": (c_status, [_handle_p, c_double, c_void_p, c_uint64]),
+    "pmc_expansion_set_transition_reward": (c_status, [_handle_p, c_uint64, c_double]),
+    "pmc_expansion_set_choice_reward": (c_status, [_handle_p, c_uint64, c_double]),
+    "pmc_expansion_set_label": (c_status, [_handle_p, c_uint64]),
+    "pmc_expansion_set_state_reward": (c_status, [_handle_p, c_uint64, c_double]),
+    "pmc_expansion_fail": (c_status, [_handle_p, c_char_p]),
+    "pmc_model_explore": (c_status, [_handle_p, _handle_p, _out_handle]),
+    "pmc_model_state_bytes": (c_status, [_handle_p, c_uint64, c_void_p, c_uint64, _out_u64]),
+    "pmc_model_find_state": (c_status, [_handle_p, c_void_p, c_uint64, _out_u64]),
     # Model checking
     "pmc_check": (c_status, [_handle_p, c_char_p, _handle_p, _out_handle]),
     "pmc_result_free": (None, [_handle_p]),

@@ -143,7 +143,7 @@ def build_prism(path, constants=None, *, max_states=None, threads=None, strict=N
 class Model(_handle.OwnsHandle):
     """A loaded or built Markov model (DTMC, CTMC, MDP or parametric CTMC).
 
-    Make one with pmc.load() or Model.from_csr(). Use it as a context
+    Make one with pmc.load(), Model.from_csr() or pmc.Generator.explore(). Use it as a context
     manager, or call close() (idempotent) to free it at once; garbage
     collection frees it otherwise. Any use after close() raises
     pmc.ClosedError.
@@ -157,7 +157,8 @@ class Model(_handle.OwnsHandle):
     """
 
     def __init__(self):
-        raise TypeError("use pmc.load(), Model.from_csr() or Model.from_parametric_csr() to make a Model")
+        raise TypeError("use pmc.load(), Model.from_csr(), Model.from_parametric_csr() or pmc.Generator.explore() "
+                        "to make a Model")
 
     @classmethod
     def _adopt(cls, ptr):
@@ -393,6 +394,36 @@ class Model(_handle.OwnsHandle):
         native = lib()
         return self._names(native.pmc_model_num_warnings, native.pmc_model_warning)
 
+    def state_bytes(self, state):
+        """The bytes of state `state` (an index) of a model built by
+        pmc.Generator.explore(). Raises pmc.UnsupportedError for a model
+        without state bytes (loaded or built otherwise),
+        pmc.InvalidArgumentError for an index out of range. Thread-safe."""
+        index = _handle.uint64("state", state)
+        native = lib()
+        size = ctypes.c_uint64()
+        buffer = ctypes.create_string_buffer(_STATE_BUFFER)
+        with self._handle.borrow() as ptr:
+            check(native.pmc_model_state_bytes(ptr, index, buffer, _STATE_BUFFER, ctypes.byref(size)))
+            if size.value > _STATE_BUFFER:
+                buffer = ctypes.create_string_buffer(size.value)
+                check(native.pmc_model_state_bytes(ptr, index, buffer, size.value, ctypes.byref(size)))
+        return buffer.raw[:size.value]
+
+    def find_state(self, state):
+        """The index of the state whose bytes are `state` (bytes, or a
+        sequence of ints in [0, 255]), e.g. to read its value from
+        Result.values or its choice from Result.scheduler, in a model built
+        by pmc.Generator.explore(). Raises pmc.InvalidArgumentError when no
+        state has these bytes, pmc.UnsupportedError for a model without
+        state bytes. The first call builds an index (4 bytes a state), kept
+        with the model. Thread-safe."""
+        state = _handle.state_arg("state", state)
+        index = ctypes.c_uint64()
+        with self._handle.borrow() as ptr:
+            check(lib().pmc_model_find_state(ptr, state, len(state), ctypes.byref(index)))
+        return index.value
+
     def release_device(self):
         """Frees the model's GPU-resident copies. A GPU check copies the
         matrix to the device once and keeps the copy on the model for later
@@ -455,6 +486,11 @@ class Model(_handle.OwnsHandle):
             return "pmc.Model(closed)"
         return (f"pmc.Model(type={self.type.value!r}, states={self.states}, choices={self.choices}, "
                 f"transitions={self.transitions})")
+
+
+# Model.state_bytes reads a state into a buffer of this size first (most
+# states are small), and again into one of the state's size when longer.
+_STATE_BUFFER = 64
 
 
 def _text(name, value):

@@ -114,6 +114,15 @@ class Result(_handle.OwnsHandle):
 
             return _handle.read_array(fill, "d", ctypes.c_double, n.value, as_numpy, numpy_dtype)
 
+    def value_of(self, model, state):
+        """The value in the state whose bytes are `state` (bytes, or a
+        sequence of ints) of `model`, the model checked, built by
+        pmc.Generator.explore(): ``self.values[model.find_state(state)]``.
+        Reads every value: for many states, read ``values`` once and index
+        it with Model.find_state()."""
+        index = model.find_state(state)
+        return self.values[index]
+
     def bound_values(self):
         """Certified bounds in every state, as two new lists of floats
         ``(lower, upper)``. Raises pmc.UnsupportedError when the result is
