@@ -672,11 +672,14 @@ PMC_API pmc_status pmc_expansion_fail(pmc_expansion* expansion, const char* mess
  * stops it with PMC_ERROR_CANCELLED).
  * Errors, each naming the state by its bytes (hexadecimal) where there is
  * one: PMC_ERROR_INVALID_ARGUMENT (NULL generator or out_model, no initial
- * state); the callback's own status or PMC_ERROR_MODEL (a non-zero return,
+ * state); PMC_ERROR_MODEL (a non-zero return from the callback,
  * probabilities not summing to 1, a negative or non-finite value, a
  * target of the wrong size, a choice without transitions, more than
- * max_states states, a deadlock when strict); PMC_ERROR_OUT_OF_MEMORY (the
- * memory limit, saying how many states were explored); PMC_ERROR_CANCELLED.
+ * max_states states, a deadlock when strict, or a bad argument to a
+ * pmc_expansion_* call); PMC_ERROR_OUT_OF_MEMORY (the memory limit, saying
+ * how many states were explored, or the callback returned it);
+ * PMC_ERROR_CANCELLED (pmc_options_request_cancel, or the callback
+ * returned it).
  * No model is made on failure. Thread-safe: several explorations may run at
  * once (of one generator too, if its callback allows). */
 PMC_API pmc_status pmc_model_explore(const pmc_generator* generator, const pmc_options* options,
