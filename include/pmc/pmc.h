@@ -574,7 +574,10 @@ typedef enum pmc_state_order {
  * The callback is called once per reachable state. It may be called from
  * several threads at once only when the generator is marked thread-safe
  * (pmc_generator_set_thread_safe); otherwise from one thread at a time,
- * which need not be the thread that called pmc_model_explore. It must not
+ * which need not be the thread that called pmc_model_explore (the threads
+ * pmc starts for an exploration end before pmc_model_explore returns;
+ * a generator that is not thread-safe is called on the caller's thread,
+ * which is not promised for later versions). It must not
  * throw (C++) or unwind across pmc, and may call no pmc function but the
  * pmc_expansion_* ones on its own expansion and
  * pmc_options_request_cancel. */
@@ -660,8 +663,8 @@ PMC_API pmc_status pmc_expansion_fail(pmc_expansion* expansion, const char* mess
  * bad argument (a NULL expansion, an unknown label or reward index, a
  * negative, NaN or infinite value, a target longer than max_state_size, a
  * reward before any transition or choice) and remember the first such
- * error: the exploration then fails with it after the callback returns,
- * even if the callback ignored the status. Rewards must be finite and not
+ * error: the exploration then fails with PMC_ERROR_MODEL and that message
+ * after the callback returns, even if the callback ignored the status. Rewards must be finite and not
  * negative; setting one twice keeps the last value. */
 
 /* Explores `generator` from its initial states and builds the model in
