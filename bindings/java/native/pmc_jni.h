@@ -6,6 +6,7 @@
  *   pmc_jni_model.c    loading, building, labels, rewards, queries, saving
  *   pmc_jni_check.c    pmc_check, progress callbacks, results
  *   pmc_jni_properties.c  properties files
+ *   pmc_jni_generator.c   model generators (the expand callback), state bytes
  *
  * Rules the glue keeps, so that nothing a caller does can crash the JVM:
  * - Every pmc status is checked; a failure becomes a pending
@@ -44,11 +45,16 @@ _Static_assert(sizeof(jbyte) == sizeof(char), "jbyte must be a byte");
 #define PMC_JNI_INTERNAL
 #endif
 
+/* The VM, for callbacks on threads pmc creates (pmc_jni_generator.c). */
+PMC_JNI_INTERNAL extern JavaVM* g_vm;
+
 /* Classes and methods looked up once, in JNI_OnLoad (global references). */
 PMC_JNI_INTERNAL extern jclass g_pmc_exception;            /* org.pmc.PmcException */
 PMC_JNI_INTERNAL extern jmethodID g_pmc_exception_factory; /* static PmcException fromNative(int, byte[], byte[]) */
 PMC_JNI_INTERNAL extern jclass g_native;                   /* org.pmc.Native */
 PMC_JNI_INTERNAL extern jmethodID g_native_progress;       /* static void progress(ProgressListener, byte[], long, double, double) */
+PMC_JNI_INTERNAL extern jmethodID g_native_expand;         /* static int expand(Generator.Exploration, byte[], long) */
+PMC_JNI_INTERNAL extern jmethodID g_native_expand_failed;  /* static void expandFailed(Generator.Exploration, Throwable, long) */
 PMC_JNI_INTERNAL extern jclass g_illegal_argument;
 PMC_JNI_INTERNAL extern jclass g_illegal_state;
 PMC_JNI_INTERNAL extern jclass g_null_pointer;
@@ -91,5 +97,8 @@ static inline jlong to_handle(const void* pointer) { return (jlong)(intptr_t)poi
 /* The pmc_progress_fn installed by Options.progressListener (pmc_jni_check.c). */
 PMC_JNI_INTERNAL void progress_trampoline(const char* solver, uint64_t iteration, double residual, double seconds,
                                           void* user_data);
+
+/* Sets up what the expand callback needs on threads pmc creates (pmc_jni_generator.c); 0 on failure. */
+PMC_JNI_INTERNAL int generator_on_load(void);
 
 #endif /* PMC_JNI_H */

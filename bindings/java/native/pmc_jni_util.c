@@ -6,10 +6,13 @@
 
 #include "pmc_jni.h"
 
+JavaVM* g_vm;
 jclass g_pmc_exception;
 jmethodID g_pmc_exception_factory;
 jclass g_native;
 jmethodID g_native_progress;
+jmethodID g_native_expand;
+jmethodID g_native_expand_failed;
 jclass g_illegal_argument;
 jclass g_illegal_state;
 jclass g_null_pointer;
@@ -197,6 +200,13 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   g_native_progress =
       (*env)->GetStaticMethodID(env, g_native, "progress", "(Lorg/pmc/ProgressListener;[BJDD)V");
   if (g_native_progress == NULL) return JNI_ERR;
+  g_native_expand = (*env)->GetStaticMethodID(env, g_native, "expand", "(Lorg/pmc/Generator$Exploration;[BJ)I");
+  if (g_native_expand == NULL) return JNI_ERR;
+  g_native_expand_failed = (*env)->GetStaticMethodID(env, g_native, "expandFailed",
+                                                     "(Lorg/pmc/Generator$Exploration;Ljava/lang/Throwable;J)V");
+  if (g_native_expand_failed == NULL) return JNI_ERR;
+  g_vm = vm;
+  if (!generator_on_load()) return JNI_ERR;
   /* Messages name settings as Java callers set them (Options.maxStates). */
   pmc_set_caller_language("java");
   return JNI_VERSION_1_8;

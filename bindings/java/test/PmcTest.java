@@ -6,8 +6,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,6 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import org.pmc.Expansion;
+import org.pmc.Generator;
 import org.pmc.Model;
 import org.pmc.ModelType;
 import org.pmc.NotConvergedException;
@@ -26,6 +34,8 @@ import org.pmc.Pmc;
 import org.pmc.PmcException;
 import org.pmc.Properties;
 import org.pmc.Result;
+import org.pmc.StateExpander;
+import org.pmc.StateOrder;
 import org.pmc.Status;
 
 /**
@@ -1038,6 +1048,644 @@ public final class PmcTest {
     }
   }
 
+  // ---------------------------------------------------------------------------
+  // Model generators: the three models of tests/data/generator and the die,
+  // written as StateExpanders. A state has one byte per variable of the
+  // source, its value minus the lower bound, in declaration order: the
+  // default order (BYTES) then numbers the states as PRISM does.
+  // ---------------------------------------------------------------------------
+
+  private static final String[] FACES = {"one", "two", "three", "four", "five", "six"};
+
+  /** examples/die/die.pm: state [s, d]. */
+  private static void expandDie(byte[] state, Expansion e) {
+    int s = state[0], d = state[1];
+    if (s < 3) {
+      e.transition(1.0 / 2, 2 * s + 1, d).transition(1.0 / 2, 2 * s + 2, d);
+    } else if (s == 3) {
+      e.transition(1.0 / 2, 1, d).transition(1.0 / 2, 7, 1);
+    } else if (s == 6) {
+      e.transition(1.0 / 2, 2, d).transition(1.0 / 2, 7, 6);
+    } else if (s == 4 || s == 5) {
+      e.transition(1.0 / 2, 7, 2 * s - 6).transition(1.0 / 2, 7, 2 * s - 5);
+    } else {
+      e.transition(1, state).label("done");
+      if (d >= 1) e.label(FACES[d - 1]);
+    }
+    if (s < 7) e.stateReward("coin_flips", 1);
+  }
+
+  private static Generator dieGenerator(StateOrder order) {
+    Generator g = new Generator(ModelType.DTMC, 2, PmcTest::expandDie).fixedSize(true).order(order).initialState(0, 0);
+    g.addLabel("done");
+    for (String face : FACES) g.addLabel(face);
+    g.addRewards("coin_flips");
+    return g;
+  }
+
+  private static final int GAMBLER_N = 10;
+
+  /**
+   * tests/data/generator/gambler.pm: state [x] (states of any size up to
+   * one byte); labels and rewards by the indices addLabel/addRewards return.
+   */
+  private static Generator gamblerGenerator(StateOrder order) {
+    int[] ids = new int[3];  // win, done, rounds
+    Generator g = new Generator(ModelType.DTMC, 1, (state, e) -> {
+      int x = state[0];
+      if (x > 0 && x < GAMBLER_N) {
+        e.choice("bet").transition(2.0 / 5, x + 1).transition(3.0 / 5, x - 1).stateReward(ids[2], 1);
+      } else {
+        e.transition(1, state);
+      }
+      if (x == GAMBLER_N) e.label(ids[0]);
+      if (x == 0 || x == GAMBLER_N) e.label(ids[1]);
+    }).order(order).initialState(new byte[] {5});
+    ids[0] = g.addLabel("win");
+    ids[1] = g.addLabel("done");
+    ids[2] = g.addRewards("rounds");
+    return g;
+  }
+
+  /** tests/data/generator/walk.nm: state [c]; choices east, jump, stay. */
+  private static Generator walkGenerator(StateOrder order) {
+    Generator g = new Generator(ModelType.MDP, 1, (state, e) -> {
+      int c = state[0];
+      if (c < 4) e.choice("east").transition(9.0 / 10, c + 1).transition(1.0 / 10, c).choiceReward("moves", 1);
+      if (c < 3) e.choice("jump").transition(1.0 / 2, c + 2).transition(1.0 / 2, 0).choiceReward("moves", 1);
+      if (c == 4) e.choice("stay").transition(1, state).label("goal");
+    }).fixedSize(true).order(order).initialState(0);
+    g.addLabel("goal");
+    g.addRewards("moves");
+    return g;
+  }
+
+  private static Path sourceRoot() {
+    return dieExample().getParent().getParent().getParent();
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+    }
+  }
+
+  /** {extension: bytes} of the model saved as PRISM explicit files STEM.tra (+ siblings) in dir. */
+  private static Map<String, byte[]> savedFiles(Model m, Path dir, String stem) throws IOException {
+    m.save(dir.resolve(stem + ".tra"));
+    Map<String, byte[]> out = new TreeMap<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : files.toList()) {
+        String name = p.getFileName().toString();
+        if (name.startsWith(stem + ".")) out.put(name.substring(stem.length()), Files.readAllBytes(p));
+      }
+    }
+    return out;
+  }
+
+  private static void checkSameFiles(Map<String, byte[]> expected, Map<String, byte[]> actual, String what) {
+    checkEquals(expected.keySet(), actual.keySet(), what + ": files written");
+    for (String extension : expected.keySet()) {
+      check(expected.get(extension).length > 0, what + ": the " + extension + " file is empty");
+      if (!Arrays.equals(expected.get(extension), actual.get(extension))) {
+        throw new AssertionError(what + ": the " + extension + " files differ:\n--- expected\n"
+                                 + new String(expected.get(extension), StandardCharsets.UTF_8) + "--- actual\n"
+                                 + new String(actual.get(extension), StandardCharsets.UTF_8));
+      }
+    }
+  }
+
+  /**
+   * The generator's model equals the source's, file for file (PRISM
+   * explicit, but the source's .sta: state bytes are not saved), and gives
+   * the same values. Returns the generated model's value of each property.
+   */
+  private static double[] checkSameAsSource(Generator generator, Path source, String... properties) throws IOException {
+    Path tmp = Files.createTempDirectory("pmc-java-generator");
+    try (generator; Model ours = generator.explore(); Model theirs = Model.buildPrism(source, null);
+         Options o = new Options().epsilon(1e-12)) {
+      String what = source.getFileName().toString();
+      checkEquals(theirs.type(), ours.type(), what + ": type");
+      checkEquals(theirs.numStates(), ours.numStates(), what + ": states");
+      checkEquals(theirs.numChoices(), ours.numChoices(), what + ": choices");
+      checkEquals(theirs.numTransitions(), ours.numTransitions(), what + ": transitions");
+      checkEquals(theirs.labels(), ours.labels(), what + ": labels");
+      checkEquals(theirs.rewards(), ours.rewards(), what + ": reward structures");
+      checkEquals(theirs.warnings(), ours.warnings(), what + ": warnings");
+      check(Arrays.equals(theirs.labelStates("init"), ours.labelStates("init")), what + ": initial states");
+      Map<String, byte[]> generated = savedFiles(ours, tmp, "generated");
+      Map<String, byte[]> built = savedFiles(theirs, tmp, "source");
+      check(!generated.containsKey(".sta"), what + ": no .sta for a model without state valuations");
+      check(built.remove(".sta") != null, what + ": the source's model has a .sta");
+      check(generated.containsKey(".tra") && generated.containsKey(".lab"), what + ": .tra and .lab written");
+      checkSameFiles(built, generated, what);
+      double[] values = new double[properties.length];
+      for (int i = 0; i < properties.length; ++i) {
+        try (Result a = ours.check(properties[i], o); Result b = theirs.check(properties[i], o)) {
+          values[i] = a.initialValue();
+          check(Math.abs(values[i] - b.initialValue()) <= 1e-9,
+                what + ": " + properties[i] + " = " + values[i] + ", the source's " + b.initialValue());
+        }
+      }
+      return values;
+    } finally {
+      deleteTree(tmp);
+    }
+  }
+
+  /** The die, the gambler and the walk as generators: the models of their PRISM-language sources, bit for bit. */
+  private static void testGeneratorSameAsSource() throws IOException {
+    Path root = sourceRoot();
+    double[] die = checkSameAsSource(dieGenerator(StateOrder.BYTES), root.resolve("examples/die/die.pm"),
+                                     "P=? [ F \"six\" ]", "R{\"coin_flips\"}=? [ F \"done\" ]");
+    checkClose(1.0 / 6, die[0], 1e-9, "die: P=? [ F \"six\" ]");
+    checkClose(11.0 / 3, die[1], 1e-9, "die: expected coin flips");
+    double[] gambler = checkSameAsSource(gamblerGenerator(StateOrder.BYTES), root.resolve("tests/data/generator/gambler.pm"),
+                                         "P=? [ F \"win\" ]", "R{\"rounds\"}=? [ F \"done\" ]");
+    checkClose((1 - Math.pow(1.5, 5)) / (1 - Math.pow(1.5, 10)), gambler[0], 1e-9, "gambler: P=? [ F \"win\" ]");
+    double[] walk = checkSameAsSource(walkGenerator(StateOrder.BYTES), root.resolve("tests/data/generator/walk.nm"),
+                                      "Pmax=? [ F \"goal\" ]", "Rmin=? [ F \"goal\" ]", "R{\"moves\"}min=? [ F \"goal\" ]");
+    checkClose(1.0, walk[0], 1e-9, "walk: Pmax=? [ F \"goal\" ]");
+    checkClose(walk[1], walk[2], 1e-12, "walk: the only reward structure is the default one");
+    // A scheduler maps back to states: in [4] the only choice is "stay".
+    try (Generator g = walkGenerator(StateOrder.BYTES); Model m = g.explore(); Result r = m.check("Rmin=? [ F \"goal\" ]")) {
+      long choice = r.scheduler()[(int) m.findState(4)];
+      check(choice == 0 || choice == -1, "the scheduler's choice in [4]: " + choice);
+      checkEquals(0.0, r.valueOf(m, 4), "Rmin in the goal");
+    }
+  }
+
+  /** A CTMC: rates; several choices of a CTMC state add their rates. */
+  private static void testGeneratorCtmc() {
+    try (Generator g = new Generator(ModelType.CTMC, 1, (state, e) -> {
+           if (state[0] == 0) {
+             e.transition(1.5, 1).choice().transition(0.5, 1);
+           } else {
+             e.transition(1, state).label("done").stateReward("", 0);
+           }
+         }).initialState(0)) {
+      g.addLabel("done");
+      checkEquals(0, g.addRewards(""), "the unnamed reward structure's index");
+      try (Model m = g.explore(); Options o = new Options().epsilon(1e-12); Result r = m.check("P=? [ F<=1 \"done\" ]", o)) {
+        checkEquals(ModelType.CTMC, m.type(), "type");
+        checkEquals(List.of(""), m.rewards(), "reward structures");
+        checkClose(1 - Math.exp(-2), r.initialValue(), 1e-9, "rates 1.5 + 0.5 add up");
+      }
+    }
+  }
+
+  /** Model.stateBytes / findState / Result.valueOf; the orders. */
+  private static void testGeneratorStateBytes() throws IOException {
+    for (StateOrder order : StateOrder.values()) {
+      List<Generator> generators = List.of(dieGenerator(order), gamblerGenerator(order), walkGenerator(order));
+      for (Generator g : generators) {
+        try (g; Model m = g.explore()) {
+          Set<String> seen = new HashSet<>();
+          for (long i = 0; i < m.numStates(); ++i) {
+            byte[] state = m.stateBytes(i);
+            checkEquals(i, m.findState(state), order + ": findState(stateBytes(" + i + "))");
+            seen.add(Arrays.toString(state));
+          }
+          checkEquals((int) m.numStates(), seen.size(), order + ": distinct state bytes");
+          if (order == StateOrder.BFS) {
+            check(Arrays.equals(new long[] {0}, m.labelStates("init")), "BFS: the initial state is state 0");
+          }
+        }
+      }
+    }
+    try (Generator g = gamblerGenerator(StateOrder.BYTES); Model m = g.explore()) {
+      // By bytes: state i is [i], and the initial state [5] is state 5, as PRISM numbers them.
+      for (int x = 0; x <= GAMBLER_N; ++x) check(Arrays.equals(new byte[] {(byte) x}, m.stateBytes(x)), "state " + x);
+      check(Arrays.equals(new long[] {5}, m.labelStates("init")), "by bytes: the initial state is state 5");
+      try (Generator h = gamblerGenerator(StateOrder.BFS); Model bfs = h.explore();
+           Result ours = bfs.check("P=? [ F \"win\" ]"); Result theirs = m.check("P=? [ F \"win\" ]")) {
+        check(Arrays.equals(new byte[] {5}, bfs.stateBytes(0)) && Arrays.equals(new byte[] {6}, bfs.stateBytes(1))
+              && Arrays.equals(new byte[] {4}, bfs.stateBytes(2)), "BFS: [5], [6], [4] first");
+        for (int x = 0; x <= GAMBLER_N; ++x) {
+          checkClose(theirs.valueOf(m, x), ours.valueOf(bfs, new byte[] {(byte) x}), 1e-12, "the value of [" + x + "]");
+        }
+      }
+    }
+    try (Generator g = dieGenerator(StateOrder.BYTES); Model m = g.explore()) {
+      long six = m.findState(new byte[] {7, 6});
+      checkEquals(six, m.findState(7, 6), "findState(int...)");
+      check(Arrays.equals(new long[] {six}, m.labelStates("six")), "label six");
+      checkPmcError(Status.INVALID_ARGUMENT, "0x0700", () -> m.findState(7, 0), "an unreachable state");
+      checkPmcError(Status.INVALID_ARGUMENT, null, () -> m.stateBytes(m.numStates()), "a state out of range");
+      checkThrows(IllegalArgumentException.class, () -> m.stateBytes(-1), "a negative state");
+      checkThrows(IllegalArgumentException.class, () -> m.findState(7, 256), "a value above 255");
+      checkThrows(NullPointerException.class, () -> m.findState((byte[]) null), "a null state");
+      try (Result r = m.check("P=? [ F \"six\" ]")) {
+        checkClose(1.0 / 3, r.valueOf(m, 2, 0), 1e-6, "P=? [ F \"six\" ] in [2, 0]");
+      }
+    }
+    // States longer than the glue's stack buffer (256 bytes), and the empty state.
+    try (Generator g = new Generator(ModelType.DTMC, 300, (state, e) -> {
+           if (state.length < 300) {
+             byte[] next = Arrays.copyOf(state, state.length + 1);
+             next[state.length] = (byte) state.length;
+             e.transition(1, next);
+           } else {
+             e.transition(1, state);
+           }
+         }).initialState(new byte[0]);
+         Model m = g.explore()) {
+      checkEquals(301L, m.numStates(), "states of 0 to 300 bytes");
+      for (int i : new int[] {0, 255, 256, 257, 300}) {
+        byte[] expected = new byte[i];
+        for (int k = 0; k < i; ++k) expected[k] = (byte) k;
+        check(Arrays.equals(expected, m.stateBytes(i)), "state " + i + " has " + i + " bytes");
+        checkEquals((long) i, m.findState(expected), "findState of " + i + " bytes");
+      }
+    }
+    try (Model m = Model.buildPrism(dieExample().resolveSibling("die.pm"), null)) {
+      checkPmcError(Status.UNSUPPORTED, null, () -> m.stateBytes(0), "stateBytes of a model without state bytes");
+      checkPmcError(Status.UNSUPPORTED, null, () -> m.findState(0, 0), "findState of a model without state bytes");
+    }
+  }
+
+  /** An exception whose description throws (toString() calls getMessage()). */
+  private static final class RudeException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String getMessage() {
+      throw new UnsupportedOperationException("no message for you");
+    }
+  }
+
+  private static Generator counter(StateExpander expander) {
+    return new Generator(ModelType.DTMC, 1, expander).initialState(0);
+  }
+
+  /** Errors of the expander and of the generator's settings. */
+  private static void testGeneratorErrors() {
+    // Expansion.fail: the message and the state's bytes reach the PmcException.
+    try (Generator g = counter((state, e) -> {
+      if (state[0] == 3) {
+        e.fail("the coin rolled away");
+        return;
+      }
+      e.transition(1, state[0] + 1);
+    })) {
+      PmcException e = checkPmcError(Status.MODEL, "the coin rolled away", () -> g.explore().close(), "Expansion.fail");
+      check(e.pmcMessage().contains("0x03"), "the message names the state: " + e.pmcMessage());
+      checkEquals(null, e.getCause(), "fail() leaves no cause");
+    }
+    // Probabilities that do not sum to 1; a wider tolerance accepts them.
+    try (Generator g = counter((state, e) -> e.transition(0.5, state).transition(0.45, 1))) {
+      checkPmcError(Status.MODEL, "sum", () -> g.explore().close(), "probabilities summing to 0.95");
+      try (Options o = new Options().rowSumTolerance(0.1); Model m = g.explore(o)) {
+        checkEquals(2L, m.numStates(), "accepted within the tolerance");
+      }
+    }
+    // A target longer than maxStateSize: Expansion.transition throws, and
+    // the exploration fails with a model error naming the state, whose
+    // cause is the exception transition() threw.
+    try (Generator g = new Generator(ModelType.DTMC, 2, (state, e) -> e.transition(1, new byte[] {1, 2, 3}))
+             .initialState(1, 2)) {
+      PmcException e = checkPmcError(Status.MODEL, "3 bytes", () -> g.explore().close(), "a target too long");
+      check(e.pmcMessage().contains("0x0102"), "the message names the state: " + e.pmcMessage());
+      check(e.getCause() instanceof PmcException, "the cause is the PmcException Expansion.transition threw: " + e.getCause());
+      checkEquals(Status.INVALID_ARGUMENT, ((PmcException) e.getCause()).status(), "the cause's status");
+    }
+    try (Generator g = new Generator(ModelType.DTMC, 2, (state, e) -> e.transition(1, state[0])).fixedSize(true)
+             .initialState(1, 2)) {
+      checkPmcError(Status.MODEL, "exactly 2", () -> g.explore().close(), "a target of the wrong fixed size");
+      checkPmcError(Status.INVALID_ARGUMENT, "exactly 2", () -> g.initialState(1), "an initial state of the wrong size");
+    }
+    // The expander throws: the PmcException's cause is that very exception;
+    // the generator stays usable.
+    RuntimeException boom = new IllegalStateException("no third state");
+    AtomicInteger calls = new AtomicInteger();
+    try (Generator g = counter((state, e) -> {
+      calls.incrementAndGet();
+      if (state[0] == 2) throw boom;
+      e.transition(1, state[0] + 1);
+    })) {
+      for (int i = 0; i < 2; ++i) {
+        PmcException e = checkPmcError(Status.MODEL, "java.lang.IllegalStateException: no third state",
+                                       () -> g.explore().close(), "the expander throws");
+        check(e.getCause() == boom, "the cause is the expander's exception: " + e.getCause());
+        check(e.pmcMessage().contains("0x02"), "the message names the state: " + e.pmcMessage());
+      }
+      checkEquals(6, calls.get(), "three calls per exploration");
+    }
+    Exception checked = new IOException("the disk is gone");
+    try (Generator g = counter((state, e) -> {
+      throw checked;
+    })) {
+      check(checkPmcError(Status.MODEL, "the disk is gone", () -> g.explore().close(), "a checked exception")
+                    .getCause() == checked, "a checked exception is the cause");
+    }
+    try (Generator g = counter((state, e) -> {
+      throw new StackOverflowError("deep");
+    })) {
+      check(checkPmcError(Status.MODEL, "StackOverflowError", () -> g.explore().close(), "an Error")
+                    .getCause() instanceof StackOverflowError, "an Error is the cause");
+    }
+    // An allocation failure and an interrupt keep their meaning.
+    try (Generator g = counter((state, e) -> {
+      throw new OutOfMemoryError("the frontend's heap");
+    })) {
+      check(checkPmcError(Status.OUT_OF_MEMORY, "the frontend's heap", () -> g.explore().close(), "an OutOfMemoryError")
+                .getCause() instanceof OutOfMemoryError, "the cause is the OutOfMemoryError");
+    }
+    try (Generator g = counter((state, e) -> {
+      throw new InterruptedException("stop");
+    })) {
+      check(checkPmcError(Status.CANCELLED, "stop", () -> g.explore().close(), "an InterruptedException")
+                .getCause() instanceof InterruptedException, "the cause is the InterruptedException");
+    }
+    // An exception whose description throws: the glue's fallback for an
+    // exception escaping the Java trampoline still reports the expander's.
+    RudeException rude = new RudeException();
+    try (Generator g = counter((state, e) -> {
+      throw rude;
+    })) {
+      check(checkPmcError(Status.MODEL, "no message for you", () -> g.explore().close(), "an exception without a message")
+                .getCause() == rude, "the cause is the expander's exception");
+    }
+    // No initial state.
+    try (Generator g = new Generator(ModelType.DTMC, 1, (state, e) -> e.transition(1, state))) {
+      checkPmcError(Status.INVALID_ARGUMENT, "initial state", () -> g.explore().close(), "no initial state");
+    }
+    // Values pmc rejects: the Expansion throws INVALID_ARGUMENT at once, the
+    // exploration fails with a model error whose cause is that exception.
+    Map<String, StateExpander> bad = new TreeMap<>();
+    bad.put("a negative probability", (state, e) -> e.transition(-0.5, state));
+    bad.put("NaN", (state, e) -> e.transition(Double.NaN, state));
+    bad.put("an unknown label index", (state, e) -> e.transition(1, state).label(7));
+    bad.put("a reward before any transition", (state, e) -> e.transitionReward(0, 1));
+    bad.put("a negative reward", (state, e) -> e.transition(1, state).stateReward(0, -1));
+    for (Map.Entry<String, StateExpander> c : bad.entrySet()) {
+      try (Generator g = counter(c.getValue())) {
+        g.addLabel("l");
+        g.addRewards("r");
+        PmcException e = checkPmcError(Status.MODEL, "0x00", () -> g.explore().close(), c.getKey());
+        check(e.getCause() instanceof PmcException && ((PmcException) e.getCause()).status() == Status.INVALID_ARGUMENT,
+              c.getKey() + ": the cause is the Expansion's INVALID_ARGUMENT: " + e.getCause());
+      }
+    }
+    // Found by the bindings: an undeclared name, a negative index.
+    try (Generator g = counter((state, e) -> e.transition(1, state).label("nope"))) {
+      check(checkPmcError(Status.MODEL, "nope", () -> g.explore().close(), "an unknown label name")
+                .getCause() instanceof IllegalArgumentException, "an unknown name is an IllegalArgumentException");
+    }
+    try (Generator g = counter((state, e) -> e.transition(1, state).stateReward(-1, 1))) {
+      check(checkPmcError(Status.MODEL, null, () -> g.explore().close(), "a negative index")
+                .getCause() instanceof IllegalArgumentException, "a negative index is an IllegalArgumentException");
+    }
+    // An error the expander catches still fails the exploration.
+    try (Generator g = counter((state, e) -> {
+      e.transition(1, state);
+      try {
+        e.label(3);
+      } catch (PmcException ignored) {
+        // pmc remembers it
+      }
+    })) {
+      PmcException e = checkPmcError(Status.MODEL, "label 3", () -> g.explore().close(), "an ignored error");
+      check(e.pmcMessage().contains("0x00"), "the message names the state: " + e.pmcMessage());
+      checkEquals(null, e.getCause(), "nothing was thrown out of the expander");
+    }
+    // A deadlock: a self-loop and a warning, or an error when strict.
+    try (Generator g = counter((state, e) -> {
+      if (state[0] == 0) e.transition(1, 1);
+    })) {
+      try (Model m = g.explore()) {
+        check(Arrays.equals(new long[] {1}, m.labelStates("deadlock")), "state [1] deadlocks");
+        checkEquals(1, m.warnings().size(), "one warning");
+      }
+      try (Options o = new Options().strict(true)) {
+        checkPmcError(Status.MODEL, null, () -> g.explore(o).close(), "a deadlock when strict");
+      }
+    }
+    // Options: maxStates, cancel (also from the expander).
+    try (Generator g = gamblerGenerator(StateOrder.BYTES)) {
+      try (Options o = new Options().maxStates(3)) {
+        checkPmcError(Status.MODEL, "3", () -> g.explore(o).close(), "maxStates(3)");
+      }
+      try (Options o = new Options()) {
+        o.cancel();
+        checkPmcError(Status.CANCELLED, null, () -> g.explore(o).close(), "cancelled");
+        o.resetCancel();
+        try (Model m = g.explore(o)) {
+          checkEquals((long) GAMBLER_N + 1, m.numStates(), "after resetCancel");
+        }
+      }
+    }
+    try (Options o = new Options();
+         Generator g = counter((state, e) -> {
+           o.cancel();
+           e.transition(1, (state[0] + 1) % 100);
+         })) {
+      checkPmcError(Status.CANCELLED, null, () -> g.explore(o).close(), "cancelled from the expander");
+    }
+  }
+
+  /** The Expansion outside its call, pmc calls from the expander, declarations, settings. */
+  private static void testGeneratorMisuse() throws Exception {
+    // An Expansion is valid during its call only, and on its thread only.
+    AtomicReference<Expansion> kept = new AtomicReference<>();
+    AtomicReference<Throwable> fromOtherThread = new AtomicReference<>();
+    try (Generator g = counter((state, e) -> {
+      kept.set(e);
+      Thread other = new Thread(() -> {
+        try {
+          e.transition(1, state);
+        } catch (Throwable t) {
+          fromOtherThread.set(t);
+        }
+      });
+      other.start();
+      other.join();
+      e.transition(1, state);
+    }); Model m = g.explore()) {
+      checkEquals(1L, m.numStates(), "states");
+    }
+    check(fromOtherThread.get() instanceof IllegalStateException, "another thread's use: " + fromOtherThread.get());
+    checkThrows(IllegalStateException.class, () -> kept.get().transition(1, 0), "an Expansion after its call");
+    checkEquals("Expansion[finished]", kept.get().toString(), "toString after the call");
+    // The expander may not call pmc (a deadlock for the generator's own setters).
+    try (Generator g = counter((state, e) -> Pmc.version())) {
+      check(checkPmcError(Status.MODEL, "StateExpander", () -> g.explore().close(), "Pmc.version() in the expander")
+                .getCause() instanceof IllegalStateException, "an IllegalStateException");
+    }
+    Generator[] self = new Generator[1];
+    try (Generator g = counter((state, e) -> self[0].addLabel("late"))) {
+      self[0] = g;
+      checkPmcError(Status.MODEL, "StateExpander", () -> g.explore().close(), "addLabel in the expander");
+      checkEquals(List.of(), g.labels(), "no label was added");
+    }
+    // Declarations.
+    Generator declared = dieGenerator(StateOrder.BYTES);
+    try {
+      Generator g = declared;
+      List<String> labels = new ArrayList<>(List.of("done"));
+      labels.addAll(List.of(FACES));
+      checkEquals(labels, g.labels(), "labels in order");
+      checkEquals(List.of("coin_flips"), g.rewards(), "reward structures");
+      checkEquals(7, g.addLabel("extra"), "the next label's index");
+      checkEquals(1, g.addRewards(""), "the next reward structure's index");
+      for (String name : List.of("done", "init", "deadlock", "", "a\"b", " x")) {
+        checkPmcError(Status.INVALID_ARGUMENT, null, () -> g.addLabel(name), "label \"" + name + "\"");
+      }
+      checkPmcError(Status.INVALID_ARGUMENT, null, () -> g.addRewards("coin_flips"), "a reward structure twice");
+      checkThrows(NullPointerException.class, () -> g.addLabel(null), "a null label");
+      checkThrows(IllegalArgumentException.class, () -> g.addLabel("a\0b"), "a NUL in a label");
+      check(g.toString().startsWith("Generator[labels [done, one"), "toString: " + g);
+      g.close();
+      check(g.isClosed(), "closed");
+      checkEquals("Generator[closed]", g.toString(), "toString after close");
+      checkThrows(IllegalStateException.class, () -> g.explore(), "explore after close");
+      checkThrows(IllegalStateException.class, () -> g.initialState(0, 0), "initialState after close");
+    } finally {
+      declared.close();  // idempotent
+    }
+    // Settings.
+    StateExpander loop = (state, e) -> e.transition(1, state);
+    checkPmcError(Status.UNSUPPORTED, null, () -> new Generator(ModelType.PCTMC, 1, loop).close(), "a parametric CTMC");
+    checkPmcError(Status.INVALID_ARGUMENT, null, () -> new Generator(ModelType.DTMC, 0, loop).close(), "size 0");
+    checkPmcError(Status.INVALID_ARGUMENT, null, () -> new Generator(ModelType.DTMC, 4097, loop).close(), "size 4097");
+    checkThrows(IllegalArgumentException.class, () -> new Generator(ModelType.DTMC, -1, loop).close(), "size -1");
+    checkThrows(NullPointerException.class, () -> new Generator(ModelType.DTMC, 1, null).close(), "no expander");
+    checkThrows(NullPointerException.class, () -> new Generator(null, 1, loop).close(), "no type");
+    try (Generator g = new Generator(ModelType.DTMC, 1, loop)) {
+      checkPmcError(Status.INVALID_ARGUMENT, null, () -> g.initialState(1, 2), "an initial state too long");
+      checkThrows(IllegalArgumentException.class, () -> g.initialState(256), "a value above 255");
+      checkThrows(NullPointerException.class, () -> g.order(null), "a null order");
+    }
+    // Duplicate initial states are one.
+    try (Generator g = gamblerGenerator(StateOrder.BYTES).initialState(5).initialState(3); Model m = g.explore()) {
+      check(Arrays.equals(new long[] {3, 5}, m.labelStates("init")), "initial states [3] and [5]");
+    }
+  }
+
+  /** A random walk on a size x size grid (state [x, y]) from [0, 0]; a move off the grid stays put. */
+  private static Generator gridGenerator(int size, boolean threadSafe, StateOrder order, StateExpander spy) {
+    int[][] moves = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    Generator g = new Generator(ModelType.DTMC, 2, (state, e) -> {
+      if (spy != null) spy.expand(state, e);
+      int x = state[0], y = state[1];
+      for (int[] m : moves) {
+        e.transition(1.0 / 4, Math.min(Math.max(x + m[0], 0), size - 1), Math.min(Math.max(y + m[1], 0), size - 1));
+      }
+      if (x == size - 1 && y == size - 1) e.label("corner");
+      if (x == 0) e.label("west");
+      e.stateReward("steps", 1);
+    }).fixedSize(true).threadSafe(threadSafe).order(order).initialState(0, 0);
+    g.addLabel("corner");
+    g.addLabel("west");
+    g.addRewards("steps");
+    return g;
+  }
+
+  private static long liveExploreThreads() {
+    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("pmc-explore")).count();
+  }
+
+  /** A thread-safe generator on 4 threads: the one-threaded model; errors on one thread; two callers. */
+  private static void testGeneratorThreads() throws Exception {
+    int size = 60;
+    Path tmp = Files.createTempDirectory("pmc-java-grid");
+    try {
+      for (StateOrder order : StateOrder.values()) {
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        try (Generator g = gridGenerator(size, true, order, (state, e) -> threads.add(Thread.currentThread().getName()));
+             Options one = new Options().threads(1); Options four = new Options().threads(4);
+             Model a = g.explore(one); Model b = g.explore(four)) {
+          checkEquals((long) size * size, b.numStates(), order + ": states");
+          checkSameFiles(savedFiles(a, tmp, "one-" + order), savedFiles(b, tmp, "four-" + order), order + ", 4 threads");
+          check(savedFiles(a, tmp, "one-" + order).keySet().containsAll(List.of(".tra", ".lab", ".srew")), "files");
+          for (long i = 0; i < a.numStates(); ++i) {
+            check(Arrays.equals(a.stateBytes(i), b.stateBytes(i)), order + ": the bytes of state " + i);
+          }
+        }
+        System.out.println("     " + order + ": the expander ran on " + new TreeSet<>(threads));
+      }
+      checkEquals(0L, liveExploreThreads(), "pmc's threads are detached when they end");
+    } finally {
+      deleteTree(tmp);
+    }
+    // Not thread-safe: one call at a time, whatever the threads.
+    AtomicInteger inside = new AtomicInteger(), most = new AtomicInteger();
+    try (Generator g = gridGenerator(20, false, StateOrder.BYTES, (state, e) -> {
+           most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+           inside.decrementAndGet();
+         });
+         Options o = new Options().threads(4); Model m = g.explore(o)) {
+      checkEquals(400L, m.numStates(), "states");
+      checkEquals(1, most.get(), "calls at once of an expander that is not thread-safe");
+    }
+    // An exception on one of four threads, three times over.
+    try (Generator g = new Generator(ModelType.DTMC, 2, (state, e) -> {
+           int x = state[0], y = state[1];
+           if (x == 30 && y == 30) throw new IllegalStateException("the middle");
+           e.transition(0.5, Math.min(x + 1, 59), y).transition(0.5, x, Math.min(y + 1, 59));
+         }).threadSafe(true).initialState(0, 0);
+         Options o = new Options().threads(4)) {
+      for (int i = 0; i < 3; ++i) {
+        PmcException e = checkPmcError(Status.MODEL, "the middle", () -> g.explore(o).close(), "a failure on one thread");
+        check(e.getCause() instanceof IllegalStateException && "the middle".equals(e.getCause().getMessage()),
+              "the cause: " + e.getCause());
+      }
+    }
+    // Two Java threads exploring one generator: the explorations take turns.
+    try (Generator g = gridGenerator(20, true, StateOrder.BYTES, null); Options o = new Options().threads(2)) {
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      try {
+        List<Future<List<Long>>> futures = new ArrayList<>();
+        for (int t = 0; t < 2; ++t) {
+          futures.add(pool.submit(() -> {
+            List<Long> states = new ArrayList<>();
+            for (int i = 0; i < 3; ++i) {
+              try (Model m = g.explore(o)) {
+                states.add(m.numStates());
+              }
+            }
+            return states;
+          }));
+        }
+        for (Future<List<Long>> f : futures) checkEquals(List.of(400L, 400L, 400L), f.get(60, TimeUnit.SECONDS), "states");
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+    checkEquals(0L, liveExploreThreads(), "no pmc thread left attached");
+  }
+
+  /** The README's generator example (bindings/java/README.md), with what its comments say it prints. */
+  private static void testGeneratorReadmeExample() {
+    String[] faces = {"one", "two", "three", "four", "five", "six"};
+    try (Generator die = new Generator(ModelType.DTMC, 2, (state, e) -> {   // state: [s, d]
+           int s = state[0], d = state[1];
+           if (s < 3) {
+             e.transition(0.5, 2 * s + 1, d).transition(0.5, 2 * s + 2, d);   // probability, target bytes
+           } else if (s == 3 || s == 6) {
+             e.transition(0.5, s == 3 ? 1 : 2, d).transition(0.5, 7, s == 3 ? 1 : 6);
+           } else if (s == 4 || s == 5) {
+             e.transition(0.5, 7, 2 * s - 6).transition(0.5, 7, 2 * s - 5);
+           } else {                                                            // s == 7: the face d shows
+             e.transition(1, state).label("done").label(faces[d - 1]);
+           }
+           if (s < 7) e.stateReward("coin_flips", 1);
+         }).fixedSize(true).initialState(0, 0)) {
+      die.addLabel("done");
+      for (String face : faces) die.addLabel(face);
+      die.addRewards("coin_flips");
+      try (Model model = die.explore();
+           Options options = new Options().epsilon(1e-10);
+           Result result = model.check("P=? [ F \"six\" ]", options)) {
+        checkClose(1.0 / 6, result.initialValue(), 1e-9, "P=? [ F \"six\" ]");
+        checkEquals(13L, model.numStates(), "states");
+        checkClose(1.0 / 3, result.valueOf(model, 2, 0), 1e-9, "the value in [2, 0]");
+        checkEquals("[0, 0]", Arrays.toString(model.stateBytes(0)), "state 0");
+        checkEquals(12L, model.findState(7, 6), "the index of [7, 6]");
+      }
+    }
+  }
+
   public static void main(String[] args) {
     readManifest();
     if (manifestProblem != null) {
@@ -1067,6 +1715,13 @@ public final class PmcTest {
     test("timings by phase, releasing device copies", PmcTest::testTimingsAndReleaseDevice);
     test("cancel and progress", PmcTest::testCancelAndProgress);
     test("one model, many threads", PmcTest::testThreads);
+    test("generators: the models of their sources", PmcTest::testGeneratorSameAsSource);
+    test("generators: a CTMC", PmcTest::testGeneratorCtmc);
+    test("generators: state bytes, orders", PmcTest::testGeneratorStateBytes);
+    test("generators: errors", PmcTest::testGeneratorErrors);
+    test("generators: misuse, declarations, settings", PmcTest::testGeneratorMisuse);
+    test("generators: threads", PmcTest::testGeneratorThreads);
+    test("generators: the README's example", PmcTest::testGeneratorReadmeExample);
     test("GPU solvers (when a GPU is usable)", PmcTest::testGpu);
 
     System.out.printf(Locale.ROOT, "%n%d passed, %d failed, %d skipped%n", passed, failures.size(), skipped);

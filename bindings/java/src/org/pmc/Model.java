@@ -8,8 +8,9 @@ import java.util.Objects;
 /**
  * An explicit-state Markov model ({@code pmc_model}): a DTMC, CTMC, MDP or
  * parametric CTMC, with labels (named state sets; "init" marks the initial
- * states) and reward structures. Owns native memory: close it
- * (try-with-resources).
+ * states) and reward structures. Loaded from files, built from a
+ * PRISM-language source or CSR arrays, or explored from a
+ * {@link Generator}. Owns native memory: close it (try-with-resources).
  *
  * <pre>{@code
  * try (Model model = Model.load(Path.of("consensus.tra"));
@@ -27,7 +28,8 @@ import java.util.Objects;
  * {@link IllegalStateException}.
  */
 public final class Model extends NativeHandle {
-  private Model(long pointer) {
+  /** Takes ownership of a pmc_model* (Generator.explore makes models too). */
+  Model(long pointer) {
     super(pointer, Native::modelFree);
   }
 
@@ -320,6 +322,52 @@ public final class Model extends NativeHandle {
   /** Warnings raised while loading or building (deadlocks fixed, zero entries dropped, ...). */
   public List<String> warnings() {
     return names(Native.COUNT_WARNINGS);
+  }
+
+  /**
+   * The bytes of state {@code state} (an index) of a model explored from a
+   * {@link Generator} (a new array on each call). Thread-safe.
+   *
+   * @throws PmcException UNSUPPORTED for a model without state bytes
+   *     (loaded or built otherwise), INVALID_ARGUMENT for an index out of range
+   */
+  public byte[] stateBytes(long state) {
+    long p = acquireShared();
+    try {
+      return Native.modelStateBytes(p, state);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /**
+   * The index of the state whose bytes are {@code state}, in a model
+   * explored from a {@link Generator}: e.g. to read its value from
+   * {@link Result#values()} or its choice from {@link Result#scheduler()}.
+   * The first call builds an index (4 bytes a state), kept with the model.
+   * Thread-safe.
+   *
+   * @throws PmcException INVALID_ARGUMENT when no state has these bytes,
+   *     UNSUPPORTED for a model without state bytes
+   */
+  public long findState(byte[] state) {
+    Objects.requireNonNull(state, "state");
+    long p = acquireShared();
+    try {
+      return Native.modelFindState(p, state);
+    } finally {
+      releaseShared();
+    }
+  }
+
+  /**
+   * {@link #findState(byte[])} with the state given as unsigned byte
+   * values, one per argument: {@code findState(7, 6)}.
+   *
+   * @throws IllegalArgumentException for a value outside [0, 255]
+   */
+  public long findState(int... state) {
+    return findState(Generator.toBytes(state, "state"));
   }
 
   // ---- checking -----------------------------------------------------------

@@ -39,6 +39,11 @@ final class Native {
   @java.lang.annotation.Native static final int COUNT_PARAMETERS = 5;
   @java.lang.annotation.Native static final int COUNT_WARNINGS = 6;
 
+  // Selectors for expansionSetReward.
+  @java.lang.annotation.Native static final int REWARD_STATE = 0;
+  @java.lang.annotation.Native static final int REWARD_CHOICE = 1;
+  @java.lang.annotation.Native static final int REWARD_TRANSITION = 2;
+
   // ---- library -----------------------------------------------------------
   static native byte[] version();
   static native int versionNumber();
@@ -109,6 +114,37 @@ final class Native {
   /** Name of label/reward/parameter/warning {@code index}; {@code what} is a COUNT_* selector. */
   static native byte[] modelName(long model, int what, long index);
   static native long[] modelLabelStates(long model, byte[] name);
+  /** pmc_model_state_bytes: the bytes of state {@code state}. */
+  static native byte[] modelStateBytes(long model, long state);
+  /** pmc_model_find_state: the index of the state with these bytes. */
+  static native long modelFindState(long model, byte[] state);
+
+  // ---- generators (native/pmc_jni_generator.c) -----------------------------
+  // A generator handle points to the glue's own struct, which holds the
+  // pmc_generator and the exploration its callback serves.
+  static native long generatorCreate(int type, long maxStateSize);
+  static native void generatorFree(long generator);
+  static native void generatorSetFixedSize(long generator, boolean fixed);
+  static native void generatorSetThreadSafe(long generator, boolean threadSafe);
+  static native void generatorSetOrder(long generator, int order);
+  static native void generatorAddInitialState(long generator, byte[] state);
+  /** Returns the label's index. */
+  static native long generatorAddLabel(long generator, byte[] name);
+  /** Returns the reward structure's index. */
+  static native long generatorAddRewards(long generator, byte[] name);
+  /**
+   * pmc_model_explore: returns the model handle. The C callback calls
+   * {@link #expand} with {@code exploration} for each state, on threads pmc
+   * chooses (attached to the VM as daemon threads when they are not yet).
+   */
+  static native long generatorExplore(long generator, long options, Generator.Exploration exploration);
+  // The pmc_expansion_* calls, on an expansion valid during the expand call.
+  static native void expansionAddChoice(long expansion, byte[] action);
+  static native void expansionAddTransition(long expansion, double value, byte[] target);
+  /** {@code what}: a REWARD_* selector. */
+  static native void expansionSetReward(long expansion, int what, long rewards, double value);
+  static native void expansionSetLabel(long expansion, long label);
+  static native void expansionFail(long expansion, byte[] message);
 
   // ---- checking ----------------------------------------------------------
   /**
@@ -139,20 +175,54 @@ final class Native {
   /** Seconds by pmc_phase: {load, gpu start-up, precompute, build, transfer, solve, other, total}. */
   static native double[] resultTimings(long result);
 
-  // ---- progress ----------------------------------------------------------
+  // ---- progress and expand callbacks ----------------------------------------
   private static final ThreadLocal<int[]> LISTENER_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+  private static final ThreadLocal<int[]> EXPANDER_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
 
   /**
-   * pmc.h forbids calling pmc (other than pmc_options_request_cancel) from
-   * a progress callback, and a listener that closed a handle in use by the
-   * check below it would deadlock on the handle's lock: every entry point
-   * calls this first.
+   * pmc.h forbids calling pmc (other than pmc_options_request_cancel and,
+   * in an expand callback, the pmc_expansion_* calls) from a progress or
+   * expand callback, and a callback that closed or changed a handle in use
+   * by the call below it would deadlock on the handle's lock: every entry
+   * point calls this first.
    */
   static void checkNotInListener() {
     if (LISTENER_DEPTH.get()[0] != 0) {
       throw new IllegalStateException(
           "pmc cannot be called from a ProgressListener (only Options.cancel() is allowed there)");
     }
+    if (EXPANDER_DEPTH.get()[0] != 0) {
+      throw new IllegalStateException("pmc cannot be called from a StateExpander (only the Expansion's methods "
+                                      + "and Options.cancel() are allowed there)");
+    }
+  }
+
+  static void enterExpander() {
+    EXPANDER_DEPTH.get()[0]++;
+  }
+
+  static void leaveExpander() {
+    EXPANDER_DEPTH.get()[0]--;
+  }
+
+  /**
+   * Called from the C expand trampoline for each state, on a thread pmc
+   * chose; returns 0, or non-zero to stop the exploration. Catches what the
+   * expander throws.
+   */
+  @SuppressWarnings("unused")
+  private static int expand(Generator.Exploration exploration, byte[] state, long expansion) {
+    return exploration.expand(state, expansion);
+  }
+
+  /**
+   * Called from the C expand trampoline when {@link #expand} itself threw
+   * (an error while handling the expander's exception): records it as the
+   * expander's failure.
+   */
+  @SuppressWarnings("unused")
+  private static void expandFailed(Generator.Exploration exploration, Throwable failure, long expansion) {
+    exploration.failed(failure, expansion);
   }
 
   /** Called from the C progress trampoline on the thread running the check. */

@@ -1,5 +1,7 @@
 package org.pmc;
 
+import java.util.Objects;
+
 /**
  * The outcome of one {@link Model#check}: a value per state and how it was
  * computed ({@code pmc_result}). Owns native memory: close it (try-with-resources).
@@ -75,6 +77,25 @@ public final class Result extends NativeHandle {
     } finally {
       releaseShared();
     }
+  }
+
+  /**
+   * The value in the state whose bytes are {@code state} of {@code model},
+   * the model checked, explored from a {@link Generator}:
+   * {@code values()[model.findState(state)]}. Reads every value: for many
+   * states, read {@link #values()} once and index it with
+   * {@link Model#findState}.
+   *
+   * @throws PmcException as {@link Model#findState(byte[])}
+   */
+  public double valueOf(Model model, byte[] state) {
+    long index = Objects.requireNonNull(model, "model").findState(state);
+    return values()[Math.toIntExact(index)];
+  }
+
+  /** {@link #valueOf(Model, byte[])} with the state given as unsigned byte values, one per argument. */
+  public double valueOf(Model model, int... state) {
+    return valueOf(model, Generator.toBytes(state, "state"));
   }
 
   /** Whether the property is boolean (a bound such as P&gt;=0.9, or a state formula): values are then 1 or 0. */
