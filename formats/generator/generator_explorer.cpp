@@ -433,7 +433,7 @@ std::string describe_state_bytes(std::span<const uint8_t> bytes) {
 
 ModelParts explore_generator(const GeneratorSpec& spec, const GeneratorOptions& options) {
   if (spec.initial_states.empty()) {
-    fail(ErrorCode::invalid_argument, "{}: no initial state (add one with pmc_generator_add_initial_state)", k_where);
+    fail(ErrorCode::invalid_argument, "{}: no initial state: add one to the generator before exploring it", k_where);
   }
   const unsigned threads = thread_count(spec, options.threads);
   // PMC_EXPLORE_TIMES=1: each pass's seconds on stderr (bench/NOTES.md).

@@ -67,6 +67,10 @@ pub const PMC_PHASE_SOLVE: pmc_phase = 5;
 pub const PMC_PHASE_OTHER: pmc_phase = 6;
 pub const PMC_PHASE_TOTAL: pmc_phase = 7;
 
+pub type pmc_state_order = c_int;
+pub const PMC_STATE_ORDER_BYTES: pmc_state_order = 0;
+pub const PMC_STATE_ORDER_BFS: pmc_state_order = 1;
+
 /// Opaque; only ever handled through pointers.
 #[repr(C)]
 pub struct pmc_properties {
@@ -120,6 +124,31 @@ pub struct pmc_result {
     _private: [u8; 0],
     _marker: Opaque,
 }
+
+/// Opaque; only ever handled through pointers.
+#[repr(C)]
+pub struct pmc_generator {
+    _private: [u8; 0],
+    _marker: Opaque,
+}
+
+/// Opaque; only ever handled through pointers.
+#[repr(C)]
+pub struct pmc_expansion {
+    _private: [u8; 0],
+    _marker: Opaque,
+}
+
+/// `fn(state, size, expansion, user_data) -> status`; `None` is C's NULL.
+/// Must not unwind: a Rust callback has to catch panics itself.
+pub type pmc_expand_fn = Option<
+    unsafe extern "C" fn(
+        state: *const c_void,
+        size: u64,
+        expansion: *mut pmc_expansion,
+        user_data: *mut c_void,
+    ) -> c_int,
+>;
 
 extern "C" {
     // Status, version, errors
@@ -235,6 +264,70 @@ extern "C" {
     pub fn pmc_model_parameter_name(model: *const pmc_model, index: u64, out_name: *mut *const c_char) -> pmc_status;
     pub fn pmc_model_num_warnings(model: *const pmc_model, out_count: *mut u64) -> pmc_status;
     pub fn pmc_model_warning(model: *const pmc_model, index: u64, out_message: *mut *const c_char) -> pmc_status;
+
+    // Model generators
+    pub fn pmc_generator_create(
+        type_: pmc_model_kind,
+        max_state_size: u64,
+        expand: pmc_expand_fn,
+        user_data: *mut c_void,
+        out_generator: *mut *mut pmc_generator,
+    ) -> pmc_status;
+    pub fn pmc_generator_free(generator: *mut pmc_generator);
+    pub fn pmc_generator_set_fixed_size(generator: *mut pmc_generator, fixed: c_int) -> pmc_status;
+    pub fn pmc_generator_set_thread_safe(generator: *mut pmc_generator, thread_safe: c_int) -> pmc_status;
+    pub fn pmc_generator_set_order(generator: *mut pmc_generator, order: pmc_state_order) -> pmc_status;
+    pub fn pmc_generator_add_initial_state(
+        generator: *mut pmc_generator,
+        state: *const c_void,
+        size: u64,
+    ) -> pmc_status;
+    pub fn pmc_generator_add_label(
+        generator: *mut pmc_generator,
+        name: *const c_char,
+        out_index: *mut u64,
+    ) -> pmc_status;
+    pub fn pmc_generator_add_rewards(
+        generator: *mut pmc_generator,
+        name: *const c_char,
+        out_index: *mut u64,
+    ) -> pmc_status;
+    // Only during the expand callback, on its own expansion.
+    pub fn pmc_expansion_add_choice(expansion: *mut pmc_expansion, action: *const c_char) -> pmc_status;
+    pub fn pmc_expansion_add_transition(
+        expansion: *mut pmc_expansion,
+        value: c_double,
+        target: *const c_void,
+        size: u64,
+    ) -> pmc_status;
+    pub fn pmc_expansion_set_transition_reward(
+        expansion: *mut pmc_expansion,
+        rewards: u64,
+        value: c_double,
+    ) -> pmc_status;
+    pub fn pmc_expansion_set_choice_reward(expansion: *mut pmc_expansion, rewards: u64, value: c_double) -> pmc_status;
+    pub fn pmc_expansion_set_label(expansion: *mut pmc_expansion, label: u64) -> pmc_status;
+    pub fn pmc_expansion_set_state_reward(expansion: *mut pmc_expansion, rewards: u64, value: c_double) -> pmc_status;
+    pub fn pmc_expansion_fail(expansion: *mut pmc_expansion, message: *const c_char) -> pmc_status;
+    // Thread-safe: several explorations may run at once.
+    pub fn pmc_model_explore(
+        generator: *const pmc_generator,
+        options: *const pmc_options,
+        out_model: *mut *mut pmc_model,
+    ) -> pmc_status;
+    pub fn pmc_model_state_bytes(
+        model: *const pmc_model,
+        state: u64,
+        buffer: *mut c_void,
+        capacity: u64,
+        out_size: *mut u64,
+    ) -> pmc_status;
+    pub fn pmc_model_find_state(
+        model: *const pmc_model,
+        state: *const c_void,
+        size: u64,
+        out_state: *mut u64,
+    ) -> pmc_status;
 
     // Model checking
     pub fn pmc_check(

@@ -1,4 +1,5 @@
 use std::fmt;
+use std::sync::Arc;
 
 use pmc_sys as sys;
 
@@ -45,7 +46,12 @@ impl ErrorKind {
 
 /// A failed pmc call: its status and pmc's message (what went wrong and
 /// where: file, line, column, state).
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// An exploration stopped by the error of a generator's expand closure
+/// ([`Generator::explore`](crate::Generator::explore)) has that error as its
+/// [`source`](std::error::Error::source); two errors are equal when their
+/// kind, status and message are (whatever their sources).
+#[derive(Debug, Clone)]
 pub struct Error {
     kind: ErrorKind,
     status: i32,
@@ -53,13 +59,22 @@ pub struct Error {
     // not call into pmc (it may run inside a progress callback).
     name: &'static str,
     message: String,
+    source: Option<Arc<dyn std::error::Error + Send + Sync>>,
 }
+
+impl PartialEq for Error {
+    fn eq(&self, other: &Error) -> bool {
+        (self.kind, self.status, &self.message) == (other.kind, other.status, &other.message)
+    }
+}
+
+impl Eq for Error {}
 
 impl Error {
     fn new(status: sys::pmc_status, message: String) -> Error {
         // Static storage (pmc.h).
         let name = unsafe { crate::static_str(ffi!(sys::pmc_status_string(status))) };
-        Error { kind: ErrorKind::from_status(status), status, name, message }
+        Error { kind: ErrorKind::from_status(status), status, name, message, source: None }
     }
 
     /// Reads pmc_last_error() for `status`; must run on the thread that made
@@ -74,6 +89,12 @@ impl Error {
     /// with a NUL byte, or arrays of inconsistent lengths).
     pub(crate) fn invalid_argument(message: impl Into<String>) -> Error {
         Error::new(sys::PMC_ERROR_INVALID_ARGUMENT, message.into())
+    }
+
+    /// The error that caused this one (an expand closure's).
+    pub(crate) fn with_source(mut self, source: Option<Box<dyn std::error::Error + Send + Sync>>) -> Error {
+        self.source = source.map(Arc::from);
+        self
     }
 
     /// What kind of failure this is.
@@ -98,7 +119,11 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|source| source as &(dyn std::error::Error + 'static))
+    }
+}
 
 /// `Result` with [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;

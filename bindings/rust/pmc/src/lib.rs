@@ -40,6 +40,14 @@
 //!   `pmc_options_reset_cancel` from any thread while they do (`&self`).
 //!   The progress callback may therefore run on several threads at once and
 //!   must be `Send + Sync`.
+//! - [`Generator`] is `Send + Sync`: `pmc_model_explore` takes a const
+//!   generator; explorations of one generator take turns (the bindings'
+//!   own lock, so that a closure's error reaches its own exploration). Its
+//!   closure is `Send` (pmc may call it from another thread), and
+//!   `Send + Sync` when built with
+//!   [`build_thread_safe`](GeneratorBuilder::build_thread_safe) (pmc calls
+//!   it from several threads at once). [`Expansion`] is lent to the closure
+//!   for one call only.
 //! - [`Properties`] is plain data copied out of libpmc (`Send + Sync`).
 //! - [`CheckResult`] is `Send` only: pmc.h says different handles may be
 //!   used from different threads, but does not say one result may be read
@@ -79,6 +87,7 @@ pub fn speak_rust() {
 }
 
 mod error;
+mod generator;
 mod model;
 mod options;
 mod progress;
@@ -86,6 +95,9 @@ mod properties;
 mod result;
 
 pub use error::{Error, ErrorKind, Result};
+pub use generator::{
+    ExpandResult, Expansion, Generator, GeneratorBuilder, LabelId, LabelRef, RewardsId, RewardsRef, StateOrder,
+};
 pub use model::{Csr, Model, ModelKind, ParametricCsr, Rewards};
 pub use options::Options;
 pub use progress::Progress;
@@ -227,6 +239,10 @@ mod tests {
         send::<CheckResult>();
         send::<Error>();
         sync::<Error>();
+        send::<Generator<'static>>();
+        sync::<Generator<'static>>();
+        send::<GeneratorBuilder>();
+        sync::<GeneratorBuilder>();
     }
 
     #[test]

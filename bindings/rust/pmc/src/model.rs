@@ -21,7 +21,7 @@ pub enum ModelKind {
 }
 
 impl ModelKind {
-    fn to_raw(self) -> sys::pmc_model_kind {
+    pub(crate) fn to_raw(self) -> sys::pmc_model_kind {
         match self {
             ModelKind::Dtmc => sys::PMC_MODEL_DTMC,
             ModelKind::Ctmc => sys::PMC_MODEL_CTMC,
@@ -126,7 +126,7 @@ fn length_error(what: &str, expected: u64, found: usize) -> Error {
 }
 
 impl Model {
-    fn from_out(status: sys::pmc_status, raw: *mut sys::pmc_model) -> Result<Model> {
+    pub(crate) fn from_out(status: sys::pmc_status, raw: *mut sys::pmc_model) -> Result<Model> {
         check(status)?;
         Ok(Model { raw: NonNull::new(raw).expect("libpmc returned PMC_OK and a NULL model") })
     }
@@ -444,6 +444,47 @@ impl Model {
     /// entries dropped, ...).
     pub fn warnings(&self) -> Vec<String> {
         self.names(sys::pmc_model_num_warnings, sys::pmc_model_warning)
+    }
+
+    /// The bytes of state `state` of a model explored from a
+    /// [`Generator`](crate::Generator): the state as the expand closure gave
+    /// it. An [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) error
+    /// for a model without state bytes (loaded or built otherwise; saving
+    /// does not keep them), [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument)
+    /// for a state out of range.
+    pub fn state_bytes(&self, state: u64) -> Result<Vec<u8>> {
+        // Most states are short: one call with a small buffer, a second one
+        // with the size the first gave for longer states.
+        let mut bytes = vec![0u8; 64];
+        let mut size = 0u64;
+        let raw = self.raw.as_ptr();
+        check(ffi!(sys::pmc_model_state_bytes(raw, state, bytes.as_mut_ptr().cast(), bytes.len() as u64, &mut size)))?;
+        if size > bytes.len() as u64 {
+            bytes.resize(size as usize, 0);
+            check(ffi!(sys::pmc_model_state_bytes(raw, state, bytes.as_mut_ptr().cast(), size, &mut size)))?;
+        }
+        bytes.truncate(size as usize);
+        Ok(bytes)
+    }
+
+    /// The index of the state whose bytes are `state` in a model explored
+    /// from a [`Generator`](crate::Generator), e.g. for
+    /// [`CheckResult::values`] or [`CheckResult::scheduler`] (or see
+    /// [`CheckResult::value_of`]). An
+    /// [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument) error
+    /// when no state has these bytes,
+    /// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for a model
+    /// without state bytes. The first call builds an index (4 bytes a
+    /// state), kept with the model.
+    pub fn find_state(&self, state: &[u8]) -> Result<u64> {
+        let mut index = 0u64;
+        check(ffi!(sys::pmc_model_find_state(
+            self.raw.as_ptr(),
+            state.as_ptr().cast(),
+            state.len() as u64,
+            &mut index
+        )))?;
+        Ok(index)
     }
 
     /// Checks a property in PRISM syntax, e.g. `P=? [ F "goal" ]`,

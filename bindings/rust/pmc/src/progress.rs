@@ -44,30 +44,40 @@ impl ProgressState {
 }
 
 thread_local! {
-    static INSIDE_CALLBACK: Cell<bool> = const { Cell::new(false) };
+    // While this thread runs a callback pmc called: the panic message for a
+    // pmc call made from it.
+    static INSIDE_CALLBACK: Cell<Option<&'static str>> = const { Cell::new(None) };
 }
 
-/// Panics when called from inside a progress callback: pmc.h allows no pmc
-/// call there but pmc_options_request_cancel. The panic reaches the
-/// trampoline, which cancels the check and re-raises it after pmc_check.
+const PROGRESS: &str =
+    "pmc functions must not be called from a progress callback (return ControlFlow::Break to cancel)";
+
+/// Panics when called from inside a progress callback or a generator's
+/// expand closure: pmc.h allows no pmc call there but
+/// pmc_options_request_cancel (and, in an expand callback, the
+/// pmc_expansion_* functions, which the Expansion calls directly). The panic
+/// reaches the trampoline, which stops the check or exploration and
+/// re-raises it after pmc returns.
 pub(crate) fn forbid_inside_callback() {
-    if INSIDE_CALLBACK.with(Cell::get) {
-        panic!("pmc functions must not be called from a progress callback (return ControlFlow::Break to cancel)");
+    if let Some(message) = INSIDE_CALLBACK.with(Cell::get) {
+        // A &'static str payload, as panic!("literal") gives.
+        std::panic::panic_any(message);
     }
 }
 
-struct InsideCallback;
+/// Marks this thread as inside a callback until dropped.
+pub(crate) struct InsideCallback(Option<&'static str>);
 
 impl InsideCallback {
-    fn enter() -> InsideCallback {
-        INSIDE_CALLBACK.with(|inside| inside.set(true));
-        InsideCallback
+    /// `message`: what a pmc call made from the callback panics with.
+    pub(crate) fn enter(message: &'static str) -> InsideCallback {
+        InsideCallback(INSIDE_CALLBACK.with(|inside| inside.replace(Some(message))))
     }
 }
 
 impl Drop for InsideCallback {
     fn drop(&mut self) {
-        INSIDE_CALLBACK.with(|inside| inside.set(false));
+        INSIDE_CALLBACK.with(|inside| inside.set(self.0));
     }
 }
 
@@ -88,7 +98,7 @@ pub(crate) unsafe extern "C" fn trampoline(
     let solver = if solver.is_null() { "".into() } else { CStr::from_ptr(solver).to_string_lossy() };
     let progress = Progress { solver: &solver, iteration, residual, seconds };
     let outcome = {
-        let _inside = InsideCallback::enter();
+        let _inside = InsideCallback::enter(PROGRESS);
         panic::catch_unwind(AssertUnwindSafe(|| (state.callback)(&progress)))
     };
     let cancel = match outcome {

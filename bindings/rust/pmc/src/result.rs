@@ -100,6 +100,24 @@ impl CheckResult {
         count as usize
     }
 
+    /// The value in the state whose bytes are `state`, of a `model` explored
+    /// from a [`Generator`](crate::Generator) (the model this result was
+    /// checked on): [`Model::find_state`](crate::Model::find_state), then
+    /// that state's value. For many states, [`values`](CheckResult::values)
+    /// once and `find_state` per state is quicker (this copies the values up
+    /// to the state's).
+    pub fn value_of(&self, model: &crate::Model, state: &[u8]) -> Result<f64> {
+        let index = model.find_state(state)?;
+        let mut values = vec![0.0; index as usize + 1];
+        let count = self.values_into(&mut values);
+        if index as usize >= count {
+            return Err(crate::Error::invalid_argument(format!(
+                "state {index} is not in this result ({count} states): check the model the state was found in"
+            )));
+        }
+        Ok(values[index as usize])
+    }
+
     /// True for a boolean property (a bound such as `P>=0.9`, or a state
     /// formula): the values are then 1 (satisfied) or 0.
     pub fn is_boolean(&self) -> bool {
