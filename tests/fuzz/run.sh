@@ -38,7 +38,7 @@ corpora=$(absolute "${FUZZ_CORPUS:-$build/fuzz-corpus}")
 models=${PMC_MODELS:-$src/../shared/models}
 fuzz_dir=$src/tests/fuzz
 
-all_harnesses="prism_tra prism_lab prism_rewards prism_sta drn pmcb storm_explicit storm_side prism_language property properties_file build_csr umb"
+all_harnesses="prism_tra prism_lab prism_rewards prism_sta drn pmcb storm_explicit storm_side prism_language property properties_file build_csr umb generator"
 harnesses=${FUZZ_HARNESSES:-$all_harnesses}
 
 # The largest input libFuzzer makes, and the bound on any single allocation
