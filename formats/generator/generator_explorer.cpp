@@ -315,6 +315,11 @@ std::vector<GeneratedBlock> reach_states(const GeneratorSpec& spec, const Genera
           target_ids.resize(n);
           for (size_t b = 0; b < n; ++b) set.prefetch(expansion.target(b));
           for (size_t b = 0; b < n; ++b) {
+            // A transition of value 0 is dropped: its target is not reached through it.
+            if (expansion.value(b) == 0) {
+              target_ids[b] = k_unnumbered;
+              continue;
+            }
             StateSet::Found result = set.insert(expansion.target(b));
             while (result.result == StateSet::Insert::full) {
               pool.grow(expected * 2 * threads);

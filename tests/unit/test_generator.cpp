@@ -432,6 +432,10 @@ int expand_badly(const void* state, uint64_t size, pmc_expansion* e, void* user_
     case 7:  // a deadlock in the second state
       if (*static_cast<const uint8_t*>(state) == 0) pmc_expansion_add_transition(e, 1.0, &next, 1);
       return 0;
+    case 10:  // a transition of value 0 reaches nothing: one state, a self-loop
+      pmc_expansion_add_transition(e, 0.0, &next, 1);
+      pmc_expansion_add_transition(e, 1.0, state, size);
+      return 0;
     case 8:  // an endless chain, for the state limit and cancellation
       pmc_expansion_add_transition(e, 1.0, &next, 1);
       return next == 0 ? 0 : 0;
@@ -474,6 +478,25 @@ TEST(Generator, CallbackErrorsStopTheExplorationNamingTheState) {
   EXPECT_NE(message.find("label 7 was not declared"), std::string::npos) << message;
   EXPECT_EQ(explore_scenario(6, nullptr, message), PMC_ERROR_MODEL);
   EXPECT_NE(message.find("no transition has been added yet"), std::string::npos) << message;
+}
+
+TEST(Generator, TransitionsOfValueZeroReachNothing) {
+  for (pmc_state_order order : {PMC_STATE_ORDER_BYTES, PMC_STATE_ORDER_BFS}) {
+    Scenario scenario{10};
+    GeneratorHandle g;
+    ASSERT_EQ(pmc_generator_create(PMC_MODEL_DTMC, 1, expand_badly, &scenario, &g.generator), PMC_OK);
+    pmc_generator_set_order(g.generator, order);
+    const uint8_t zero = 0;
+    pmc_generator_add_initial_state(g.generator, &zero, 1);
+    ModelHandle model;
+    ASSERT_EQ(pmc_model_explore(g.generator, nullptr, &model.model), PMC_OK) << last_error();
+    uint64_t states = 0, transitions = 0;
+    pmc_model_num_states(model.model, &states);
+    pmc_model_num_transitions(model.model, &transitions);
+    EXPECT_EQ(states, 1u);
+    EXPECT_EQ(transitions, 1u);
+    EXPECT_EQ(scenario.calls, 1);
+  }
 }
 
 TEST(Generator, DeadlocksAsPrismOrRejectedWhenStrict) {
