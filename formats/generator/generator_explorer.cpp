@@ -235,7 +235,6 @@ std::vector<GeneratedBlock> reach_states(const GeneratorSpec& spec, const Genera
   const bool user_limit = options.max_states != 0;
   const uint64_t limit = user_limit ? std::min(options.max_states, k_max_states) : k_max_states;
   const uint64_t memory_limit = options.model.memory_limit;
-  const uint64_t memory = effective_memory_limit(memory_limit);
   std::atomic<uint64_t> block_bytes{0};
   ExplorationPool pool(set, block_bytes, threads, memory_limit, k_where);
   {
@@ -269,14 +268,6 @@ std::vector<GeneratedBlock> reach_states(const GeneratorSpec& spec, const Genera
     std::lock_guard<std::mutex> lock(blocks_mutex);
     blocks.push_back(std::move(block));
     block = new_block();
-  };
-  auto require_rows_room = [&](uint64_t in_progress) {
-    const uint64_t rows = block_bytes.load(std::memory_order_relaxed) + in_progress;
-    if (set.bytes() + rows <= memory) return;
-    require_memory(set.bytes() + rows, memory_limit,
-                   fmt::format("{}: exploration stopped after {} states: holding the rows found so far", k_where,
-                               set.size()),
-                   fmt::format("state store {}, rows {}", format_bytes(set.bytes()), format_bytes(rows)));
   };
 
   auto worker = [&]() {
@@ -339,7 +330,7 @@ std::vector<GeneratedBlock> reach_states(const GeneratorSpec& spec, const Genera
         }
         branches_per_state = std::max(1.0, static_cast<double>(branches) / static_cast<double>(states));
         if (block.rows.states.size() >= k_block_states) keep(block);
-        require_rows_room(block.bytes());
+        pool.require_rows_room(block.bytes());
         if (!found.empty()) {
           pool.push(std::move(found));
           found.clear();

@@ -101,6 +101,18 @@ class ExplorationPool {
     changed_.notify_all();
   }
 
+  // The set and the rows kept so far, with `in_progress` bytes of rows
+  // not yet kept, must fit the memory limit: checked after each chunk (the
+  // set's growth is checked before it happens). Thread-safe.
+  void require_rows_room(uint64_t in_progress) const {
+    const uint64_t rows = row_bytes_.load(std::memory_order_relaxed) + in_progress;
+    if (set_.bytes() + rows <= memory_) return;
+    require_memory(set_.bytes() + rows, memory_limit_,
+                   fmt::format("{}: exploration stopped after {} states: holding the rows found so far", file_,
+                               set_.size()),
+                   fmt::format("state store {}, rows {}", format_bytes(set_.bytes()), format_bytes(rows)));
+  }
+
   void fail(std::exception_ptr error) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!error_) error_ = error;
@@ -120,6 +132,7 @@ class ExplorationPool {
   const std::atomic<uint64_t>& row_bytes_;
   const unsigned threads_;
   const uint64_t memory_limit_;
+  const uint64_t memory_ = effective_memory_limit(memory_limit_);  // the limit in bytes, 0 resolved
   const std::string& file_;
   std::mutex mutex_;
   std::condition_variable changed_;

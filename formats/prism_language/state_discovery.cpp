@@ -80,7 +80,6 @@ std::vector<RowBlock> reach_states(const PrismModel& program, const StateLayout&
   };
   const bool user_limit = max_states != 0;
   const uint64_t limit = user_limit ? std::min(max_states, k_max_states) : k_max_states;
-  const uint64_t memory = effective_memory_limit(memory_limit);
   std::atomic<uint64_t> block_bytes{0};  // the rows kept so far (RowBlock::bytes)
   ExplorationPool pool(set, block_bytes, threads, memory_limit, program.file);
   {
@@ -119,17 +118,6 @@ std::vector<RowBlock> reach_states(const PrismModel& program, const StateLayout&
     block.transition_rewards.resize(transition_structures.size());
     return block;
   };
-  // The rows so far and the set must fit the memory limit: checked after
-  // each chunk (the set's growth is checked before it happens).
-  auto require_rows_room = [&](uint64_t in_progress) {
-    const uint64_t rows = block_bytes.load(std::memory_order_relaxed) + in_progress;
-    if (set.bytes() + rows <= memory) return;
-    require_memory(set.bytes() + rows, memory_limit,
-                   fmt::format("{}: exploration stopped after {} states: holding the rows found so far",
-                               program.file, set.size()),
-                   fmt::format("state store {}, rows {}", format_bytes(set.bytes()), format_bytes(rows)));
-  };
-
   auto worker = [&]() {
     try {
       SuccessorGenerator generator(program, layout);
@@ -187,7 +175,7 @@ std::vector<RowBlock> reach_states(const PrismModel& program, const StateLayout&
           keep(block);
           block = new_block();
         }
-        require_rows_room(block.bytes());
+        pool.require_rows_room(block.bytes());
         if (!found.empty()) {
           pool.push(std::move(found));
           found.clear();
