@@ -438,7 +438,7 @@ int expand_badly(const void* state, uint64_t size, pmc_expansion* e, void* user_
       return 0;
     case 8:  // an endless chain, for the state limit and cancellation
       pmc_expansion_add_transition(e, 1.0, &next, 1);
-      return next == 0 ? 0 : 0;
+      return 0;
     default: return 0;
   }
 }
