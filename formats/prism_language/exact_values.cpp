@@ -78,6 +78,11 @@ class ProgramValues final : public ExactValueSource {
               of_alternative[a] += evaluate_exact(item.value, state);
             }
           }
+          for (const Command* command : g.commands(a)) {  // as RowBuilder::transition_reward
+            for (const CommandReward& reward : command->rewards) {
+              if (reward.structure == index) of_alternative[a] += evaluate_exact(reward.value, state);
+            }
+          }
         }
         uint64_t k = model.row_offsets()[row];
         for (const auto& [column, contributions] : exact) {

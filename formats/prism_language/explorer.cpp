@@ -375,10 +375,7 @@ ModelParts explore_program(const PrismModel& program, const ExploreOptions& opti
   const size_t num_vars = program.variables.size();
 
   const std::vector<uint64_t> initial = initial_states(program, layout, threads);
-  std::vector<uint32_t> transition_structures;
-  for (uint32_t r = 0; r < program.rewards.size(); ++r) {
-    if (!program.rewards[r].transition_items.empty()) transition_structures.push_back(r);
-  }
+  const std::vector<uint32_t> transition_structures = transition_reward_structures(program);
 
   // PMC_EXPLORE_TIMES=1: each pass's seconds on stderr (bench/NOTES.md).
   const bool print_times = std::getenv("PMC_EXPLORE_TIMES") != nullptr;

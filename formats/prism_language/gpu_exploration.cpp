@@ -157,6 +157,9 @@ std::string gpu_exploration_obstacle(const PrismModel& program, const StateLayou
     return fmt::format("its states take {} bits, more than the GPU explorer's {}", layout.total_bits(),
                        64 * cuda::k_explore_max_words);
   }
+  if (has_command_rewards(program)) {
+    return "command rewards (a JANI edge's transient assignments) are computed on the CPU only";
+  }
   std::string obstacle;
   for_each_device_expression(program, [&](const Expression& e) {
     if (!obstacle.empty()) return;

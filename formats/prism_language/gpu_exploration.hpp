@@ -17,7 +17,7 @@ namespace pmc::prism_language {
 
 // Why the device explorer cannot run `program` (pow or log of reals, more
 // variables or state words or a deeper expression than its per-state
-// arrays hold), or empty.
+// arrays hold, command rewards), or empty.
 std::string gpu_exploration_obstacle(const PrismModel& program, const StateLayout& layout);
 
 // Whether options.build asks for the GPU from the start. gpu: throws

@@ -53,11 +53,23 @@ struct Update {
   SourceLocation location;
 };
 
+// A reward the command earns in every transition it takes part in,
+// evaluated in the source state: a JANI edge's transient assignments to a
+// reward variable. A transition combining several commands (synchronised
+// modules) earns the sum of theirs. PRISM-language sources have none: their
+// transition rewards are per action (TransitionRewardItem).
+struct CommandReward {
+  uint32_t structure = 0;  // index into PrismModel::rewards
+  Expression value;        // a number
+  SourceLocation location;
+};
+
 struct Command {
   // Index into PrismModel::actions; 0 is the unlabelled action `[]`.
   uint32_t action = 0;
   Expression guard;
   std::vector<Update> updates;
+  std::vector<CommandReward> rewards;
   SourceLocation location;
 };
 
@@ -90,6 +102,9 @@ struct TransitionRewardItem {
   SourceLocation location;
 };
 
+// A reward structure. Its transition rewards are its transition items
+// plus the command rewards (Command::rewards) that name it: it has
+// transition rewards when either is there (has_transition_rewards).
 struct RewardDefinition {
   std::string name;  // empty for an unnamed `rewards ... endrewards`
   std::vector<StateRewardItem> state_items;
@@ -108,6 +123,8 @@ struct PrismModel {
   // `init ... endinit`; when absent the single state of the variables' inits.
   std::optional<Expression> initial_states;
   std::vector<LabelDefinition> labels;
+  // A structure's transition rewards are its items and the command rewards
+  // naming it (RewardDefinition).
   std::vector<RewardDefinition> rewards;
   // Constants' final values, for messages and `pmc info` ("N=4, K=2").
   std::vector<std::pair<std::string, std::string>> constants;

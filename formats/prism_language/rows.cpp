@@ -19,10 +19,17 @@ RowBuilder::RowBuilder(const PrismModel& program, uint32_t words, std::vector<ui
       with_actions_(program.actions.size() > 1),
       structures_(std::move(reward_structures)) {}
 
-double RowBuilder::transition_reward(uint32_t structure, uint32_t action, std::span<const int32_t> values) const {
+double RowBuilder::transition_reward(uint32_t structure, const SuccessorGenerator& g, size_t alternative,
+                                     std::span<const int32_t> values) const {
+  const uint32_t action = g.action(alternative);
   double sum = 0;
   for (const TransitionRewardItem& item : program_.rewards[structure].transition_items) {
     if (item.action == action && item.guard.evaluate_bool(values)) sum += item.value.evaluate_real(values);
+  }
+  for (const Command* command : g.commands(alternative)) {  // empty unless the program has command rewards
+    for (const CommandReward& reward : command->rewards) {
+      if (reward.structure == structure) sum += reward.value.evaluate_real(values);
+    }
   }
   return sum;
 }
@@ -66,7 +73,7 @@ void RowBuilder::add_state(uint32_t state, std::span<const int32_t> values, cons
   alternative_rewards_.resize(alternatives * num_structures);
   for (size_t a = 0; a < alternatives; ++a) {
     for (size_t r = 0; r < num_structures; ++r) {
-      alternative_rewards_[a * num_structures + r] = transition_reward(structures_[r], g.action(a), values);
+      alternative_rewards_[a * num_structures + r] = transition_reward(structures_[r], g, a, values);
     }
   }
 

@@ -13,7 +13,8 @@
 //
 // Transition rewards: an MDP choice earns, on each of its entries, the sum
 // of the items `[a] g : r` whose action is the choice's and whose guard
-// holds in the source state. A DTMC/CTMC entry merged from several
+// holds in the source state, plus the rewards of the commands it combines
+// (Command::rewards, JANI's edges; successors.hpp records them). A DTMC/CTMC entry merged from several
 // alternatives earns their rewards weighted by each alternative's share of
 // the entry's probability (rate) — the expected reward of taking that
 // transition; from one alternative (every manifest model) it is exactly
@@ -34,7 +35,8 @@ namespace pmc::prism_language {
 class RowBuilder {
  public:
   // `reward_structures`: indices into program.rewards of the structures with
-  // transition items (RowBlock::transition_rewards follows this order).
+  // transition rewards (transition_reward_structures; RowBlock::
+  // transition_rewards follows this order).
   RowBuilder(const PrismModel& program, uint32_t words, std::vector<uint32_t> reward_structures);
 
   // Appends the rows of the state with discovery id `state` (whose
@@ -44,7 +46,8 @@ class RowBuilder {
                  std::span<const uint32_t> target_ids, RowBlock& block);
 
  private:
-  double transition_reward(uint32_t structure, uint32_t action, std::span<const int32_t> values) const;
+  double transition_reward(uint32_t structure, const SuccessorGenerator& generator, size_t alternative,
+                           std::span<const int32_t> values) const;
   void sort_branches(const SuccessorGenerator& generator, size_t first, size_t last);
 
   const PrismModel& program_;

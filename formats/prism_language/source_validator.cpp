@@ -156,6 +156,7 @@ class SourceValidator {
       for (const SyntaxCommand& c : b.commands) {
         known.insert(c.action);
         identifiers(c.guard, known);
+        for (const SyntaxCommandReward& r : c.rewards) identifiers(r.value, known);
         for (const SyntaxUpdate& u : c.updates) {
           if (u.weight) identifiers(*u.weight, known);
           for (const SyntaxAssignment& a : u.assignments) {
@@ -279,12 +280,38 @@ class SourceValidator {
         context.what = "a guard";
         command.guard = compile(binder_.bind_typed(c.guard, context, ValueType::boolean));
         for (const SyntaxUpdate& u : c.updates) command.updates.push_back(update(u, renames, static_cast<int32_t>(m)));
+        for (const SyntaxCommandReward& r : c.rewards) command.rewards.push_back(command_reward(r, renames));
         if (command.action != 0) module.alphabet.push_back(command.action);
         module.commands.push_back(std::move(command));
       }
       std::sort(module.alphabet.begin(), module.alphabet.end());
       module.alphabet.erase(std::unique(module.alphabet.begin(), module.alphabet.end()), module.alphabet.end());
     }
+  }
+
+  // Commands are bound before the reward structures (rest()), so the
+  // structures' names are looked up in the syntax; a duplicate name is
+  // reported by rest(), here the first structure of that name answers.
+  CommandReward command_reward(const SyntaxCommandReward& r, const Renames& renames) {
+    CommandReward out;
+    out.location = binder_.location(r.position);
+    auto named = std::find_if(syntax_.rewards.begin(), syntax_.rewards.end(),
+                              [&](const SyntaxRewards& s) { return !s.name.empty() && s.name == r.structure; });
+    if (named == syntax_.rewards.end()) {
+      std::string names;
+      for (const SyntaxRewards& s : syntax_.rewards) {
+        if (!s.name.empty()) names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", s.name);
+      }
+      fail(ErrorCode::parse, "{}: the command earns a reward of structure \"{}\", which the model does not "
+           "declare ({})", at(r.position), r.structure,
+           names.empty() ? std::string("it has no named reward structures") : "its named structures: " + names);
+    }
+    out.structure = static_cast<uint32_t>(named - syntax_.rewards.begin());
+    BindContext context;
+    context.renames = &renames;
+    context.what = fmt::format("the command's reward for \"{}\"", r.structure);
+    out.value = compile(binder_.bind_typed(r.value, context, ValueType::real, true));
+    return out;
   }
 
   Update update(const SyntaxUpdate& u, const Renames& renames, int32_t module) {

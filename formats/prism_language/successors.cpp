@@ -30,6 +30,32 @@ std::string describe_state(const PrismModel& program, std::span<const int32_t> v
   return out + ")";
 }
 
+bool has_command_rewards(const PrismModel& program) {
+  for (const Module& module : program.modules) {
+    for (const Command& command : module.commands) {
+      if (!command.rewards.empty()) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<uint32_t> transition_reward_structures(const PrismModel& program) {
+  std::vector<bool> with(program.rewards.size(), false);
+  for (size_t r = 0; r < program.rewards.size(); ++r) with[r] = !program.rewards[r].transition_items.empty();
+  for (const Module& module : program.modules) {
+    for (const Command& command : module.commands) {
+      for (const CommandReward& reward : command.rewards) {
+        if (reward.structure < with.size()) with[reward.structure] = true;
+      }
+    }
+  }
+  std::vector<uint32_t> out;
+  for (uint32_t r = 0; r < with.size(); ++r) {
+    if (with[r]) out.push_back(r);
+  }
+  return out;
+}
+
 namespace {
 
 // Each command's guard class: commands whose guards have the same code
@@ -68,7 +94,8 @@ SuccessorGenerator::SuccessorGenerator(const PrismModel& program, const StateLay
       layout_(layout),
       words_(layout.words()),
       rates_(program.type == ModelType::ctmc),
-      participants_(program.actions.size()) {
+      participants_(program.actions.size()),
+      record_commands_(has_command_rewards(program)) {
   uint32_t classes = 0;
   const std::unordered_map<const Command*, uint32_t> class_of = guard_classes(program, k_unshared, classes);
   guard_state_.assign(classes, 0);
@@ -151,6 +178,10 @@ void SuccessorGenerator::expand(std::span<const int32_t> values, const uint64_t*
     branch_updates_.clear();
     branch_update_first_.assign(1, 0);
   }
+  if (record_commands_) {
+    alternative_commands_.clear();
+    alternative_command_first_.assign(1, 0);
+  }
   weights_of_enabled_.clear();
   for (const GuardIndex::Entry& entry : local_commands_.candidates(values)) {
     const Enabled enabled{entry.command, weights_of_enabled_.size()};
@@ -207,7 +238,12 @@ void SuccessorGenerator::add_alternative(uint32_t action, std::span<const Enable
   }
   // A command whose branches all have weight 0 (a rate-0 command) gives no
   // transition, hence no alternative.
-  if (weights_.size() > first) alternatives_.push_back({action, first, weights_.size()});
+  if (weights_.size() == first) return;
+  alternatives_.push_back({action, first, weights_.size()});
+  if (record_commands_) {
+    for (const Enabled& enabled : commands) alternative_commands_.push_back(enabled.command);
+    alternative_command_first_.push_back(alternative_commands_.size());
+  }
 }
 
 void SuccessorGenerator::add_branch(double weight, std::span<const Enabled> commands, std::span<const size_t> updates,

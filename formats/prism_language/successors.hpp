@@ -29,6 +29,13 @@ namespace pmc::prism_language {
 // "(x=1,b=true)", PRISM's way of naming a state in messages.
 std::string describe_state(const PrismModel& program, std::span<const int32_t> values);
 
+// Whether a command of `program` earns rewards (Command::rewards: only JANI
+// models have them).
+bool has_command_rewards(const PrismModel& program);
+// Indices into program.rewards of the structures with transition rewards:
+// transition items, or command rewards naming them.
+std::vector<uint32_t> transition_reward_structures(const PrismModel& program);
+
 class SuccessorGenerator {
  public:
   SuccessorGenerator(const PrismModel& program, const StateLayout& layout);
@@ -59,6 +66,17 @@ class SuccessorGenerator {
   std::span<const Update* const> updates(size_t branch) const {
     return {branch_updates_.data() + branch_update_first_[branch],
             branch_update_first_[branch + 1] - branch_update_first_[branch]};
+  }
+
+  // For a program with command rewards (has_command_rewards) each
+  // alternative keeps the commands it combines (one per synchronising
+  // module, in module order), whose rewards it earns; for others nothing is
+  // kept (the PRISM-language sources' hot path) and commands() is empty.
+  bool records_commands() const { return record_commands_; }
+  std::span<const Command* const> commands(size_t alternative) const {
+    if (!record_commands_) return {};
+    return {alternative_commands_.data() + alternative_command_first_[alternative],
+            alternative_command_first_[alternative + 1] - alternative_command_first_[alternative]};
   }
 
  private:
@@ -104,6 +122,9 @@ class SuccessorGenerator {
   bool record_updates_ = false;
   std::vector<const Update*> branch_updates_;
   std::vector<size_t> branch_update_first_;  // per branch, and one past the last
+  bool record_commands_ = false;
+  std::vector<const Command*> alternative_commands_;
+  std::vector<size_t> alternative_command_first_;  // per alternative, and one past the last
   // Scratch.
   std::vector<double> weights_of_enabled_;
   std::vector<Enabled> enabled_, chosen_;

@@ -41,11 +41,20 @@ struct SyntaxUpdate {
   Position position;
 };
 
+// A reward the command earns in every transition it takes part in (JANI's
+// transient assignments on an edge); PRISM-language sources have none.
+struct SyntaxCommandReward {
+  std::string structure;  // the name of a reward structure of the program (SyntaxProgram::rewards)
+  Node value;             // a number, read in the source state
+  Position position;
+};
+
 struct SyntaxCommand {
   std::string action;  // empty: `[]`
   Position action_position;
   Node guard;
   std::vector<SyntaxUpdate> updates;
+  std::vector<SyntaxCommandReward> rewards;
   Position position;
 };
 
