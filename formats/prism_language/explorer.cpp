@@ -51,9 +51,10 @@
 namespace pmc::prism_language {
 namespace {
 
-// `init ... endinit` is evaluated on every valuation of the variables, as
-// PRISM does; past this many valuations that would take minutes, so the
-// explorer refuses with a message instead of appearing to hang.
+// `init ... endinit` is evaluated on every valuation of the variables (as
+// PRISM does) that its leading conjuncts leave open; past this many
+// valuations that would take minutes, so the explorer refuses with a
+// message instead of appearing to hang.
 constexpr uint64_t k_max_initial_valuations = uint64_t{1} << 26;
 // States per block of pass 3: a multiple of 64, so blocks set disjoint
 // words of the label bitsets.
@@ -155,34 +156,63 @@ std::vector<uint64_t> initial_states(const PrismModel& program, const StateLayou
     return key;
   }
   const Expression& init = *program.initial_states;
+  // Each variable's values to try: its range, narrowed to what init's
+  // leading conjuncts (`x=0 & y>=2 & ...`) require (necessary_ranges).
+  // Outside those init is false, and evaluating it there could not have
+  // failed, so leaving such valuations out changes neither the states
+  // found nor the errors; a JANI model's init fixing most of many
+  // variables then takes as many evaluations as it has initial states.
+  std::vector<int64_t> lower(num_vars), size(num_vars);
+  {
+    std::vector<int64_t> upper(num_vars);
+    for (size_t i = 0; i < num_vars; ++i) {
+      lower[i] = program.variables[i].lower;
+      upper[i] = program.variables[i].upper;
+    }
+    for (const expression::VariableRange& r : init.necessary_ranges()) {
+      if (r.variable >= num_vars) continue;
+      lower[r.variable] = std::max(lower[r.variable], r.lower);
+      upper[r.variable] = std::min(upper[r.variable], r.upper);
+    }
+    for (size_t i = 0; i < num_vars; ++i) size[i] = std::max<int64_t>(0, upper[i] - lower[i] + 1);
+  }
   double valuations = 1;
-  for (const Variable& v : program.variables) valuations *= static_cast<double>(v.upper) - v.lower + 1;
+  for (int64_t s : size) valuations *= static_cast<double>(s);
   if (valuations > static_cast<double>(k_max_initial_valuations)) {
     fail(ErrorCode::model,
-         "{}: `init ... endinit` must be evaluated on every valuation of the variables, and their ranges give "
-         "{:.4g} (2^{:.1f}), more than pmc's limit of 2^26; give the variables `init` values instead",
+         "{}: `init ... endinit` must be evaluated on every valuation of the variables that its leading "
+         "conjuncts (`x=0 & y>=2 & ...`) leave open, and their ranges give {:.4g} (2^{:.1f}), more than pmc's "
+         "limit of 2^26; fix more variables by such conjuncts, or give the variables `init` values instead",
          init.location().to_string(), valuations, std::log2(valuations));
   }
   const auto total = static_cast<int64_t>(valuations);
-  std::vector<std::vector<uint64_t>> found(threads);
+  auto valuation = [&](int64_t index, std::vector<int32_t>& values) {  // the first variable most significant
+    auto rest = static_cast<uint64_t>(index);
+    for (size_t i = num_vars; i-- > 0;) {
+      const auto n = static_cast<uint64_t>(size[i]);
+      values[i] = static_cast<int32_t>(lower[i] + static_cast<int64_t>(rest % n));
+      rest /= n;
+    }
+  };
+  // The satisfying valuations' indices: sorted, they are in state order
+  // (the threads find them in chunks, in no order).
+  std::vector<std::vector<int64_t>> found(threads);
   std::vector<std::vector<int32_t>> scratch(threads, std::vector<int32_t>(num_vars));
   parallel_for(total, threads, 4096, [&](int64_t index, int thread) {
     std::vector<int32_t>& values = scratch[static_cast<size_t>(thread)];
-    auto rest = static_cast<uint64_t>(index);
-    for (size_t i = num_vars; i-- > 0;) {
-      const Variable& v = program.variables[i];
-      const uint64_t size = static_cast<uint64_t>(static_cast<int64_t>(v.upper) - v.lower) + 1;
-      values[i] = static_cast<int32_t>(v.lower + static_cast<int64_t>(rest % size));
-      rest /= size;
-    }
-    if (!init.evaluate_bool(values)) return;
-    std::vector<uint64_t>& out = found[static_cast<size_t>(thread)];
-    out.resize(out.size() + words);
-    layout.pack(values, &out[out.size() - words]);
+    valuation(index, values);
+    if (init.evaluate_bool(values)) found[static_cast<size_t>(thread)].push_back(index);
   });
-  std::vector<uint64_t> keys;
-  for (const auto& part : found) keys.insert(keys.end(), part.begin(), part.end());
-  if (keys.empty()) fail(ErrorCode::model, "{}: no state satisfies `init ... endinit`", init.location().to_string());
+  std::vector<int64_t> indices;
+  for (const auto& part : found) indices.insert(indices.end(), part.begin(), part.end());
+  if (indices.empty()) fail(ErrorCode::model, "{}: no state satisfies `init ... endinit`", init.location().to_string());
+  std::sort(indices.begin(), indices.end());
+  std::vector<uint64_t> keys(indices.size() * words);
+  std::vector<int32_t>& values = scratch[0];
+  for (size_t k = 0; k < indices.size(); ++k) {
+    valuation(indices[k], values);
+    layout.pack(values, &keys[k * words]);
+  }
   return keys;
 }
 

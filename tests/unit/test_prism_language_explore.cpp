@@ -360,6 +360,92 @@ init x>=7 endinit
   EXPECT_EQ(m->initial_states()->count(), 3u);
 }
 
+// 40 variables of range 0..3 (2^80 valuations), 38 fixed by the init's
+// leading equalities: only the 16 valuations of the other two are
+// evaluated (the limit is 2^26), and the rest of the condition still
+// decides which of them are initial.
+TEST(PrismLanguageExplore, InitEndinitEnumeratesOnlyWhatItsConjunctsLeaveOpen) {
+  std::string source = "dtmc\nmodule m\n";
+  std::string init;
+  for (int i = 0; i < 40; ++i) {
+    source += fmt::format("  v{} : [0..3];\n", i);
+    if (i != 7 && i != 30) init += fmt::format("v{}={} & ", i, i % 4);
+  }
+  source += "  [] v7<3 -> (v7'=v7+1);\nendmodule\ninit " + init + "v7+v30<=1 endinit\n";
+  const auto start = std::chrono::steady_clock::now();
+  const ModelParts parts = explore_source(source);
+  EXPECT_LT(seconds_since(start), 5.0);
+  // Initial: (v7, v30) in {(0,0), (0,1), (1,0)}; v7 then counts up to 3.
+  ASSERT_EQ(parts.labels[0].name, "init");
+  EXPECT_EQ(parts.labels[0].states.count(), 3u);
+  // States by (v7, v30): (0,0) (0,1) (1,0) (1,1) (2,0) (2,1) (3,0) (3,1).
+  EXPECT_EQ(parts.num_states, 8u);
+  std::vector<uint64_t> initial;
+  for (uint64_t s = 0; s < parts.num_states; ++s) {
+    if (parts.labels[0].states.test(s)) initial.push_back(s);
+  }
+  EXPECT_EQ(initial, (std::vector<uint64_t>{0, 1, 2}));
+  std::vector<int32_t> values(40);
+  for (uint64_t s : initial) {
+    parts.valuations.unpack(s, values);
+    for (int i = 0; i < 40; ++i) {
+      if (i != 7 && i != 30) {
+        EXPECT_EQ(values[i], i % 4) << "v" << i;
+      }
+    }
+    EXPECT_LE(values[7] + values[30], 1);
+  }
+  // Unfixed, the same variables are refused as before.
+  std::string open = source;
+  open.replace(open.find("init "), init.size() + 5, "init ");
+  EXPECT_THAT(explore_error(open), AllOf(HasSubstr("init ... endinit"), HasSubstr("2^80")));
+}
+
+// Ranges that leave several values of each variable: every valuation
+// inside them is tried, and the initial states come in state order
+// whatever the thread count (72006 valuations: 4 threads share them); a
+// range empty with its variable's gives no state.
+TEST(PrismLanguageExplore, InitEndinitRangesLeaveSeveralValues) {
+  const std::string source = R"(mdp
+module m
+  x : [0..9];
+  y : [0..9];
+  b : bool;
+  z : [-6000..6000];
+  [] true -> true;
+endmodule
+init x>=3 & y<2 & 6>x & !b & z!=0 & mod(x+y+z, 2) = 0 endinit
+)";
+  std::vector<std::vector<int32_t>> expected;
+  for (int32_t x = 3; x <= 5; ++x) {
+    for (int32_t y = 0; y <= 1; ++y) {
+      for (int32_t z = -6000; z <= 6000; ++z) {
+        if (z != 0 && ((x + y + z) % 2 + 2) % 2 == 0) expected.push_back({x, y, 0, z});
+      }
+    }
+  }
+  for (unsigned threads : {1u, 4u}) {
+    ExploreOptions options;
+    options.threads = threads;
+    const ModelParts parts = explore_source(source, options);
+    ASSERT_EQ(parts.num_states, expected.size());
+    EXPECT_EQ(parts.labels[0].states.count(), expected.size());
+    std::vector<int32_t> values(4);
+    for (uint64_t s = 0; s < parts.num_states; ++s) {
+      parts.valuations.unpack(s, values);
+      EXPECT_EQ(values, expected[s]) << "state " << s;
+    }
+  }
+  EXPECT_THAT(explore_error(R"(dtmc
+module m
+  x : [0..3];
+  y : [0..3];
+  [] true -> true;
+endmodule
+init y=1 & x>5 endinit
+)"), HasSubstr("no state satisfies"));
+}
+
 TEST(PrismLanguageExplore, DeadlocksAreRejectedWhenStrict) {
   ExploreOptions strict;
   strict.model.strict = true;
