@@ -27,6 +27,7 @@ namespace {
 class SourceValidator {
  public:
   SourceValidator(const SyntaxProgram& syntax, const std::string& file) : syntax_(syntax), binder_(syntax, file) {}
+  void set_places(std::shared_ptr<const std::vector<std::string>> places) { binder_.set_places(std::move(places)); }
 
   PrismModel run(const std::vector<ConstantAssignment>& given) {
     program_.file = binder_.file();
@@ -424,8 +425,11 @@ class SourceValidator {
 }  // namespace
 
 PrismModel check_program(SyntaxProgram syntax, const std::string& file,
-                         const std::vector<ConstantAssignment>& constants) {
-  return SourceValidator(syntax, file).run(constants);
+                         const std::vector<ConstantAssignment>& constants,
+                         std::shared_ptr<const std::vector<std::string>> places) {
+  SourceValidator validator(syntax, file);
+  if (places) validator.set_places(std::move(places));
+  return validator.run(constants);
 }
 
 PrismModel parse_program(std::string_view source, const std::string& file_name,

@@ -1,8 +1,11 @@
-// A PRISM-language source as written (private to formats/prism_language/):
-// what parser.cpp produces and source_validator.cpp turns into a
-// PrismModel. Names are not yet bound, renamed modules not yet expanded.
+// A PRISM-language source as written: what parser.cpp produces and
+// source_validator.cpp turns into a PrismModel. Names are not yet bound,
+// renamed modules not yet expanded. Private to the front ends: the JANI
+// translator (formats/jani/) builds it too, so that both languages share
+// the checks and the explorer.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -110,7 +113,10 @@ struct SyntaxProgram : Declarations {
 SyntaxProgram parse_syntax(std::string_view source, const std::string& file);
 
 // Binds, types and checks a parsed source with the user's constants.
+// `places`: a JSON source's numbered places, which its positions' lines
+// index (SourceLocation::places); none for a text source.
 PrismModel check_program(SyntaxProgram syntax, const std::string& file,
-                         const std::vector<ConstantAssignment>& constants);
+                         const std::vector<ConstantAssignment>& constants,
+                         std::shared_ptr<const std::vector<std::string>> places = nullptr);
 
 }  // namespace pmc::prism_language

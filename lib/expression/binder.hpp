@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <set>
 #include <optional>
 #include <string>
@@ -31,9 +32,12 @@ struct BindContext {
 class Binder {
  public:
   Binder(const Declarations& declarations, const std::string& file);
+  // A JSON source's numbered places (SourceLocation::places): positions'
+  // lines index them from then on.
+  void set_places(std::shared_ptr<const std::vector<std::string>> places) { places_ = std::move(places); }
 
   const std::string& file() const { return file_; }
-  SourceLocation location(uint32_t line, uint32_t column) const { return {file_, line, column}; }
+  SourceLocation location(uint32_t line, uint32_t column) const { return {file_, line, column, places_}; }
   SourceLocation location(Position p) const { return location(p.line, p.column); }
 
   // Sets an undefined constant from --const text (typed by its declaration).
@@ -67,6 +71,7 @@ class Binder {
 
   const Declarations& declarations_;
   std::string file_;
+  std::shared_ptr<const std::vector<std::string>> places_;
   struct ConstantState {
     std::optional<Node> value;  // literal
     std::optional<std::string> given;

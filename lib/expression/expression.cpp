@@ -7,6 +7,7 @@
 namespace pmc::expression {
 
 std::string SourceLocation::to_string() const {
+  if (places && line >= 1 && line <= places->size()) return fmt::format("{}: {}", file, (*places)[line - 1]);
   if (column == 0) return fmt::format("{}:{}", file, line);
   return fmt::format("{}:{}:{}", file, line, column);
 }

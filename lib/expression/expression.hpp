@@ -12,11 +12,17 @@
 
 namespace pmc::expression {
 
+// Where something is written. A text source (PRISM language) has lines and
+// columns; a JSON source (JANI) has no useful lines, so its translator
+// numbers the places it translates ("automata[0] \"main\", edges[3],
+// guard") and `line` indexes `places` instead.
 struct SourceLocation {
   std::string file;  // as the user named it
   uint32_t line = 0;    // 1-based
   uint32_t column = 0;  // 1-based
-  // "file:line:column" (or "file:line" when column is 0).
+  std::shared_ptr<const std::vector<std::string>> places;  // JSON sources only
+  // "file:line:column" (or "file:line" when column is 0); for a JSON
+  // source "file: place".
   std::string to_string() const;
 };
 

@@ -35,7 +35,7 @@ Expression compile(const std::string& text, const Declarations& declarations = {
   binder.declare_variable("x", 0, ValueType::integer);
   binder.declare_variable("b", 1, ValueType::boolean);
   BindContext context;
-  return compile_expression(binder.bind(parse(text), context), SourceLocation{k_file, 1, 1});
+  return compile_expression(binder.bind(parse(text), context), SourceLocation{k_file, 1, 1, nullptr});
 }
 
 std::string error_of(const std::string& text) {
@@ -153,7 +153,7 @@ Expression compile_xyzb(const std::string& text) {
   binder.declare_variable("z", 2, ValueType::integer);
   binder.declare_variable("b", 3, ValueType::boolean);
   BindContext context;
-  return compile_expression(binder.bind(parse(text), context), SourceLocation{k_file, 1, 1});
+  return compile_expression(binder.bind(parse(text), context), SourceLocation{k_file, 1, 1, nullptr});
 }
 
 // The CPU runs fused code (a variable against a constant or a variable in

@@ -249,7 +249,7 @@ TEST(PrismLanguageExpressions, ConstantnessTextAndBuilders) {
   Expression moved = std::move(a);
   EXPECT_EQ(copy.evaluate_int(k_state), 4);
   EXPECT_EQ(moved.evaluate_int(k_state), 4);
-  EXPECT_EQ((SourceLocation{"f.pm", 3, 0}).to_string(), "f.pm:3");
+  EXPECT_EQ((SourceLocation{"f.pm", 3, 0, nullptr}).to_string(), "f.pm:3");
 }
 
 // ---- program structure ----
