@@ -9,6 +9,7 @@
 #include "formats/pmcb.hpp"
 #include "formats/umb.hpp"
 #include "formats/prism_explicit.hpp"
+#include "formats/jani/jani.hpp"
 #include "formats/prism_language/prism_model.hpp"
 #include "formats/storm_explicit.hpp"
 
@@ -34,10 +35,15 @@ FormatChoice parse_format_name(std::string_view name) {
   if (name == "pmcb") return {ModelFormat::pmcb, std::nullopt};
   if (name == "umb") return {ModelFormat::umb, std::nullopt};
   if (name == "prism-language") return {ModelFormat::prism_language, std::nullopt};
+  if (name == "jani") return {ModelFormat::jani, std::nullopt};
   fail(ErrorCode::invalid_argument,
-       "unknown model format {} (use prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb, umb or "
-       "prism-language)",
+       "unknown model format {} (use prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb, umb, "
+       "prism-language or jani)",
        quote_for_message(name));
+}
+
+bool is_source_format(ModelFormat format) {
+  return format == ModelFormat::prism_language || format == ModelFormat::jani;
 }
 
 bool is_prism_language_path(std::string_view path) {
@@ -82,9 +88,10 @@ FormatChoice format_from_path_name(std::string_view name, std::string_view path)
     return {ModelFormat::prism, std::nullopt};
   }
   if (is_prism_language_path(name)) return {ModelFormat::prism_language, std::nullopt};
+  if (jani::is_jani_path(name)) return {ModelFormat::jani, std::nullopt};
   fail(ErrorCode::invalid_argument,
        "{}: cannot tell the model format from the name (expected .tra, .drn or .pmcb, optionally .gz or .xz, a tar "
-       "archive of a .drn, a .umb, or a PRISM-language source .pm, .sm, .nm or .prism)",
+       "archive of a .drn, a .umb, a PRISM-language source .pm, .sm, .nm or .prism, or a JANI model .jani)",
        path);
 }
 
@@ -98,11 +105,13 @@ const char* format_noun(ModelFormat f) {
     case ModelFormat::pmcb: return ".pmcb";
     case ModelFormat::umb: return "UMB";
     case ModelFormat::prism_language: return "PRISM-language";
+    case ModelFormat::jani: return "JANI";
   }
   return "?";
 }
 
-ModelPtr build_source(const std::string& path, const LoadOptions& options) {
+// A PRISM-language or JANI model, built by exploration.
+ModelPtr build_source(const std::string& path, ModelFormat format, const LoadOptions& options) {
   prism_language::ExploreOptions explore;
   explore.max_states = options.max_states;
   explore.threads = options.threads;
@@ -110,8 +119,9 @@ ModelPtr build_source(const std::string& path, const LoadOptions& options) {
   explore.model = options.model;
   explore.cancel = options.cancel;
   explore.progress = options.progress;
-  return prism_language::build_model_from_source(path, prism_language::parse_constant_assignments(options.constants),
-                                                 explore);
+  const auto constants = prism_language::parse_constant_assignments(options.constants);
+  if (format == ModelFormat::jani) return jani::build_model(path, constants, explore);
+  return prism_language::build_model_from_source(path, constants, explore);
 }
 
 // The .tra among `paths` (the first path when there is none).
@@ -139,9 +149,10 @@ FormatChoice choose_format(const std::vector<std::string>& paths, std::string_vi
 std::vector<ModelConstant> declared_model_constants(const std::vector<std::string>& paths, std::string_view format) {
   if (paths.size() != 1) return {};
   const ModelFormat chosen = format.empty() ? format_from_path(paths.front()).format : parse_format_name(format).format;
-  if (chosen != ModelFormat::prism_language) return {};
+  if (!is_source_format(chosen)) return {};
   std::vector<ModelConstant> out;
-  for (prism_language::DeclaredConstant& c : prism_language::declared_constants(paths.front())) {
+  for (prism_language::DeclaredConstant& c : chosen == ModelFormat::jani ? jani::declared_constants(paths.front())
+                                                                        : prism_language::declared_constants(paths.front())) {
     out.push_back({std::move(c.name), c.type, c.defined});
   }
   return out;
@@ -153,16 +164,17 @@ ModelPtr load_model(const std::vector<std::string>& paths, std::string_view form
     fail(ErrorCode::invalid_argument, "a {} model is one file, but {} files were given", format_noun(choice.format),
          paths.size());
   }
-  if (choice.format == ModelFormat::prism_language) return build_source(paths.front(), load_options);
+  if (is_source_format(choice.format)) return build_source(paths.front(), choice.format, load_options);
   if (!load_options.constants.empty()) {
     fail(ErrorCode::invalid_argument,
-         "{}: constants ({}) are for PRISM-language sources (.pm, .sm, .nm, .prism), but this is a {} model file",
+         "{}: constants ({}) are for PRISM-language sources (.pm, .sm, .nm, .prism) and JANI models (.jani), but this "
+         "is a {} model file",
          paths.front(), setting_name(Setting::constants), format_noun(choice.format));
   }
   if (load_options.max_states != 0) {
     fail(ErrorCode::invalid_argument,
-         "{}: a state limit ({}) is for the exploration of PRISM-language sources (.pm, .sm, .nm, .prism), but this "
-         "is a {} model file",
+         "{}: a state limit ({}) is for the exploration of PRISM-language sources (.pm, .sm, .nm, .prism) and JANI "
+         "models (.jani), but this is a {} model file",
          paths.front(), setting_name(Setting::max_states), format_noun(choice.format));
   }
   const ModelOptions& options = load_options.model;
@@ -187,7 +199,8 @@ ModelPtr load_model(const std::vector<std::string>& paths, std::string_view form
     case ModelFormat::drn: parts = read_drn(paths.front(), options); break;
     case ModelFormat::pmcb: parts = read_pmcb(paths.front(), options); break;
     case ModelFormat::umb: parts = read_umb(paths.front(), options); break;
-    case ModelFormat::prism_language: break;  // built above
+    case ModelFormat::prism_language:
+    case ModelFormat::jani: break;  // built above
   }
   try {
     return Model::create(std::move(parts), options);
@@ -277,7 +290,9 @@ void save_model(const Model& model, const std::string& path, std::string_view fo
     case ModelFormat::pmcb: write_pmcb(model, path); break;
     case ModelFormat::umb: write_umb(model, path); break;
     case ModelFormat::prism_language:
-      fail(ErrorCode::unsupported, "{}: pmc does not write PRISM-language sources (write .pmcb, .drn or .tra)", path);
+    case ModelFormat::jani:
+      fail(ErrorCode::unsupported, "{}: pmc does not write {} models (write .pmcb, .umb, .drn or .tra)", path,
+           format_noun(f));
   }
 }
 

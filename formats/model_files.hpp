@@ -19,8 +19,9 @@ namespace pmc {
 // prism: PRISM's explicit files (.tra/.lab/...); storm_explicit: Storm's
 // dialect of them (.tra starting with the model type, .lab with
 // #DECLARATION, .state.rew/.trans.rew); prism_language: a PRISM
-// modelling-language source (.pm/.sm/.nm/.prism) built by exploration.
-enum class ModelFormat { prism, drn, pmcb, prism_language, storm_explicit, umb };
+// modelling-language source (.pm/.sm/.nm/.prism) and jani a JANI model
+// (.jani), both built by exploration.
+enum class ModelFormat { prism, drn, pmcb, prism_language, storm_explicit, umb, jani };
 
 struct FormatChoice {
   ModelFormat format;
@@ -28,7 +29,7 @@ struct FormatChoice {
 };
 
 // "prism", "prism-dtmc", "prism-ctmc", "prism-mdp", "storm-explicit", "drn", "pmcb", "umb"
-// (formats/umb.hpp) or "prism-language" (a PRISM modelling-language source).
+// (formats/umb.hpp), "prism-language" (a PRISM modelling-language source) or "jani".
 FormatChoice parse_format_name(std::string_view name);
 // By extension: .tra → prism, .drn → drn, .pmcb → pmcb (each optionally
 // .gz or .xz), .umb → umb (a tar, plain or compressed, whatever the name), .pm/.sm/.nm/.prism → prism-language; a tar archive named as
@@ -39,6 +40,8 @@ FormatChoice format_from_path(const std::string& path);
 FormatChoice format_from_path_name(std::string_view name, std::string_view path);
 // True for the names format_from_path reads as a PRISM-language source.
 bool is_prism_language_path(std::string_view path);
+// The formats built by exploration, which take constants and a state limit.
+bool is_source_format(ModelFormat format);
 
 // What a loader needs beyond ModelOptions: the settings of PRISM-language
 // sources. Converts implicitly from ModelOptions, so that callers with only

@@ -97,7 +97,7 @@ pmc_status pmc_model_load_files(const char* const* paths, uint64_t num_paths, co
     pmc::LoadOptions load = load_options_of(options);
     const pmc::ModelFormat chosen =
         format ? pmc::parse_format_name(format).format : pmc::format_from_path(files.front()).format;
-    if (options != nullptr && chosen == pmc::ModelFormat::prism_language) load.max_states = options->max_states;
+    if (options != nullptr && pmc::is_source_format(chosen)) load.max_states = options->max_states;
     publish(pmc::load_model(files, optional_format(format), load), out_model);
   });
 }

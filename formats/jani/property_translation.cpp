@@ -1,0 +1,273 @@
+#include "formats/jani/property_translation.hpp"
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "expression/syntax_tree.hpp"
+
+namespace pmc::jani {
+
+namespace {
+
+bool is_query(const Json& e) {
+  if (!e.is_object() || !e.contains("op") || !e["op"].is_string()) return false;
+  const std::string op = e["op"].get<std::string>();
+  return op == "Pmin" || op == "Pmax" || op == "Emin" || op == "Emax" || op == "Smin" || op == "Smax";
+}
+
+// A comparison's PRISM spelling, and the one with its sides swapped.
+const char* comparison(const std::string& op, bool swapped) {
+  if (op == "<") return swapped ? ">" : "<";
+  if (op == "≤") return swapped ? ">=" : "<=";
+  if (op == ">") return swapped ? "<" : ">";
+  if (op == "≥") return swapped ? "<=" : ">=";
+  return nullptr;
+}
+
+}  // namespace
+
+ExpressionScope PropertyTranslator::scope(uint32_t place) const {
+  ExpressionScope s;
+  s.file = &file_;
+  s.places = &places_;
+  s.place = place;
+  s.globals = &globals_;
+  s.functions = doc_.contains("functions") ? &doc_["functions"] : nullptr;
+  s.property = true;
+  return s;
+}
+
+std::string PropertyTranslator::optimum(const std::string& op) const {
+  if (type_ != ModelType::mdp) return "";
+  return op.ends_with("min") ? "min" : "max";
+}
+
+std::string PropertyTranslator::predicate(const Json& e, uint32_t place) {
+  return expression::node_to_string(translate_expression(e, scope(place)));
+}
+
+std::vector<Property> PropertyTranslator::run() {
+  std::vector<Property> out;
+  if (!doc_.is_object() || !doc_.contains("properties")) return out;
+  const uint32_t list_place = places_.add("\"properties\"");
+  const Json& list = doc_["properties"];
+  if (!list.is_array()) {
+    fail(ErrorCode::parse, "{}: {}: \"properties\" must be an array, found {}", file_, places_[list_place],
+         json_type_name(list));
+  }
+  for (size_t i = 0; i < list.size(); ++i) {
+    const Json& p = list[i];
+    Property property;
+    property.name = p.is_object() && p.contains("name") && p["name"].is_string() ? p["name"].get<std::string>()
+                                                                                  : fmt::format("property {}", i + 1);
+    const uint32_t place = places_.add(fmt::format("properties[{}] \"{}\"", i, property.name));
+    try {
+      if (!p.is_object() || !p.contains("expression")) {
+        fail(ErrorCode::parse, "{}: {}: a property needs \"name\" and \"expression\"", file_, places_[place]);
+      }
+      const Json& e = p["expression"];
+      if (e.is_object() && e.value("op", std::string()) == "filter") {
+        const std::string fun = e.value("fun", std::string());
+        if (!e.contains("values") || !e.contains("states")) {
+          fail(ErrorCode::parse, "{}: {}: a filter needs \"fun\", \"values\" and \"states\"", file_, places_[place]);
+        }
+        const std::string values = query(e["values"], place, "");
+        const Json& states = e["states"];
+        const bool initial = states.is_object() && states.value("op", std::string()) == "initial";
+        if (fun == "values" && initial) {
+          property.text = values;
+        } else {
+          static const std::pair<const char*, const char*> k_functions[] = {
+              {"min", "min"},       {"max", "max"},       {"sum", "sum"},       {"avg", "avg"},
+              {"count", "count"},   {"∀", "forall"},      {"∃", "exists"},      {"argmin", "argmin"},
+              {"argmax", "argmax"}, {"values", "print"}};
+          const auto f = std::find_if(std::begin(k_functions), std::end(k_functions),
+                                      [&](const auto& entry) { return fun == entry.first; });
+          if (f == std::end(k_functions)) {
+            fail(ErrorCode::parse, "{}: {}: unknown filter function \"{}\"", file_, places_[place],
+                 quote_for_message(fun));
+          }
+          property.text = fmt::format("filter({}, {}, {})", f->second, values, predicate(states, place));
+        }
+      } else {
+        property.text = query(e, place, "");
+      }
+    } catch (const Error& error) {
+      if (error.code() != ErrorCode::parse && error.code() != ErrorCode::unsupported) throw;
+      property.error = error.what();
+      property.text = fmt::format("(JANI property \"{}\")", property.name);
+    }
+    out.push_back(std::move(property));
+  }
+  return out;
+}
+
+// A state formula: a query (P, E, S, with or without a bound) or a plain
+// expression over the state.
+std::string PropertyTranslator::query(const Json& e, uint32_t place, const std::string& bound) {
+  if (e.is_object() && e.contains("op") && e["op"].is_string() && e.contains("left") && e.contains("right")) {
+    const std::string op = e["op"].get<std::string>();
+    if (comparison(op, false) != nullptr) {
+      if (is_query(e["left"])) {
+        return query(e["left"], place, comparison(op, false) + predicate(e["right"], place));
+      }
+      if (is_query(e["right"])) {
+        return query(e["right"], place, comparison(op, true) + predicate(e["left"], place));
+      }
+    }
+  }
+  if (!is_query(e)) return predicate(e, place);
+  const std::string op = e["op"].get<std::string>();
+  const std::string tail = bound.empty() ? "=?" : bound;
+  auto required = [&](const char* key) -> const Json& {
+    if (!e.contains(key)) fail(ErrorCode::parse, "{}: {}: \"{}\" needs \"{}\"", file_, places_[place], op, key);
+    return e[key];
+  };
+  if (op == "Pmin" || op == "Pmax") {
+    return fmt::format("P{}{} [ {} ]", optimum(op), tail, path(required("exp"), place));
+  }
+  if (op == "Smin" || op == "Smax") {
+    const Json& exp = required("exp");
+    if (is_numeric_reward(exp, place)) {
+      return fmt::format("R{{\"{}\"}}{}{} [ S ]", reward_name(exp, place), optimum(op), tail);
+    }
+    return fmt::format("S{}{} [ {} ]", optimum(op), tail, predicate(exp, place));
+  }
+  return fmt::format("R{{\"{}\"}}{}{} [ {} ]", reward_name(required("exp"), place), optimum(op), tail, reward(e, place));
+}
+
+// Whether a long-run expression is a number (a reward) rather than a
+// condition: it reads a transient number.
+bool PropertyTranslator::is_numeric_reward(const Json& e, uint32_t place) {
+  std::vector<std::string> read;
+  names_read(e, scope(place), read);
+  return std::any_of(read.begin(), read.end(), [&](const std::string& n) {
+    auto g = globals_.find(n);
+    return g != globals_.end() && g->second.kind == NameMeaning::Kind::transient && !g->second.boolean;
+  });
+}
+
+std::string PropertyTranslator::reward_name(const Json& e, uint32_t place) {
+  std::string name;
+  if (e.is_string()) {
+    auto g = globals_.find(e.get<std::string>());
+    if (g != globals_.end() && g->second.kind == NameMeaning::Kind::transient && !g->second.boolean) {
+      name = g->first;
+    }
+  }
+  if (name.empty()) {
+    // Named by its text, the transient numbers written by their names.
+    std::unordered_map<std::string, Node> as_names;
+    for (const auto& [n, meaning] : globals_) {
+      if (meaning.kind == NameMeaning::Kind::transient && !meaning.boolean) as_names[n] = identifier_node(n, place);
+    }
+    ExpressionScope s = scope(place);
+    s.transient_values = &as_names;
+    name = expression::node_to_string(translate_expression(e, s));
+  }
+  if (name.find('"') != std::string::npos) {
+    fail(ErrorCode::unsupported, "{}: {}: the reward {} has a double quote in its name", file_, places_[place],
+         quote_for_message(name));
+  }
+  const bool known = std::any_of(rewards_.begin(), rewards_.end(), [&](const auto& r) { return r.first == name; });
+  if (!known) rewards_.emplace_back(name, &e);
+  return name;
+}
+
+// The path of an E query: what is accumulated until when.
+std::string PropertyTranslator::reward(const Json& e, uint32_t place) {
+  if (e.contains("reward-instants")) {
+    fail(ErrorCode::unsupported, "{}: {}: \"reward-instants\" are not supported", file_, places_[place]);
+  }
+  bool accumulates = false;
+  if (e.contains("accumulate")) {
+    const Json& a = e["accumulate"];
+    if (!a.is_array()) fail(ErrorCode::parse, "{}: {}: \"accumulate\" must be an array", file_, places_[place]);
+    accumulates = !a.empty();
+    const bool time = std::find(a.begin(), a.end(), Json("time")) != a.end();
+    const bool steps = std::find(a.begin(), a.end(), Json("steps")) != a.end();
+    if (type_ == ModelType::ctmc && accumulates && !time) {
+      fail(ErrorCode::unsupported, "{}: {}: a ctmc's rewards accumulated over steps only (pmc accumulates them over "
+           "time, PRISM's semantics)", file_, places_[place]);
+    }
+    if (type_ != ModelType::ctmc && accumulates && !steps) {
+      fail(ErrorCode::unsupported, "{}: {}: a {}'s rewards accumulated over time only (pmc accumulates them per "
+           "step, PRISM's semantics)", file_, places_[place], type_ == ModelType::dtmc ? "dtmc" : "mdp");
+    }
+  }
+  const bool step = e.contains("step-instant");
+  const bool time = e.contains("time-instant");
+  if (e.contains("reach")) {
+    if (step || time) {
+      fail(ErrorCode::unsupported, "{}: {}: a reachability reward with an instant is not supported", file_,
+           places_[place]);
+    }
+    if (!accumulates) {
+      fail(ErrorCode::unsupported, "{}: {}: a reachability reward that accumulates nothing is not supported", file_,
+           places_[place]);
+    }
+    return "F " + predicate(e["reach"], place);
+  }
+  if (step || time) {
+    if (step && time) {
+      fail(ErrorCode::unsupported, "{}: {}: both a step and a time instant", file_, places_[place]);
+    }
+    if (step && type_ == ModelType::ctmc) {
+      fail(ErrorCode::unsupported, "{}: {}: a step instant in a ctmc", file_, places_[place]);
+    }
+    const std::string instant = predicate(e[step ? "step-instant" : "time-instant"], place);
+    return (accumulates ? "C<=" : "I=") + instant;
+  }
+  if (accumulates) return "C";
+  fail(ErrorCode::unsupported, "{}: {}: an expectation with neither \"reach\", an instant nor \"accumulate\"", file_,
+       places_[place]);
+}
+
+std::string PropertyTranslator::bounds(const Json& b, uint32_t place, bool steps) {
+  if (!b.is_object()) fail(ErrorCode::parse, "{}: {}: bounds must be an object", file_, places_[place]);
+  const bool lower = b.contains("lower");
+  const bool upper = b.contains("upper");
+  const bool lower_exclusive = b.value("lower-exclusive", false);
+  const bool upper_exclusive = b.value("upper-exclusive", false);
+  if (!lower && !upper) return "";
+  if (lower && upper) {
+    if (lower_exclusive || upper_exclusive) {
+      if (steps) {
+        fail(ErrorCode::unsupported, "{}: {}: exclusive step bounds on both sides are not supported", file_,
+             places_[place]);
+      }
+      // Time: an interval's end points have probability 0 of mattering.
+    }
+    return fmt::format("[{},{}]", predicate(b["lower"], place), predicate(b["upper"], place));
+  }
+  if (upper) return fmt::format("{}{}", upper_exclusive ? "<" : "<=", predicate(b["upper"], place));
+  return fmt::format("{}{}", lower_exclusive ? ">" : ">=", predicate(b["lower"], place));
+}
+
+std::string PropertyTranslator::path(const Json& e, uint32_t place) {
+  if (!e.is_object() || !e.contains("op") || !e["op"].is_string()) {
+    fail(ErrorCode::parse, "{}: {}: expected a path formula (U, W, F, G)", file_, places_[place]);
+  }
+  const std::string op = e["op"].get<std::string>();
+  if (e.contains("reward-bounds")) {
+    fail(ErrorCode::unsupported, "{}: {}: reward-bounded path formulas are not supported", file_, places_[place]);
+  }
+  std::string bound;
+  if (e.contains("step-bounds") && e.contains("time-bounds")) {
+    fail(ErrorCode::unsupported, "{}: {}: step and time bounds together are not supported", file_, places_[place]);
+  }
+  if (e.contains("step-bounds")) bound = bounds(e["step-bounds"], place, true);
+  if (e.contains("time-bounds")) bound = bounds(e["time-bounds"], place, false);
+  auto operand = [&](const char* key) {
+    if (!e.contains(key)) fail(ErrorCode::parse, "{}: {}: \"{}\" needs \"{}\"", file_, places_[place], op, key);
+    return predicate(e[key], place);
+  };
+  if (op == "U") return fmt::format("{} U{} {}", operand("left"), bound, operand("right"));
+  if (op == "W") return fmt::format("{} W{} {}", operand("left"), bound, operand("right"));
+  if (op == "F") return fmt::format("F{} {}", bound, operand("exp"));
+  if (op == "G") return fmt::format("G{} {}", bound, operand("exp"));
+  fail(ErrorCode::unsupported, "{}: {}: path operator \"{}\" is not supported", file_, places_[place],
+       quote_for_message(op));
+}
+
+}  // namespace pmc::jani
