@@ -526,6 +526,7 @@ int run_check(const Arguments& args, std::ostream& out) {
       options.definitions = run.definitions;
       const std::string values = describe_values(run.values);
       try {
+        if (!property.error.empty()) fail(ErrorCode::unsupported, "{}", property.error);
         CheckResult result = check(*model, text, options);
         result.timings.load = load_seconds;
         load_seconds = 0;

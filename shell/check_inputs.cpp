@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "formats/jani/jani.hpp"
 #include "expression/binder.hpp"
 #include "property/file_definitions.hpp"
 #include "property/parser.hpp"
@@ -85,10 +86,42 @@ std::string properties_file_argument(const Arguments& args) {
   return files.empty() ? std::string() : files[0];
 }
 
+std::string jani_model_argument(const Arguments& args) {
+  std::vector<std::string> models;
+  std::vector<std::string> listed = args.values("model");
+  listed.insert(listed.end(), args.positional().begin(), args.positional().end());
+  for (const std::string& p : listed) {
+    if (!is_properties_file_name(p)) models.push_back(p);
+  }
+  const bool jani = args.has("format") ? args.value("format") == "jani" : models.size() == 1 && jani::is_jani_path(models[0]);
+  return jani && models.size() == 1 ? models[0] : std::string();
+}
+
+namespace {
+
+// A JANI model's properties as a properties file (no constants, formulas
+// or labels of its own: the model's constants and labels are what they read).
+PropertiesFile jani_properties_file(const std::string& path) {
+  PropertiesFile file;
+  file.file_name = path;
+  for (jani::Property& p : jani::read_properties(path)) {
+    property::FileProperty property;
+    property.name = std::move(p.name);
+    property.text = std::move(p.text);
+    property.error = std::move(p.error);
+    file.properties.push_back(std::move(property));
+  }
+  return file;
+}
+
+}  // namespace
+
 PropertySelection select_properties(const Arguments& args) {
   PropertySelection selection;
   const std::string properties_file = properties_file_argument(args);
+  const std::string jani_model = properties_file.empty() ? jani_model_argument(args) : std::string();
   if (!properties_file.empty()) selection.file = property::read_properties(properties_file);
+  if (!jani_model.empty()) selection.file = jani_properties_file(jani_model);
   const PropertiesFile* file = selection.file ? &*selection.file : nullptr;
   bool selected = false;
   for (const std::string& text : args.values("property")) {
@@ -123,7 +156,9 @@ PropertySelection select_properties(const Arguments& args) {
     }
     selection.properties.push_back(property::split_property_name(text, "--property"));
   }
-  if (file != nullptr && !selected) {
+  // A properties file's every property runs after the texts; a JANI
+  // model's only when no --property is given.
+  if (file != nullptr && !selected && (jani_model.empty() || !args.has("property"))) {
     for (const FileProperty& p : file->properties) selection.properties.push_back(p);
   }
   return selection;

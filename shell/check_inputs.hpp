@@ -24,6 +24,8 @@ namespace pmc::shell {
 // runs after the texts. Throws Error(invalid_argument) for a name the file
 // does not have (listing its names), a number out of range or without a
 // file; the file's read errors as read_properties.
+// A JANI model's properties are its file's: every one runs unless
+// --property gives or selects some.
 struct PropertySelection {
   std::optional<property::PropertiesFile> file;
   std::vector<property::FileProperty> properties;
@@ -38,6 +40,9 @@ bool is_properties_file_name(const std::string& path);
 // The properties file of the command: --property-file, else one among the
 // model files; empty when neither. Throws Error(invalid_argument) when two are given.
 std::string properties_file_argument(const Arguments& args);
+// The command's model when it is one JANI file, whose properties are then
+// the command's properties file; else empty.
+std::string jani_model_argument(const Arguments& args);
 
 // --const, split. A name the model declares goes to its build (a range of
 // one is refused: each value would need the model built again); a name

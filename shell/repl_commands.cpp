@@ -356,7 +356,7 @@ CheckRequest parse_check(const std::string& rest) {
       size_t end = text->find(';', begin);
       if (end == std::string::npos) end = text->size();
       const std::string property = text->substr(begin, end - begin);
-      if (property.find_first_not_of(" \t") != std::string::npos) request.properties.push_back({"", property, 0});
+      if (property.find_first_not_of(" \t") != std::string::npos) request.properties.push_back({"", property, 0, ""});
       begin = end + 1;
     }
   }

@@ -24,6 +24,9 @@ struct FileProperty {
   std::string name;  // "" when unnamed; from `"name": P=? [...]`
   std::string text;  // the property as written (parse_properties_file: constants put in)
   int line = 0;      // where it starts, for messages
+  // Non-empty: it cannot be checked, and this says why (a JANI model's
+  // property that pmc cannot translate); its check fails with it.
+  std::string error;
 };
 
 // `const [int|double|bool] NAME [= EXPRESSION];` (no type: int, as PRISM).
