@@ -38,7 +38,7 @@ const std::vector<Command>& command_table() {
        "[--scheduler FILE] [--export-vector FILE] [--export-results FILE] [--export-format tsv|csv|qvbs] [--progress] [--json] [--stats]",
        "check PRISM-syntax properties (P=? [ F \"goal\" ], R{\"r\"}=? [ C<=10 ], S=? [ \"up\" ], ...), given "
        "with --property or read from a .props/.pctl file (one per line or ;-separated, // comments, const, formula, "
-       "label, \"name\": P=? [...]); bounds and thresholds may be expressions over constants (F<=T/2, P>=p); "
+       "label, \"name\": P=? [...]) or, with no --property, a JANI model's own properties; bounds and thresholds may be expressions over constants (F<=T/2, P>=p); "
        "--const T=1:1:10 runs a property once per value; --stats adds each result's seconds by phase. Ctrl-C (or SIGTERM) cancels: the results "
        "printed so far stay, exit 130 (143)",
        with_load_options({{"property", true, true},
@@ -136,10 +136,11 @@ void print_help(std::ostream& out) {
   fmt::print(out, "\n`pmc COMMAND --help` (or -h) explains a command's options; `pmc --version` prints the version.\n");
   fmt::print(out,
              "\nFormats (--format/--from/--to): prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb,\n"
-             "umb, prism-language; by default chosen by extension, and a .tra by its first line (Storm's dialect starts\n"
+             "umb, prism-language, jani; by default chosen by extension, and a .tra by its first line (Storm's dialect starts\n"
              "with dtmc, ctmc or mdp). A .tra finds its .lab/.srew/.trew/.sta siblings (Storm: .lab, .state.rew,\n"
              ".trans.rew).\n"
-             "PRISM-language sources (.pm, .sm, .nm, .prism; read only) are built by exploring their\n"
+             "PRISM-language sources (.pm, .sm, .nm, .prism) and JANI models (.jani, types dtmc, ctmc, mdp;\n"
+             "both read only) are built by exploring their\n"
              "reachable states: --const N=4,K=2 sets the constants they leave undefined, --max-states N\n"
              "stops the exploration with an error above N states (0: no limit).\n");
 }
@@ -156,21 +157,22 @@ struct OptionText {
 // check settings (settings.cpp) describe themselves.
 const OptionText k_option_texts[] = {
     {"model", "FILE...", "the model: a .tra (PRISM's or Storm's explicit dialect; .lab and reward siblings found by "
-                         "stem), a list of explicit files, a .drn, a .pmcb, a .umb or a PRISM-language source (.pm/.sm/.nm/.prism)"},
+                         "stem), a list of explicit files, a .drn, a .pmcb, a .umb, a PRISM-language source (.pm/.sm/.nm/.prism) or a "
+                         "JANI model (.jani, whose properties pmc check checks unless --property is given)"},
     {"format", "F", "the model's format: prism, prism-dtmc, prism-ctmc, prism-mdp, storm-explicit, drn, pmcb, umb, "
-                    "prism-language (default: by extension, and a .tra by its first line)"},
+                    "prism-language, jani (default: by extension, and a .tra by its first line)"},
     {"strict", "", "reject states without outgoing transitions instead of adding a self-loop"},
-    {"max-states", "N", "stop a PRISM-language source's exploration with an error above N states (0: no limit)"},
-    {"build", "auto|cpu|gpu", "which explorer builds a PRISM-language source: the CPU's threads or the first GPU's "
+    {"max-states", "N", "stop a PRISM-language source's or JANI model's exploration with an error above N states (0: no limit)"},
+    {"build", "auto|cpu|gpu", "which explorer builds a PRISM-language source or JANI model: the CPU's threads or the first GPU's "
                               "(both give the same model, bit for bit; a model the GPU cannot run or hold is built on "
                               "the CPU, with a warning); auto: the CPU's, handing a model of more than 2^21 states to a GPU "
                               "that can run it"},
     {"convert:threads", "N", "threads exploring a PRISM-language source (default: every core)"},
     {"check:const", "N=V,...",
-     "values of the undefined constants of the model (a PRISM-language source) and of the properties file alike; a "
+     "values of the undefined constants of the model (a PRISM-language source or JANI model) and of the properties file alike; a "
      "properties file's constant may take a range, T=1:1:10 (lo:step:hi, or lo:hi with step 1), which checks each "
      "property that uses it once per value (a table; in JSON a record each, with its \"constants\")"},
-    {"const", "N=V,...", "values of the constants a PRISM-language source leaves undefined"},
+    {"const", "N=V,...", "values of the constants a PRISM-language source or JANI model leaves undefined"},
     {"check:property", "P...",
      "PRISM-syntax properties, e.g. 'P=? [ F \"goal\" ]'; with --property-file, a property's name selects it and N "
      "its N-th (PRISM's -prop), and only the selected ones run"},
