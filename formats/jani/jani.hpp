@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/error_code.hpp"
 #include "formats/prism_language/prism_model.hpp"
 #include "model/model.hpp"
 
@@ -41,6 +42,7 @@ struct Property {
   // the file and the place; empty when it can. `text` then names the
   // property's operator.
   std::string error;
+  ErrorCode error_code = ErrorCode::parse;  // with `error`: parse or unsupported
 };
 
 // .jani, optionally compressed (.jani.gz, .jani.xz).

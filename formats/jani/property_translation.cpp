@@ -95,6 +95,7 @@ std::vector<Property> PropertyTranslator::run() {
     } catch (const Error& error) {
       if (error.code() != ErrorCode::parse && error.code() != ErrorCode::unsupported) throw;
       property.error = error.what();
+      property.error_code = error.code();
       property.text = fmt::format("(JANI property \"{}\")", property.name);
     }
     out.push_back(std::move(property));

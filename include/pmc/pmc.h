@@ -387,7 +387,11 @@ PMC_API pmc_status pmc_model_load_files(const char* const* paths, uint64_t num_p
  * .pm, .sm, .nm or .prism, whatever the name) by exploring its reachable
  * states, as PRISM's explicit engine does: same states in the same order,
  * same transitions, with the source's labels (plus "init" and "deadlock")
- * and reward structures.
+ * and reward structures. A JANI model (a path ending .jani, or .jani.gz/.xz;
+ * types dtmc, ctmc, mdp) is built the same way, after its translation
+ * (transient booleans as labels, transient numbers as reward structures;
+ * errors name the JSON place, "m.jani: automata[0] \"main\", edges[3],
+ * guard: ...").
  *   path       the source file; read during the call only.
  *   constants  values of the constants the source leaves undefined, as
  *              "K=2,N=4,p=0.5,flag=true"; NULL or "" when it defines them
@@ -866,7 +870,12 @@ typedef struct pmc_properties pmc_properties;
  * type, a property using a constant without a value, two properties of the
  * same name, no property at all), PMC_ERROR_INVALID_ARGUMENT (NULL
  * pointers, malformed `constants`, a value of the wrong type for the
- * declared constant). Thread-safe. */
+ * declared constant). A JANI model (`.jani`, plain or compressed) gives its
+ * properties, named as in the file and translated to PRISM syntax (their
+ * constants are the model's, which pmc_check reads from the model built
+ * from the same file; `constants` is not used); one pmc cannot translate is
+ * still listed, and pmc_properties_text answers PMC_ERROR_UNSUPPORTED or
+ * PMC_ERROR_PARSE for it with the reason. Thread-safe. */
 PMC_API pmc_status pmc_properties_read(const char* path, const char* constants, pmc_properties** out_properties);
 
 /* As pmc_properties_read, from the file's contents `text`; `source_name`
@@ -883,8 +892,10 @@ PMC_API pmc_status pmc_properties_count(const pmc_properties* properties, uint64
 
 /* Property `index`, in file order: its name ("" when unnamed), its text with
  * the file's constants put in (the argument pmc_check takes), and the line it
- * starts on (from 1). Strings stay valid until the properties are freed.
- * PMC_ERROR_INVALID_ARGUMENT for an index out of range or NULL pointers. */
+ * starts on (from 1; 0 for a JANI model's). Strings stay valid until the
+ * properties are freed. PMC_ERROR_INVALID_ARGUMENT for an index out of
+ * range or NULL pointers; pmc_properties_text fails as pmc_properties_read
+ * says for a JANI property pmc cannot translate. */
 PMC_API pmc_status pmc_properties_name(const pmc_properties* properties, uint64_t index, const char** out_name);
 PMC_API pmc_status pmc_properties_text(const pmc_properties* properties, uint64_t index, const char** out_text);
 PMC_API pmc_status pmc_properties_line(const pmc_properties* properties, uint64_t index, uint64_t* out_line);

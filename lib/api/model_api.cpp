@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "api/guard.hpp"
+#include "formats/jani/jani.hpp"
 #include "formats/model_files.hpp"
 #include "model/model_memory.hpp"
 
@@ -109,7 +110,8 @@ pmc_status pmc_model_build_prism(const char* path, const char* constants, const 
     pmc::LoadOptions load = load_options_of(options);
     if (options != nullptr) load.max_states = options->max_states;
     load.constants = constants ? std::string(constants) : std::string();
-    publish(pmc::load_model({text_arg(path, "path")}, "prism-language", load), out_model);
+    const std::string file = text_arg(path, "path");
+    publish(pmc::load_model({file}, pmc::jani::is_jani_path(file) ? "jani" : "prism-language", load), out_model);
   });
 }
 

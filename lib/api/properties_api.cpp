@@ -5,10 +5,13 @@
 #include <vector>
 
 #include "api/guard.hpp"
+#include "formats/jani/jani.hpp"
 #include "property/properties_file.hpp"
 
 struct pmc_properties {
   std::vector<pmc::property::FileProperty> properties;
+  // A JANI model's: per property, the code of its `error` (if any).
+  std::vector<pmc::ErrorCode> error_codes;
 };
 
 namespace {
@@ -30,7 +33,15 @@ pmc_status pmc_properties_read(const char* path, const char* constants, pmc_prop
     require(path, "path");
     require(out_properties, "out_properties");
     auto holder = std::make_unique<pmc_properties>();
-    holder->properties = pmc::property::read_properties_file(path, constants != nullptr ? constants : "");
+    if (pmc::jani::is_jani_path(path)) {
+      for (pmc::jani::Property& p : pmc::jani::read_properties(path)) {
+        holder->properties.push_back({std::move(p.name), std::move(p.text), 0, std::move(p.error)});
+        holder->error_codes.push_back(p.error_code);
+      }
+      if (holder->properties.empty()) fail(ErrorCode::parse, "{}: the JANI model has no properties", path);
+    } else {
+      holder->properties = pmc::property::read_properties_file(path, constants != nullptr ? constants : "");
+    }
     *out_properties = holder.release();
   });
 }
@@ -66,6 +77,8 @@ pmc_status pmc_properties_name(const pmc_properties* properties, uint64_t index,
 pmc_status pmc_properties_text(const pmc_properties* properties, uint64_t index, const char** out_text) {
   return guarded([&] {
     const auto& property = property_at(properties, index);
+    // A JANI property pmc cannot translate: its reason.
+    if (!property.error.empty()) fail(properties->error_codes.at(index), "{}", property.error);
     require(out_text, "out_text") = property.text.c_str();
   });
 }

@@ -103,7 +103,8 @@ def load(path, format=None, *, strict=None, row_sum_tolerance=None, memory_limit
 
 def build_prism(path, constants=None, *, max_states=None, threads=None, strict=None, memory_limit=None, build=None):
     """Builds a pmc.Model from a PRISM-language source (.pm, .sm, .nm, .prism)
-    by exploring its reachable states, as PRISM's explicit engine does.
+    or a JANI model (.jani) by exploring its reachable states, as PRISM's
+    explicit engine does.
 
     `constants` sets the constants the source leaves undefined: a str
     "K=2,N=4" or a dict {"K": 2, "N": 4} (bools as true/false); None when

@@ -13,8 +13,15 @@ immutable and may be shared between threads.
 
 import ctypes
 
-from .errors import check, lib
+from .errors import Error, check, lib
 from .model import constants_arg, fs_path
+
+
+def _text(text):
+    """A property's text, or the error that stands for it."""
+    if isinstance(text, Error):
+        raise text
+    return text
 
 
 class Properties:
@@ -31,7 +38,11 @@ class Properties:
         """Reads the properties file at ``path`` (str or os.PathLike).
         ``constants`` ("N=3,K=2" or a dict) gives the values of constants the
         file declares without one. Raises pmc.FileError when it cannot be read,
-        pmc.ParseError (message "FILE:LINE: ...") when it is malformed."""
+        pmc.ParseError (message "FILE:LINE: ...") when it is malformed.
+        A JANI model (.jani) gives its own properties in PRISM syntax; one
+        pmc cannot translate raises its error (pmc.UnsupportedError or
+        pmc.ParseError, naming the property) only where its text is asked
+        for (iterating or indexing)."""
         native = lib()
         handle = ctypes.c_void_p()
         check(native.pmc_properties_read(fs_path(path), constants_arg(constants), ctypes.byref(handle)))
@@ -58,22 +69,26 @@ class Properties:
             for index in range(count.value):
                 name, text, line = ctypes.c_char_p(), ctypes.c_char_p(), ctypes.c_uint64()
                 check(native.pmc_properties_name(handle, index, ctypes.byref(name)))
-                check(native.pmc_properties_text(handle, index, ctypes.byref(text)))
                 check(native.pmc_properties_line(handle, index, ctypes.byref(line)))
-                entries.append((name.value.decode("utf-8"), text.value.decode("utf-8"), line.value))
+                try:
+                    check(native.pmc_properties_text(handle, index, ctypes.byref(text)))
+                    text = text.value.decode("utf-8")
+                except Error as error:  # a JANI property pmc cannot translate: raised where it is used
+                    text = error
+                entries.append((name.value.decode("utf-8"), text, line.value))
             return cls(entries)
         finally:
             native.pmc_properties_free(handle)
 
     def __iter__(self):
-        return ((name, text) for name, text, _ in self._entries)
+        return ((name, _text(text)) for name, text, _ in self._entries)
 
     def __len__(self):
         return len(self._entries)
 
     def __getitem__(self, index):
         name, text, _ = self._entries[index]
-        return name, text
+        return name, _text(text)
 
     @property
     def names(self):
@@ -83,7 +98,13 @@ class Properties:
     @property
     def texts(self):
         """The property texts, the file's constants put in."""
-        return [text for _, text, _ in self._entries]
+        return [_text(text) for _, text, _ in self._entries]
+
+    def error(self, index):
+        """Why property ``index`` cannot be checked (a pmc.Error; a JANI
+        property pmc cannot translate), or None."""
+        text = self._entries[index][1]
+        return text if isinstance(text, Error) else None
 
     def line(self, index):
         """The line property ``index`` starts on (from 1)."""
