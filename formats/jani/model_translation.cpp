@@ -581,6 +581,13 @@ class ModelTranslator {
     PropertyTranslator translator(doc_, file_, places_, globals_, type_);
     out_.properties = translator.run();
     reward_expressions_ = translator.reward_expressions();
+    for (auto& [name, value] : translator.formulas()) {
+      expression::FormulaDeclaration f;
+      f.name = name;
+      f.position = {value.line, 0};
+      f.value = std::move(value);
+      out_.program.formulas.push_back(std::move(f));
+    }
   }
 
   // A transient variable's value in a state: its locations' transient
@@ -669,7 +676,7 @@ class ModelTranslator {
     for (const Transient* t : used) zeros[t->name] = integer_node(0, place);
     s.transient_values = &zeros;
     const Node base = translate_expression(e, s);
-    out_.program.rewards.push_back(std::move(rewards));
+    std::vector<EarnedReward> earned;
     for (const ModuleCommand& mc : module_commands_) {
       auto assigned = edge_transients_.find(edge_key(mc.element, mc.edge));
       if (assigned == edge_transients_.end()) continue;
@@ -683,9 +690,49 @@ class ModelTranslator {
       if (!any) continue;
       ExpressionScope es = scope(mc_place(mc), &elements_[mc.element]);
       es.transient_values = &on_edge;
-      Node value = operation(NodeKind::subtract, {translate_expression(e, es), base}, es.place);
-      SyntaxCommand& command = out_.program.modules[mc.module].commands[mc.command];
-      command.rewards.push_back(SyntaxCommandReward{name, std::move(value), {es.place, 0}});
+      earned.push_back({mc, operation(NodeKind::subtract, {translate_expression(e, es), base}, es.place)});
+    }
+    attach_transition_rewards(name, earned, rewards);
+    out_.program.rewards.push_back(std::move(rewards));
+  }
+
+  struct EarnedReward {
+    ModuleCommand command;
+    Node value;
+  };
+
+  // The edges' rewards, as PRISM's `[a] true : v` items where that says the
+  // same (so that the GPU explorer, which has no command rewards, builds
+  // the model too): every command of one action in one module earns the
+  // same value (for silent commands, every silent command of every module,
+  // since `[]` items reach them all). Otherwise each command earns its own.
+  void attach_transition_rewards(const std::string& name, std::vector<EarnedReward>& earned, SyntaxRewards& rewards) {
+    // Group key: (module, action) for vector actions, (all modules, "") for silent ones.
+    auto key = [&](const ModuleCommand& mc) {
+      const std::string& action = out_.program.modules[mc.module].commands[mc.command].action;
+      return std::make_pair(action.empty() ? SIZE_MAX : mc.module, action);
+    };
+    std::map<std::pair<size_t, std::string>, size_t> commands_in_group;
+    for (const ModuleCommand& mc : module_commands_) ++commands_in_group[key(mc)];
+    std::map<std::pair<size_t, std::string>, std::vector<EarnedReward*>> groups;
+    for (EarnedReward& r : earned) groups[key(r.command)].push_back(&r);
+    for (auto& [group, members] : groups) {
+      const std::string text = expression::node_to_string(members.front()->value);
+      const bool uniform =
+          members.size() == commands_in_group[group] &&
+          std::all_of(members.begin(), members.end(),
+                      [&](const EarnedReward* r) { return expression::node_to_string(r->value) == text; });
+      if (uniform) {
+        const uint32_t place = members.front()->value.line;
+        rewards.items.push_back(
+            SyntaxRewardItem{true, group.second, boolean_node(true, place), members.front()->value, {place, 0}});
+        continue;
+      }
+      for (EarnedReward* r : members) {
+        SyntaxCommand& command = out_.program.modules[r->command.module].commands[r->command.command];
+        const uint32_t place = r->value.line;
+        command.rewards.push_back(SyntaxCommandReward{name, std::move(r->value), {place, 0}});
+      }
     }
   }
   uint32_t mc_place(const ModuleCommand& mc) const {

@@ -1,6 +1,7 @@
 #include "formats/jani/property_translation.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "common/error.hpp"
 #include "expression/syntax_tree.hpp"
@@ -43,7 +44,32 @@ std::string PropertyTranslator::optimum(const std::string& op) const {
 }
 
 std::string PropertyTranslator::predicate(const Json& e, uint32_t place) {
-  return expression::node_to_string(translate_expression(e, scope(place)));
+  return expression::node_to_string(conditionals_to_formulas(translate_expression(e, scope(place)), place));
+}
+
+Node PropertyTranslator::conditionals_to_formulas(Node n, uint32_t place) {
+  if (n.kind != NodeKind::conditional) {
+    for (Node& c : n.children) c = conditionals_to_formulas(std::move(c), place);
+    return n;
+  }
+  // The formula's name: the property's, letters, digits and '_' kept.
+  std::string base;
+  for (char c : property_name_) base += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (base.empty() || std::isdigit(static_cast<unsigned char>(base[0]))) base = "property_" + base;
+  std::string name;
+  for (size_t k = formulas_.size() + 1;; ++k) {
+    name = fmt::format("{}_if{}", base, k);
+    const bool taken = globals_.count(name) > 0 || std::any_of(formulas_.begin(), formulas_.end(),
+                                                               [&](const auto& f) { return f.first == name; });
+    if (!taken) break;
+  }
+  const std::string text = expression::node_to_string(n);
+  if (text.find('"') != std::string::npos) {
+    fail(ErrorCode::unsupported, "{}: {}: a conditional over labels in a property is not supported", file_,
+         places_[place]);
+  }
+  formulas_.emplace_back(name, std::move(n));
+  return identifier_node(name, place);
 }
 
 std::vector<Property> PropertyTranslator::run() {
@@ -61,6 +87,7 @@ std::vector<Property> PropertyTranslator::run() {
     property.name = p.is_object() && p.contains("name") && p["name"].is_string() ? p["name"].get<std::string>()
                                                                                   : fmt::format("property {}", i + 1);
     const uint32_t place = places_.add(fmt::format("properties[{}] \"{}\"", i, property.name));
+    property_name_ = property.name;
     try {
       if (!p.is_object() || !p.contains("expression")) {
         fail(ErrorCode::parse, "{}: {}: a property needs \"name\" and \"expression\"", file_, places_[place]);

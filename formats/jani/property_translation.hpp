@@ -33,6 +33,9 @@ class PropertyTranslator {
   // The reward structures the properties use: name, and the expression
   // (nullptr where the name is a transient variable's).
   const std::vector<std::pair<std::string, const Json*>>& reward_expressions() const { return rewards_; }
+  // PRISM's property syntax has no `c ? a : b`: each conditional in a
+  // property is a formula of the model that the property names instead.
+  std::vector<std::pair<std::string, Node>>& formulas() { return formulas_; }
 
  private:
   std::string query(const Json& e, uint32_t place, const std::string& bound);
@@ -50,7 +53,10 @@ class PropertyTranslator {
   Places& places_;
   const std::unordered_map<std::string, NameMeaning>& globals_;
   ModelType type_;
+  Node conditionals_to_formulas(Node n, uint32_t place);
   std::vector<std::pair<std::string, const Json*>> rewards_;
+  std::vector<std::pair<std::string, Node>> formulas_;
+  std::string property_name_;  // the property being translated, for its formulas' names
 };
 
 }  // namespace pmc::jani
