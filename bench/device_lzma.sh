@@ -32,3 +32,15 @@ if ! pkg-config --exists gmpxx 2>/dev/null && ls .dev-fuzz/debs/libgmp-dev_*.deb
   export LD_LIBRARY_PATH=$gmp_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   echo "gmp: Debian's packages unpacked in /tmp/gmp (C library: ${system_gmp:-none found})"
 fi
+
+# nlohmann-json likewise (UMB's index.json, JANI models), header-only, from
+# Debian's nlohmann-json3-dev in .dev-fuzz/debs: without it the build
+# answers Error(unsupported) for .umb and .jani files.
+if ! pkg-config --exists nlohmann_json 2>/dev/null && ls .dev-fuzz/debs/nlohmann-json3-dev_*.deb >/dev/null 2>&1; then
+  for deb in .dev-fuzz/debs/nlohmann-json3-dev_*.deb; do
+    if command -v dpkg >/dev/null; then dpkg -x "$deb" /tmp/json; else (mkdir -p /tmp/json && cd /tmp/json && ar p "$OLDPWD/$deb" data.tar.xz | tar xJ); fi
+  done
+  sed -i "s|/usr|/tmp/json/usr|" /tmp/json/usr/share/pkgconfig/nlohmann_json.pc
+  export PKG_CONFIG_PATH=/tmp/json/usr/share/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+  echo "nlohmann-json: Debian's package unpacked in /tmp/json"
+fi
