@@ -10,16 +10,14 @@
 #                                     byte for byte; then `pmc check` of consensus N=8 K=2 from the JANI file
 #                                     at the defaults
 #   JANI         the QVBS JANI files and PRISM originals (default .dev-jani)
+#   ONLY         a space-separated subset of the JANI files (default: all)
 source bench/device_env.sh
 PART=${1:-test}
 J=${JANI:-.dev-jani}
 
 seconds() {  # the whole command's wall seconds
-  local start end
-  start=$(date +%s.%N)
-  "$@" > /dev/null 2>> "$OUT/errors.log" || echo "FAILED: $*" | tee -a "$OUT/errors.log"
-  end=$(date +%s.%N)
-  echo "$end - $start" | bc
+  /usr/bin/time -f %e -o /tmp/seconds "$@" > /dev/null 2>> "$OUT/errors.log" || echo "FAILED: $*" >> "$OUT/errors.log"
+  tail -1 /tmp/seconds
 }
 median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 counts() { $PMC info --model "$1" ${2:+--const $2} | grep -E "^(states|transitions|choices):" | tr -s ' ' | tr '\n' ' '; }
@@ -36,6 +34,7 @@ case "$PART" in
     # name of the JANI file, PRISM original, constants
     while read -r jani prism constants; do
       [ -f "$J/$jani" ] || continue
+      [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $jani "* ]] && continue
       const=${constants#-}
       cj=$(counts "$J/$jani" "$const"); cp_=$(counts "$J/$prism" "$const")
       [ "$cj" = "$cp_" ] || echo "COUNTS DIFFER: $jani ($cj) vs $prism ($cp_)"
@@ -46,7 +45,7 @@ case "$PART" in
       done
       mj=$(median3 "${tj[@]}"); mp=$(median3 "${tp[@]}")
       printf '%-22s %-28s %s| JANI %6.2f s (%s) PRISM %6.2f s (%s) ratio %.2f\n' "$jani" "$const" "$cj" "$mj" \
-        "${tj[*]}" "$mp" "${tp[*]}" "$(echo "$mj / $mp" | bc -l)"
+        "${tj[*]}" "$mp" "${tp[*]}" "$(awk "BEGIN { print $mj / $mp }")"
       $PMC convert "$J/$jani" /tmp/jani_cpu.pmcb ${const:+--const $const} --build cpu 2>> "$OUT/errors.log"
       $PMC convert "$J/$jani" /tmp/jani_gpu.pmcb ${const:+--const $const} --build gpu 2> "$OUT/gpu_warnings.log"
       if cmp -s /tmp/jani_cpu.pmcb /tmp/jani_gpu.pmcb; then echo "  --build gpu: byte-identical to --build cpu";
