@@ -671,7 +671,12 @@ class ModelTranslator {
     for (const Transient* t : used) values[t->name] = state_value(*t);
     s.transient_values = &values;
     Node state = translate_expression(e, s);
-    rewards.items.push_back(SyntaxRewardItem{false, "", boolean_node(true, place), std::move(state), {place, 0}});
+    // A reward only edges earn (its state value the literal 0) has no state rewards.
+    const bool zero = (state.kind == NodeKind::integer && state.int_value == 0) ||
+                      (state.kind == NodeKind::real && state.real_value == 0);
+    if (!zero) {
+      rewards.items.push_back(SyntaxRewardItem{false, "", boolean_node(true, place), std::move(state), {place, 0}});
+    }
     std::unordered_map<std::string, Node> zeros;
     for (const Transient* t : used) zeros[t->name] = integer_node(0, place);
     s.transient_values = &zeros;
