@@ -155,7 +155,8 @@ impl Model {
     }
 
     /// Builds a model from a PRISM-language source (`.pm`, `.sm`, `.nm`,
-    /// `.prism`) by exploring its reachable states as PRISM does.
+    /// `.prism`), or a JANI model (`.jani`), by exploring its reachable
+    /// states as PRISM does.
     /// `constants` gives the values of the constants the source leaves
     /// undefined, as `"K=2,N=4"` (`None` or `""` when it defines them all);
     /// `options` (`&options` or `None`) may set strictness, threads and

@@ -66,8 +66,9 @@ public final class Model extends NativeHandle {
   }
 
   /**
-   * Builds a model from a PRISM-language source (.pm, .sm, .nm, .prism) by
-   * exploring its reachable states as PRISM does ({@code pmc_model_build_prism}).
+   * Builds a model from a PRISM-language source (.pm, .sm, .nm, .prism), or
+   * a JANI model (.jani), by exploring its reachable states as PRISM does
+   * ({@code pmc_model_build_prism}).
    *
    * @param path the source file
    * @param constants values of the constants the source leaves undefined,
