@@ -97,11 +97,10 @@ std::string jani_model_argument(const Arguments& args) {
   return jani && models.size() == 1 ? models[0] : std::string();
 }
 
-namespace {
-
 // A JANI model's properties as a properties file (no constants, formulas
 // or labels of its own: the model's constants and labels are what they read).
-PropertiesFile jani_properties_file(const std::string& path) {
+PropertiesFile read_properties_or_jani(const std::string& path) {
+  if (!jani::is_jani_path(path)) return property::read_properties(path);
   PropertiesFile file;
   file.file_name = path;
   for (jani::Property& p : jani::read_properties(path)) {
@@ -114,14 +113,12 @@ PropertiesFile jani_properties_file(const std::string& path) {
   return file;
 }
 
-}  // namespace
-
 PropertySelection select_properties(const Arguments& args) {
   PropertySelection selection;
   const std::string properties_file = properties_file_argument(args);
   const std::string jani_model = properties_file.empty() ? jani_model_argument(args) : std::string();
   if (!properties_file.empty()) selection.file = property::read_properties(properties_file);
-  if (!jani_model.empty()) selection.file = jani_properties_file(jani_model);
+  if (!jani_model.empty()) selection.file = read_properties_or_jani(jani_model);
   const PropertiesFile* file = selection.file ? &*selection.file : nullptr;
   bool selected = false;
   for (const std::string& text : args.values("property")) {

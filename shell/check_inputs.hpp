@@ -40,6 +40,10 @@ bool is_properties_file_name(const std::string& path);
 // The properties file of the command: --property-file, else one among the
 // model files; empty when neither. Throws Error(invalid_argument) when two are given.
 std::string properties_file_argument(const Arguments& args);
+// A properties file, or a JANI model's properties (by extension) as one.
+// Errors as property::read_properties and jani::read_properties.
+property::PropertiesFile read_properties_or_jani(const std::string& path);
+
 // The command's model when it is one JANI file, whose properties are then
 // the command's properties file; else empty.
 std::string jani_model_argument(const Arguments& args);

@@ -336,7 +336,7 @@ CheckRequest parse_check(const std::string& rest) {
       if (value.empty()) fail(ErrorCode::invalid_argument, "{} needs a file name", option);
       if (option == "--file") {
         if (request.file) fail(ErrorCode::invalid_argument, "check takes one --file");
-        request.file = property::read_properties(value);
+        request.file = read_properties_or_jani(value);
         for (const FileProperty& p : request.file->properties) request.properties.push_back(p);
       } else {
         request.scheduler_file = value;
@@ -400,6 +400,7 @@ LineOutcome check_properties(Session& session, const std::string& rest) {
     const FileProperty& property = request.properties[k];
     const std::string& text = property.text;
     try {
+      if (!property.error.empty()) fail(ErrorCode::unsupported, "{}", property.error);
       CheckResult result = check(*loaded.model, text, options);
       progress.clear();
       if (!request.scheduler_file.empty() && (!result.scheduler.empty() || request.properties.size() == 1)) {
@@ -585,8 +586,8 @@ const std::vector<ReplCommand>& repl_commands() {
        labels},
       {"rewards", "", "the current model's reward structures", {"--json"}, ArgumentKind::none, rewards},
       {"check", "PROPERTY [; PROPERTY...] | --file FILE [--const N=V,...]  [--scheduler FILE] [--json]",
-       "check properties on the current model (P=? [ F \"goal\" ]); --const gives the file's open constants "
-       "(F<=T: --const T=10); Ctrl-C cancels",
+       "check properties on the current model (P=? [ F \"goal\" ]), or a properties file's (--file F: a .props "
+       "file, or a JANI model's own); --const gives the file's open constants (F<=T: --const T=10); Ctrl-C cancels",
        {"--file", "--const", "--scheduler", "--json"}, ArgumentKind::properties, check_properties},
       {"synth", "--param K=LO:HI... [--threshold T | --max | --min] [--epsilon E] [--max-regions N] [--plot F.svg] PROPERTY",
        "parameter synthesis on the current model (a parametric CTMC): regions meeting a threshold, or holding the "
