@@ -50,7 +50,7 @@ struct Translator {
       if (auto g = scope.globals->find(name); g != scope.globals->end()) meaning = &g->second;
     }
     if (meaning == nullptr) {
-      fail_at(scope, ErrorCode::parse, fmt::format("unknown identifier '{}' (no constant, variable or function "
+      fail_at(scope, ErrorCode::parse, fmt::format("unknown identifier {} (no constant, variable or function "
                                                    "parameter of that name is in scope)", quote_for_message(name)));
     }
     if (meaning->kind != NameMeaning::Kind::transient) return identifier_node(meaning->program_name, scope.place);
@@ -232,7 +232,7 @@ struct Translator {
               fmt::format("the operator \"{}\" (JANI's arrays, datatypes, nondeterministic selection or "
                           "derivatives) is not supported", op));
     }
-    fail_at(scope, ErrorCode::unsupported, fmt::format("unknown or unsupported operator \"{}\"", quote_for_message(op)));
+    fail_at(scope, ErrorCode::unsupported, fmt::format("unknown or unsupported operator {}", quote_for_message(op)));
   }
 };
 

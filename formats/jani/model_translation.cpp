@@ -139,7 +139,7 @@ class ModelTranslator {
 
   void claim(const std::string& name, uint32_t place) {
     if (!used_names_.insert(name).second) {
-      error(place, ErrorCode::parse, "the name '{}' is declared twice", quote_for_message(name));
+      error(place, ErrorCode::parse, "the name {} is declared twice", quote_for_message(name));
     }
   }
 
@@ -153,7 +153,7 @@ class ModelTranslator {
     } else if (type == "mdp") {
       out_.program.type = ModelType::mdp;
     } else {
-      error(place, ErrorCode::unsupported, "model type '{}' is not supported (pmc builds dtmc, ctmc and mdp{})",
+      error(place, ErrorCode::unsupported, "model type {} is not supported (pmc builds dtmc, ctmc and mdp{})",
             quote_for_message(type),
             type == "lts" || type == "ma" || type == "pta" || type == "sta" || type == "ha" || type == "sha" ||
                     type == "ctmdp"
@@ -172,7 +172,7 @@ class ModelTranslator {
     for (const Json& f : array_member(doc_, "features", place, false)) {
       if (!f.is_string()) error(place, ErrorCode::parse, "a feature must be a string, found {}", json_type_name(f));
       if (!k_supported_features.count(f.get<std::string>())) {
-        error(place, ErrorCode::unsupported, "the JANI extension \"{}\" is not supported (pmc reads {})",
+        error(place, ErrorCode::unsupported, "the JANI extension {} is not supported (pmc reads {})",
               quote_for_message(f.get<std::string>()), "derived-operators, functions and state-exit-rewards");
       }
     }
@@ -200,7 +200,7 @@ class ModelTranslator {
         error(place, ErrorCode::unsupported, "type '{}' belongs to timed and hybrid models, which pmc does not build",
               name);
       } else {
-        error(place, ErrorCode::parse, "unknown type '{}' (bool, int, real or a bounded type)", quote_for_message(name));
+        error(place, ErrorCode::parse, "unknown type {} (bool, int, real or a bounded type)", quote_for_message(name));
       }
       return out;
     }
@@ -331,7 +331,7 @@ class ModelTranslator {
       const uint32_t here = places_.add(fmt::format("system, elements[{}]", i));
       const std::string name = required_name(elements[i], "automaton", here);
       auto found = automata_.find(name);
-      if (found == automata_.end()) error(here, ErrorCode::parse, "no automaton is named '{}'", quote_for_message(name));
+      if (found == automata_.end()) error(here, ErrorCode::parse, "no automaton is named {}", quote_for_message(name));
       if (elements[i].contains("input-enable") && !elements[i]["input-enable"].empty()) {
         error(here, ErrorCode::unsupported, "\"input-enable\" is not supported");
       }
@@ -369,7 +369,7 @@ class ModelTranslator {
         }
         if (!a.is_string()) error(here, ErrorCode::parse, "a vector's entry is an action name or null");
         if (!declared_actions.count(a.get<std::string>())) {
-          error(here, ErrorCode::parse, "action '{}' is not declared in \"actions\"", quote_for_message(a.get<std::string>()));
+          error(here, ErrorCode::parse, "action {} is not declared in \"actions\"", quote_for_message(a.get<std::string>()));
         }
         v.actions.push_back(a.get<std::string>());
       }
@@ -525,7 +525,7 @@ class ModelTranslator {
         const std::string name = ref.get<std::string>();
         const Json& value = required(assignments[k], "value", a);
         const NameMeaning* meaning = lookup(e, name);
-        if (meaning == nullptr) error(a, ErrorCode::parse, "assignment to unknown variable '{}'", quote_for_message(name));
+        if (meaning == nullptr) error(a, ErrorCode::parse, "assignment to unknown variable {}", quote_for_message(name));
         if (meaning->kind == NameMeaning::Kind::constant) error(a, ErrorCode::parse, "assignment to constant '{}'", name);
         if (meaning->kind == NameMeaning::Kind::transient) {
           transient_assignments.emplace_back(name, value.dump());

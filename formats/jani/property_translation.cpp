@@ -111,7 +111,7 @@ std::vector<Property> PropertyTranslator::run() {
           const auto f = std::find_if(std::begin(k_functions), std::end(k_functions),
                                       [&](const auto& entry) { return fun == entry.first; });
           if (f == std::end(k_functions)) {
-            fail(ErrorCode::parse, "{}: {}: unknown filter function \"{}\"", file_, places_[place],
+            fail(ErrorCode::parse, "{}: {}: unknown filter function {}", file_, places_[place],
                  quote_for_message(fun));
           }
           property.text = fmt::format("filter({}, {}, {})", f->second, values, predicate(states, place));
@@ -294,7 +294,7 @@ std::string PropertyTranslator::path(const Json& e, uint32_t place) {
   if (op == "W") return fmt::format("{} W{} {}", operand("left"), bound, operand("right"));
   if (op == "F") return fmt::format("F{} {}", bound, operand("exp"));
   if (op == "G") return fmt::format("G{} {}", bound, operand("exp"));
-  fail(ErrorCode::unsupported, "{}: {}: path operator \"{}\" is not supported", file_, places_[place],
+  fail(ErrorCode::unsupported, "{}: {}: path operator {} is not supported", file_, places_[place],
        quote_for_message(op));
 }
 
