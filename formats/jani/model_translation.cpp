@@ -748,13 +748,17 @@ class ModelTranslator {
   // `init ... endinit` condition (variables without an initial value,
   // several initial locations, or "restrict-initial").
   void initial_states() {
-    std::optional<Node> restrict;
-    if (doc_.contains("restrict-initial")) {
-      const uint32_t place = places_.add("\"restrict-initial\"");
-      Node r = translate_expression(wrapped(doc_["restrict-initial"], place), scope(place));
-      if (!(r.kind == NodeKind::boolean && r.int_value == 1)) restrict = std::move(r);
-    }
-    if (!restrict && !any_free_initial_) {
+    // The model's "restrict-initial" and each automaton's (over its local variables).
+    std::vector<Node> restrictions;
+    auto restriction = [&](const Json& holder, const std::string& where, const Element* element) {
+      if (!holder.contains("restrict-initial")) return;
+      const uint32_t place = places_.add(where);
+      Node r = translate_expression(wrapped(holder["restrict-initial"], place), scope(place, element));
+      if (!(r.kind == NodeKind::boolean && r.int_value == 1)) restrictions.push_back(std::move(r));
+    };
+    restriction(doc_, "\"restrict-initial\"", nullptr);
+    for (const Element& e : elements_) restriction(*e.automaton, e.path + ", restrict-initial", &e);
+    if (restrictions.empty() && !any_free_initial_) {
       for (InitialValue& v : initial_values_) variable_syntax(v.variable)->init = std::move(v.value);
       return;
     }
@@ -771,7 +775,7 @@ class ModelTranslator {
       for (size_t k = 1; k < any.size(); ++k) either = operation(NodeKind::logical_or, {std::move(either), std::move(any[k])}, place);
       conjuncts.push_back(std::move(either));
     }
-    if (restrict) conjuncts.push_back(std::move(*restrict));
+    for (Node& r : restrictions) conjuncts.push_back(std::move(r));
     const uint32_t place = places_.add("the initial states");
     Node init = conjuncts.empty() ? boolean_node(true, place) : std::move(conjuncts[0]);
     for (size_t k = 1; k < conjuncts.size(); ++k) init = operation(NodeKind::logical_and, {std::move(init), std::move(conjuncts[k])}, place);
