@@ -214,11 +214,15 @@ std::string PropertyTranslator::reward(const Json& e, uint32_t place) {
     accumulates = !a.empty();
     const bool time = std::find(a.begin(), a.end(), Json("time")) != a.end();
     const bool steps = std::find(a.begin(), a.end(), Json("steps")) != a.end();
+    // "exit" (state-exit-rewards): a state's reward collected as the state is
+    // left, once per step in discrete time: PRISM's state rewards, which is
+    // how QVBS writes the state rewards of PRISM's dtmc and mdp models.
+    const bool exit = std::find(a.begin(), a.end(), Json("exit")) != a.end();
     if (type_ == ModelType::ctmc && accumulates && !time) {
-      fail(ErrorCode::unsupported, "{}: {}: a ctmc's rewards accumulated over steps only (pmc accumulates them over "
-           "time, PRISM's semantics)", file_, places_[place]);
+      fail(ErrorCode::unsupported, "{}: {}: a ctmc's rewards accumulated without \"time\" (pmc accumulates them "
+           "over time, PRISM's semantics)", file_, places_[place]);
     }
-    if (type_ != ModelType::ctmc && accumulates && !steps) {
+    if (type_ != ModelType::ctmc && accumulates && !steps && !exit) {
       fail(ErrorCode::unsupported, "{}: {}: a {}'s rewards accumulated over time only (pmc accumulates them per "
            "step, PRISM's semantics)", file_, places_[place], type_ == ModelType::dtmc ? "dtmc" : "mdp");
     }
