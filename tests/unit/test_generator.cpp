@@ -7,27 +7,21 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "pmc/pmc.h"
+#include "support/explicit_files.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
+
+using pmc::testing::read_file;
 
 const std::string k_data = PMC_TEST_DATA_DIR;
 const std::string k_die_source = k_data + "/../../examples/die/die.pm";
 
 std::string last_error() { return pmc_last_error(); }
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Owning handles, so a failed assertion leaks nothing (the ASan run).
 struct ModelHandle {
@@ -59,12 +53,7 @@ void expect_same_files(const pmc_model* generated, const pmc_model* source) {
   pmc::testing::TempDir dir;
   ASSERT_EQ(pmc_model_save(generated, dir.path("generated.tra").c_str(), nullptr), PMC_OK) << last_error();
   ASSERT_EQ(pmc_model_save(source, dir.path("source.tra").c_str(), nullptr), PMC_OK) << last_error();
-  for (const char* extension : {".tra", ".lab", ".srew", ".trew"}) {
-    const std::string a = read_file(dir.path(std::string("generated") + extension));
-    const std::string b = read_file(dir.path(std::string("source") + extension));
-    EXPECT_EQ(a, b) << extension << " files differ";
-  }
-  EXPECT_FALSE(read_file(dir.path("generated.tra")).empty());
+  pmc::testing::expect_same_prism_files(dir.path("generated.tra"), dir.path("source.tra"));
 }
 
 // --- The die (examples/die/die.pm): state [s, d], one byte each. ---------
