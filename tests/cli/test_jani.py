@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""JANI models through the real `pmc` (formats/jani; the models are the
+hand-written ones of tests/data/jani): `pmc check` checks every property of
+the file, named, or those --property names, or PRISM text given instead;
+JSON records carry the names; a property pmc cannot translate fails alone
+(exit 1, the others printed); `pmc info` and `pmc convert` build the model;
+an open constant's message says how to set it.
+
+Usage: test_jani.py PATH/TO/pmc   (meson passes it; PMC_SOURCE_ROOT locates tests/data/jani)
+
+Values by hand (the models' comments): consensus with K=2 has 272 states;
+disagree 13/120, steps_min 48; the die's six 1/6; the relay 11 states, 14
+choices, 17 transitions and 3 initial states.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from cli_support import exit_with_status, source_root
+
+PMC = None
+DATA = os.path.join(source_root(), "tests", "data", "jani")
+CONSENSUS = os.path.join(DATA, "consensus.jani")
+DIE = os.path.join(DATA, "die.jani")
+RELAY = os.path.join(DATA, "relay.jani")
+CONSENSUS_NAMES = ["disagree", "all_ones", "steps_max", "steps_min", "finished_within_T", "terminates"]
+
+
+def pmc(*args, status=0):
+    run = subprocess.run([PMC, *args], capture_output=True, text=True, timeout=120)
+    if status is not None and run.returncode != status:
+        raise AssertionError(f"pmc {' '.join(args)}: exit {run.returncode}, expected {status}: {run.stderr}")
+    return run
+
+
+def records(run):
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+class Check(unittest.TestCase):
+    def test_every_property_of_the_file_named(self):
+        out = pmc("check", "--model", CONSENSUS, "--const", "K=2").stdout
+        results = [line for line in out.splitlines() if not line.startswith("  ")]
+        self.assertEqual([line.split(":")[0] for line in results], [f'"{n}"' for n in CONSENSUS_NAMES])
+        self.assertIn('"disagree": Pmax=? [ F "finished" & !"agree" ]: 0.10833', out)
+        self.assertIn('"steps_min": R{"steps"}min=? [ F "finished" ]: 48.0000', out)
+        self.assertIn('"terminates": filter(forall, Pmin>=1 [ F "finished" ], "init"): true', out)
+
+    def test_property_selects_by_name(self):
+        out = pmc("check", "--model", CONSENSUS, "--const", "K=2", "--property", "steps_min").stdout
+        self.assertTrue(out.startswith('"steps_min": R{"steps"}min=? [ F "finished" ]: 48.0000'), out)
+        self.assertNotIn("disagree", out)
+        # Two names, in the order given.
+        rs = records(pmc("check", "--model", CONSENSUS, "--const", "K=2", "--property", "steps_max", "disagree",
+                         "--json"))
+        self.assertEqual([r["name"] for r in rs], ["steps_max", "disagree"])
+
+    def test_an_unknown_name_lists_the_names(self):
+        run = pmc("check", "--model", CONSENSUS, "--const", "K=2", "--property", "nosuch", status=2)
+        self.assertEqual(run.stdout, "")
+        listed = ", ".join(f'"{n}"' for n in CONSENSUS_NAMES)
+        self.assertIn(f'has no property named "nosuch" (its properties: {listed})', run.stderr)
+
+    def test_prism_text_instead_of_the_files_properties(self):
+        out = pmc("check", "--model", DIE, "--property", 'P=? [ F "six" ]').stdout
+        self.assertTrue(out.startswith('P=? [ F "six" ]: 0.16666'), out)
+        self.assertNotIn("flips", out)
+
+    def test_json_records_carry_the_names(self):
+        rs = records(pmc("check", "--model", CONSENSUS, "--const", "K=2", "--json"))
+        self.assertEqual([r["name"] for r in rs], CONSENSUS_NAMES)
+        by_name = {r["name"]: r for r in rs}
+        self.assertAlmostEqual(by_name["disagree"]["value"], 13 / 120, delta=1e-6)
+        self.assertLessEqual(by_name["steps_min"]["lower"], 48)
+        self.assertGreaterEqual(by_name["steps_min"]["upper"], 48)
+        self.assertEqual(by_name["disagree"]["states"], 272)
+
+    def test_an_untranslatable_property_fails_alone(self):
+        # The die with a reward-bounded property (JANI's reward-bounds) between its two.
+        with open(DIE, encoding="utf-8") as f:
+            model = json.load(f)
+        model["properties"].insert(1, {"name": "bounded", "expression": {
+            "op": "filter", "fun": "values", "states": {"op": "initial"},
+            "values": {"op": "Pmax", "exp": {"op": "F", "exp": "six", "reward-bounds": [
+                {"exp": "coin_flips", "accumulate": ["steps"], "bounds": {"upper": 3}}]}}}})
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "die.jani")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(model, f, ensure_ascii=False)
+            run = pmc("check", "--model", path, status=1)
+            self.assertIn('"six": P=? [ true U "six" ]: 0.16666', run.stdout)
+            self.assertIn('"flips": R{"coin_flips"}=? [ F "done" ]: 3.66666', run.stdout)
+            self.assertIn(f'pmc check: error: "bounded": {path}: properties[1] "bounded": reward-bounded path '
+                          "formulas are not supported", run.stderr)
+            rs = records(pmc("check", "--model", path, "--json", status=1))
+            self.assertEqual([r["name"] for r in rs], ["six", "bounded", "flips"])
+            self.assertEqual(rs[1]["error_code"], "unsupported")
+            self.assertNotIn("error", rs[0])
+
+    def test_a_missing_constant_says_how_to_set_it(self):
+        run = pmc("check", "--model", CONSENSUS, status=1)
+        self.assertEqual(run.stdout, "")
+        self.assertIn(f"pmc check: error: {CONSENSUS}: undefined constant K (int): set it with --const K=...",
+                      run.stderr)
+        run = pmc("info", "--model", CONSENSUS, status=1)
+        self.assertIn("undefined constant K (int): set it with --const K=...", run.stderr)
+
+    def test_help_mentions_jani(self):
+        out = pmc("check", "--help").stdout
+        self.assertIn("a JANI model (.jani, whose properties pmc check checks unless --property is given)", out)
+        format_help = [line for line in out.splitlines() if line.startswith("  --format F")]
+        self.assertEqual(len(format_help), 1, out)
+        self.assertIn("prism-language, jani", format_help[0])
+
+
+class InfoAndConvert(unittest.TestCase):
+    def test_info(self):
+        out = pmc("info", "--model", RELAY).stdout
+        for line in ["type:        mdp", "states:      11", "transitions: 17", "choices:     14", "initial:     3",
+                     '"done" (3 states)', '"cost" state transition']:
+            self.assertIn(line, out)
+        r = json.loads(pmc("info", "--model", CONSENSUS, "--const", "K=2", "--json").stdout)
+        self.assertEqual((r["states"], r["transitions"]), (272, 492))
+
+    def test_convert(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "relay.tra")
+            run = pmc("convert", RELAY, out)
+            self.assertIn("(11 states, 17 transitions)", run.stdout + run.stderr)
+            with open(out) as f:
+                tra = f.read()
+            self.assertTrue(tra.startswith("# Transitions (MDP)\n11 14 17\n"), tra)
+            self.assertEqual(tra.count(" transfer\n"), 6)  # 3 choices, 2 branches each
+            self.assertEqual(tra.count(" drop\n"), 3)
+            with open(os.path.join(tmp, "relay.sta")) as f:
+                self.assertEqual(f.read().split("\n")[1], "(x,location,receiver.x)")
+            # A converted model checks as the JANI model does (consensus: the relay's .sta names
+            # receiver.x, which the .sta reader does not take).
+            out = os.path.join(tmp, "consensus.tra")
+            pmc("convert", CONSENSUS, out, "--const", "K=2")
+            a = records(pmc("check", "--model", out, "--property", 'Pmax=? [ F "finished" & !"agree" ]', "--json"))
+            b = records(pmc("check", "--model", CONSENSUS, "--const", "K=2", "--property", "disagree", "--json"))
+            self.assertEqual(a[0]["value"], b[0]["value"])
+            self.assertEqual((a[0]["states"], a[0]["transitions"]), (272, 492))
+
+if __name__ == "__main__":
+    PMC = sys.argv.pop(1)
+    exit_with_status(unittest.main(verbosity=2, exit=False).result)
