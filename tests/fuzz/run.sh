@@ -38,25 +38,26 @@ corpora=$(absolute "${FUZZ_CORPUS:-$build/fuzz-corpus}")
 models=${PMC_MODELS:-$src/../shared/models}
 fuzz_dir=$src/tests/fuzz
 
-all_harnesses="prism_tra prism_lab prism_rewards prism_sta drn pmcb storm_explicit storm_side prism_language property properties_file build_csr umb generator"
+all_harnesses="prism_tra prism_lab prism_rewards prism_sta drn pmcb storm_explicit storm_side prism_language property properties_file build_csr umb generator jani"
 harnesses=${FUZZ_HARNESSES:-$all_harnesses}
 
 # The largest input libFuzzer makes, and the bound on any single allocation
 # that follows from it: readers may hold 8 items per input byte plus 2^20
 # (model/validation.hpp, check_declared_count) at up to 16 bytes each, which
 # is 25 MiB at 64 KiB; 64 MiB leaves room for a vector's growth. PRISM-language
-# sources are bounded by their state limit (2000 states, fuzz_prism_language.cpp)
-# rather than by their size, and state valuations take states x variables.
+# sources and JANI models are bounded by their state limit (2000 states,
+# fuzz_prism_language.cpp, fuzz_jani.cpp) rather than by their size, and state
+# valuations take states x variables.
 # A gzip'd UMB archive may inflate ~1032:1 (66 MiB from 64 KiB), which the
 # reader holds, growing its arrays to at most twice what arrived.
 max_len=65536
-malloc_limit_mb() { case "$1" in prism_language | umb) echo 256 ;; *) echo 64 ;; esac; }
+malloc_limit_mb() { case "$1" in prism_language | umb | jani) echo 256 ;; *) echo 64 ;; esac; }
 
 dict_for() {
   case "$1" in
     prism_tra | prism_lab | prism_rewards | prism_sta) echo prism_explicit ;;
     storm_explicit | storm_side) echo storm_explicit ;;
-    drn | property | prism_language) echo "$1" ;;
+    drn | property | prism_language | jani) echo "$1" ;;
     properties_file) echo property ;;
     *) echo "" ;;
   esac
@@ -74,6 +75,7 @@ seed_patterns() {
     pmcb) echo "*.pmcb" ;;
     umb) echo "*.umb" ;;
     prism_language) echo "*.pm *.sm *.nm *.prism" ;;
+    jani) echo "*.jani *.jani.gz" ;;
     properties_file) echo "*.props *.pctl *.csl" ;;
     *) echo "" ;;
   esac
