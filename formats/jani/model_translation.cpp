@@ -1,11 +1,13 @@
 // A JANI document → the PRISM-language front end's syntax (jani.hpp gives
 // the mapping), and its properties → PRISM text (property_translation.cpp).
 #include <algorithm>
+#include <cctype>
 #include <limits>
 #include <map>
 #include <set>
 
 #include "common/error.hpp"
+#include "expression/lexer.hpp"
 #include "formats/jani/expressions.hpp"
 #include "formats/jani/property_translation.hpp"
 #include "formats/jani/translation.hpp"
@@ -234,6 +236,7 @@ class ModelTranslator {
       if (list[i].contains("value")) c.value = translate_expression(list[i]["value"], scope(place));
       out_.program.constants.push_back(std::move(c));
       globals_[name] = {NameMeaning::Kind::constant, name, false};
+      program_names_.insert(name);
     }
   }
 
@@ -292,8 +295,9 @@ class ModelTranslator {
         add_transient(list[i], name, place);
         continue;
       }
-      out_.program.globals.push_back(state_variable(list[i], name, place, nullptr));
-      globals_[name] = {NameMeaning::Kind::variable, name, false};
+      const std::string program_name = fresh_name(name, "global");
+      out_.program.globals.push_back(state_variable(list[i], program_name, place, nullptr));
+      globals_[name] = {NameMeaning::Kind::variable, program_name, false};
     }
   }
 
@@ -307,15 +311,25 @@ class ModelTranslator {
     }
   }
 
-  // A name for the program that no other name has: `base`, else `prefix.base`, else numbered.
+  // A name for the program that no other name has, and that PRISM's syntax
+  // can write (so that .sta files and properties can name it): `base`, else
+  // `prefix_base`, else numbered; characters an identifier cannot hold
+  // become '_', and a reserved word gets a '_' appended.
   std::string fresh_name(const std::string& base, const std::string& prefix) {
-    if (!program_names_.count(base) && !used_names_.count(base)) {
-      program_names_.insert(base);
-      return base;
-    }
-    std::string name = prefix + "." + base;
-    for (int k = 2; program_names_.count(name) || used_names_.count(name); ++k) {
-      name = fmt::format("{}.{}.{}", prefix, base, k);
+    auto identifier = [](const std::string& text) {
+      std::string out;
+      for (char c : text) out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+      if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "_" + out;
+      if (expression::is_reserved_word(out)) out += '_';
+      return out;
+    };
+    auto taken = [&](const std::string& n) { return program_names_.count(n) > 0; };
+    std::string name = identifier(base);
+    if (name != base || taken(name)) {
+      // A JANI name kept as it is never clashes with another JANI name; a
+      // changed one might, so it may take the automaton's prefix too.
+      if (taken(name)) name = identifier(prefix) + "_" + identifier(base);
+      for (int k = 2; taken(name); ++k) name = fmt::format("{}_{}_{}", identifier(prefix), identifier(base), k);
     }
     program_names_.insert(name);
     return name;
@@ -326,7 +340,6 @@ class ModelTranslator {
     const Json& system = required(doc_, "system", place);
     const Json& elements = array_member(system, "elements", place, true);
     if (elements.empty()) error(place, ErrorCode::parse, "the composition has no elements");
-    for (const SyntaxVariable& v : out_.program.globals) program_names_.insert(v.name);
     for (size_t i = 0; i < elements.size(); ++i) {
       const uint32_t here = places_.add(fmt::format("system, elements[{}]", i));
       const std::string name = required_name(elements[i], "automaton", here);
@@ -802,7 +815,7 @@ class ModelTranslator {
   Translation out_;
   ModelType type_ = ModelType::dtmc;
   std::set<std::string> used_names_;     // constants and global names as JANI declares them
-  std::set<std::string> program_names_;  // variable and module names given in the program
+  std::set<std::string> program_names_;  // constant, variable and module names the program has
   std::unordered_map<std::string, NameMeaning> globals_;
   std::vector<Transient> transients_;
   std::map<std::string, size_t> automata_;

@@ -136,9 +136,13 @@ class InfoAndConvert(unittest.TestCase):
             self.assertEqual(tra.count(" transfer\n"), 6)  # 3 choices, 2 branches each
             self.assertEqual(tra.count(" drop\n"), 3)
             with open(os.path.join(tmp, "relay.sta")) as f:
-                self.assertEqual(f.read().split("\n")[1], "(x,location,receiver.x)")
-            # A converted model checks as the JANI model does (consensus: the relay's .sta names
-            # receiver.x, which the .sta reader does not take).
+                self.assertEqual(f.read().split("\n")[1], "(x,location,receiver_x)")
+            # The renamed local is a PRISM name: the files read back, and a property names it.
+            back = pmc("info", "--model", out)
+            self.assertIn("states:      11", back.stdout)
+            named = records(pmc("check", "--model", RELAY, "--property", "filter(count, receiver_x=1)", "--json"))
+            self.assertNotIn("error", named[0])
+            # A converted model checks as the JANI model does.
             out = os.path.join(tmp, "consensus.tra")
             pmc("convert", CONSENSUS, out, "--const", "K=2")
             a = records(pmc("check", "--model", out, "--property", 'Pmax=? [ F "finished" & !"agree" ]', "--json"))

@@ -178,14 +178,14 @@ TEST(Jani, ChoicesCarryTheVectorsResults) {
   for (uint64_t row = 0; row < m->num_rows(); ++row) {
     actions.push_back(m->entry_actions().empty() ? "" : m->action_names()[m->entry_actions()[m->row_offsets()[row]]]);
   }
-  // State 10 is (x=2, ready, receiver.x=0): transfer, then drop.
+  // State 10 is (x=2, ready, receiver_x=0): transfer, then drop.
   const uint64_t first = m->row_groups()[10];
   ASSERT_EQ(m->row_groups()[11] - first, 2u);
   EXPECT_EQ(actions[first], "transfer");
   EXPECT_EQ(actions[first + 1], "drop");
   EXPECT_EQ(std::count(actions.begin(), actions.end(), "transfer"), 3);
   EXPECT_EQ(std::count(actions.begin(), actions.end(), "drop"), 3);
-  EXPECT_EQ(m->valuations().variables, (std::vector<std::string>{"x", "location", "receiver.x"}));
+  EXPECT_EQ(m->valuations().variables, (std::vector<std::string>{"x", "location", "receiver_x"}));
 }
 
 TEST(Jani, DeclaredConstantsAndWarnings) {
