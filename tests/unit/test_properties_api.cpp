@@ -187,4 +187,56 @@ TEST(PropertiesApi, NullArgumentsAndIndicesOutOfRange) {
   pmc_properties_free(nullptr);
 }
 
+// A JANI model's properties through the same calls: named as in the file,
+// in PRISM syntax, checked on the model pmc_model_build_prism builds from
+// the same file; one pmc cannot translate answers its reason from
+// pmc_properties_text, the others stay usable.
+TEST(PropertiesApi, ReadsAJaniModelsProperties) {
+  const std::string path = std::string(PMC_TEST_DATA_DIR) + "/jani/consensus.jani";
+  pmc_properties* raw = nullptr;
+  ASSERT_EQ(pmc_properties_read(path.c_str(), nullptr, &raw), PMC_OK) << last_error();
+  PropertiesPtr properties(raw);
+  ASSERT_EQ(count_of(raw), 6u);
+  EXPECT_EQ(name_of(raw, 0), "disagree");
+  EXPECT_EQ(text_of(raw, 0), "Pmax=? [ F \"finished\" & !\"agree\" ]");
+  uint64_t line = 7;
+  EXPECT_EQ(pmc_properties_line(raw, 0, &line), PMC_OK);
+  EXPECT_EQ(line, 0u);
+
+  pmc_model* model = nullptr;
+  ASSERT_EQ(pmc_model_build_prism(path.c_str(), "K=2", nullptr, &model), PMC_OK) << last_error();
+  pmc_result* result = nullptr;
+  ASSERT_EQ(pmc_check(model, text_of(raw, 0).c_str(), nullptr, &result), PMC_OK) << last_error();
+  double value = 0;
+  EXPECT_EQ(pmc_result_initial_value(result, &value), PMC_OK);
+  EXPECT_NEAR(value, 0.108333, 1e-5);  // consensus.props' disagree on the PRISM source, K=2
+  pmc_result_free(result);
+  pmc_model_free(model);
+
+  pmc::testing::TempDir dir;
+  const std::string bad = dir.path("bounded.jani");
+  std::ofstream(bad) << R"({"jani-version": 1, "name": "m", "type": "dtmc",
+    "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 1},
+                   "initial-value": 0}],
+    "automata": [{"name": "a", "locations": [{"name": "l"}], "initial-locations": ["l"],
+                  "edges": [{"location": "l", "destinations": [{"location": "l"}]}]}],
+    "system": {"elements": [{"automaton": "a"}]},
+    "properties": [
+      {"name": "bounded", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
+        "values": {"op": "Pmin", "exp": {"op": "U", "left": true, "right": {"op": "=", "left": "x", "right": 1},
+          "reward-bounds": [{"exp": "x", "accumulate": ["steps"], "bounds": {"upper": 3}}]}}}},
+      {"name": "plain", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
+        "values": {"op": "Pmin", "exp": {"op": "U", "left": true, "right": {"op": "=", "left": "x", "right": 1}}}}}]})";
+  raw = nullptr;
+  ASSERT_EQ(pmc_properties_read(bad.c_str(), nullptr, &raw), PMC_OK) << last_error();
+  properties.reset(raw);
+  ASSERT_EQ(count_of(raw), 2u);
+  EXPECT_EQ(name_of(raw, 0), "bounded");
+  const char* text = nullptr;
+  EXPECT_EQ(pmc_properties_text(raw, 0, &text), PMC_ERROR_UNSUPPORTED);
+  EXPECT_NE(last_error().find("properties[0] \"bounded\": reward-bounded path formulas are not supported"),
+            std::string::npos) << last_error();
+  EXPECT_EQ(text_of(raw, 1), "P=? [ true U x = 1 ]");
+}
+
 }  // namespace
