@@ -8,6 +8,20 @@ import unittest
 import pmc
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "examples")
+JANI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests", "data", "jani")
+
+BOUNDED_JANI = """{"jani-version": 1, "name": "m", "type": "dtmc",
+  "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 1},
+                 "initial-value": 0}],
+  "automata": [{"name": "a", "locations": [{"name": "l"}], "initial-locations": ["l"],
+                "edges": [{"location": "l", "destinations": [{"location": "l", "assignments": [{"ref": "x", "value": 1}]}]}]}],
+  "system": {"elements": [{"automaton": "a"}]},
+  "properties": [
+    {"name": "bounded", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
+      "values": {"op": "Pmin", "exp": {"op": "U", "left": true, "right": {"op": "=", "left": "x", "right": 1},
+        "reward-bounds": [{"exp": "x", "accumulate": ["steps"], "bounds": {"upper": 3}}]}}}},
+    {"name": "plain", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
+      "values": {"op": "Pmin", "exp": {"op": "U", "left": true, "right": {"op": "=", "left": "x", "right": 1}}}}}]}"""
 
 
 class PropertiesTest(unittest.TestCase):
@@ -52,6 +66,26 @@ class PropertiesTest(unittest.TestCase):
             pmc.Properties.parse('P=? [ F "a" ]', constants="N")
         with self.assertRaises(TypeError):
             pmc.Properties.parse(None)
+
+    def test_a_jani_models_own_properties(self):
+        path = os.path.join(JANI, "consensus.jani")
+        props = pmc.Properties.read(path)
+        self.assertEqual(props.names[0], "disagree")
+        self.assertEqual(props[0], ("disagree", 'Pmax=? [ F "finished" & !"agree" ]'))
+        self.assertIsNone(props.error(0))
+        with pmc.build_prism(path, "K=2") as model:
+            self.assertAlmostEqual(model.check(props[0][1]).value, 0.108333, delta=1e-5)
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bounded.jani")
+            with open(bad, "w") as f:
+                f.write(BOUNDED_JANI)
+            props = pmc.Properties.read(bad)
+            self.assertEqual(props.names, ["bounded", "plain"])
+            self.assertIsInstance(props.error(0), pmc.UnsupportedError)
+            self.assertIn('properties[0] "bounded": reward-bounded', str(props.error(0)))
+            with self.assertRaises(pmc.UnsupportedError):
+                props[0]
+            self.assertEqual(props[1], ("plain", "P=? [ true U x = 1 ]"))
 
 
 if __name__ == "__main__":
