@@ -276,20 +276,59 @@ std::string PropertyTranslator::bounds(const Json& b, uint32_t place, bool steps
   return fmt::format("{}{}", lower_exclusive ? ">" : ">=", predicate(b["lower"], place));
 }
 
+// Storm's reward bound, `^{rew{"r"}>=B}`: one bound, of one side, on the
+// reward collected per step (pmc's reward bounds are a DTMC's or MDP's).
+std::string PropertyTranslator::reward_bound(const Json& list, uint32_t place) {
+  if (!list.is_array() || list.size() != 1) {
+    fail(ErrorCode::unsupported, "{}: {}: pmc takes one reward bound per path formula, this one has {}", file_,
+         places_[place], list.is_array() ? list.size() : 0);
+  }
+  const Json& b = list[0];
+  if (type_ == ModelType::ctmc) {
+    fail(ErrorCode::unsupported, "{}: {}: reward bounds on a ctmc are not supported (pmc's are a dtmc's or mdp's)",
+         file_, places_[place]);
+  }
+  if (!b.is_object() || !b.contains("exp") || !b.contains("bounds")) {
+    fail(ErrorCode::parse, "{}: {}: a reward bound needs \"exp\" and \"bounds\"", file_, places_[place]);
+  }
+  if (b.contains("accumulate")) {
+    const Json& a = b["accumulate"];
+    const bool per_step = a.is_array() && (std::find(a.begin(), a.end(), Json("steps")) != a.end() ||
+                                           std::find(a.begin(), a.end(), Json("exit")) != a.end());
+    if (!per_step) {
+      fail(ErrorCode::unsupported, "{}: {}: a reward bound accumulated other than per step is not supported", file_,
+           places_[place]);
+    }
+  }
+  const Json& range = b["bounds"];
+  if (!range.is_object() || range.contains("lower") == range.contains("upper")) {
+    fail(ErrorCode::unsupported, "{}: {}: a reward bound must have one side, a lower or an upper bound", file_,
+         places_[place]);
+  }
+  const std::string name = reward_name(b["exp"], place);
+  if (range.contains("upper")) {
+    return fmt::format("^{{rew{{\"{}\"}}{}{}}}", name, range.value("upper-exclusive", false) ? "<" : "<=",
+                       predicate(range["upper"], place));
+  }
+  return fmt::format("^{{rew{{\"{}\"}}{}{}}}", name, range.value("lower-exclusive", false) ? ">" : ">=",
+                     predicate(range["lower"], place));
+}
+
 std::string PropertyTranslator::path(const Json& e, uint32_t place) {
   if (!e.is_object() || !e.contains("op") || !e["op"].is_string()) {
     fail(ErrorCode::parse, "{}: {}: expected a path formula (U, W, F, G)", file_, places_[place]);
   }
   const std::string op = e["op"].get<std::string>();
-  if (e.contains("reward-bounds")) {
-    fail(ErrorCode::unsupported, "{}: {}: reward-bounded path formulas are not supported", file_, places_[place]);
-  }
   std::string bound;
-  if (e.contains("step-bounds") && e.contains("time-bounds")) {
-    fail(ErrorCode::unsupported, "{}: {}: step and time bounds together are not supported", file_, places_[place]);
+  const int kinds = static_cast<int>(e.contains("step-bounds")) + static_cast<int>(e.contains("time-bounds")) +
+                    static_cast<int>(e.contains("reward-bounds"));
+  if (kinds > 1) {
+    fail(ErrorCode::unsupported, "{}: {}: a path formula with bounds of several kinds (steps, time, rewards) is not "
+         "supported", file_, places_[place]);
   }
   if (e.contains("step-bounds")) bound = bounds(e["step-bounds"], place, true);
   if (e.contains("time-bounds")) bound = bounds(e["time-bounds"], place, false);
+  if (e.contains("reward-bounds")) bound = reward_bound(e["reward-bounds"], place);
   auto operand = [&](const char* key) {
     if (!e.contains(key)) fail(ErrorCode::parse, "{}: {}: \"{}\" needs \"{}\"", file_, places_[place], op, key);
     return predicate(e[key], place);

@@ -3,6 +3,7 @@
 //   filter(values, φ, initial)        φ (the value at the initial state)
 //   filter(f, φ, ψ)                   filter(f, φ, ψ)
 //   Pmin/Pmax(a U[bounds] b)          Pmin=? [ a U<=t b ] (chains: P=?)
+//   … with a reward bound             Pmax=? [ a U^{rew{"r"}>=B} b ] (Storm's)
 //   Emin/Emax(r, reach, accumulate)   R{"r"}min=? [ F reach ]
 //   … with a step or time instant     [ I=t ] (nothing accumulated), [ C<=t ]
 //   Smin/Smax(φ)                      S=? [ φ ] (a number: R{"r"}=? [ S ])
@@ -41,6 +42,7 @@ class PropertyTranslator {
   std::string query(const Json& e, uint32_t place, const std::string& bound);
   std::string path(const Json& e, uint32_t place);
   std::string bounds(const Json& bounds, uint32_t place, bool steps);
+  std::string reward_bound(const Json& bounds, uint32_t place);
   std::string reward(const Json& e, uint32_t place);
   std::string predicate(const Json& e, uint32_t place);
   std::string reward_name(const Json& e, uint32_t place);

@@ -79,13 +79,13 @@ class Check(unittest.TestCase):
         self.assertEqual(by_name["disagree"]["states"], 272)
 
     def test_an_untranslatable_property_fails_alone(self):
-        # The die with a reward-bounded property (JANI's reward-bounds) between its two.
+        # The die with a property bounding a reward on both sides (pmc's reward bounds have one) between its two.
         with open(DIE, encoding="utf-8") as f:
             model = json.load(f)
         model["properties"].insert(1, {"name": "bounded", "expression": {
             "op": "filter", "fun": "values", "states": {"op": "initial"},
             "values": {"op": "Pmax", "exp": {"op": "F", "exp": "six", "reward-bounds": [
-                {"exp": "coin_flips", "accumulate": ["steps"], "bounds": {"upper": 3}}]}}}})
+                {"exp": "coin_flips", "accumulate": ["steps"], "bounds": {"lower": 1, "upper": 3}}]}}}})
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "die.jani")
             with open(path, "w", encoding="utf-8") as f:
@@ -93,8 +93,8 @@ class Check(unittest.TestCase):
             run = pmc("check", "--model", path, status=1)
             self.assertIn('"six": P=? [ true U "six" ]: 0.16666', run.stdout)
             self.assertIn('"flips": R{"coin_flips"}=? [ F "done" ]: 3.66666', run.stdout)
-            self.assertIn(f'pmc check: error: "bounded": {path}: properties[1] "bounded": reward-bounded path '
-                          "formulas are not supported", run.stderr)
+            self.assertIn(f'pmc check: error: "bounded": {path}: properties[1] "bounded": a reward bound must have '
+                          "one side, a lower or an upper bound", run.stderr)
             rs = records(pmc("check", "--model", path, "--json", status=1))
             self.assertEqual([r["name"] for r in rs], ["six", "bounded", "flips"])
             self.assertEqual(rs[1]["error_code"], "unsupported")

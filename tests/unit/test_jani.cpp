@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -348,7 +349,7 @@ TEST(Jani, AnUntranslatablePropertyFailsAlone) {
                                        "values": {"op": "Pmin", "exp": {"op": "F", "exp": "done"}}}},
       {"name": "bounded", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
           "values": {"op": "Pmin", "exp": {"op": "F", "exp": "done",
-              "reward-bounds": [{"exp": "x", "accumulate": ["steps"], "bounds": {"upper": 3}}]}}}},
+              "reward-bounds": [{"exp": "x", "accumulate": ["steps"], "bounds": {"lower": 1, "upper": 3}}]}}}},
       {"name": "steps", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
           "values": {"op": "Emax", "exp": 1, "accumulate": ["steps"], "reach": "done"}}}],
     "system": {)"));
@@ -358,13 +359,31 @@ TEST(Jani, AnUntranslatablePropertyFailsAlone) {
   EXPECT_EQ(properties[0].error, "");
   EXPECT_EQ(properties[1].name, "bounded");
   EXPECT_EQ(properties[1].error_code, ErrorCode::unsupported);
-  EXPECT_THAT(properties[1].error, HasSubstr(path + ": properties[1] \"bounded\": reward-bounded path formulas are not "
-                                                    "supported"));
+  EXPECT_THAT(properties[1].error, HasSubstr(path + ": properties[1] \"bounded\": a reward bound must have one side, "
+                                                    "a lower or an upper bound"));
   EXPECT_EQ(properties[2].error, "");
   const ModelPtr m = load(path);
   EXPECT_EQ(check(*m, properties[0].text).initial_value, 1.0);
   // Expected steps to x=2 by fair coins: 2 + 2 = 4 (each increment takes 2 on average).
   EXPECT_NEAR(check(*m, properties[2].text).initial_value, 4.0, 1e-6);
+}
+
+// A one-sided reward bound is Storm's `^{rew{"r"}<=B}`, which pmc checks
+// by epoch unfolding: the die shows a six within 3 coin flips only by the
+// shortest path to it, 1/8.
+TEST(Jani, AOneSidedRewardBoundIsStorms) {
+  TempDir dir;
+  std::ifstream in(k_data + "die.jani", std::ios::binary);
+  const std::string die((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string path = write(dir, "die.jani", replaced(die, R"("properties": [)", R"("properties": [
+    {"name": "six_within_3", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
+      "values": {"op": "Pmax", "exp": {"op": "F", "exp": "six", "reward-bounds": [
+        {"exp": "coin_flips", "accumulate": ["steps"], "bounds": {"upper": 3}}]}}}},)"));
+  const std::vector<jani::Property> properties = jani::read_properties(path);
+  ASSERT_FALSE(properties.empty());
+  EXPECT_EQ(properties[0].error, "");
+  EXPECT_EQ(properties[0].text, "P=? [ F^{rew{\"coin_flips\"}<=3} \"six\" ]");
+  EXPECT_NEAR(check(*load(path), properties[0].text).initial_value, 0.125, 1e-9);
 }
 
 // "exit" accumulation (state-exit-rewards) in discrete time: a state's

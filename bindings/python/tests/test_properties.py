@@ -19,7 +19,7 @@ BOUNDED_JANI = """{"jani-version": 1, "name": "m", "type": "dtmc",
   "properties": [
     {"name": "bounded", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
       "values": {"op": "Pmin", "exp": {"op": "U", "left": true, "right": {"op": "=", "left": "x", "right": 1},
-        "reward-bounds": [{"exp": "x", "accumulate": ["steps"], "bounds": {"upper": 3}}]}}}},
+        "reward-bounds": [{"exp": "x", "accumulate": ["steps"], "bounds": {"lower": 1, "upper": 3}}]}}}},
     {"name": "plain", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
       "values": {"op": "Pmin", "exp": {"op": "U", "left": true, "right": {"op": "=", "left": "x", "right": 1}}}}}]}"""
 
@@ -82,7 +82,7 @@ class PropertiesTest(unittest.TestCase):
             props = pmc.Properties.read(bad)
             self.assertEqual(props.names, ["bounded", "plain"])
             self.assertIsInstance(props.error(0), pmc.UnsupportedError)
-            self.assertIn('properties[0] "bounded": reward-bounded', str(props.error(0)))
+            self.assertIn('properties[0] "bounded": a reward bound must have one side', str(props.error(0)))
             with self.assertRaises(pmc.UnsupportedError):
                 props[0]
             self.assertEqual(props[1], ("plain", "P=? [ true U x = 1 ]"))
