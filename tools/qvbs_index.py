@@ -7,7 +7,8 @@ count and the reference results.
 
 Used by tests/cli/test_qvbs_walk.py (every properties file through the
 reader) and bench/qvbs_run.py (every small instance checked against the
-references).
+references); jani_instances() lists the JANI model files instead, for
+bench/jani_qvbs.py.
 """
 import json
 import math
@@ -19,6 +20,7 @@ from fractions import Fraction
 MODEL_EXTENSIONS = (".prism", ".pm", ".nm", ".sm")
 PROPERTIES_EXTENSIONS = (".props", ".prctl", ".csl", ".pctl")
 MODEL_TYPES = ("dtmc", "ctmc", "mdp")
+JANI_EXTENSIONS = (".jani", ".jani.gz", ".jani.xz")
 
 # Exact references are rationals with thousands of digits.
 if hasattr(sys, "set_int_max_str_digits"):
@@ -160,6 +162,60 @@ def instances(qvbs_dir, model_types=MODEL_TYPES):
                         file_constants=file_constants,
                         open_constants=[(p["name"], p["value"]) for p in run.get("values", [])],
                         states=states, states_note=states_note, references=refs)
+
+
+@dataclass
+class JaniInstance(Instance):
+    """An instance of a JANI model file: `jani` is its path; `model` and
+    `properties` are the PRISM-language original's, None when the original
+    is in another language (Modest, PDDL, pGCL, ...)."""
+    jani: str = None
+    originals: list = field(default_factory=list)     # index.json's "original-file", as paths
+    state_counts: list = field(default_factory=list)  # [(number, note)]: every count index.json gives
+
+
+def jani_instances(qvbs_dir, model_types=MODEL_TYPES):
+    """Every instance of every JANI model file ("file" ending in .jani) of
+    the given model types, in benchmark order. The JANI file fixes the
+    "file-parameter-values"; the open ones are --const's. A file without
+    instances gives one with no open constants and no references."""
+    root = os.path.join(qvbs_dir, "benchmarks")
+    for model_type in model_types:
+        type_dir = os.path.join(root, model_type)
+        if not os.path.isdir(type_dir):
+            continue
+        for name in sorted(os.listdir(type_dir)):
+            directory = os.path.join(type_dir, name)
+            if not os.path.isfile(os.path.join(directory, "index.json")):
+                continue
+            index = read_index(directory)
+            for entry in index.get("files", []):
+                jani = entry.get("file", "")
+                if not jani.endswith(JANI_EXTENSIONS):
+                    continue
+                originals = entry.get("original-file", [])
+                if isinstance(originals, str):
+                    originals = [originals]
+                model = next((o for o in originals if o.endswith(MODEL_EXTENSIONS)), None)
+                props = next((o for o in originals if o.endswith(PROPERTIES_EXTENSIONS)), None)
+                file_constants = [(p["name"], p["value"]) for p in entry.get("file-parameter-values", []) or []]
+                runs = entry.get("open-parameter-values", []) or [{}]
+                for run in runs:
+                    states, states_note = _state_count(run)
+                    counts = [(s["number"], s.get("note", "")) for s in run.get("states", [])
+                              if isinstance(s.get("number"), int)]
+                    refs = {}
+                    for r in run.get("results", []):
+                        refs[r["property"]] = parse_reference(r["value"], r.get("note", ""))
+                    yield JaniInstance(
+                        benchmark=f"{model_type}/{name}", directory=directory, model_type=model_type,
+                        model=os.path.join(directory, model) if model else None,
+                        properties=os.path.join(directory, props) if props else None,
+                        file_constants=file_constants,
+                        open_constants=[(p["name"], p["value"]) for p in run.get("values", [])],
+                        states=states, states_note=states_note, references=refs,
+                        jani=os.path.join(directory, jani),
+                        originals=[os.path.join(directory, o) for o in originals], state_counts=counts)
 
 
 def is_finite_number(x):
