@@ -591,7 +591,8 @@ class ModelTranslator {
   }
 
   void collect_properties() {
-    PropertyTranslator translator(doc_, file_, places_, globals_, type_);
+    PropertyTranslator translator(doc_, file_, places_, globals_, type_,
+                                  [this](const Json& e) { return reward_has_state_part(e); });
     out_.properties = translator.run();
     reward_expressions_ = translator.reward_expressions();
     for (auto& [name, value] : translator.formulas()) {
@@ -601,6 +602,23 @@ class ModelTranslator {
       f.value = std::move(value);
       out_.program.formulas.push_back(std::move(f));
     }
+  }
+
+  // Whether the reward `e` is non-zero in some state: its value over the
+  // transients' state values is not the literal 0 (see reward_structure).
+  bool reward_has_state_part(const Json& e) {
+    const uint32_t place = places_.add("a property's reward");
+    ExpressionScope s = scope(place);
+    std::vector<std::string> read;
+    names_read(e, s, read);
+    std::unordered_map<std::string, Node> values;
+    for (const std::string& n : read) {
+      if (const Transient* t = transient(n); t != nullptr && !t->boolean) values[n] = state_value(*t);
+    }
+    s.transient_values = &values;
+    const Node state = translate_expression(e, s);
+    return !((state.kind == NodeKind::integer && state.int_value == 0) ||
+             (state.kind == NodeKind::real && state.real_value == 0));
   }
 
   // A transient variable's value in a state: its locations' transient

@@ -218,9 +218,12 @@ std::string PropertyTranslator::reward(const Json& e, uint32_t place) {
     // left, once per step in discrete time: PRISM's state rewards, which is
     // how QVBS writes the state rewards of PRISM's dtmc and mdp models.
     const bool exit = std::find(a.begin(), a.end(), Json("exit")) != a.end();
-    if (type_ == ModelType::ctmc && accumulates && !time) {
-      fail(ErrorCode::unsupported, "{}: {}: a ctmc's rewards accumulated without \"time\" (pmc accumulates them "
-           "over time, PRISM's semantics)", file_, places_[place]);
+    // A ctmc's reward earned on edges only is the same whether accumulated
+    // per step or over time (PRISM's transition rewards); a state part
+    // would be a rate, which pmc accumulates over time only.
+    if (type_ == ModelType::ctmc && accumulates && !time && e.contains("exp") && has_state_part_(e["exp"])) {
+      fail(ErrorCode::unsupported, "{}: {}: a ctmc's reward with state values accumulated without \"time\" (pmc "
+           "accumulates rates over time, PRISM's semantics)", file_, places_[place]);
     }
     if (type_ != ModelType::ctmc && accumulates && !steps && !exit) {
       fail(ErrorCode::unsupported, "{}: {}: a {}'s rewards accumulated over time only (pmc accumulates them per "

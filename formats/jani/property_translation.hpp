@@ -14,6 +14,7 @@
 // translation builds one for each (reward_expressions()).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -25,9 +26,18 @@ namespace pmc::jani {
 
 class PropertyTranslator {
  public:
+  // `has_state_part(e)`: whether the reward `e` is non-zero in some state
+  // (a location's transient value or a transient's initial value), as
+  // opposed to earned on edges only.
   PropertyTranslator(const Json& document, const std::string& file, Places& places,
-                     const std::unordered_map<std::string, NameMeaning>& globals, ModelType type)
-      : doc_(document), file_(file), places_(places), globals_(globals), type_(type) {}
+                     const std::unordered_map<std::string, NameMeaning>& globals, ModelType type,
+                     std::function<bool(const Json&)> has_state_part)
+      : doc_(document),
+        file_(file),
+        places_(places),
+        globals_(globals),
+        type_(type),
+        has_state_part_(std::move(has_state_part)) {}
 
   std::vector<Property> run();
 
@@ -55,6 +65,7 @@ class PropertyTranslator {
   Places& places_;
   const std::unordered_map<std::string, NameMeaning>& globals_;
   ModelType type_;
+  std::function<bool(const Json&)> has_state_part_;
   Node conditionals_to_formulas(Node n, uint32_t place);
   std::vector<std::pair<std::string, const Json*>> rewards_;
   std::vector<std::pair<std::string, Node>> formulas_;

@@ -386,6 +386,36 @@ TEST(Jani, AOneSidedRewardBoundIsStorms) {
   EXPECT_NEAR(check(*load(path), properties[0].text).initial_value, 0.125, 1e-9);
 }
 
+// A ctmc's reward earned on edges only is the same accumulated per step or
+// over time (PRISM's transition rewards: QVBS's cluster "repairs" writes
+// steps); one with state values (a rate) accumulated per step is refused.
+TEST(Jani, ACtmcsEdgeRewardAccumulatesPerStep) {
+  TempDir dir;
+  const std::string base = R"({"jani-version": 1, "name": "c", "type": "ctmc",
+    "variables": [{"name": "r", "type": "real", "transient": true, "initial-value": 0},
+                  {"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 1},
+                   "initial-value": 0}],
+    "automata": [{"name": "a", "locations": [{"name": "l"LOCATION_VALUES}], "initial-locations": ["l"],
+      "edges": [{"location": "l", "rate": {"exp": 2}, "guard": {"exp": {"op": "=", "left": "x", "right": 0}},
+                 "destinations": [{"location": "l", "assignments": [{"ref": "x", "value": 1}, {"ref": "r", "value": 1}]}]},
+                {"location": "l", "rate": {"exp": 3}, "guard": {"exp": {"op": "=", "left": "x", "right": 1}},
+                 "destinations": [{"location": "l", "assignments": [{"ref": "x", "value": 0}]}]}]}],
+    "system": {"elements": [{"automaton": "a"}]},
+    "properties": [{"name": "flips", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
+      "values": {"op": "Emax", "exp": "r", "accumulate": ["steps"], "time-instant": 1}}}]})";
+  const std::string edges_only = write(dir, "edges.jani", replaced(base, "LOCATION_VALUES", ""));
+  const std::vector<jani::Property> ok = jani::read_properties(edges_only);
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0].error, "");
+  EXPECT_EQ(ok[0].text, "R{\"r\"}=? [ C<=1 ]");
+  const std::string rated =
+      write(dir, "rated.jani", replaced(base, "LOCATION_VALUES", R"(, "transient-values": [{"ref": "r", "value": 1}])"));
+  const std::vector<jani::Property> refused = jani::read_properties(rated);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].error_code, ErrorCode::unsupported);
+  EXPECT_THAT(refused[0].error, HasSubstr("a ctmc's reward with state values accumulated without \"time\""));
+}
+
 // "exit" accumulation (state-exit-rewards) in discrete time: a state's
 // reward as it is left, once a step, which is PRISM's state reward (QVBS
 // writes PRISM's state rewards so: consensus, herman, oscillators). A ctmc
@@ -413,8 +443,8 @@ TEST(Jani, ExitRewardsAreStateRewardsInDiscreteTime) {
   const std::vector<jani::Property> refused = jani::read_properties(ctmc);
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_EQ(refused[0].error_code, ErrorCode::unsupported);
-  EXPECT_THAT(refused[0].error, HasSubstr(ctmc + ": properties[0] \"exit\": a ctmc's rewards accumulated without "
-                                                 "\"time\""));
+  EXPECT_THAT(refused[0].error, HasSubstr(ctmc + ": properties[0] \"exit\": a ctmc's reward with state values "
+                                                 "accumulated without \"time\""));
 }
 
 }  // namespace
