@@ -28,7 +28,7 @@ Json read_document(const std::string& path) {
 }
 
 std::vector<prism_language::DeclaredConstant> declared_constants(const std::string& path) {
-  const Translation t = translate(read_document(path), path);
+  const Translation t = translate(read_document(path), path, true);
   std::vector<prism_language::DeclaredConstant> out;
   for (const expression::ConstantDeclaration& c : t.program.constants) {
     out.push_back({c.name, c.type, c.value.has_value()});
@@ -37,7 +37,7 @@ std::vector<prism_language::DeclaredConstant> declared_constants(const std::stri
 }
 
 std::vector<Property> read_properties(const std::string& path) {
-  return translate(read_document(path), path).properties;
+  return translate(read_document(path), path, true).properties;
 }
 
 namespace {

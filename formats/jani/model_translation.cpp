@@ -51,7 +51,8 @@ struct Element {
 
 class ModelTranslator {
  public:
-  ModelTranslator(const Json& document, const std::string& file) : doc_(document), file_(file) {}
+  ModelTranslator(const Json& document, const std::string& file, bool properties_only)
+      : doc_(document), file_(file), properties_only_(properties_only) {}
 
   Translation run() {
     if (!doc_.is_object()) fail(ErrorCode::parse, "{}: a JANI model is a JSON object, not {}", file_, json_type_name(doc_));
@@ -61,6 +62,13 @@ class ModelTranslator {
     global_variables();
     automata();
     composition();
+    if (properties_only_) {
+      // The properties need the names and the transients' state values, not
+      // the edges: a model whose edges pmc refuses still lists them.
+      collect_properties();
+      out_.places = places_.shared();
+      return std::move(out_);
+    }
     commands();
     collect_properties();
     transients_to_labels_and_rewards();
@@ -829,6 +837,7 @@ class ModelTranslator {
 
   const Json& doc_;
   const std::string& file_;
+  bool properties_only_;
   Places places_;
   Translation out_;
   ModelType type_ = ModelType::dtmc;
@@ -848,8 +857,8 @@ class ModelTranslator {
 
 }  // namespace
 
-Translation translate(const Json& document, const std::string& file) {
-  return ModelTranslator(document, file).run();
+Translation translate(const Json& document, const std::string& file, bool properties_only) {
+  return ModelTranslator(document, file, properties_only).run();
 }
 
 }  // namespace pmc::jani

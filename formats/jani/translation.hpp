@@ -35,6 +35,8 @@ struct Translation {
 
 // Translates the document (`file` names it in errors). Throws Error(parse)
 // for what is not JANI, Error(unsupported) for JANI pmc cannot build.
-Translation translate(const Json& document, const std::string& file);
+// `properties_only`: the declarations and the properties, not the edges
+// (the program is then incomplete: for listing constants and properties).
+Translation translate(const Json& document, const std::string& file, bool properties_only = false);
 
 }  // namespace pmc::jani
