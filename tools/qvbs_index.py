@@ -125,11 +125,9 @@ def read_index(directory):
         return json.load(f)
 
 
-def instances(qvbs_dir, model_types=MODEL_TYPES):
-    """Every instance of every benchmark with a PRISM-syntax properties file
-    (the model may be in another language: then `model` is None), in
-    benchmark order. A model file without instances gives one with no open
-    constants and no references, so that its properties file is still seen."""
+def _file_entries(qvbs_dir, model_types):
+    """(model type, benchmark name, directory, "files" entry) of every
+    benchmark of the given types, in benchmark order."""
     root = os.path.join(qvbs_dir, "benchmarks")
     for model_type in model_types:
         type_dir = os.path.join(root, model_type)
@@ -139,8 +137,16 @@ def instances(qvbs_dir, model_types=MODEL_TYPES):
             directory = os.path.join(type_dir, name)
             if not os.path.isfile(os.path.join(directory, "index.json")):
                 continue
-            index = read_index(directory)
-            for entry in index.get("files", []):
+            for entry in read_index(directory).get("files", []):
+                yield model_type, name, directory, entry
+
+
+def instances(qvbs_dir, model_types=MODEL_TYPES):
+    """Every instance of every benchmark with a PRISM-syntax properties file
+    (the model may be in another language: then `model` is None), in
+    benchmark order. A model file without instances gives one with no open
+    constants and no references, so that its properties file is still seen."""
+    for model_type, name, directory, entry in _file_entries(qvbs_dir, model_types):
                 originals = entry.get("original-file", [])
                 if isinstance(originals, str):
                     originals = [originals]
@@ -179,17 +185,7 @@ def jani_instances(qvbs_dir, model_types=MODEL_TYPES):
     the given model types, in benchmark order. The JANI file fixes the
     "file-parameter-values"; the open ones are --const's. A file without
     instances gives one with no open constants and no references."""
-    root = os.path.join(qvbs_dir, "benchmarks")
-    for model_type in model_types:
-        type_dir = os.path.join(root, model_type)
-        if not os.path.isdir(type_dir):
-            continue
-        for name in sorted(os.listdir(type_dir)):
-            directory = os.path.join(type_dir, name)
-            if not os.path.isfile(os.path.join(directory, "index.json")):
-                continue
-            index = read_index(directory)
-            for entry in index.get("files", []):
+    for model_type, name, directory, entry in _file_entries(qvbs_dir, model_types):
                 jani = entry.get("file", "")
                 if not jani.endswith(JANI_EXTENSIONS):
                     continue
