@@ -67,6 +67,10 @@ const std::vector<SolverEntry>& solver_registry() {
        .summary = "sound optimistic value iteration for MDPs: VI, then a guessed upper bound verified inductive "
                   "(Hartmanns & Kaminski 2020)",
        .min_max = optimistic_value_iteration, .sound = true},
+      {.name = "cpu.sound-vi", .device = DeviceKind::cpu,
+       .summary = "sound value iteration for MDPs: k-step values and kept mass, bounds extrapolated from them "
+                  "(Quatmann & Katoen 2018)",
+       .min_max = sound_value_iteration, .sound = true},
       {.name = "cpu.topo-interval-vi", .device = DeviceKind::cpu,
        .summary = "sound interval iteration SCC by SCC in dependency order (linear systems and MDPs; the CPU's sound "
                   "default)",
@@ -93,6 +97,10 @@ const std::vector<SolverEntry>& solver_registry() {
        .summary = "sound optimistic value iteration for MDPs on the GPU: VI, then a guessed upper bound verified "
                   "inductive (Hartmanns & Kaminski 2020)",
        .min_max = gpu_optimistic_value_iteration, .sound = true},
+      {.name = "gpu.sound-vi", .device = DeviceKind::gpu,
+       .summary = "sound value iteration for MDPs on the GPU: k-step values and kept mass in one pass "
+                  "(Quatmann & Katoen 2018)",
+       .min_max = gpu_sound_value_iteration, .sound = true},
       {.name = "cpu.param-bounds", .device = DeviceKind::cpu,
        .summary = "parametric bounds over pCTMC regions, one region per core (Ceska 2017 3.2)",
        .param_bounds = param_bounds_cpu},

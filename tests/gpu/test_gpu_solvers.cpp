@@ -1090,6 +1090,39 @@ TEST(GpuOptimisticIteration, MdpBoundsMatchTheCpu) {
   }
 }
 
+// gpu.sound-vi against cpu.sound-vi: both converge and are sound on every
+// case (max rewards through the first phase), in both layouts; the values
+// agree to 1e-9, the brackets overlap cpu.interval-vi's, the schedulers match.
+TEST(GpuSoundIteration, MdpBoundsMatchTheCpu) {
+  const SolverEntry& solver = find_solver("gpu.sound-vi");
+  ASSERT_NE(solver.min_max, nullptr);
+  EXPECT_TRUE(solver.sound);
+  std::mt19937_64 rng(20261129);
+  for (const MdpCase& c : k_mdp_cases) {
+    for (const uint32_t long_every : {1000000u, 1u}) {
+      const MinMaxProblem p = random_mdp(long_every == 1 ? 3000 : 20000, c.maximize, c.rewards, c.end_components,
+                                         long_every, rng);
+      SolverSettings settings;
+      settings.epsilon = 1e-10;
+      MinMaxSolution cpu, interval;
+      const SolveStats cpu_stats = sound_value_iteration(p, cpu, settings);
+      ASSERT_TRUE(cpu_stats.converged && cpu_stats.sound);
+      ASSERT_TRUE(interval_value_iteration(p, interval, settings).converged);
+      for (const GpuLayout layout : {GpuLayout::thread_per_row, GpuLayout::warp_per_row}) {
+        settings.gpu_layout = layout;
+        MinMaxSolution gpu;
+        const SolveStats stats = solver.min_max(p, gpu, settings);
+        const std::string what = c.describe(stats);
+        EXPECT_EQ(stats.solver, "gpu.sound-vi");
+        EXPECT_TRUE(stats.converged) << what;
+        EXPECT_TRUE(stats.sound) << what;
+        EXPECT_EQ(stats.kernel.find("+first-phase") != std::string::npos, c.rewards && c.maximize) << what;
+        expect_mdp_solution_matches(gpu, cpu, interval, settings, what);
+      }
+    }
+  }
+}
+
 // `solver` stopped after 3 iterations on random Pmax and Rmax problems:
 // not converged; probabilities keep sound bounds around the solution (the
 // a-priori bound at worst), rewards have no upper bound yet (not sound).
@@ -1122,6 +1155,28 @@ void expect_limited_mdp_bounds(const std::string& solver, std::mt19937_64& rng) 
 TEST(GpuOptimisticIteration, IterationLimitKeepsTheBoundsSound) {
   std::mt19937_64 rng(20261129);
   expect_limited_mdp_bounds("gpu.optimistic-vi", rng);
+}
+
+// Out of iterations (3): not converged, and the bounds x + y·[lower, upper]
+// still hold the solution. Probabilities have them from the start (the
+// a-priori 1); these max rewards keep at most 95% per step, so the first
+// phase ends within the limit and they are sound too.
+TEST(GpuSoundIteration, IterationLimitKeepsTheBoundsSound) {
+  std::mt19937_64 rng(20261130);
+  SolverSettings settings;
+  settings.max_iterations = 3;
+  for (const bool rewards : {false, true}) {
+    const MinMaxProblem p = random_mdp(5000, true, rewards, false, 1000000, rng);
+    SolverSettings precise;
+    precise.epsilon = 1e-12;
+    MinMaxSolution reference, solution;
+    ASSERT_TRUE(interval_value_iteration(p, reference, precise).converged);
+    const SolveStats stats = find_solver("gpu.sound-vi").min_max(p, solution, settings);
+    EXPECT_FALSE(stats.converged);
+    EXPECT_TRUE(stats.sound);
+    EXPECT_EQ(stats.iterations, 3u);
+    expect_brackets(solution.x, solution.upper, reference.x, rewards ? "max rewards" : "max probabilities");
+  }
 }
 
 // Three iterations: not converged, and the bounds still hold the solution
@@ -1199,6 +1254,40 @@ TEST(GpuIntervalIteration, OutputsAreFullyWritten) {
   lower.clear();
   EXPECT_TRUE(solver.linear_bounds(empty, lower, upper, SolverSettings{}).converged);
   EXPECT_TRUE(lower.empty() && upper.empty());
+  MinMaxSolution none;
+  MinMaxProblem no_states;
+  no_states.maximize = true;
+  EXPECT_TRUE(solver.min_max(no_states, none, SolverSettings{}).converged);
+  EXPECT_TRUE(none.x.empty());
+}
+
+// gpu.sound-vi writes every output whatever they held, rejects a start
+// vector of the wrong size and negative rewards, and solves no unknowns.
+TEST(GpuSoundIteration, OutputsAreFullyWrittenAndBadInputRefused) {
+  const SolverEntry& solver = find_solver("gpu.sound-vi");
+  std::mt19937_64 rng(20261131);
+  for (const bool rewards : {false, true}) {
+    const MinMaxProblem p = random_mdp(3000, !rewards, rewards, true, 1000000, rng);
+    MinMaxSolution solution;
+    solution.choice.assign(17, 99u);
+    EXPECT_TRUE(solver.min_max(p, solution, SolverSettings{}).converged);
+    ASSERT_EQ(solution.x.size(), 3000u);
+    ASSERT_EQ(solution.upper.size(), 3000u);
+    ASSERT_EQ(solution.choice.size(), 3000u);
+    for (size_t s = 0; s < 3000; ++s) {
+      ASSERT_TRUE(std::isfinite(solution.x[s]) && std::isfinite(solution.upper[s])) << "unknown " << s;
+      ASSERT_LT(solution.choice[s], p.row_groups[s + 1] - p.row_groups[s]) << "unknown " << s;
+    }
+  }
+  MinMaxSolution solution;
+  solution.x.assign(5, 0.0);
+  testing::expect_error("wrong MDP start size", ErrorCode::invalid_argument,
+                        [&] { solver.min_max(random_mdp(100, true, false, false, 1000000, rng), solution, {}); });
+  MinMaxProblem negative = random_mdp(100, false, true, false, 1000000, rng);
+  negative.b[3] = -1.0;
+  MinMaxSolution out;
+  testing::expect_error("negative rewards", ErrorCode::invalid_argument,
+                        [&] { solver.min_max(negative, out, {}); });
   MinMaxSolution none;
   MinMaxProblem no_states;
   no_states.maximize = true;

@@ -63,6 +63,16 @@ SolveStats interval_value_iteration(const MinMaxProblem& problem, MinMaxSolution
 SolveStats optimistic_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
                                       const SolverSettings& settings);
 
+// "cpu.sound-vi" (sound_value_iteration.cpp): sound value iteration
+// (Quatmann & Katoen, CAV 2018) on the end-component quotient: the k-step
+// values x_k and the mass y_k still among the unknowns in one sweep, the
+// bounds x_k + y_k·[lower, upper] from scalar bounds on all values. Same
+// contract as cpu.interval-vi, except that a given solution.upper is not
+// used (the sweeps start from x = 0, y = 1); b must be non-negative
+// (invalid_argument).
+SolveStats sound_value_iteration(const MinMaxProblem& problem, MinMaxSolution& solution,
+                                 const SolverSettings& settings);
+
 // "cpu.topo-interval-vi" (topological_interval_iteration.cpp): interval
 // iteration SCC by SCC in dependency order, with a precision schedule that
 // keeps the final gaps within bounds_close at ε; the sound default for MDPs
