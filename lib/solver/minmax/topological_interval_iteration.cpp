@@ -182,6 +182,7 @@ class TopologicalInterval {
   bool converged() const { return converged_; }
   void record_loop_seconds() { loop_.record_loop_seconds(); }
   uint64_t verified_guesses() const { return verified_guesses_; }
+  uint64_t optimistic_sccs() const { return optimistic_sccs_; }
 
  private:
   // Iterates the SCC in v_ until its bounds are close at `epsilon`.
@@ -263,21 +264,22 @@ class TopologicalInterval {
 
   // Optimistic value iteration on the SCC (optimistic_upper.hpp): plain VI
   // on the lower bounds, guesses verified with the successors' upper bounds
-  // in b.
+  // in b. The VI sweeps are Jacobi on all cores where the interval sweeps
+  // are (in place they ran on one core of a large SCC's 16).
   bool optimistic_upper(uint64_t& sweeps) {
     upper_problem_ = scc_.low;
     upper_problem_.b = scc_.high_b;
     std::vector<double> l(v_.size()), guess;
     for (uint64_t i = 0; i < v_.size(); ++i) l[i] = v_[i].lower;
+    BellmanSweeper lower(jacobi_sweeps_pay_off(l.size(), threads_), settings_.relative, threads_);
     const bool found =
-        optimistic_upper_bound(loop_, sweeps, upper_problem_, l, guess, settings_.epsilon, threads_, [&] {
-          return bellman_sweep(scc_.low, l.data(), l.data(), settings_.relative, threads_, Clamp::up);
-        });
+        optimistic_upper_bound(loop_, sweeps, upper_problem_, l, guess, settings_.epsilon, threads_,
+                               [&] { return lower.sweep(scc_.low, l, Clamp::up); });
     for (uint64_t i = 0; i < l.size(); ++i) {
       v_[i].lower = l[i];
       if (found) v_[i].upper = std::min(v_[i].upper, guess[i]);
     }
-    if (found) stats_.kernel += "+optimistic";
+    if (found) ++optimistic_sccs_;
     return found;
   }
 
@@ -291,6 +293,7 @@ class TopologicalInterval {
   std::vector<Pair> v_, next_;
   std::vector<double> saved_upper_;
   uint64_t verified_guesses_ = 0;
+  uint64_t optimistic_sccs_ = 0;  // SCCs whose upper start optimistic VI found
   bool converged_ = true;
 };
 
@@ -305,6 +308,7 @@ SolveStats topo_interval_core(const MinMaxProblem& p, MinMaxSolution& solution, 
   TopologicalInterval solver(p, settings, stats);
   solver.solve(l, u);
   solver.record_loop_seconds();
+  if (solver.optimistic_sccs() > 0) stats.kernel += fmt::format("+optimistic ({} SCCs)", solver.optimistic_sccs());
   if (solver.verified_guesses() > 0) stats.kernel += fmt::format("+{} verified guesses", solver.verified_guesses());
   bool bounded = true;
   for (const double x : u) bounded = bounded && std::isfinite(x);
