@@ -97,13 +97,21 @@ std::string jani_model_argument(const Arguments& args) {
   return jani && models.size() == 1 ? models[0] : std::string();
 }
 
-// A JANI model's properties as a properties file (no constants, formulas
-// or labels of its own: the model's constants and labels are what they read).
+// A JANI model's properties as a properties file: no formulas or labels of
+// its own (the model's are what they read); as its open constants those
+// only the properties read.
 PropertiesFile read_properties_or_jani(const std::string& path) {
   if (!jani::is_jani_path(path)) return property::read_properties(path);
   PropertiesFile file;
   file.file_name = path;
-  for (jani::Property& p : jani::read_properties(path)) {
+  jani::Properties read = jani::read_properties(path);
+  for (const prism_language::DeclaredConstant& c : read.constants) {
+    property::FileConstant constant;
+    constant.name = c.name;
+    constant.type = c.type;
+    file.constants.push_back(std::move(constant));
+  }
+  for (jani::Property& p : read.properties) {
     property::FileProperty property;
     property.name = std::move(p.name);
     property.text = std::move(p.text);

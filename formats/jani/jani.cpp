@@ -36,14 +36,23 @@ std::vector<prism_language::DeclaredConstant> declared_constants(const std::stri
   return out;
 }
 
-std::vector<Property> read_properties(const std::string& path) {
-  return translate(read_document(path), path, true).properties;
+Properties read_properties(const std::string& path) {
+  Translation t = translate(read_document(path), path, true);
+  Properties out;
+  for (const expression::ConstantDeclaration& c : t.property_constants) out.constants.push_back({c.name, c.type, false});
+  out.properties = std::move(t.properties);
+  return out;
 }
 
 namespace {
 
 prism_language::PrismModel check(Translation& t, const std::string& path,
-                                 const std::vector<prism_language::ConstantAssignment>& constants) {
+                                 std::vector<prism_language::ConstantAssignment> constants) {
+  // Values for the properties' own constants are left to them.
+  std::erase_if(constants, [&](const prism_language::ConstantAssignment& a) {
+    return std::any_of(t.property_constants.begin(), t.property_constants.end(),
+                       [&](const expression::ConstantDeclaration& c) { return c.name == a.name; });
+  });
   prism_language::PrismModel program = prism_language::check_program(std::move(t.program), path, constants, t.places);
   program.warnings.insert(program.warnings.end(), t.warnings.begin(), t.warnings.end());
   return program;

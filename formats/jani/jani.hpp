@@ -48,18 +48,27 @@ struct Property {
 // .jani, optionally compressed (.jani.gz, .jani.xz).
 bool is_jani_path(std::string_view path);
 
-// The constants the file declares, in order, and whether it defines them.
+// The constants the model declares, in order, and whether it defines them
+// (without the open constants only the properties read: read_properties).
 // Throws Error(io) when unreadable, Error(parse) for malformed JSON.
 std::vector<prism_language::DeclaredConstant> declared_constants(const std::string& path);
 
 // The file's properties, translated (one that cannot be says why in its
-// `error`). Errors as declared_constants.
-std::vector<Property> read_properties(const std::string& path);
+// `error`), and the open constants only they read (none of the model's
+// expressions does): those are the properties' own, as a properties file's
+// open constants, and the model builds without them.
+struct Properties {
+  std::vector<prism_language::DeclaredConstant> constants;
+  std::vector<Property> properties;
+};
+// Errors as declared_constants.
+Properties read_properties(const std::string& path);
 
 // The model, translated and checked with the constants it leaves undefined
 // (errors: Error(parse) naming the place, Error(unsupported) for JANI
 // features outside dtmc/ctmc/mdp and the core such as clocks, arrays or
-// assignment levels).
+// assignment levels). A value given for a constant only the properties read
+// is not the model's, and not an error: the file declares both.
 prism_language::PrismModel load_program(const std::string& path,
                                         const std::vector<prism_language::ConstantAssignment>& constants);
 

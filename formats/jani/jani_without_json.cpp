@@ -18,7 +18,7 @@ bool is_jani_path(std::string_view path) { return strip_compression_suffix(path)
 
 std::vector<prism_language::DeclaredConstant> declared_constants(const std::string& path) { refuse(path); }
 
-std::vector<Property> read_properties(const std::string& path) { refuse(path); }
+Properties read_properties(const std::string& path) { refuse(path); }
 
 prism_language::PrismModel load_program(const std::string& path,
                                         const std::vector<prism_language::ConstantAssignment>&) {

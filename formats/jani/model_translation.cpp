@@ -4,6 +4,7 @@
 #include <cctype>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/error.hpp"
@@ -242,10 +243,46 @@ class ModelTranslator {
       c.type = type_of(required(list[i], "type", place), place).value;
       c.position = {place, 0};
       if (list[i].contains("value")) c.value = translate_expression(list[i]["value"], scope(place));
-      out_.program.constants.push_back(std::move(c));
       globals_[name] = {NameMeaning::Kind::constant, name, false};
       program_names_.insert(name);
+      // An open constant nothing outside the properties reads is theirs
+      // (as a properties file's): the model builds without a value for it.
+      if (!c.value && !names_read_by_model().count(name)) {
+        out_.property_constants.push_back(std::move(c));
+        continue;
+      }
+      out_.program.constants.push_back(std::move(c));
     }
+  }
+
+  // Every string the document holds outside its properties and the
+  // constants' own names: a superset of the identifiers the model reads
+  // (automaton, action and location names included, which only makes the
+  // test above keep a constant in the model).
+  const std::set<std::string>& names_read_by_model() {
+    if (model_names_) return *model_names_;
+    model_names_.emplace();
+    auto walk = [&](const Json& j, auto&& self) -> void {
+      if (j.is_string()) {
+        model_names_->insert(j.get<std::string>());
+      } else if (j.is_array() || j.is_object()) {
+        for (const Json& child : j) self(child, self);
+      }
+    };
+    for (const auto& [key, value] : doc_.items()) {
+      if (key == "properties") continue;
+      if (key != "constants" || !value.is_array()) {
+        walk(value, walk);
+        continue;
+      }
+      for (const Json& c : value) {
+        if (!c.is_object()) continue;
+        for (const auto& [field, part] : c.items()) {
+          if (field != "name") walk(part, walk);
+        }
+      }
+    }
+    return *model_names_;
   }
 
   // A state variable's syntax; `program_name` may differ from its JANI name (a local renamed apart).
@@ -842,6 +879,7 @@ class ModelTranslator {
   Translation out_;
   ModelType type_ = ModelType::dtmc;
   std::set<std::string> used_names_;     // constants and global names as JANI declares them
+  std::optional<std::set<std::string>> model_names_;  // names_read_by_model()
   std::set<std::string> program_names_;  // constant, variable and module names the program has
   std::unordered_map<std::string, NameMeaning> globals_;
   std::vector<Transient> transients_;

@@ -26,6 +26,10 @@ struct Translation {
   // The places the program's positions index (SourceLocation::places).
   std::shared_ptr<std::vector<std::string>> places;
   std::vector<Property> properties;
+  // Open constants only the properties read: not the program's (its build
+  // needs no value for them), the properties' own, set like a properties
+  // file's open constants.
+  std::vector<expression::ConstantDeclaration> property_constants;
   // The program's actions that stand for synchronisation vectors, each with
   // the vector's result action ("" when silent): what the model's choices
   // are labelled with.

@@ -225,8 +225,9 @@ Definitions file_definitions(const PropertiesFile& file, const std::vector<expre
     ConstantValue v;
     v.name = c.name;
     v.type = c.type;
-    v.origin = given_names.count(c.name) ? fmt::format("{}:{}, given with --const", name, c.line)
-                                         : fmt::format("{}:{}", name, c.line);
+    // Line 0: a constant without a line (a JANI model's), named by the file alone.
+    const std::string where = c.line > 0 ? fmt::format("{}:{}", name, c.line) : name;
+    v.origin = given_names.count(c.name) ? where + ", given with --const" : where;
     const std::string need = find_need(i);
     if (need.empty()) {
       v.value = node_value(binder.constant_value(first + i));

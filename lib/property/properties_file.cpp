@@ -274,7 +274,11 @@ PropertiesFile read_properties(const std::string& path) {
 
 std::vector<FileProperty> parse_properties_file(std::string_view content, const std::string& file_name,
                                                 std::string_view constant_definitions) {
-  const PropertiesFile file = parse_properties(content, file_name);
+  return ready_properties(parse_properties(content, file_name), constant_definitions);
+}
+
+std::vector<FileProperty> ready_properties(const PropertiesFile& file, std::string_view constant_definitions) {
+  const std::string& file_name = file.file_name;
   // Values for the file's open constants; values of names it does not
   // declare are what its expressions may read; values of constants it
   // defines are ignored, so that a model's definitions pass as they are.
@@ -293,7 +297,7 @@ std::vector<FileProperty> parse_properties_file(std::string_view content, const 
     FileProperty ready = p;
     std::optional<Property> parsed;
     try {
-      if (!definitions.empty()) parsed = parse_property(p.text);
+      if (!definitions.empty() && p.error.empty()) parsed = parse_property(p.text);
     } catch (const Error&) {
       // pmc_check reports it, at its column in the text as written.
     }
@@ -303,6 +307,8 @@ std::vector<FileProperty> parse_properties_file(std::string_view content, const 
         if (substituted != to_string(*parsed)) ready.text = substituted;
       } catch (const Error& e) {
         // A constant without a value: the file cannot be made ready.
+        // A JANI model's properties have names, not lines.
+        if (p.line == 0) fail(ErrorCode::parse, "{}: property \"{}\": {}", file_name, p.name, e.what());
         fail(ErrorCode::parse, "{}:{}: {}", file_name, p.line, e.what());
       }
     }

@@ -85,6 +85,8 @@ FileProperty split_property_name(const std::string& text, const std::string& whe
 // constant without a value is an error naming its line.
 std::vector<FileProperty> parse_properties_file(std::string_view content, const std::string& file_name,
                                                 std::string_view constant_definitions = {});
+// The same for a file already parsed (or made: a JANI model's properties).
+std::vector<FileProperty> ready_properties(const PropertiesFile& file, std::string_view constant_definitions = {});
 std::vector<FileProperty> read_properties_file(const std::string& path, std::string_view constant_definitions = {});
 
 }  // namespace pmc::property

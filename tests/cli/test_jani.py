@@ -26,6 +26,23 @@ DATA = os.path.join(source_root(), "tests", "data", "jani")
 CONSENSUS = os.path.join(DATA, "consensus.jani")
 DIE = os.path.join(DATA, "die.jani")
 RELAY = os.path.join(DATA, "relay.jani")
+# x counts to 2 by fair coins; T, open, is read only by the property.
+BOUND_JANI = """{"jani-version": 1, "name": "m", "type": "dtmc", "constants": [{"name": "T", "type": "int"}],
+  "variables": [{"name": "done", "type": "bool", "transient": true, "initial-value": false}],
+  "automata": [{"name": "main",
+    "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 2},
+                   "initial-value": 0}],
+    "locations": [{"name": "l", "transient-values": [{"ref": "done", "value": {"op": "=", "left": "x", "right": 2}}]}],
+    "initial-locations": ["l"],
+    "edges": [
+      {"location": "l", "guard": {"exp": {"op": "<", "left": "x", "right": 2}},
+       "destinations": [{"location": "l", "probability": {"exp": 0.5},
+                         "assignments": [{"ref": "x", "value": {"op": "+", "left": "x", "right": 1}}]},
+                        {"location": "l", "probability": {"exp": 0.5}}]},
+      {"location": "l", "guard": {"exp": {"op": "=", "left": "x", "right": 2}}, "destinations": [{"location": "l"}]}]}],
+  "system": {"elements": [{"automaton": "main"}]},
+  "properties": [{"name": "soon", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
+    "values": {"op": "Pmin", "exp": {"op": "F", "exp": "done", "step-bounds": {"upper": "T"}}}}}]}"""
 CONSENSUS_NAMES = ["disagree", "all_ones", "steps_max", "steps_min", "finished_within_T", "terminates"]
 
 
@@ -107,6 +124,22 @@ class Check(unittest.TestCase):
                       run.stderr)
         run = pmc("info", "--model", CONSENSUS, status=1)
         self.assertIn("undefined constant K (int): set it with --const K=...", run.stderr)
+
+    def test_a_constant_only_the_properties_read_is_theirs(self):
+        # QVBS majority's T: `pmc info` builds without it, `pmc check` asks
+        # for it by the property, and with it answers (two fair successes
+        # within 3 steps: 1/2).
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bound.jani")
+            with open(path, "w") as out:
+                out.write(BOUND_JANI)
+            self.assertIn("states:      3", pmc("info", "--model", path).stdout)
+            run = pmc("check", "--model", path, status=1)
+            self.assertIn("constant 'T' (int, " + path + ") has no value: give it with --const T=...", run.stderr)
+            r = records(pmc("check", "--model", path, "--const", "T=3", "--json"))
+            self.assertEqual(len(r), 1)
+            self.assertEqual(r[0]["name"], "soon")
+            self.assertAlmostEqual(r[0]["value"], 0.5, places=9)
 
     def test_help_mentions_jani(self):
         out = pmc("check", "--help").stdout

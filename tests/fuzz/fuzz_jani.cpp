@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   });
   if (built) pmc::fuzz::check_pmcb_round_trip(*model);
   std::vector<pmc::jani::Property> properties;
-  pmc::fuzz::clean_or_finding("jani properties", [&] { properties = pmc::jani::read_properties(path); });
+  pmc::fuzz::clean_or_finding("jani properties", [&] { properties = pmc::jani::read_properties(path).properties; });
   for (const pmc::jani::Property& p : properties) {
     if (!p.error.empty()) {
       // An untranslatable property says why, with a clean code.

@@ -141,7 +141,7 @@ TEST_P(JaniTwin, PropertiesGiveTheTwinsAndTheHandValues) {
   const Twin& t = GetParam();
   const ModelPtr jani = load(k_data + t.jani, t.constants);
   const ModelPtr prism = load(t.prism, t.constants);
-  const std::vector<jani::Property> properties = jani::read_properties(k_data + t.jani);
+  const std::vector<jani::Property> properties = jani::read_properties(k_data + t.jani).properties;
   ASSERT_EQ(properties.size(), t.properties.size());
   for (size_t i = 0; i < properties.size(); ++i) {
     const jani::Property& p = properties[i];
@@ -220,7 +220,7 @@ TEST(Jani, GzippedLoads) {
   const ModelPtr plain = load(k_data + "relay.jani");
   const ModelPtr compressed = load(gz);
   EXPECT_TRUE(compressed->same_as(*plain));
-  EXPECT_EQ(jani::read_properties(gz).size(), 5u);
+  EXPECT_EQ(jani::read_properties(gz).properties.size(), 5u);
 }
 
 // --- Bad input -----------------------------------------------------------
@@ -324,6 +324,41 @@ TEST(Jani, AMissingConstantSaysHowToSetIt) {
   EXPECT_EQ(load(path, "N=2")->num_states(), 3u);
 }
 
+// An open constant only the properties read (QVBS majority's T) is theirs:
+// the model builds without it, a value given for it is not the model's
+// business, and the properties list it as their own open constant.
+TEST(Jani, AConstantOnlyThePropertiesReadIsTheirs) {
+  TempDir dir;
+  const std::string path = write(
+      dir, "bound.jani",
+      replaced(edited(R"("type": "dtmc",)", R"("type": "dtmc", "constants": [{"name": "T", "type": "int"}],)"),
+               R"("system": {"elements": [{"automaton": "main"}]})",
+               R"("system": {"elements": [{"automaton": "main"}]},
+  "properties": [{"name": "soon", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
+    "values": {"op": "Pmin", "exp": {"op": "F", "exp": "done", "step-bounds": {"upper": "T"}}}}}])"));
+  EXPECT_TRUE(declared_model_constants({path}, "").empty());
+  EXPECT_EQ(load(path)->num_states(), 3u);
+  EXPECT_EQ(load(path, "T=3")->num_states(), 3u);
+  const jani::Properties read = jani::read_properties(path);
+  ASSERT_EQ(read.constants.size(), 1u);
+  EXPECT_EQ(read.constants[0].name, "T");
+  EXPECT_EQ(read.constants[0].type, expression::ValueType::integer);
+  EXPECT_FALSE(read.constants[0].defined);
+  ASSERT_EQ(read.properties.size(), 1u);
+  EXPECT_EQ(read.properties[0].text, "P=? [ F<=T \"done\" ]");
+  // A constant the model reads stays the model's, even when a property reads it too.
+  const std::string model_reads = write(
+      dir, "model_reads.jani",
+      replaced(replaced(edited(R"("type": "dtmc",)", R"("type": "dtmc", "constants": [{"name": "N", "type": "int"}],)"),
+                        R"("upper-bound": 2})", R"("upper-bound": "N"})"),
+               R"("system": {"elements": [{"automaton": "main"}]})",
+               R"("system": {"elements": [{"automaton": "main"}]},
+  "properties": [{"name": "soon", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
+    "values": {"op": "Pmin", "exp": {"op": "F", "exp": "done", "step-bounds": {"upper": "N"}}}}}])"));
+  EXPECT_TRUE(jani::read_properties(model_reads).constants.empty());
+  expect_error("the model's constant", ErrorCode::parse, [&] { load(model_reads); });
+}
+
 // An automaton's "restrict-initial" restricts its local variables' initial
 // values as the model's restricts the globals'.
 TEST(Jani, AnAutomatonsRestrictInitialRestricts) {
@@ -353,7 +388,7 @@ TEST(Jani, AnUntranslatablePropertyFailsAlone) {
       {"name": "steps", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
           "values": {"op": "Emax", "exp": 1, "accumulate": ["steps"], "reach": "done"}}}],
     "system": {)"));
-  const std::vector<jani::Property> properties = jani::read_properties(path);
+  const std::vector<jani::Property> properties = jani::read_properties(path).properties;
   ASSERT_EQ(properties.size(), 3u);
   EXPECT_EQ(properties[0].name, "reach");
   EXPECT_EQ(properties[0].error, "");
@@ -379,7 +414,7 @@ TEST(Jani, AOneSidedRewardBoundIsStorms) {
     {"name": "six_within_3", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
       "values": {"op": "Pmax", "exp": {"op": "F", "exp": "six", "reward-bounds": [
         {"exp": "coin_flips", "accumulate": ["steps"], "bounds": {"upper": 3}}]}}}},)"));
-  const std::vector<jani::Property> properties = jani::read_properties(path);
+  const std::vector<jani::Property> properties = jani::read_properties(path).properties;
   ASSERT_FALSE(properties.empty());
   EXPECT_EQ(properties[0].error, "");
   EXPECT_EQ(properties[0].text, "P=? [ F^{rew{\"coin_flips\"}<=3} \"six\" ]");
@@ -404,13 +439,13 @@ TEST(Jani, ACtmcsEdgeRewardAccumulatesPerStep) {
     "properties": [{"name": "flips", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
       "values": {"op": "Emax", "exp": "r", "accumulate": ["steps"], "time-instant": 1}}}]})";
   const std::string edges_only = write(dir, "edges.jani", replaced(base, "LOCATION_VALUES", ""));
-  const std::vector<jani::Property> ok = jani::read_properties(edges_only);
+  const std::vector<jani::Property> ok = jani::read_properties(edges_only).properties;
   ASSERT_EQ(ok.size(), 1u);
   EXPECT_EQ(ok[0].error, "");
   EXPECT_EQ(ok[0].text, "R{\"r\"}=? [ C<=1 ]");
   const std::string rated =
       write(dir, "rated.jani", replaced(base, "LOCATION_VALUES", R"(, "transient-values": [{"ref": "r", "value": 1}])"));
-  const std::vector<jani::Property> refused = jani::read_properties(rated);
+  const std::vector<jani::Property> refused = jani::read_properties(rated).properties;
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_EQ(refused[0].error_code, ErrorCode::unsupported);
   EXPECT_THAT(refused[0].error, HasSubstr("a ctmc's reward with state values accumulated without \"time\""));
@@ -432,7 +467,7 @@ TEST(Jani, ExitRewardsAreStateRewardsInDiscreteTime) {
         "variables": [{"name": "r", "type": "real", "transient": true, "initial-value": 0}, {"name": "done")"),
       R"("transient-values": [)", R"("transient-values": [{"ref": "r", "value": 1}, )");
   const std::string path = write(dir, "exit.jani", text);
-  const std::vector<jani::Property> properties = jani::read_properties(path);
+  const std::vector<jani::Property> properties = jani::read_properties(path).properties;
   ASSERT_EQ(properties.size(), 1u);
   ASSERT_EQ(properties[0].error, "");
   EXPECT_EQ(properties[0].text, "R{\"r\"}=? [ F \"done\" ]");
@@ -440,7 +475,7 @@ TEST(Jani, ExitRewardsAreStateRewardsInDiscreteTime) {
   EXPECT_NEAR(check(*load(path), properties[0].text).initial_value, 4.0, 1e-6);
   // In a ctmc, exit rewards are no rate rewards: refused.
   const std::string ctmc = write(dir, "exit_ctmc.jani", replaced(text, R"("type": "dtmc")", R"("type": "ctmc")"));
-  const std::vector<jani::Property> refused = jani::read_properties(ctmc);
+  const std::vector<jani::Property> refused = jani::read_properties(ctmc).properties;
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_EQ(refused[0].error_code, ErrorCode::unsupported);
   EXPECT_THAT(refused[0].error, HasSubstr(ctmc + ": properties[0] \"exit\": a ctmc's reward with state values "

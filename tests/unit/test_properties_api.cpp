@@ -237,6 +237,32 @@ TEST(PropertiesApi, ReadsAJaniModelsProperties) {
   EXPECT_NE(last_error().find("properties[0] \"bounded\": a reward bound must have one side"),
             std::string::npos) << last_error();
   EXPECT_EQ(text_of(raw, 1), "P=? [ true U x = 1 ]");
+
+  // An open constant only the properties read takes its value from the
+  // call's constants, as a properties file's does; without one the read fails.
+  const std::string open = dir.path("open.jani");
+  std::ofstream(open) << R"({"jani-version": 1, "name": "m", "type": "dtmc",
+    "constants": [{"name": "T", "type": "int"}],
+    "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 1},
+                   "initial-value": 0}],
+    "automata": [{"name": "a", "locations": [{"name": "l"}], "initial-locations": ["l"],
+                  "edges": [{"location": "l", "destinations": [{"location": "l", "assignments": [{"ref": "x", "value": 1}]}]}]}],
+    "system": {"elements": [{"automaton": "a"}]},
+    "properties": [{"name": "soon", "expression": {"op": "filter", "fun": "values", "states": {"op": "initial"},
+        "values": {"op": "Pmin", "exp": {"op": "F", "exp": {"op": "=", "left": "x", "right": 1},
+          "step-bounds": {"upper": "T"}}}}}]})";
+  raw = nullptr;
+  ASSERT_EQ(pmc_properties_read(open.c_str(), "T=4", &raw), PMC_OK) << last_error();
+  properties.reset(raw);
+  EXPECT_EQ(text_of(raw, 0), "P=? [ F<=4 x=1 ]");  // canonical form, as a properties file's substituted text
+  raw = nullptr;
+  EXPECT_EQ(pmc_properties_read(open.c_str(), nullptr, &raw), PMC_ERROR_PARSE);
+  EXPECT_NE(last_error().find("property \"soon\""), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("'T'"), std::string::npos) << last_error();
+  // The model builds without it.
+  pmc_model* built = nullptr;
+  ASSERT_EQ(pmc_model_build_prism(open.c_str(), nullptr, nullptr, &built), PMC_OK) << last_error();
+  pmc_model_free(built);
 }
 
 }  // namespace
