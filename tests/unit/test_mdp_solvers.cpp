@@ -442,6 +442,53 @@ TEST(MdpSolvers, RandomProblemsAgree) {
   EXPECT_GT(end_components, 0u);  // the generator does make end components
 }
 
+// cpu.topo-interval-vi solves the SCCs of one depth side by side, one per
+// core, each exactly as alone: the bounds are bit for bit those of one
+// thread. 60 blocks of 40 states, each block a cycle with a second choice,
+// leaking to the target and (for two thirds of them) into an earlier block,
+// so the condensation has several depths with many SCCs each.
+TEST(MdpSolvers, TopologicalIntervalSolvesSccsSideBySide) {
+  std::mt19937 rng(20261129);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  constexpr uint32_t k_blocks = 60, k_size = 40;
+  for (const bool rewards : {false, true}) {
+    for (const bool maximize : {false, true}) {
+      States states(k_blocks * k_size);
+      for (uint32_t block = 0; block < k_blocks; ++block) {
+        const uint32_t base = block * k_size;
+        const bool feeds = block > 0 && block % 3 != 0;
+        for (uint32_t i = 0; i < k_size; ++i) {
+          const uint32_t next = base + (i + 1) % k_size;
+          const uint32_t other = base + static_cast<uint32_t>(rng() % k_size);
+          Choice forward{{{next, 0.97}}, rewards ? 1.0 : 0.02 * unit(rng)};
+          Choice mixed{{{other, 0.5}, {next, 0.45}}, rewards ? 2.0 * unit(rng) : 0.01};
+          if (feeds) forward.entries.push_back({static_cast<uint32_t>(rng() % base), 0.02});
+          states[base + i] = {forward, mixed};
+        }
+      }
+      const MinMaxProblem p = make_problem(states, maximize, rewards ? k_inf : 1.0);
+      SCOPED_TRACE(testing::Message() << (maximize ? "max" : "min") << (rewards ? " rewards" : " probabilities"));
+      SolverSettings one = precise(), four = precise();
+      one.threads = 1;
+      four.threads = 4;
+      MinMaxSolution alone, side_by_side;
+      const SolveStats a = topological_interval_iteration(p, alone, one);
+      const SolveStats b = topological_interval_iteration(p, side_by_side, four);
+      EXPECT_TRUE(a.converged && a.sound && b.converged && b.sound);
+      EXPECT_EQ(a.iterations, b.iterations);
+      EXPECT_EQ(alone.x, side_by_side.x);
+      EXPECT_EQ(alone.upper, side_by_side.upper);
+      EXPECT_EQ(alone.choice, side_by_side.choice);
+      MinMaxSolution reference;
+      ASSERT_TRUE(interval_value_iteration(p, reference, precise()).converged);
+      for (uint64_t s = 0; s < p.num_unknowns(); ++s) {
+        const double scale = std::max(1.0, std::fabs(reference.x[s]));
+        ASSERT_NEAR(side_by_side.x[s], reference.x[s], 1e-9 * scale) << s;
+      }
+    }
+  }
+}
+
 // Large enough for the parallel Jacobi sweeps (more than k_parallel_rows
 // unknowns, in one giant SCC for topo-vi) with k_min_threads_for_jacobi_vi threads.
 TEST(MdpSolvers, LargeRandomProblemsAgreeInParallel) {
