@@ -540,13 +540,15 @@ class ModelTranslator {
       command.guard = operation(NodeKind::logical_and, {location_is(e, from->second, here), std::move(command.guard)}, here);
     }
     std::optional<Node> rate;
+    const Json* rate_json = nullptr;
     if (edge.contains("rate")) {
       const uint32_t place = places_.add(fmt::format("{}, edges[{}], rate", e.path, j));
       if (type_ != ModelType::ctmc) {
         error(place, ErrorCode::parse, "an edge of a {} has a rate (only a ctmc's edges have rates)",
               type_ == ModelType::dtmc ? "dtmc" : "mdp");
       }
-      rate = translate_expression(wrapped(edge["rate"], place), scope(place, &e));
+      rate_json = &wrapped(edge["rate"], place);
+      rate = translate_expression(*rate_json, scope(place, &e));
     }
     const Json& destinations = array_member(edge, "destinations", here, true);
     if (destinations.empty()) error(here, ErrorCode::parse, "the edge has no destination");
@@ -559,11 +561,22 @@ class ModelTranslator {
       auto target = e.location_index.find(to);
       if (target == e.location_index.end()) error(place, ErrorCode::parse, "'{}' is no location of '{}'", to, e.name);
       std::optional<Node> probability;
+      bool folded = false;
       if (destinations[d].contains("probability")) {
         const uint32_t p = places_.add(fmt::format("{}, edges[{}], destinations[{}], probability", e.path, j, d));
-        probability = translate_expression(wrapped(destinations[d]["probability"], p), scope(p, &e));
+        const Json& written = wrapped(destinations[d]["probability"], p);
+        // Tools that write a PRISM command as a JANI edge give the edge the
+        // sum R of its rates and each destination r_i / R: the weight
+        // R·(r_i / R) is then r_i, PRISM's own rate, computed once instead
+        // of R three times (QVBS majority's R is a sum of three divisions
+        // and powers: its build took 1.73× its PRISM original's).
+        folded = rate_json != nullptr && written.is_object() && written.contains("op") && written["op"] == "/" &&
+                 written.contains("left") && written.contains("right") && written["right"] == *rate_json;
+        probability = translate_expression(folded ? written["left"] : written, scope(p, &e));
       }
-      if (rate && probability) {
+      if (folded) {
+        update.weight = *probability;
+      } else if (rate && probability) {
         update.weight = operation(NodeKind::multiply, {*rate, *probability}, place);
       } else if (rate) {
         update.weight = *rate;

@@ -324,6 +324,42 @@ TEST(Jani, AMissingConstantSaysHowToSetIt) {
   EXPECT_EQ(load(path, "N=2")->num_states(), 3u);
 }
 
+// A ctmc edge written as the sum R of its rates with destinations r_i / R
+// (as tools write a PRISM command) has the weights r_i, bit for bit its
+// PRISM twin's (R·(0.1/R) would be 0.1 plus an ulp); a destination of any
+// other form keeps rate × probability.
+TEST(Jani, RatesOverTheirSumAreThePrismRates) {
+  TempDir dir;
+  const std::string jani = write(dir, "split.jani", R"({"jani-version": 1, "name": "c", "type": "ctmc",
+  "automata": [{"name": "main",
+    "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 2},
+                   "initial-value": 0}],
+    "locations": [{"name": "l"}], "initial-locations": ["l"],
+    "edges": [
+      {"location": "l", "guard": {"exp": {"op": "=", "left": "x", "right": 0}},
+       "rate": {"exp": {"op": "+", "left": 0.1, "right": 0.7}},
+       "destinations": [
+         {"location": "l", "probability": {"exp": {"op": "/", "left": 0.1, "right": {"op": "+", "left": 0.1, "right": 0.7}}},
+          "assignments": [{"ref": "x", "value": 1}]},
+         {"location": "l", "probability": {"exp": {"op": "/", "left": 0.7, "right": {"op": "+", "left": 0.1, "right": 0.7}}},
+          "assignments": [{"ref": "x", "value": 2}]}]},
+      {"location": "l", "guard": {"exp": {"op": ">", "left": "x", "right": 0}}, "rate": {"exp": 3},
+       "destinations": [{"location": "l", "probability": {"exp": 0.5}, "assignments": [{"ref": "x", "value": 0}]},
+                        {"location": "l", "probability": {"exp": 0.5}}]}]}],
+  "system": {"elements": [{"automaton": "main"}]}})");
+  const std::string prism = write(dir, "split.sm", R"(ctmc
+module main
+  x : [0..2] init 0;
+  [] x=0 -> 0.1 : (x'=1) + 0.7 : (x'=2);
+  [] x>0 -> 1.5 : (x'=0) + 1.5 : true;
+endmodule
+)");
+  const ModelPtr from_jani = load(jani), twin = load(prism);
+  EXPECT_EQ(from_jani->values(), twin->values());
+  EXPECT_EQ(from_jani->values()[0], 0.1);
+  EXPECT_EQ(from_jani->columns(), twin->columns());
+}
+
 // An open constant only the properties read (QVBS majority's T) is theirs:
 // the model builds without it, a value given for it is not the model's
 // business, and the properties list it as their own open constant.
