@@ -17,13 +17,6 @@ namespace {
 using DeviceSoundVi = SoundViView<double2>;
 
 constexpr int k_cached_rows = 8;
-// Rows whose x and y agree up to this relative difference are one row
-// (cpu.sound-vi's k_same_row).
-constexpr double k_same_row = 64 * DBL_EPSILON;
-
-__device__ inline bool same_up_to_rounding(double a, double b) {
-  return fabs(a - b) <= k_same_row * fmax(fabs(a), fabs(b));
-}
 
 // Row r's (x, y) over the entries one lane of `lanes` reads; with a warp,
 // summed and handed to every lane, so all lanes run the same choice logic.
@@ -44,7 +37,8 @@ __device__ inline double2 row_pair(const DeviceSoundVi& u, uint64_t r, unsigned 
   return sum;
 }
 
-// Row values that agree to this relative difference tie at the weight
+// Values that agree to this relative difference are equal up to rounding:
+// row values tie at the weight, rows with both x and y so are one row
 // (solver/minmax/sound_vi_scalars.hpp's k_sound_vi_tie says why).
 constexpr double k_tie = 64 * DBL_EPSILON;
 
@@ -91,7 +85,7 @@ __device__ inline double2 update_state(const DeviceSoundVi& u, uint64_t s, unsig
     for (uint64_t r = first; r < last; ++r) {
       const double2 alt = r - first < k_cached_rows ? cache[r - first] : row_pair(u, r, lane, lanes);
       const double dy = best.y - alt.y;
-      if (dy == 0.0 || (same_up_to_rounding(alt.y, best.y) && same_up_to_rounding(alt.x, best.x))) continue;
+      if (dy == 0.0 || (tied(alt.y, best.y) && tied(alt.x, best.x))) continue;
       const double crossing =
           tied(alt.x + u.weight * alt.y, best.x + u.weight * best.y) ? u.weight : (alt.x - best.x) / dy;
       if ((dy > 0.0) == (u.maximize != 0)) {

@@ -102,23 +102,7 @@ std::string jani_model_argument(const Arguments& args) {
 // only the properties read.
 PropertiesFile read_properties_or_jani(const std::string& path) {
   if (!jani::is_jani_path(path)) return property::read_properties(path);
-  PropertiesFile file;
-  file.file_name = path;
-  jani::Properties read = jani::read_properties(path);
-  for (const prism_language::DeclaredConstant& c : read.constants) {
-    property::FileConstant constant;
-    constant.name = c.name;
-    constant.type = c.type;
-    file.constants.push_back(std::move(constant));
-  }
-  for (jani::Property& p : read.properties) {
-    property::FileProperty property;
-    property.name = std::move(p.name);
-    property.text = std::move(p.text);
-    property.error = std::move(p.error);
-    file.properties.push_back(std::move(property));
-  }
-  return file;
+  return jani::read_properties_file(path);
 }
 
 PropertySelection select_properties(const Arguments& args) {

@@ -44,6 +44,27 @@ Properties read_properties(const std::string& path) {
   return out;
 }
 
+property::PropertiesFile read_properties_file(const std::string& path, std::vector<ErrorCode>* error_codes) {
+  Properties read = read_properties(path);
+  property::PropertiesFile file;
+  file.file_name = path;
+  for (const prism_language::DeclaredConstant& c : read.constants) {
+    property::FileConstant constant;
+    constant.name = c.name;
+    constant.type = c.type;
+    file.constants.push_back(std::move(constant));
+  }
+  for (Property& p : read.properties) {
+    property::FileProperty property;
+    property.name = std::move(p.name);
+    property.text = std::move(p.text);
+    property.error = std::move(p.error);
+    file.properties.push_back(std::move(property));
+    if (error_codes != nullptr) error_codes->push_back(p.error_code);
+  }
+  return file;
+}
+
 namespace {
 
 prism_language::PrismModel check(Translation& t, const std::string& path,

@@ -26,6 +26,7 @@
 #include "common/error_code.hpp"
 #include "formats/prism_language/prism_model.hpp"
 #include "model/model.hpp"
+#include "property/properties_file.hpp"
 
 namespace pmc::jani {
 
@@ -63,6 +64,11 @@ struct Properties {
 };
 // Errors as declared_constants.
 Properties read_properties(const std::string& path);
+// The same as a properties file, as `pmc check` and pmc_properties_read
+// take one: the open constants its constants (no value), each property with
+// its name, text and error; `error_codes`, when given, receives each
+// property's error code in order.
+property::PropertiesFile read_properties_file(const std::string& path, std::vector<ErrorCode>* error_codes = nullptr);
 
 // The model, translated and checked with the constants it leaves undefined
 // (errors: Error(parse) naming the place, Error(unsupported) for JANI

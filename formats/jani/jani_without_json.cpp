@@ -20,6 +20,8 @@ std::vector<prism_language::DeclaredConstant> declared_constants(const std::stri
 
 Properties read_properties(const std::string& path) { refuse(path); }
 
+property::PropertiesFile read_properties_file(const std::string& path, std::vector<ErrorCode>*) { refuse(path); }
+
 prism_language::PrismModel load_program(const std::string& path,
                                         const std::vector<prism_language::ConstantAssignment>&) {
   refuse(path);

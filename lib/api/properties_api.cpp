@@ -36,19 +36,7 @@ pmc_status pmc_properties_read(const char* path, const char* constants, pmc_prop
     if (pmc::jani::is_jani_path(path)) {
       // As a properties file: the open constants only the properties read
       // take their values from `constants`.
-      pmc::jani::Properties read = pmc::jani::read_properties(path);
-      pmc::property::PropertiesFile file;
-      file.file_name = path;
-      for (const pmc::prism_language::DeclaredConstant& c : read.constants) {
-        pmc::property::FileConstant constant;
-        constant.name = c.name;
-        constant.type = c.type;
-        file.constants.push_back(std::move(constant));
-      }
-      for (pmc::jani::Property& p : read.properties) {
-        file.properties.push_back({std::move(p.name), std::move(p.text), 0, std::move(p.error)});
-        holder->error_codes.push_back(p.error_code);
-      }
+      const pmc::property::PropertiesFile file = pmc::jani::read_properties_file(path, &holder->error_codes);
       if (file.properties.empty()) fail(ErrorCode::parse, "{}: the JANI model has no properties", path);
       holder->properties = pmc::property::ready_properties(file, constants != nullptr ? constants : "");
     } else {

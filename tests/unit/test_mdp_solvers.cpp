@@ -356,6 +356,22 @@ TEST(MdpSolvers, SoundSolversOnASlowCycle) {
   }
 }
 
+// cpu.sound-vi's a-priori lower bound 0 needs b ≥ 0: a negative b is
+// refused with invalid_argument naming it, nothing solved.
+TEST(MdpSolvers, SoundValueIterationRefusesNegativeRewards) {
+  MinMaxProblem p = make_problem(two_choices(), true, k_inf);
+  p.b[1] = -0.5;
+  MinMaxSolution solution;
+  try {
+    sound_value_iteration(p, solution, precise());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("non-negative b"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(solution.x.empty());
+}
+
 TEST(MdpSolvers, EmptyProblemAndBadStartVector) {
   for (bool maximize : {false, true}) {
     for (const NamedSolver& solver : k_solvers) {

@@ -39,7 +39,7 @@
 // the paper does, makes every row whose kept mass differs from the most by
 // rounding alone a threshold near ±10¹⁶.)
 //
-// Rows equal up to rounding (x and y within k_same_row of each other, as
+// Rows equal up to rounding (x and y within k_sound_vi_tie of each other, as
 // symmetric components give) cross at no meaningful weight and are not
 // counted as thresholds: their noise would land anywhere.
 //
@@ -68,12 +68,6 @@ namespace {
 constexpr double k_infinity = std::numeric_limits<double>::infinity();
 // Rows whose pairs update_state keeps rather than computes twice.
 constexpr uint64_t k_cached_rows = 16;
-// Rows whose x and y differ by at most this much relative are one row.
-constexpr double k_same_row = 64 * std::numeric_limits<double>::epsilon();
-
-inline bool same_up_to_rounding(double a, double b) {
-  return std::fabs(a - b) <= k_same_row * std::max(std::fabs(a), std::fabs(b));
-}
 
 // One unknown's x and y side by side: a gathered column brings both in one
 // cache line (the gathers are what is random).
@@ -136,7 +130,7 @@ inline StateResult update_state(const MinMaxProblem& p, uint64_t s, const Pair* 
     const Pair alt = r - first < k_cached_rows ? cache[r - first] : row_pair(p, r, v);
     const double dy = best.y - alt.y;
     if (dy == 0.0) continue;  // parallel: no crossing (the chosen is at least as good everywhere)
-    if (same_up_to_rounding(alt.y, best.y) && same_up_to_rounding(alt.x, best.x)) continue;
+    if (sound_vi_tied(alt.y, best.y) && sound_vi_tied(alt.x, best.x)) continue;
     const bool tied = sound_vi_tied(alt.x + weight * alt.y, best.x + weight * best.y);
     const double t = tied ? weight : (alt.x - best.x) / dy;
     if ((dy > 0.0) == maximize) {
