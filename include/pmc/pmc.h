@@ -783,8 +783,9 @@ PMC_API pmc_status pmc_result_scheduler(const pmc_result* result, int64_t* choic
  * (up to floating-point rounding). Unbounded properties are certified by
  * sound solvers (interval iteration: the default), bounded and CTMC
  * time-bounded ones by construction (uniformisation: Fox-Glynn's truncation
- * bound); steady-state and long-run values, and results of unsound solvers,
- * are not (*out_sound = 0). A certified result whose solver hit its
+ * bound), steady-state and long-run values by exact or bounded bottom-SCC
+ * solves (unless the options are unsound); results of unsound solvers are
+ * not (*out_sound = 0). A certified result whose solver hit its
  * iteration limit has valid but wider bounds (pmc_result_converged = 0). */
 PMC_API pmc_status pmc_result_sound(const pmc_result* result, int* out_sound);
 

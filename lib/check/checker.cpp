@@ -101,7 +101,7 @@ bool reads_values(const StateFormula* f) {
 }
 
 // The top-level query --exact computes, or Error(unsupported) naming what it is not.
-const Operator& exact_query(const Model& model, const Property& property) {
+const Operator& exact_query(const Property& property) {
   const Operator* op = property.top_operator();
   const std::string computes = setting_name(Setting::exact) +
                               " computes P=? [ F ψ ], P=? [ φ U ψ ], R=? [ F ψ ] and T=? [ F ψ ] (min/max on MDPs), "
@@ -457,7 +457,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
   result.property = to_string(written);
   const Operator* top = property.top_operator();
   if (exact) {
-    const Operator& query = exact_query(model, property);
+    const Operator& query = exact_query(property);
     ResultExtras extras;
     Bitset left = bits::full(model.num_states()), right;
     size_t reward_index = SIZE_MAX;

@@ -207,7 +207,18 @@ void CheckContext::solve_stationary(const StationarySystem& system, std::vector<
   require_solve_memory(solver, ProblemKind::stationary, system.incoming.num_rows(), system.incoming.num_rows(),
                        system.incoming.num_entries(), problem_bytes(system));
   record(solver.stationary(system, x, options_.settings));
-  mark_unsound("stationary distributions are solved without error bounds");
+}
+
+bool CheckContext::solve_long_run(const LongRunProblem& problem, LongRunBounds& bounds) {
+  if (!options_.settings.sound) return false;
+  const uint64_t n = problem.rates.num_rows(), entries = problem.rates.num_entries();
+  const SolverEntry& solver = pick(ProblemKind::stationary, entries, n);
+  if (solver.long_run == nullptr) return false;
+  require_solve_memory(solver, ProblemKind::stationary, n, n, entries, problem_bytes(problem));
+  // At the iteration limit the bounds are still certified, only wider than
+  // asked (record() notes that the solve did not converge).
+  record(solver.long_run(problem, bounds, options_.settings));
+  return true;
 }
 
 void CheckContext::solve_steps(const StepProblem& problem, std::vector<double>& result) {

@@ -43,7 +43,14 @@ class CheckContext {
   // Pmax with end components among the maybe states).
   bool solve_reachability(const Bitset& left, const Bitset& right, ReachabilitySolution& solution,
                           bool maximize = false);
+  // π of one bottom SCC, without error bounds: the caller certifies its
+  // use (solve_long_run) or marks the check unsound.
   void solve_stationary(const StationarySystem& system, std::vector<double>& x);
+  // Certified bounds on one bottom SCC's long-run average, when the options
+  // ask for sound results and the stationary solver they choose certifies
+  // them (SolverEntry::long_run); false otherwise (nothing solved: the
+  // caller solves for π with solve_stationary).
+  bool solve_long_run(const LongRunProblem& problem, LongRunBounds& bounds);
   // A solve made outside the registry's solvers (an exact elimination),
   // recorded like theirs: its name among the check's solvers, its seconds
   // as solve time.

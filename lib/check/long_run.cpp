@@ -4,14 +4,18 @@
 // BSCC values weighted by the probability of reaching each BSCC — one linear
 // system over the transient states, g = P·g, with g fixed on the BSCCs.
 // A BSCC's value is exact where its stationary distribution can be found
-// in rationals (solver/linear/exact_stationary.hpp); when every BSCC's is,
-// and the transient solve certifies its bounds, the result is certified.
+// in rationals (solver/linear/exact_stationary.hpp); otherwise, under sound
+// settings, the stationary solver bounds it (LongRunProblem: the bias
+// sweeps and their bracket), else it solves for π without error bounds.
+// When every BSCC's value is bounded and the transient solve certifies its
+// bounds, the result is certified.
 #include <algorithm>
 #include <atomic>
 #include <numeric>
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "check/chain_matrices.hpp"
 #include "check/computations.hpp"
@@ -32,18 +36,24 @@ namespace bits = graph::bits;
 // runs wherever a BSCC is small enough, whichever solver is chosen).
 constexpr const char* k_exact_stationary_solver = "exact-bscc";
 
-// The stationary system of one BSCC, in local indices (position in `states`).
+// local[s] = the position of s in `states`: a BSCC's local indices.
+void number_locally(std::span<const uint32_t> states, std::vector<uint32_t>& local, int threads) {
+  const auto size = static_cast<int64_t>(states.size());
+#pragma omp parallel for if (size > k_parallel_rows) num_threads(threads) schedule(static, 4096)
+  for (int64_t i = 0; i < size; ++i) local[states[i]] = static_cast<uint32_t>(i);
+}
+
+// The stationary system of one BSCC, in local indices (position in `states`;
+// `local` must hold them).
 // DTMC: π_j·(1 − P_jj) = Σ_{i≠j} π_i·P_ij; CTMC: π_j·E_j = Σ_{i≠j} π_i·R_ij.
 // The transposition runs on `threads`: the entries i → j are counted and
 // placed by atomic cursors per j, so a row's order depends on the threads'
 // timing; each row is then sorted by i, the order a serial pass gives, so
 // the system (and every solve on it) is the same bits on any thread count.
-StationarySystem bscc_system(const Model& model, std::span<const uint32_t> states, std::vector<uint32_t>& local,
+StationarySystem bscc_system(const Model& model, std::span<const uint32_t> states, const std::vector<uint32_t>& local,
                              int threads) {
   const auto size = static_cast<int64_t>(states.size());
   const bool parallel = size > k_parallel_rows;
-#pragma omp parallel for if (parallel) num_threads(threads) schedule(static, 4096)
-  for (int64_t i = 0; i < size; ++i) local[states[i]] = static_cast<uint32_t>(i);
   const bool ctmc = model.type() == ModelType::ctmc;
   const CsrView p = ctmc ? CsrView{model.row_offsets().data(), model.columns().data(), model.values().data(),
                                    model.num_states()}
@@ -99,6 +109,49 @@ StationarySystem bscc_system(const Model& model, std::span<const uint32_t> state
   return system;
 }
 
+// One BSCC's rates in local indices (the position in `states`, as
+// bscc_system): each state's entries to the others of the BSCC, in the
+// model's order (a BSCC is closed, so that is every entry but the self
+// loop), and f in the same order. `local` must hold the local indices;
+// `distribution` is the stationary solve's π, in the same order.
+LongRunProblem bscc_long_run_problem(const Model& model, std::span<const uint32_t> states,
+                                     const std::vector<uint32_t>& local, const std::vector<double>& state_values,
+                                     std::vector<double> distribution, int threads) {
+  const auto size = static_cast<int64_t>(states.size());
+  const bool parallel = size > k_parallel_rows;
+  const CsrView p = model.type() == ModelType::ctmc ? CsrView{model.row_offsets().data(), model.columns().data(),
+                                                              model.values().data(), model.num_states()}
+                                                    : probability_matrix(model);
+  LongRunProblem problem;
+  problem.distribution = std::move(distribution);
+  SparseMatrix& rates = problem.rates;
+  rates.row_offsets.assign(size + 1, 0);
+  problem.reward.resize(size);
+#pragma omp parallel for if (parallel) num_threads(threads) schedule(static, 4096)
+  for (int64_t i = 0; i < size; ++i) {
+    const uint32_t s = states[i];
+    uint64_t count = 0;
+    for (uint64_t k = p.offsets[s]; k < p.offsets[s + 1]; ++k) count += p.columns[k] != s ? 1 : 0;
+    rates.row_offsets[i + 1] = count;
+    problem.reward[i] = state_values[s];
+  }
+  std::partial_sum(rates.row_offsets.begin(), rates.row_offsets.end(), rates.row_offsets.begin());
+  rates.columns.resize(rates.row_offsets.back());
+  rates.values.resize(rates.row_offsets.back());
+#pragma omp parallel for if (parallel) num_threads(threads) schedule(static, 4096)
+  for (int64_t i = 0; i < size; ++i) {
+    const uint32_t s = states[i];
+    uint64_t slot = rates.row_offsets[i];
+    for (uint64_t k = p.offsets[s]; k < p.offsets[s + 1]; ++k) {
+      if (p.columns[k] == s) continue;
+      rates.columns[slot] = local[p.columns[k]];
+      rates.values[slot] = p.values[k];
+      ++slot;
+    }
+  }
+  return problem;
+}
+
 // A BSCC's stationary system: its states and their entries, for the
 // memory estimate.
 ProblemShape bscc_shape(const Model& model, std::span<const uint32_t> states) {
@@ -118,7 +171,8 @@ std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>
   std::vector<double> values(n, 0.0), lower(n, 0.0), upper(n, 0.0);
   std::vector<uint32_t> local(n, 0);
   std::vector<double> local_values;
-  uint64_t exact = 0, iterated = 0, spent = 0;
+  const int threads = solver_threads(ctx.options().settings);
+  uint64_t exact = 0, bounded = 0, unbounded = 0, spent = 0;
   // The widest half-gap of a BSCC's value: a transient state's value is a
   // convex combination of BSCC values (it reaches the BSCCs with
   // probability 1), so it widens the transient states' bounds by as much.
@@ -128,27 +182,48 @@ std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>
     ValueBounds bounds{state_values[states[0]], state_values[states[0]]};
     if (states.size() > 1) {
       ctx.require_problem_memory(Computation::long_run, bscc_shape(model, states));
-      StationarySystem system = ctx.timed(CheckContext::Phase::build, [&] {
-        return bscc_system(model, states, local, solver_threads(ctx.options().settings));
-      });
-      local_values.resize(states.size());
-      for (uint64_t i = 0; i < states.size(); ++i) local_values[i] = state_values[states[i]];
-      const Stopwatch clock;
+      number_locally(states, local, threads);
+      StationarySystem system;
+      std::optional<ValueBounds> solved;
       const uint64_t left = spent < k_exact_stationary_total_work ? k_exact_stationary_total_work - spent : 0;
-      const std::optional<ValueBounds> solved =
-          exact_long_run_value(system, local_values, std::min(left, k_exact_stationary_work), spent);
-      if (solved) {
-        ctx.record_direct_solve(k_exact_stationary_solver, clock.seconds());
-        bounds = *solved;
-        ++exact;
-      } else {
+      if (states.size() <= k_exact_stationary_max_states && left > 0) {
+        system = ctx.timed(CheckContext::Phase::build, [&] { return bscc_system(model, states, local, threads); });
+        local_values.resize(states.size());
+        for (uint64_t i = 0; i < states.size(); ++i) local_values[i] = state_values[states[i]];
+        const Stopwatch clock;
+        solved = exact_long_run_value(system, local_values, std::min(left, k_exact_stationary_work), spent);
+        if (solved) {
+          ctx.record_direct_solve(k_exact_stationary_solver, clock.seconds());
+          ++exact;
+        }
+      }
+      if (!solved) {
+        if (system.incoming.num_rows() == 0) {
+          system = ctx.timed(CheckContext::Phase::build, [&] { return bscc_system(model, states, local, threads); });
+        }
         std::vector<double> pi(states.size(), 1.0 / static_cast<double>(states.size()));
         ctx.solve_stationary(system, pi);
+        system = StationarySystem{};  // its memory, before the long-run problem's
         double value = 0.0;
         for (uint64_t i = 0; i < states.size(); ++i) value += pi[i] * state_values[states[i]];
-        bounds = {value, value};
-        ++iterated;
+        solved = ValueBounds{value, value};
+        // Under sound settings, π as the weights of the bias sweeps' bounds.
+        LongRunBounds long_run;
+        bool certified_here = false;
+        if (ctx.options().settings.sound) {
+          const LongRunProblem problem = ctx.timed(CheckContext::Phase::build, [&] {
+            return bscc_long_run_problem(model, states, local, state_values, std::move(pi), threads);
+          });
+          certified_here = ctx.solve_long_run(problem, long_run);
+        }
+        if (certified_here) {
+          solved = ValueBounds{long_run.lower, long_run.upper};
+          ++bounded;
+        } else {
+          ++unbounded;
+        }
       }
+      bounds = *solved;
     }
     const double value = bounds.lower == bounds.upper ? bounds.lower : 0.5 * (bounds.lower + bounds.upper);
     widest = std::max(widest, 0.5 * (bounds.upper - bounds.lower));
@@ -158,13 +233,16 @@ std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>
       upper[s] = bounds.upper;
     }
   }
-  if (exact > 0) {
-    ctx.add_note(fmt::format("long-run: {} of the {} bottom SCCs of more than one state solved exactly (state "
-                             "elimination in rationals){}",
-                             exact, exact + iterated, iterated > 0 ? "; the others carry no error bounds" : ""));
+  if (exact + bounded + unbounded > 0) {
+    std::vector<std::string> parts;
+    if (exact > 0) parts.push_back(fmt::format("{} solved exactly (state elimination in rationals)", exact));
+    if (bounded > 0) parts.push_back(fmt::format("{} bounded by the bias sweeps", bounded));
+    if (unbounded > 0) parts.push_back(fmt::format("{} without error bounds", unbounded));
+    ctx.add_note(fmt::format("long-run: of the {} bottom SCCs of more than one state, {}", exact + bounded + unbounded,
+                             fmt::join(parts, ", ")));
   }
-  const bool certified = iterated == 0;
-  if (!certified) ctx.mark_unsound("long-run and steady-state values carry no error bounds");
+  const bool certified = unbounded == 0;
+  if (!certified) ctx.mark_unsound("stationary distributions are solved without error bounds");
   const Bitset transient = bits::complement(bsccs.recurrent_states());
   if (transient.count() > 0) {
     ctx.require_problem_memory(Computation::long_run, transient);
@@ -174,13 +252,13 @@ std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>
     });
     std::vector<double> x(system.b.size(), 0.0), x_lower, x_upper;
     ctx.solve_linear(system, x, &x_lower, &x_upper);
-    const bool bounded = !x_upper.empty();
+    const bool transient_bounded = !x_upper.empty();
     bits::for_each_set(transient, [&](uint64_t s) {
       values[s] = x[index[s]];
-      lower[s] = bounded ? x_lower[index[s]] - widest : values[s];
-      upper[s] = bounded ? x_upper[index[s]] + widest : values[s];
+      lower[s] = transient_bounded ? x_lower[index[s]] - widest : values[s];
+      upper[s] = transient_bounded ? x_upper[index[s]] + widest : values[s];
     });
-    if (!bounded) return values;
+    if (!transient_bounded) return values;
   }
   if (certified) {
     extras.lower = std::move(lower);

@@ -303,6 +303,9 @@ uint64_t problem_bytes(const LinearSystem& system) { return matrix_bytes(system.
 uint64_t problem_bytes(const StationarySystem& system) {
   return matrix_bytes(system.incoming) + capacity_bytes(system.outflow);
 }
+uint64_t problem_bytes(const LongRunProblem& problem) {
+  return matrix_bytes(problem.rates) + capacity_bytes(problem.reward);
+}
 uint64_t problem_bytes(const StepProblem& problem) {
   return matrix_bytes(problem.a) + capacity_bytes(problem.b) + capacity_bytes(problem.x0) +
          capacity_bytes(problem.coefficients);

@@ -113,6 +113,7 @@ MemoryEstimate estimate_solve(const Model& model, const SolverEntry& solver, Pro
 // Bytes a built problem holds (its vectors' capacities).
 uint64_t problem_bytes(const LinearSystem& system);
 uint64_t problem_bytes(const StationarySystem& system);
+uint64_t problem_bytes(const LongRunProblem& problem);
 uint64_t problem_bytes(const StepProblem& problem);
 uint64_t problem_bytes(const MinMaxProblem& problem);
 

@@ -174,6 +174,27 @@ struct StationarySystem {
   std::vector<double> outflow;
 };
 
+// The long-run average g = Σ_s π(s)·f(s) of one bottom SCC, π its
+// stationary distribution, with certified bounds. `rates` holds, per state
+// s (local indices), its entries (t, r_st) to the other states t ≠ s of the
+// SCC: probabilities for a DTMC (its self-loop is what the row leaves
+// over), rates for a CTMC. `reward` is f. Whatever the vector v, the
+// differences Δ_v(s) = f(s) + Σ_t r_st·(v_t − v_s) average to g under π
+// (π·Q = 0 for the generator Q of the rates), so min Δ_v ≤ g ≤ max Δ_v:
+// solvers look for a v whose Δ_v is flat (the bias of the chain) and
+// report that bracket, its rounding included. `distribution` is an
+// estimate of π (a stationary solve's; any weights >= 0 with a positive
+// total), by which they estimate g as they go: the bias equations are
+// consistent only at the true g.
+struct LongRunProblem {
+  SparseMatrix rates;
+  std::vector<double> reward;
+  std::vector<double> distribution;
+};
+struct LongRunBounds {
+  double lower = 0, upper = 0;
+};
+
 // v_0 = x0, v_{k+1} = A·v_k + b (b may be empty), K = `steps`. The result is
 // v_K, or, when weighted(), Σ_{k=0..K} c_k·v_k: bounded until, cumulative and
 // instantaneous rewards, and uniformisation with Fox–Glynn weights. The

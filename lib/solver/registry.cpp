@@ -43,10 +43,10 @@ bool SolverEntry::solves(ProblemKind kind) const {
 const std::vector<SolverEntry>& solver_registry() {
   static const std::vector<SolverEntry> entries = {
       {.name = "cpu.jacobi", .device = DeviceKind::cpu, .summary = "Jacobi iteration (multi-threaded)",
-       .linear = jacobi_linear, .stationary = jacobi_stationary},
+       .linear = jacobi_linear, .stationary = jacobi_stationary, .long_run = jacobi_long_run},
       {.name = "cpu.gauss-seidel", .device = DeviceKind::cpu,
        .summary = "Gauss-Seidel iteration (sequential, fewest iterations)", .linear = gauss_seidel_linear,
-       .stationary = gauss_seidel_stationary},
+       .stationary = gauss_seidel_stationary, .long_run = gauss_seidel_long_run},
       {.name = "cpu.power", .device = DeviceKind::cpu, .summary = "power method (multi-threaded)",
        .linear = power_linear, .stationary = power_stationary},
       {.name = "cpu.bicgstab", .device = DeviceKind::cpu,
@@ -77,7 +77,7 @@ const std::vector<SolverEntry>& solver_registry() {
        .min_max = topological_interval_iteration, .linear_bounds = topological_interval_linear, .sound = true},
       {.name = "gpu.jacobi", .device = DeviceKind::gpu,
        .summary = "Jacobi on the GPU (thread- or warp-per-row by row length; damped for stationary distributions)",
-       .linear = gpu_jacobi_linear, .stationary = gpu_jacobi_stationary},
+       .linear = gpu_jacobi_linear, .stationary = gpu_jacobi_stationary, .long_run = gpu_jacobi_long_run},
       {.name = "gpu.segscan-jacobi", .device = DeviceKind::gpu,
        .summary = "Jacobi on the GPU with a segmented-scan SpMV (GPU-PRISM)", .linear = gpu_segscan_jacobi_linear},
       {.name = "gpu.bicgstab", .device = DeviceKind::gpu, .summary = "BiCGStab on the GPU",

@@ -25,6 +25,10 @@ using LinearSolve = SolveStats (*)(const LinearSystem&, std::vector<double>& x, 
 using LinearBoundsSolve = SolveStats (*)(const LinearSystem&, std::vector<double>& lower, std::vector<double>& upper,
                                          const SolverSettings&);
 using StationarySolve = SolveStats (*)(const StationarySystem&, std::vector<double>& x, const SolverSettings&);
+// Certified bounds on one bottom SCC's long-run average (LongRunProblem):
+// the certified form of a stationary solve, offered by the solvers that
+// solve stationary systems (ProblemKind::stationary).
+using LongRunSolve = SolveStats (*)(const LongRunProblem&, LongRunBounds& bounds, const SolverSettings&);
 using StepSolve = SolveStats (*)(const StepProblem&, std::vector<double>& result, const SolverSettings&);
 // solution.x holds the start vector on entry (the lower start for interval
 // iteration, whose upper start is problem.upper_bound when finite);
@@ -41,6 +45,8 @@ struct SolverEntry {
   std::string summary;  // one line for `pmc solvers`
   LinearSolve linear = nullptr;
   StationarySolve stationary = nullptr;
+  // A stationary solver's certified long-run bounds (sound settings).
+  LongRunSolve long_run = nullptr;
   StepSolve steps = nullptr;
   MinMaxSolve min_max = nullptr;
   // Exactly MinMaxProblem::steps Jacobi-style iterations (bounded MDP properties).

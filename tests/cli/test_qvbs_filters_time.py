@@ -181,8 +181,8 @@ class Qvbs(unittest.TestCase):
 
     def test_polling_steady_state_is_certified(self):
         # S=? of a CTMC whose bottom SCC is small enough for its stationary
-        # distribution in rationals (36 and 96 states; larger ones stay
-        # uncertified): certified bounds around index.json's exact value.
+        # distribution in rationals (36 and 96 states): exact bounds around
+        # index.json's exact value.
         if not HAVE_GMP:
             self.skipTest("built without GMP: steady state is not certified")
         text = named_properties(properties_file("ctmc/polling"))["s1"]
@@ -194,6 +194,30 @@ class Qvbs(unittest.TestCase):
             self.assertTrue(record["sound"])
             self.assertEqual(record["solver"], "exact-bscc")
             self.assertLessEqual(record["upper"] - record["lower"], 1e-15)
+
+    def test_polling_steady_state_beyond_rationals_is_bounded(self):
+        # polling N=5..8 (240 to 3072 states): N=5 and 6 within the exact
+        # solver's budget or not, N=7 and 8 beyond its 1024 states; every
+        # one certified (exactly or by the bias sweeps' bracket) around
+        # index.json's exact value, with or without GMP, and not under
+        # --unsound.
+        text = named_properties(properties_file("ctmc/polling"))["s1"]
+        larger = {"polling.5", "polling.6", "polling.7", "polling.8"}
+        cases = [c for c in references("ctmc/polling", "s1") if c[0] in larger]
+        self.assertEqual(len(cases), 4)
+        solvers = set()
+        for stem, _, reference in cases:
+            record = check(model_file("ctmc/polling", stem), f'"s1": {text}')
+            self.expect_reference(record, reference, f"{stem} s1")
+            solvers.add(record["solver"])
+        self.assertIn("cpu.gauss-seidel", solvers)  # the bias sweeps ran at least once
+        stem, _, reference = [c for c in cases if c[0] == "polling.8"][0]
+        for solver in ("cpu.jacobi", "cpu.gauss-seidel"):
+            record = check(model_file("ctmc/polling", stem), f'"s1": {text}', extra=("--solver", solver))
+            self.expect_reference(record, reference, f"{stem} s1 --solver {solver}")
+        unsound = check(model_file("ctmc/polling", stem), f'"s1": {text}', extra=("--unsound",))
+        self.assertFalse(unsound["sound"])
+        self.assertLessEqual(abs(unsound["value"] - float(reference)), 1e-5 * float(reference))
 
     def test_resource_gathering_minimal_expected_steps(self):
         # Tmin=? [ F "success" ] up to 90334 states (the 958894-state

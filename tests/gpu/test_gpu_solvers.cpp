@@ -765,6 +765,91 @@ TEST(GpuStationary, BadStartVectorIsAnError) {
   EXPECT_NE(message.find("start vector of 99"), std::string::npos) << message;
 }
 
+// ---- gpu.jacobi's certified long-run bounds (lib/solver/gpu/long_run.cpp) ----
+
+// The outgoing rates of random_stationary_system's chain (its incoming
+// entries turned back), f = 1 on every third state and a state's index
+// mod 7 elsewhere.
+LongRunProblem long_run_of(const StationarySystem& system, std::vector<double> distribution) {
+  const uint64_t n = system.outflow.size();
+  std::vector<std::vector<std::pair<uint32_t, double>>> rows(n);
+  for (uint64_t j = 0; j < n; ++j) {
+    for (uint64_t k = system.incoming.row_offsets[j]; k < system.incoming.row_offsets[j + 1]; ++k) {
+      rows[system.incoming.columns[k]].push_back({static_cast<uint32_t>(j), system.incoming.values[k]});
+    }
+  }
+  LongRunProblem problem;
+  problem.rates.row_offsets = {0};
+  for (const auto& row : rows) {
+    for (const auto& [to, rate] : row) {
+      problem.rates.columns.push_back(to);
+      problem.rates.values.push_back(rate);
+    }
+    problem.rates.row_offsets.push_back(problem.rates.columns.size());
+  }
+  problem.reward.resize(n);
+  for (uint64_t s = 0; s < n; ++s) problem.reward[s] = s % 3 == 0 ? 1.0 : static_cast<double>(s % 7);
+  problem.distribution = std::move(distribution);
+  return problem;
+}
+
+// Against cpu.jacobi (the same sweeps) and the stationary solve's π·f: the
+// bounds contain π·f, meet ε, and overlap the CPU's, on both layouts.
+TEST(GpuLongRun, RandomChainsAgreeWithTheCpu) {
+  std::mt19937_64 rng(20261129);
+  for (const uint32_t long_every : {1000000u, 5u}) {
+    const StationarySystem system = random_stationary_system(50000, long_every, rng);
+    SolverSettings settings;
+    settings.epsilon = 1e-12;
+    std::vector<double> pi(50000, 1.0 / 50000);
+    ASSERT_TRUE(gauss_seidel_stationary(system, pi, settings).converged);
+    const LongRunProblem problem = long_run_of(system, pi);
+    double expected = 0;
+    for (size_t s = 0; s < pi.size(); ++s) expected += pi[s] * problem.reward[s];
+    settings.epsilon = 1e-9;
+    LongRunBounds cpu;
+    ASSERT_TRUE(jacobi_long_run(problem, cpu, settings).converged);
+    for (const GpuLayout layout : {GpuLayout::thread_per_row, GpuLayout::warp_per_row}) {
+      settings.gpu_layout = layout;
+      LongRunBounds gpu;
+      const SolveStats stats = find_solver("gpu.jacobi").long_run(problem, gpu, settings);
+      const std::string what = stats.kernel + ", long rows every " + std::to_string(long_every);
+      EXPECT_EQ(stats.solver, "gpu.jacobi");
+      EXPECT_TRUE(stats.sound);
+      EXPECT_TRUE(stats.converged) << what << " after " << stats.iterations;
+      EXPECT_EQ(stats.kernel, layout == GpuLayout::warp_per_row ? "warp-per-row" : "thread-per-row");
+      EXPECT_LE(gpu.lower, expected * (1 + 1e-11)) << what;
+      EXPECT_GE(gpu.upper, expected * (1 - 1e-11)) << what;
+      EXPECT_TRUE(bounds_close(gpu.lower, gpu.upper, settings.epsilon, true)) << what;
+      EXPECT_LE(std::max(gpu.lower, cpu.lower), std::min(gpu.upper, cpu.upper)) << what << ": disjoint from the CPU's";
+    }
+  }
+}
+
+// The iteration limit leaves wide but certified bounds; bad input is an
+// error before the GPU is touched.
+TEST(GpuLongRun, IterationLimitAndBadInput) {
+  std::mt19937_64 rng(5);
+  const StationarySystem system = random_stationary_system(5000, 1000000, rng);
+  std::vector<double> pi(5000, 1.0 / 5000);
+  SolverSettings settings;
+  settings.epsilon = 1e-12;
+  ASSERT_TRUE(gauss_seidel_stationary(system, pi, settings).converged);
+  LongRunProblem problem = long_run_of(system, pi);
+  double expected = 0;
+  for (size_t s = 0; s < pi.size(); ++s) expected += pi[s] * problem.reward[s];
+  settings.max_iterations = 5;
+  LongRunBounds bounds;
+  const SolveStats stats = find_solver("gpu.jacobi").long_run(problem, bounds, settings);
+  EXPECT_FALSE(stats.converged);
+  EXPECT_TRUE(stats.sound);
+  EXPECT_LE(bounds.lower, expected * (1 + 1e-12));
+  EXPECT_GE(bounds.upper, expected * (1 - 1e-12));
+  problem.distribution.pop_back();
+  testing::expect_error("short distribution", ErrorCode::invalid_argument,
+                        [&] { find_solver("gpu.jacobi").long_run(problem, bounds, SolverSettings{}); });
+}
+
 // auto gives a large stationary system to the GPU, cpu keeps it.
 TEST(GpuAuto, LargeStationarySystemsGoToTheGpu) {
   std::string reason;

@@ -953,6 +953,308 @@ INSTANTIATE_TEST_SUITE_P(Registry, StationarySolvers, testing::ValuesIn(solvers_
                          test_name);
 
 // ---------------------------------------------------------------------------
+// Certified long-run averages g = π·f of one bottom SCC (SolverEntry::long_run).
+
+// `distribution`: the solvers' estimate of π (default: uniform).
+LongRunProblem long_run_problem(uint32_t n, const std::vector<Triplet>& flows, std::vector<double> reward,
+                                std::vector<double> distribution = {}) {
+  if (distribution.empty()) distribution.assign(reward.size(), 1.0 / std::max<size_t>(reward.size(), 1));
+  return LongRunProblem{csr(n, flows), std::move(reward), std::move(distribution)};
+}
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double sum = 0;
+  for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+std::vector<std::string> long_run_solvers() {
+  std::vector<std::string> names;
+  for (const SolverEntry& s : solver_registry()) {
+    if (s.long_run != nullptr) names.push_back(s.name);
+  }
+  return names;
+}
+
+class LongRunSolvers : public testing::TestWithParam<std::string> {
+ protected:
+  const SolverEntry& solver() const { return find_solver(GetParam()); }
+
+  // False without a GPU for a GPU solver (the test is then skipped).
+  bool solve(const LongRunProblem& problem, LongRunBounds& bounds, SolveStats& stats,
+             const SolverSettings& settings = tight()) {
+    try {
+      stats = solver().long_run(problem, bounds, settings);
+      return true;
+    } catch (const Error& e) {
+      if (e.code() == ErrorCode::no_device) return false;
+      throw;
+    }
+  }
+
+  // The bounds contain `expected` (up to the reference's own rounding) and
+  // meet the precision asked for.
+  void check(const LongRunProblem& problem, double expected, const SolverSettings& settings = tight()) {
+    LongRunBounds bounds;
+    SolveStats stats;
+    if (!solve(problem, bounds, stats, settings)) GTEST_SKIP() << GetParam() << ": no GPU";
+    EXPECT_EQ(stats.solver, GetParam());
+    EXPECT_TRUE(stats.sound);
+    EXPECT_TRUE(stats.converged) << "after " << stats.iterations << " iterations";
+    const double slack = 1e-13 * std::max(1.0, std::fabs(expected));
+    EXPECT_LE(bounds.lower, expected + slack);
+    EXPECT_GE(bounds.upper, expected - slack);
+    EXPECT_TRUE(bounds_close(bounds.lower, bounds.upper, settings.epsilon, settings.relative))
+        << "[" << bounds.lower << ", " << bounds.upper << "]";
+  }
+};
+
+TEST_P(LongRunSolvers, TwoCycleIsPeriodicYetBounded) {
+  // Period 2: undamped Jacobi on the bias equations would swap forever.
+  check(long_run_problem(2, {{0, 1, 1.0}, {1, 0, 1.0}}, {1.0, 0.0}, {0.5, 0.5}), 0.5);
+}
+
+TEST_P(LongRunSolvers, PeriodicChainInAnUnluckyOrder) {
+  const std::vector<Triplet> flows = {{5, 7, 0.5}, {5, 0, 0.5}, {2, 7, 1.0}, {7, 4, 1.0}, {0, 6, 0.5},
+                                      {0, 4, 0.5}, {4, 1, 0.5}, {4, 3, 0.5}, {6, 1, 0.5}, {6, 3, 0.5},
+                                      {1, 2, 0.5}, {1, 5, 0.5}, {3, 5, 1.0}};
+  const std::vector<double> f = {0, 1, 0, 1, 0, 0, 2, 0};
+  const std::vector<double> pi = dense_stationary(8, flows);
+  check(long_run_problem(8, flows, f, pi), dot(pi, f));
+}
+
+TEST_P(LongRunSolvers, ConstantRewardNeedsNoSweep) {
+  LongRunBounds bounds;
+  SolveStats stats;
+  if (!solve(long_run_problem(3, {{0, 1, 2.0}, {1, 2, 3.0}, {2, 0, 0.5}}, {0.25, 0.25, 0.25}), bounds, stats)) {
+    GTEST_SKIP() << "no GPU";
+  }
+  EXPECT_TRUE(stats.converged);
+  EXPECT_EQ(stats.iterations, 0u);
+  EXPECT_LE(bounds.lower, 0.25);
+  EXPECT_GE(bounds.upper, 0.25);
+  EXPECT_LE(bounds.upper - bounds.lower, 2e-15);  // the rounding margins alone
+}
+
+TEST_P(LongRunSolvers, RandomChainsMatchDenseSolve) {
+  // Irreducible (a ring) with random chords, some bipartite (period 2), and
+  // rewards of either sign: the dense π·f lies inside the bounds.
+  for (int seed = 1; seed <= 6; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    const uint32_t n = 120;
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> unit(0.0, 1.0), reward(-3.0, 5.0);
+    std::uniform_int_distribution<uint32_t> state(0, n - 1);
+    const bool bipartite = seed % 2 == 0;
+    std::vector<Triplet> flows;
+    for (uint32_t i = 0; i < n; ++i) {
+      flows.emplace_back(i, (i + 1) % n, 0.05 + unit(rng));
+      for (int k = 0; k < 3; ++k) {
+        uint32_t j = state(rng);
+        if (bipartite && (j % 2) == (i % 2)) j = (j + 1) % n;
+        if (j != i) flows.emplace_back(i, j, unit(rng));
+      }
+    }
+    std::vector<double> f(n);
+    for (double& v : f) v = reward(rng);
+    const std::vector<double> pi = dense_stationary(n, flows);
+    check(long_run_problem(n, flows, f, pi), dot(pi, f));
+  }
+}
+
+// M/M/1/K as a CTMC, f = the queue length: the mean length from the
+// closed form π_i ∝ (λ/μ)^i, at any time unit.
+TEST_P(LongRunSolvers, CtmcQueueLengthAtAnyRateScale) {
+  const uint32_t n = 21;
+  const double lambda = 2.0, mu = 3.0;
+  std::vector<double> pi(n), f(n);
+  double total = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    total += pi[i] = std::pow(lambda / mu, i);
+    f[i] = i;
+  }
+  for (double& v : pi) v /= total;
+  for (double scale : {1.0, 1e-6, 1e6}) {
+    SCOPED_TRACE(testing::Message() << "rate scale " << scale);
+    std::vector<Triplet> flows;
+    for (uint32_t i = 0; i + 1 < n; ++i) {
+      flows.emplace_back(i, i + 1, lambda * scale);
+      flows.emplace_back(i + 1, i, mu * scale);
+    }
+    check(long_run_problem(n, flows, f, pi), dot(pi, f));
+  }
+}
+
+TEST_P(LongRunSolvers, SmallAverageToTheRoundingAndNoFurther) {
+  // A state visited rarely (π_0 ≈ 1.6e-8, f = 1 there, 0 elsewhere): its
+  // Δ is 1 cancelled down to π_0, so rounding leaves ~1e-15 of width.
+  // Relative 1e-6 is reached; relative 1e-12 cannot be, and the solve stops
+  // there with sound bounds rather than at the iteration limit.
+  const uint32_t n = 20;
+  std::vector<Triplet> flows;
+  for (uint32_t i = 0; i + 1 < n; ++i) {
+    flows.emplace_back(i, i + 1, 2.5);
+    flows.emplace_back(i + 1, i, 1.0);
+  }
+  std::vector<double> f(n, 0.0), pi(n);
+  f[0] = 1.0;
+  double total = 0;
+  for (uint32_t i = 0; i < n; ++i) total += pi[i] = std::pow(2.5, i);
+  for (double& v : pi) v /= total;
+  const LongRunProblem problem = long_run_problem(n, flows, f, pi);
+  LongRunBounds bounds;
+  SolveStats stats;
+  if (!solve(problem, bounds, stats, tight())) GTEST_SKIP() << "no GPU";
+  EXPECT_FALSE(stats.converged);
+  EXPECT_LT(stats.iterations, 100000u);
+  EXPECT_LE(bounds.lower, 1.0 / total * (1 + 1e-13));
+  EXPECT_GE(bounds.upper, 1.0 / total * (1 - 1e-13));
+  ASSERT_EQ(stats.notes.size(), 1u);
+  EXPECT_NE(stats.notes[0].find("rounding"), std::string::npos) << stats.notes[0];
+  SolverSettings usual;  // relative 1e-6
+  check(problem, 1.0 / total, usual);
+  check(problem, 1.0 / total, tight(false));
+}
+
+TEST_P(LongRunSolvers, LargeChainOnAllCoresAgreesWithOneThread) {
+  // Above k_parallel_rows: the bounds contain the stationary solve's π·f,
+  // and a CPU solver's bounds are the same bits on 1 and 4 threads.
+  const uint32_t n = 20000;
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<uint32_t> state(0, n - 1);
+  std::vector<Triplet> flows;
+  std::vector<double> f(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    flows.emplace_back(i, (i + 1) % n, 0.1 + unit(rng));
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t j = state(rng);
+      if (j != i) flows.emplace_back(i, j, unit(rng));
+    }
+    f[i] = unit(rng) < 0.3 ? 1.0 : 0.0;
+  }
+  std::vector<double> pi(n, 1.0 / n);
+  ASSERT_TRUE(gauss_seidel_stationary(stationary_system(n, flows), pi, tight()).converged);
+  const LongRunProblem problem = long_run_problem(n, flows, f, pi);
+  check(problem, dot(pi, f));
+  if (solver().device != DeviceKind::cpu) return;
+  SolverSettings one = tight(), four = tight();
+  one.threads = 1;
+  four.threads = 4;
+  LongRunBounds a, b;
+  SolveStats stats;
+  ASSERT_TRUE(solve(problem, a, stats, one));
+  ASSERT_TRUE(solve(problem, b, stats, four));
+  EXPECT_EQ(a.lower, b.lower);
+  EXPECT_EQ(a.upper, b.upper);
+}
+
+TEST_P(LongRunSolvers, IterationLimitLeavesSoundBounds) {
+  const uint32_t n = 200;
+  const double p = 0.3, q = 0.5;
+  std::vector<Triplet> flows;
+  std::vector<double> pi(n), f(n);
+  double total = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i + 1 < n) {
+      flows.emplace_back(i, i + 1, p);
+      flows.emplace_back(i + 1, i, q);
+    }
+    total += pi[i] = std::pow(p / q, i);
+    f[i] = i % 3;
+  }
+  for (double& v : pi) v /= total;
+  SolverSettings settings = tight();
+  settings.max_iterations = 3;
+  LongRunBounds bounds;
+  SolveStats stats;
+  if (!solve(long_run_problem(n, flows, f, pi), bounds, stats, settings)) GTEST_SKIP() << "no GPU";
+  EXPECT_FALSE(stats.converged);
+  EXPECT_TRUE(stats.sound);
+  EXPECT_LE(stats.iterations, 3u);
+  EXPECT_LE(bounds.lower, dot(pi, f));
+  EXPECT_GE(bounds.upper, dot(pi, f));
+}
+
+TEST_P(LongRunSolvers, UniformWeightsOnARandomChain) {
+  // A DTMC without self loops (every E_s = 1), weighted uniformly while π
+  // is not: the estimate of the average is off until the sweeps settle.
+  const uint32_t n = 60;
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<uint32_t> state(0, n - 1);
+  std::vector<Triplet> flows;
+  std::vector<double> f(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::vector<std::pair<uint32_t, double>> row = {{(i + 1) % n, 0.2 + unit(rng)}};
+    for (int k = 0; k < 2; ++k) {
+      const uint32_t j = state(rng);
+      if (j != i) row.emplace_back(j, unit(rng));
+    }
+    double total = 0;
+    for (auto& [j, w] : row) total += w;
+    for (auto& [j, w] : row) flows.emplace_back(i, j, w / total);
+    f[i] = unit(rng);
+  }
+  check(long_run_problem(n, flows, f), dot(dense_stationary(n, flows), f));
+}
+
+TEST_P(LongRunSolvers, RoughDistributionStillCloses) {
+  // The queue of CtmcQueueLengthAtAnyRateScale with exit rates 2 to 5 and π
+  // far from uniform, weighted by a uniform "estimate" of π: a stationary
+  // solve cut short must cost sweeps, not the bounds.
+  const uint32_t n = 21;
+  const double lambda = 2.0, mu = 3.0;
+  std::vector<double> pi(n), f(n);
+  double total = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    total += pi[i] = std::pow(lambda / mu, i);
+    f[i] = i;
+  }
+  for (double& v : pi) v /= total;
+  std::vector<Triplet> flows;
+  for (uint32_t i = 0; i + 1 < n; ++i) {
+    flows.emplace_back(i, i + 1, lambda);
+    flows.emplace_back(i + 1, i, mu);
+  }
+  check(long_run_problem(n, flows, f, std::vector<double>(n, 1.0)), dot(pi, f));
+}
+
+TEST_P(LongRunSolvers, BadProblemsAreErrors) {
+  {
+    LongRunBounds bounds;
+    SolveStats stats;
+    if (!solve(long_run_problem(1, {}, {1.0}), bounds, stats)) GTEST_SKIP() << "no GPU";
+  }
+  const auto expect_invalid = [&](const LongRunProblem& problem, const char* what) {
+    LongRunBounds bounds;
+    SolveStats stats;
+    try {
+      solve(problem, bounds, stats);
+      ADD_FAILURE() << what << ": no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument) << what << ": " << e.what();
+    }
+  };
+  expect_invalid(long_run_problem(2, {{0, 1, 1.0}, {1, 0, 1.0}}, {1.0}), "a reward short");
+  expect_invalid(long_run_problem(2, {{0, 0, 1.0}, {1, 0, 1.0}}, {1.0, 0.0}), "a self loop");
+  expect_invalid(long_run_problem(2, {{0, 1, -1.0}, {1, 0, 1.0}}, {1.0, 0.0}), "a negative rate");
+  expect_invalid(long_run_problem(2, {{0, 1, INFINITY}, {1, 0, 1.0}}, {1.0, 0.0}), "an infinite rate");
+  expect_invalid(long_run_problem(2, {{0, 1, 1.0}, {1, 0, 1.0}}, {NAN, 0.0}), "a NaN reward");
+  LongRunProblem outside = long_run_problem(2, {{0, 1, 1.0}, {1, 0, 1.0}}, {1.0, 0.0});
+  outside.rates.columns[0] = 7;
+  expect_invalid(outside, "a column outside");
+  expect_invalid(long_run_problem(2, {{0, 1, 1.0}, {1, 0, 1.0}}, {1.0, 0.0}, {1.0}), "a distribution short");
+  LongRunProblem none = long_run_problem(2, {{0, 1, 1.0}, {1, 0, 1.0}}, {1.0, 0.0});
+  none.distribution.clear();
+  expect_invalid(none, "no distribution");
+  expect_invalid(long_run_problem(2, {{0, 1, 1.0}, {1, 0, 1.0}}, {1.0, 0.0}, {0.0, 0.0}), "a distribution of no mass");
+  expect_invalid(long_run_problem(2, {{0, 1, 1.0}, {1, 0, 1.0}}, {1.0, 0.0}, {-0.5, 1.0}), "a negative weight");
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, LongRunSolvers, testing::ValuesIn(long_run_solvers()), test_name);
+
+// ---------------------------------------------------------------------------
 // Bounded steps v_{k+1} = A·v_k + b.
 
 class StepSolvers : public testing::TestWithParam<std::string> {};

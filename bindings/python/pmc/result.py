@@ -37,8 +37,9 @@ class Result(_handle.OwnsHandle):
       exact value lies within the bounds (up to floating-point rounding).
       Unbounded properties are certified by sound solvers (interval
       iteration, the default), bounded and CTMC time-bounded ones by
-      construction; steady-state and long-run values, and results of
-      unsound solvers (e.g. "cpu.gauss-seidel"), are not. A sound result
+      construction, steady-state and long-run values by exact or bounded
+      bottom-SCC solves; results of unsound solvers (e.g.
+      "cpu.gauss-seidel" on a linear system) are not. A sound result
       that did not converge has valid but wider bounds.
     - ``bounds``: certified (lower, upper) in the first initial state
       (``value`` is their midpoint for unbounded properties), or None when

@@ -14,6 +14,14 @@ SolveStats gauss_seidel_linear(const LinearSystem& system, std::vector<double>& 
 SolveStats gauss_seidel_stationary(const StationarySystem& system, std::vector<double>& x,
                                    const SolverSettings& settings);
 
+// cpu.gauss-seidel and cpu.jacobi on one bottom SCC's long-run average
+// (long_run_bounds.cpp): certified bounds from the bias sweeps, in place by
+// blocks on all cores (Gauss–Seidel) or from the previous iterate (Jacobi).
+// Stops when bounds_close holds or at the iteration limit; `bounds` are
+// certified either way (stats.sound).
+SolveStats gauss_seidel_long_run(const LongRunProblem& problem, LongRunBounds& bounds, const SolverSettings& settings);
+SolveStats jacobi_long_run(const LongRunProblem& problem, LongRunBounds& bounds, const SolverSettings& settings);
+
 SolveStats power_linear(const LinearSystem& system, std::vector<double>& x, const SolverSettings& settings);
 SolveStats power_stationary(const StationarySystem& system, std::vector<double>& x, const SolverSettings& settings);
 

@@ -183,8 +183,9 @@ impl CheckResult {
     /// [`bound_values`](CheckResult::bound_values) (up to floating-point
     /// rounding). Unbounded properties are certified by sound solvers
     /// (interval iteration, the default), bounded and CTMC time-bounded ones
-    /// by construction; steady-state and long-run values, and results of
-    /// unsound solvers (e.g. "cpu.gauss-seidel"), are not. A certified
+    /// by construction, steady-state and long-run values by exact or bounded
+    /// bottom-SCC solves; results of unsound solvers (e.g. "cpu.gauss-seidel"
+    /// on a linear system) are not. A certified
     /// result that did not [converge](CheckResult::converged) has valid but
     /// wider bounds.
     pub fn is_sound(&self) -> bool {

@@ -175,8 +175,9 @@ public final class Result extends NativeHandle {
    * within {@link #bounds()} / {@link #boundValues()} (up to floating-point
    * rounding). Unbounded properties are certified by sound solvers (interval
    * iteration, the default), bounded and CTMC time-bounded ones by
-   * construction; steady-state and long-run values, and results of unsound
-   * solvers (e.g. "cpu.gauss-seidel"), are not. A certified result that did
+   * construction, steady-state and long-run values by exact or bounded
+   * bottom-SCC solves; results of unsound solvers (e.g. "cpu.gauss-seidel"
+   * on a linear system) are not. A certified result that did
    * not {@link #converged() converge} has valid but wider bounds.
    */
   public boolean isSound() {
