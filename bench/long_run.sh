@@ -9,7 +9,7 @@
 #                                  the QVBS polling test through pmc (tests/cli/test_qvbs_filters_time.py)
 #   bash bench/long_run.sh bench   whole `pmc check` from QVBS sources, --stats --json, REPEAT times each
 #                                  (default 1): each instance at the defaults and --unsound, with `auto`
-#                                  and with --solver cpu (CPU_TIMEOUT s, default 150; fms only with auto)
+#                                  and with --solver cpu (CPU_TIMEOUT s, default 150)
 #   SRC    QVBS sources: kanban, fms, cluster and polling .prism/.props (default .dev-steady)
 source bench/device_env.sh
 PART=${1:-test}
@@ -34,7 +34,6 @@ case "$PART" in
       IFS=: read -r name constants property <<< "$instance"
       dir=$(dirname "$name")
       for mode in auto cpu; do
-        [ "$mode" = cpu ] && [ "$dir" = fms ] && continue
         for sound in sound unsound; do
           limit=600; [ "$mode" = cpu ] && limit=${CPU_TIMEOUT:-150}
           for run in $(seq "${REPEAT:-1}"); do

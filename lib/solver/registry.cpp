@@ -45,7 +45,9 @@ const std::vector<SolverEntry>& solver_registry() {
       {.name = "cpu.jacobi", .device = DeviceKind::cpu, .summary = "Jacobi iteration (multi-threaded)",
        .linear = jacobi_linear, .stationary = jacobi_stationary, .long_run = jacobi_long_run},
       {.name = "cpu.gauss-seidel", .device = DeviceKind::cpu,
-       .summary = "Gauss-Seidel iteration (sequential, fewest iterations)", .linear = gauss_seidel_linear,
+       .summary = "Gauss-Seidel iteration (fewest iterations; sequential on linear systems, in place by blocks on all "
+                  "cores for stationary distributions and long-run bounds)",
+       .linear = gauss_seidel_linear,
        .stationary = gauss_seidel_stationary, .long_run = gauss_seidel_long_run},
       {.name = "cpu.power", .device = DeviceKind::cpu, .summary = "power method (multi-threaded)",
        .linear = power_linear, .stationary = power_stationary},
