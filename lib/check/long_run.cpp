@@ -166,7 +166,8 @@ std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>
   const Model& model = ctx.model();
   const uint64_t n = model.num_states();
   const graph::Bsccs& bsccs = ctx.timed(CheckContext::Phase::precompute, [&]() -> const graph::Bsccs& {
-    return model.derived<graph::Bsccs>("bsccs", [&] { return graph::bottom_sccs(model); });
+    return model.derived<graph::Bsccs>(
+        "bsccs", [&] { return graph::bottom_sccs(model, solver_threads(ctx.options().settings)); });
   });
   std::vector<double> values(n, 0.0), lower(n, 0.0), upper(n, 0.0);
   std::vector<uint32_t> local(n, 0);

@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "graph/bitset_ops.hpp"
+#include "graph/parallel_reach.hpp"
 #include "graph/reachability.hpp"
 #include "graph/scc.hpp"
 
@@ -14,28 +15,26 @@ namespace {
 // Whether every state reaches every other (the chain is irreducible, as most
 // steady-state models are): a forward and a backward breadth-first search
 // from state 0 both cover every state. Far cheaper than Tarjan's bookkeeping
-// on millions of states; the transposed graph is the model's cached one.
-bool irreducible(const Model& model) {
+// on millions of states, and both searches run on all cores
+// (parallel_reach.hpp); the transposed graph is the model's cached one.
+bool irreducible(const Model& model, int threads) {
   const uint64_t n = model.num_states();
   if (n == 0) return false;
-  Bitset first(n);
-  first.set(0);
-  const Bitset everything = bits::full(n);
-  if (forward_reachable(row_graph(model), first, everything).count() != n) return false;
+  if (reachable_from(n, model.row_offsets().data(), model.columns().data(), 0, threads).count() != n) return false;
   const TransposedGraph& transposed =
-      model.derived<TransposedGraph>(k_transposed_key, [&] { return transpose(model); });
-  return backward_reachable(transposed, first, everything).count() == n;
+      model.derived<TransposedGraph>(k_transposed_key, [&] { return transpose(model, threads); });
+  return reachable_from(n, transposed.offsets.data(), transposed.sources.data(), 0, threads).count() == n;
 }
 
 }  // namespace
 
-Bsccs bottom_sccs(const Model& model) {
+Bsccs bottom_sccs(const Model& model, int threads) {
   if (model.type() != ModelType::dtmc && model.type() != ModelType::ctmc) {
     fail(ErrorCode::unsupported, "bottom SCCs are computed for DTMCs and CTMCs; this model is a {}",
          to_string(model.type()));
   }
   const uint64_t n = model.num_states();
-  if (irreducible(model)) {  // one BSCC: every state
+  if (irreducible(model, threads)) {  // one BSCC: every state
     Bsccs out;
     out.bscc_of.assign(n, 0);
     out.states.resize(n);

@@ -36,7 +36,9 @@ struct Bsccs : StateSets {
 // not the end components the MDP algorithms need, and for a pCTMC an entry
 // whose rate can be zero inside the parameter box would make the answer
 // depend on the parameters; both throw pmc::Error(unsupported).
-// O(n + m) on top of the SCC decomposition.
-Bsccs bottom_sccs(const Model& model);
+// O(n + m) on top of the SCC decomposition. An irreducible chain (one BSCC)
+// is recognised first by two searches on `threads` cores (0: all), without
+// the decomposition.
+Bsccs bottom_sccs(const Model& model, int threads = 0);
 
 }  // namespace pmc::graph

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <random>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "graph/bitset_ops.hpp"
 #include "graph/bscc.hpp"
 #include "graph/dtmc_precomputation.hpp"
+#include "graph/parallel_reach.hpp"
 #include "graph/reachability.hpp"
 #include "graph/row_graph.hpp"
 #include "graph/scc.hpp"
@@ -417,6 +419,70 @@ TEST(GraphScc, TwoMillionStateCycleIsOneComponent) {
   ASSERT_EQ(sccs.num_components(), 1u);
   EXPECT_EQ(sccs.component(0).size(), k_long);
   EXPECT_EQ(bottom_sccs(*m).count(), 1u);
+}
+
+// A random chain of n states with 8 successors each (a ring keeps it
+// irreducible unless `cut`, which keeps the upper half's edges inside it:
+// state 0 then reaches everything, but the upper half never returns).
+ModelPtr random_chain(uint32_t n, bool cut, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Edge> edges;
+  edges.reserve(uint64_t{n} * 8);
+  const uint32_t half = n / 2;
+  for (uint32_t s = 0; s < n; ++s) {
+    std::vector<uint32_t> targets = {(s + 1) % n};
+    while (targets.size() < 8) targets.push_back(static_cast<uint32_t>(rng() % n));
+    if (cut && s >= half) {
+      for (uint32_t& t : targets) t = half + t % (n - half);
+    }
+    std::sort(targets.begin(), targets.end());
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    for (uint32_t t : targets) edges.emplace_back(s, t, 1.0);
+  }
+  return make_chain(n, std::move(edges), ModelType::ctmc);
+}
+
+// From 2^20 entries the transposition runs on all cores: the same lists,
+// each in increasing row order, as on one.
+TEST(GraphTranspose, OnAllCoresAsOnOne) {
+  const ModelPtr m = random_chain(200000, false, 5);
+  ASSERT_GE(m->num_entries(), uint64_t{1} << 20);
+  const TransposedGraph one = transpose(*m, 1), four = transpose(*m, 4);
+  EXPECT_EQ(one.offsets, four.offsets);
+  EXPECT_EQ(one.sources, four.sources);
+  for (uint64_t t = 0; t < one.num_states; ++t) {
+    const auto rows = four.predecessor_rows(t);
+    ASSERT_TRUE(std::is_sorted(rows.begin(), rows.end())) << "target " << t;
+  }
+}
+
+// The parallel search finds what the serial one finds, forward and
+// backward, and bottom_sccs tells an irreducible chain from one that is
+// not on any number of threads.
+TEST(GraphParallelReach, AgreesWithTheSerialSearch) {
+  for (const bool cut : {false, true}) {
+    const ModelPtr m = random_chain(100000, cut, 11);
+    const uint64_t n = m->num_states();
+    Bitset start(n);
+    start.set(0);
+    const Bitset serial = forward_reachable(row_graph(*m), start, bits::full(n));
+    const TransposedGraph t = transpose(*m, 1);
+    const Bitset serial_back = backward_reachable(t, start, bits::full(n));
+    for (const int threads : {1, 2, 4}) {
+      SCOPED_TRACE(testing::Message() << "cut " << cut << ", " << threads << " threads");
+      EXPECT_EQ(reachable_from(n, m->row_offsets().data(), m->columns().data(), 0, threads), serial);
+      EXPECT_EQ(reachable_from(n, t.offsets.data(), t.sources.data(), 0, threads), serial_back);
+      const Bsccs bsccs = bottom_sccs(*m, threads);
+      if (cut) {
+        EXPECT_LT(serial_back.count(), n);
+        EXPECT_EQ(bsccs.count(), bottom_sccs(*m, 1).count());
+      } else {
+        EXPECT_EQ(serial_back.count(), n);
+        ASSERT_EQ(bsccs.count(), 1u);
+        EXPECT_EQ(bsccs.bscc(0).size(), n);
+      }
+    }
+  }
 }
 
 // Row masks and state subsets over the MDP 0: {→1, →2/3}, 1: {→1, →0},
