@@ -75,9 +75,9 @@ SolveStats gauss_seidel_stationary(const StationarySystem& system, std::vector<d
   const SparseMatrix& m = system.incoming;
   const auto n = static_cast<int64_t>(m.num_rows());
   SolveStats stats;
-  // The matrix; the iterate read twice (in place and previous), written,
-  // copied and normalised; the outflows.
-  stats.bytes_per_iteration = m.num_entries() * 12.0 + n * 8.0 * 6;
+  // The matrix; the iterate read (gathered, and for the relaxation),
+  // written and normalised; the outflows.
+  stats.bytes_per_iteration = m.num_entries() * 12.0 + n * 8.0 * 5;
   // The relaxed update mixes old and new values, so both must be on the
   // same scale: start from the normalised start vector (uniform if it has
   // no mass or is not finite).
@@ -87,12 +87,11 @@ SolveStats gauss_seidel_stationary(const StationarySystem& system, std::vector<d
   const int threads = solver_threads(settings);
   const bool parallel = n > k_parallel_rows;
   const int64_t blocks = (n + k_stationary_block - 1) / k_stationary_block;
-  std::vector<double> previous(n), block_totals(blocks);
+  // x is the previous iterate during a sweep, `next` the new one (a block
+  // reads its own new values from `next`, the others' from x); then they swap.
+  std::vector<double> next(n), block_totals(blocks);
   IterationDriver loop(settings, stats, "cpu.gauss-seidel", settings.max_iterations);
   stats.converged = loop.until_converged([&] {
-#pragma omp parallel for if (parallel) num_threads(threads) schedule(static, 4096)
-    for (int64_t j = 0; j < n; ++j) previous[j] = x[j];
-    // Each block in place, reading the other blocks' previous values.
 #pragma omp parallel for if (parallel) num_threads(threads) schedule(static, 1)
     for (int64_t b = 0; b < blocks; ++b) {
       const int64_t first = b * k_stationary_block, end = std::min(n, first + k_stationary_block);
@@ -101,10 +100,10 @@ SolveStats gauss_seidel_stationary(const StationarySystem& system, std::vector<d
         double inflow = 0.0;
         for (uint64_t e = m.row_offsets[j]; e < m.row_offsets[j + 1]; ++e) {
           const int64_t i = m.columns[e];
-          inflow += m.values[e] * (i >= first && i < j ? x[i] : previous[i]);
+          inflow += m.values[e] * (i >= first && i < j ? next[i] : x[i]);
         }
-        x[j] = (1.0 - k_relaxation) * previous[j] + k_relaxation * (inflow / system.outflow[j]);
-        total += x[j];
+        next[j] = (1.0 - k_relaxation) * x[j] + k_relaxation * (inflow / system.outflow[j]);
+        total += next[j];
       }
       block_totals[b] = total;
     }
@@ -114,9 +113,10 @@ SolveStats gauss_seidel_stationary(const StationarySystem& system, std::vector<d
     double max_diff = 0.0;
 #pragma omp parallel for if (parallel) num_threads(threads) schedule(static, 4096) reduction(max : max_diff)
     for (int64_t j = 0; j < n; ++j) {
-      x[j] /= total;
-      max_diff = std::max(max_diff, convergence_difference(previous[j], x[j], settings.relative));
+      next[j] /= total;
+      max_diff = std::max(max_diff, convergence_difference(x[j], next[j], settings.relative));
     }
+    x.swap(next);
     return max_diff;
   });
   stats.seconds = solve_clock.seconds();

@@ -29,9 +29,9 @@
 // are reported as they are (stats.converged false), still certified.
 //
 // cpu.gauss-seidel sweeps blocks of k_gauss_seidel_block states in place,
-// the blocks on all cores, each reading the others' previous values: the
-// iterates are the same on any number of threads. cpu.jacobi is the same
-// loop with blocks of one state.
+// forwards and backwards in turn, the blocks on all cores, each reading the
+// others' previous values: the iterates are the same on any number of
+// threads. cpu.jacobi is the same loop with blocks of one state.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -196,14 +196,21 @@ SolveStats long_run_sweeps(const LongRunProblem& p, LongRunBounds& out, const So
     stats.converged = loop.run(
         stats.iterations, schedule,
         [&](bool check) {
+          // Odd sweeps run each block backwards (symmetric Gauss–Seidel):
+          // the bias flows against the transitions, so a chain numbered
+          // along them (a ring 0 → 1 → … → 0) gets its values from one
+          // backward sweep, where forward sweeps move them one state each.
+          const bool backwards = stats.iterations % 2 == 1;
 #pragma omp parallel for if (n > k_parallel_rows) num_threads(threads) schedule(static, 1)
           for (int64_t b = 0; b < blocks; ++b) {
             const int64_t first = b * block, end = std::min(n, first + block);
-            for (int64_t s = first; s < end; ++s) {
+            for (int64_t i = 0; i < end - first; ++i) {
+              const int64_t s = backwards ? end - 1 - i : first + i;
               double sum = p.reward[s] - estimate;
               for (uint64_t k = r.row_offsets[s]; k < r.row_offsets[s + 1]; ++k) {
                 const int64_t t = r.columns[k];
-                sum += r.values[k] * (t >= first && t < s ? next[t] : v[t]);
+                const bool swept = backwards ? t > s && t < end : t >= first && t < s;
+                sum += r.values[k] * (swept ? next[t] : v[t]);
               }
               next[s] = (1.0 - relaxation) * v[s] + scale[s] * sum;
             }
