@@ -3,10 +3,9 @@
 #include <numeric>
 
 #include "common/error.hpp"
-#include "graph/bitset_ops.hpp"
 #include "graph/parallel_reach.hpp"
-#include "graph/reachability.hpp"
 #include "graph/scc.hpp"
+#include "graph/transpose.hpp"
 
 namespace pmc::graph {
 

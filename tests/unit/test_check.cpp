@@ -207,27 +207,27 @@ ModelPtr two_large_bsccs() {
 TEST(CheckCtmc, LargeBottomSccsAreCertified) {
   const ModelPtr m = two_large_bsccs();
   const double expected = 0.25 * std::pow(2.0 / 3, 3) + 0.75 * 0.25;
-  CheckOptions defaults;
-  const CheckResult result = check(*m, "S=? [ \"high\" ]", defaults);
-  EXPECT_TRUE(result.sound);
-  EXPECT_TRUE(result.converged);
-  EXPECT_LE(result.initial_lower, expected + 1e-12);
-  EXPECT_GE(result.initial_upper, expected - 1e-12);
-  EXPECT_TRUE(bounds_close(result.initial_lower, result.initial_upper, 1e-6, true));
+  // Certified, converged, the closed form inside, the bounds within ε.
+  const auto certified_at = [&](double epsilon) {
+    SCOPED_TRACE(testing::Message() << "epsilon " << epsilon);
+    CheckOptions options;
+    options.settings.epsilon = epsilon;
+    const CheckResult result = check(*m, "S=? [ \"high\" ]", options);
+    EXPECT_TRUE(result.sound);
+    EXPECT_TRUE(result.converged);
+    EXPECT_LE(result.initial_lower, expected + 1e-12);
+    EXPECT_GE(result.initial_upper, expected - 1e-12);
+    EXPECT_TRUE(bounds_close(result.initial_lower, result.initial_upper, epsilon, true));
+    return result;
+  };
+  const CheckResult result = certified_at(CheckOptions{}.settings.epsilon);  // the default
   const auto note = std::find_if(result.notes.begin(), result.notes.end(),
                                  [](const std::string& n) { return n.find("2 bounded by the bias sweeps") != n.npos; });
   EXPECT_NE(note, result.notes.end()) << result.notes.front();
   // At ε = 1e-10 too. (Named, cpu.gauss-seidel would also solve the
   // transient states' linear system, without bounds; cpu.jacobi would take
   // ~10^6 sweeps around B's ring.)
-  CheckOptions tighter;
-  tighter.settings.epsilon = 1e-10;
-  const CheckResult tight_result = check(*m, "S=? [ \"high\" ]", tighter);
-  EXPECT_TRUE(tight_result.sound);
-  EXPECT_TRUE(tight_result.converged);
-  EXPECT_LE(tight_result.initial_lower, expected + 1e-12);
-  EXPECT_GE(tight_result.initial_upper, expected - 1e-12);
-  EXPECT_TRUE(bounds_close(tight_result.initial_lower, tight_result.initial_upper, 1e-10, true));
+  certified_at(1e-10);
   CheckOptions unsound;
   unsound.settings.sound = false;
   const CheckResult fast = check(*m, "S=? [ \"high\" ]", unsound);

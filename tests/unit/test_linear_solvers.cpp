@@ -968,6 +968,29 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
   return sum;
 }
 
+// M/M/1/K as a CTMC on n states (arrivals λ, services μ, both scaled by
+// `scale`), its stationary distribution π_i ∝ (λ/μ)^i, and f = the queue length.
+struct Queue {
+  std::vector<Triplet> flows;
+  std::vector<double> pi, length;
+};
+Queue queue(uint32_t n, double lambda, double mu, double scale = 1.0) {
+  Queue q;
+  q.pi.resize(n);
+  q.length.resize(n);
+  double total = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    total += q.pi[i] = std::pow(lambda / mu, i);
+    q.length[i] = i;
+    if (i + 1 < n) {
+      q.flows.emplace_back(i, i + 1, lambda * scale);
+      q.flows.emplace_back(i + 1, i, mu * scale);
+    }
+  }
+  for (double& v : q.pi) v /= total;
+  return q;
+}
+
 std::vector<std::string> long_run_solvers() {
   std::vector<std::string> names;
   for (const SolverEntry& s : solver_registry()) {
@@ -1065,23 +1088,10 @@ TEST_P(LongRunSolvers, RandomChainsMatchDenseSolve) {
 // M/M/1/K as a CTMC, f = the queue length: the mean length from the
 // closed form π_i ∝ (λ/μ)^i, at any time unit.
 TEST_P(LongRunSolvers, CtmcQueueLengthAtAnyRateScale) {
-  const uint32_t n = 21;
-  const double lambda = 2.0, mu = 3.0;
-  std::vector<double> pi(n), f(n);
-  double total = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    total += pi[i] = std::pow(lambda / mu, i);
-    f[i] = i;
-  }
-  for (double& v : pi) v /= total;
   for (double scale : {1.0, 1e-6, 1e6}) {
     SCOPED_TRACE(testing::Message() << "rate scale " << scale);
-    std::vector<Triplet> flows;
-    for (uint32_t i = 0; i + 1 < n; ++i) {
-      flows.emplace_back(i, i + 1, lambda * scale);
-      flows.emplace_back(i + 1, i, mu * scale);
-    }
-    check(long_run_problem(n, flows, f, pi), dot(pi, f));
+    const Queue q = queue(21, 2.0, 3.0, scale);
+    check(long_run_problem(21, q.flows, q.length, q.pi), dot(q.pi, q.length));
   }
 }
 
@@ -1203,21 +1213,8 @@ TEST_P(LongRunSolvers, RoughDistributionStillCloses) {
   // The queue of CtmcQueueLengthAtAnyRateScale with exit rates 2 to 5 and π
   // far from uniform, weighted by a uniform "estimate" of π: a stationary
   // solve cut short must cost sweeps, not the bounds.
-  const uint32_t n = 21;
-  const double lambda = 2.0, mu = 3.0;
-  std::vector<double> pi(n), f(n);
-  double total = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    total += pi[i] = std::pow(lambda / mu, i);
-    f[i] = i;
-  }
-  for (double& v : pi) v /= total;
-  std::vector<Triplet> flows;
-  for (uint32_t i = 0; i + 1 < n; ++i) {
-    flows.emplace_back(i, i + 1, lambda);
-    flows.emplace_back(i + 1, i, mu);
-  }
-  check(long_run_problem(n, flows, f, std::vector<double>(n, 1.0)), dot(pi, f));
+  const Queue q = queue(21, 2.0, 3.0);
+  check(long_run_problem(21, q.flows, q.length, std::vector<double>(21, 1.0)), dot(q.pi, q.length));
 }
 
 TEST_P(LongRunSolvers, BadProblemsAreErrors) {
