@@ -584,14 +584,17 @@ class ModelTranslator {
         update.weight = *probability;
       }
       std::vector<std::pair<std::string, std::string>> transient_assignments;
+      std::vector<LeveledAssignment> leveled;
       const Json& assignments = array_member(destinations[d], "assignments", place, false);
       for (size_t k = 0; k < assignments.size(); ++k) {
         const uint32_t a = places_.add(fmt::format("{}, edges[{}], destinations[{}], assignments[{}]", e.path, j, d, k));
         const Json& ref = required(assignments[k], "ref", a);
         if (!ref.is_string()) error(a, ErrorCode::unsupported, "\"ref\" must name a variable (arrays are not supported)");
-        if (assignments[k].contains("index") && !(assignments[k]["index"] == 0)) {
-          error(a, ErrorCode::unsupported, "assignment levels (\"index\" {}) are not supported: pmc's updates all read "
-                "the state before the transition", assignments[k]["index"].dump());
+        int64_t level = 0;
+        if (assignments[k].contains("index")) {
+          const Json& index = assignments[k]["index"];
+          if (!index.is_number_integer()) error(a, ErrorCode::parse, "\"index\" must be an integer (the level)");
+          level = index.get<int64_t>();
         }
         const std::string name = ref.get<std::string>();
         const Json& value = required(assignments[k], "value", a);
@@ -599,13 +602,18 @@ class ModelTranslator {
         if (meaning == nullptr) error(a, ErrorCode::parse, "assignment to unknown variable {}", quote_for_message(name));
         if (meaning->kind == NameMeaning::Kind::constant) error(a, ErrorCode::parse, "assignment to constant '{}'", name);
         if (meaning->kind == NameMeaning::Kind::transient) {
+          if (level != 0) {
+            error(a, ErrorCode::unsupported, "an assignment to transient variable '{}' at level {} (\"index\"): "
+                  "pmc's transition rewards are computed from the state before the transition", name, level);
+          }
           transient_assignments.emplace_back(name, value.dump());
           // The edge's transient assignments are its first destination's (the others must agree).
           if (d == 0) edge_transients_[edge_key(element, j)].push_back({name, &value, a});
           continue;
         }
-        update.assignments.push_back({meaning->program_name, translate_expression(value, scope(a, &e)), {a, 0}});
+        leveled.push_back({level, meaning->program_name, name, translate_expression(value, scope(a, &e)), a});
       }
+      update.assignments = in_one_step(std::move(leveled));
       if (!e.location_variable.empty() && target->second != from->second) {
         update.assignments.push_back(
             {e.location_variable, integer_node(target->second, place), {place, 0}});
@@ -641,6 +649,87 @@ class ModelTranslator {
 
   size_t module_index(size_t element) const { return element; }
   static uint64_t edge_key(size_t element, size_t edge) { return (static_cast<uint64_t>(element) << 32) | edge; }
+
+  // One assignment of a destination at its level ("index"): JANI runs the
+  // levels in ascending order, each reading the values the lower ones left.
+  struct LeveledAssignment {
+    int64_t level;
+    std::string variable;  // the program's name
+    std::string name;      // the file's
+    Node value;
+    uint32_t place;
+  };
+
+  // A destination's levels as one simultaneous update, PRISM's: a value at
+  // a higher level has the variables this destination assigned lower
+  // replaced by what they were assigned, and a variable assigned at
+  // several levels keeps its highest. Substitution sees only this
+  // destination, so a higher level that reads a global variable it does not
+  // assign itself is refused (a synchronising automaton may assign that
+  // variable at a lower level). A variable assigned twice at one level is an
+  // error, as in JANI.
+  std::vector<SyntaxAssignment> in_one_step(std::vector<LeveledAssignment> leveled) const {
+    std::stable_sort(leveled.begin(), leveled.end(),
+                     [](const LeveledAssignment& a, const LeveledAssignment& b) { return a.level < b.level; });
+    std::set<std::string> global_variables;
+    for (const auto& [name, meaning] : globals_) {
+      if (meaning.kind == NameMeaning::Kind::variable) global_variables.insert(meaning.program_name);
+    }
+    std::vector<SyntaxAssignment> out;
+    std::map<std::string, size_t> slot;  // variable -> its assignment in `out`
+    std::map<std::string, Node> before;  // what the lower levels assigned
+    for (size_t first = 0; first < leveled.size();) {
+      size_t last = first;
+      while (last < leveled.size() && leveled[last].level == leveled[first].level) ++last;
+      std::map<std::string, Node> assigned;
+      for (size_t i = first; i < last; ++i) {
+        LeveledAssignment& a = leveled[i];
+        if (assigned.count(a.variable)) {
+          error(a.place, ErrorCode::parse, "variable '{}' is assigned twice at level {}", a.name, a.level);
+        }
+        if (first > 0) {
+          std::set<std::string> read;
+          identifiers_in(a.value, read);
+          for (const std::string& name : read) {
+            if (global_variables.count(name) && !before.count(name)) {
+              error(a.place, ErrorCode::unsupported,
+                    "an assignment at level {} reads global variable '{}', which another automaton may assign at "
+                    "a lower level: pmc's updates read one state",
+                    a.level, name);
+            }
+          }
+          a.value = substituted(a.value, before);
+        }
+        assigned.emplace(a.variable, a.value);
+        if (auto s = slot.find(a.variable); s != slot.end()) {
+          out[s->second].value = a.value;
+          out[s->second].position = {a.place, 0};
+        } else {
+          slot.emplace(a.variable, out.size());
+          out.push_back({a.variable, a.value, {a.place, 0}});
+        }
+      }
+      for (auto& [variable, value] : assigned) before[variable] = std::move(value);
+      first = last;
+    }
+    return out;
+  }
+
+  static void identifiers_in(const Node& n, std::set<std::string>& out) {
+    if (n.kind == expression::NodeKind::identifier) out.insert(n.name);
+    for (const Node& c : n.children) identifiers_in(c, out);
+  }
+
+  // `n` with the identifiers `values` names replaced by their values.
+  static Node substituted(const Node& n, const std::map<std::string, Node>& values) {
+    if (n.kind == expression::NodeKind::identifier) {
+      auto v = values.find(n.name);
+      return v == values.end() ? n : v->second;
+    }
+    Node out = expression::with_mapped_children(n, [&](const Node& c) { return substituted(c, values); });
+    for (const Node& c : out.children) out.depth = std::max(out.depth, c.depth + 1);
+    return out;
+  }
 
   const NameMeaning* lookup(const Element& e, const std::string& name) const {
     if (auto l = e.locals.find(name); l != e.locals.end()) return &l->second;

@@ -267,8 +267,21 @@ std::vector<BadCase> bad_cases() {
        {"system, elements[0]: no automaton is named 'nobody'"}},
       {"unknown_location", edited(R"({"location": "l", "guard": )" + guard1, R"({"location": "nowhere", "guard": )" + guard1),
        ErrorCode::parse, {edge1 + ": 'nowhere' is no location of 'main'"}},
-      {"assignment_index", edited(R"([{"ref": "x", "value")", R"([{"ref": "x", "index": 1, "value")"),
-       ErrorCode::unsupported, {edge0 + ", destinations[0], assignments[0]: assignment levels (\"index\" 1)"}},
+      {"level_not_an_integer", edited(R"([{"ref": "x", "value")", R"([{"ref": "x", "index": 0.5, "value")"),
+       ErrorCode::parse, {edge0 + ", destinations[0], assignments[0]: \"index\" must be an integer (the level)"}},
+      {"assigned_twice_at_one_level", edited(update, R"("assignments": [{"ref": "x", "value": 1}, {"ref": "x", "value": 2}])"),
+       ErrorCode::parse, {edge0 + ", destinations[0], assignments[1]: variable 'x' is assigned twice at level 0"}},
+      {"transient_at_a_level", edited(update, R"("assignments": [{"ref": "done", "index": 1, "value": true}])"),
+       ErrorCode::unsupported,
+       {edge0 + ", destinations[0], assignments[0]: an assignment to transient variable 'done' at level 1"}},
+      {"level_reads_a_global",
+       replaced(edited(R"("variables": [{"name": "done")",
+                       R"("variables": [{"name": "g", "type": "bool", "initial-value": false}, {"name": "done")"),
+                update,
+                R"("assignments": [{"ref": "x", "value": {"op": "+", "left": "x", "right": 1}},
+                                   {"ref": "x", "index": 1, "value": {"op": "ite", "if": "g", "then": 1, "else": 0}}])"),
+       ErrorCode::unsupported,
+       {edge0 + ", destinations[0], assignments[1]: an assignment at level 1 reads global variable 'g'"}},
       {"transients_differ",
        replaced(replaced(edited(R"("variables": [{"name": "done")",
                                 R"("variables": [{"name": "r", "type": "real", "transient": true, "initial-value": 0},
@@ -358,6 +371,44 @@ endmodule
   EXPECT_EQ(from_jani->values(), twin->values());
   EXPECT_EQ(from_jani->values()[0], 0.1);
   EXPECT_EQ(from_jani->columns(), twin->columns());
+}
+
+// Assignment levels ("index"): a level reads what the lower ones assigned,
+// and a variable assigned at several levels keeps its highest — here
+// x := x + 1 (0), y := x (1), x := x + 1 (2), which is PRISM's
+// (x' = x + 2) & (y' = x + 1). A destination of one level is any level.
+TEST(Jani, AssignmentLevelsReadTheLowerLevels) {
+  TempDir dir;
+  const std::string jani = write(dir, "levels.jani", R"({"jani-version": 1, "name": "levels", "type": "dtmc",
+  "automata": [{"name": "main",
+    "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 4},
+                   "initial-value": 0},
+                  {"name": "y", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 4},
+                   "initial-value": 0}],
+    "locations": [{"name": "l"}], "initial-locations": ["l"],
+    "edges": [
+      {"location": "l", "guard": {"exp": {"op": "<", "left": "x", "right": 2}},
+       "destinations": [{"location": "l", "probability": {"exp": 0.5},
+                         "assignments": [{"ref": "x", "index": 2, "value": {"op": "+", "left": "x", "right": 1}},
+                                         {"ref": "y", "index": 1, "value": "x"},
+                                         {"ref": "x", "value": {"op": "+", "left": "x", "right": 1}}]},
+                        {"location": "l", "probability": {"exp": 0.5},
+                         "assignments": [{"ref": "y", "index": 3, "value": 4}]}]},
+      {"location": "l", "guard": {"exp": {"op": "≥", "left": "x", "right": 2}}, "destinations": [{"location": "l"}]}]}],
+  "system": {"elements": [{"automaton": "main"}]}})");
+  const std::string prism = write(dir, "levels.pm", R"(dtmc
+module main
+  x : [0..4] init 0;
+  y : [0..4] init 0;
+  [] x<2 -> 0.5 : (x'=x+2) & (y'=x+1) + 0.5 : (y'=4);
+  [] x>=2 -> true;
+endmodule
+)");
+  const ModelPtr from_jani = load(jani), twin = load(prism);
+  EXPECT_EQ(from_jani->num_states(), 3u);
+  save_model(*from_jani, dir.path("jani.tra"), "");
+  save_model(*twin, dir.path("prism.tra"), "");
+  testing::expect_same_prism_files(dir.path("jani.tra"), dir.path("prism.tra"));
 }
 
 // An open constant only the properties read (QVBS majority's T) is theirs:
