@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <lzma.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "common/error.hpp"
@@ -54,6 +55,17 @@ class PlainSource final : public ByteSource {
     const size_t got = std::fread(data, 1, size, file_);
     if (got == 0 && std::ferror(file_)) fail(ErrorCode::io, "{}: cannot read: {}", path_, std::strerror(errno));
     return got;
+  }
+  uint64_t skip(uint64_t size) override {
+    struct stat info {};
+    const off_t at = ftello(file_);
+    if (at < 0 || fstat(fileno(file_), &info) != 0 || !S_ISREG(info.st_mode)) return ByteSource::skip(size);
+    const uint64_t left = info.st_size > at ? static_cast<uint64_t>(info.st_size - at) : 0;
+    const uint64_t step = std::min(size, left);
+    if (fseeko(file_, static_cast<off_t>(at + step), SEEK_SET) != 0) {
+      fail(ErrorCode::io, "{}: cannot seek: {}", path_, std::strerror(errno));
+    }
+    return step;
   }
 
  private:

@@ -120,7 +120,7 @@ class TarWalker {
         continue;
       }
       if ((type == '0' || type == '\0' || type == '7') && !is_apple_double(entry_name_)) {
-        file = TarFile{entry_name_, *size};
+        file = TarFile{entry_name_, *size, offset_};
         return true;
       }
       long_name.clear();  // a directory, a link, a device, ...: skipped
@@ -180,10 +180,13 @@ class TarWalker {
     return text;
   }
 
+  // Through the source's skip: a plain file seeks past a member unread.
   void skip_rest_of_entry() {
-    char scratch[1 << 14];
-    while (remaining_ > 0) read_data(scratch, sizeof scratch);
-    const size_t got = read_fully(archive_, scratch, static_cast<size_t>(padding_));
+    const uint64_t data = archive_.skip(remaining_);
+    offset_ += data;
+    remaining_ -= data;
+    if (remaining_ > 0) truncated();
+    const uint64_t got = archive_.skip(padding_);
     offset_ += got;
     if (got < padding_) truncated();
     padding_ = 0;

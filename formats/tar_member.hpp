@@ -26,6 +26,7 @@ bool has_tar_signature(const char* block);
 struct TarFile {
   std::string name;
   uint64_t size = 0;
+  uint64_t offset = 0;  // of its data in the archive (after decompression)
 };
 
 // The regular files of the archive, in order. `archive` continues after

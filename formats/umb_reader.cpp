@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -14,6 +16,7 @@
 #include "common/error.hpp"
 #include "common/huge_pages.hpp"
 #include "common/memory_limit.hpp"
+#include "formats/file_pieces.hpp"
 #include "formats/input_stream.hpp"
 #include "formats/tar_member.hpp"
 #include "formats/umb.hpp"
@@ -98,9 +101,17 @@ class UmbReader {
     // what it claims.
     std::error_code ignored;
     const uint64_t file_bytes = std::filesystem::file_size(path_, ignored);
-    upfront_bytes_ = compression_of(path_) == Compression::none ? file_bytes : saturating_mul(file_bytes, 1032);
+    plain_ = compression_of(path_) == Compression::none;
+    upfront_bytes_ = plain_ ? file_bytes : saturating_mul(file_bytes, 1032);
     uint64_t total = 0;
-    for_each_tar_file(*archive, path_, [&](const TarFile& file, ByteSource& data) {
+    for_each_tar_file(*archive, path_, [&](const TarFile& file, ByteSource& source) {
+      // A large member of a plain archive that lies whole in the file is
+      // read at its offset on every core; the walker then seeks past it.
+      // Anything else (compressed, or cut short: its error) is read in turn.
+      const bool in_parallel = plain_ && file.size >= k_parallel_member && file.offset <= file_bytes &&
+                               file.size <= file_bytes - file.offset;
+      PieceSource pieces(path_, file.offset);
+      ByteSource& data = in_parallel ? static_cast<ByteSource&>(pieces) : source;
       std::string name = file.name;
       while (name.starts_with("./")) name.erase(0, 2);
       while (name.starts_with("/")) name.erase(0, 1);
@@ -134,6 +145,30 @@ class UmbReader {
     });
   }
 
+  // A member this large is read on every core (file_pieces.hpp) when the
+  // archive is plain.
+  static constexpr uint64_t k_parallel_member = uint64_t{8} << 20;
+
+  // A member's bytes at a known offset of a plain archive: `read` only in
+  // whole (read_values), `pieces` for conversions (read_targets).
+  class PieceSource final : public ByteSource {
+   public:
+    PieceSource(const std::string& path, uint64_t offset) : path_(path), offset_(offset) {}
+    size_t read(char* data, size_t size) override {
+      read_file_range(path_, offset_ + done_, size, data);
+      done_ += size;
+      return size;
+    }
+    void pieces(uint64_t size, uint64_t piece, const std::function<void(uint64_t, const char*, uint64_t)>& visit) {
+      for_each_file_piece(path_, offset_ + done_, size, piece, visit);
+      done_ += size;
+    }
+
+   private:
+    const std::string& path_;
+    uint64_t offset_, done_ = 0;
+  };
+
   // `count` values of T into `out`: reserved whole where the archive can
   // hold them (upfront_bytes_), else grown as they arrive.
   template <typename T>
@@ -156,6 +191,28 @@ class UmbReader {
   // uint64 targets into 32-bit columns, a block at a time; the first
   // target beyond 32 bits is kept for the error message.
   void read_targets(ByteSource& data, uint64_t count) {
+    if (auto* pieces = dynamic_cast<PieceSource*>(&data)) {  // whole in the file, so sized at once
+      reserve_with_huge_pages(targets_, count);
+      targets_.resize(count);
+      std::mutex wide_mutex;  // the first target beyond 32 bits, over the pieces
+      pieces->pieces(count * 8, uint64_t{1} << 20, [&](uint64_t at, const char* bytes, uint64_t n) {
+        const uint64_t first = at / 8;
+        for (uint64_t i = 0; i < n / 8; ++i) {
+          uint64_t target;
+          std::memcpy(&target, bytes + 8 * i, 8);
+          targets_[first + i] = static_cast<uint32_t>(target);
+          if (target > UINT32_MAX) {
+            std::lock_guard<std::mutex> lock(wide_mutex);
+            if (first + i < wide_target_) {
+              wide_target_ = first + i;
+              wide_value_ = target;
+            }
+            break;  // the model is refused (read_matrix names the first such branch)
+          }
+        }
+      });
+      return;
+    }
     if (saturating_mul(count, 8) <= upfront_bytes_) reserve_with_huge_pages(targets_, count);
     std::vector<uint64_t> block(uint64_t{1} << 16);
     for (uint64_t done = 0; done < count;) {
@@ -498,6 +555,7 @@ class UmbReader {
   std::vector<double> probabilities_;  // branch-to-probability.bin
   uint64_t wide_target_ = UINT64_MAX, wide_value_ = 0;
   uint64_t upfront_bytes_ = 0;  // read_values: reserved whole up to this size
+  bool plain_ = false;          // an uncompressed archive: large members read on every core
   Json index_;
   ModelParts parts_;
   uint64_t states_ = 0, choices_ = 0, branches_ = 0;

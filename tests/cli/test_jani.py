@@ -184,10 +184,10 @@ class InfoAndConvert(unittest.TestCase):
             self.assertEqual((a[0]["states"], a[0]["transitions"]), (272, 492))
 
     def test_a_model_pmc_refuses_still_gives_a_record_per_property(self):
-        # An assignment level (JANI's "index") is refused; --json still gives each property its record.
+        # A real-valued state variable is refused; --json still gives each property its record.
         with open(DIE, encoding="utf-8") as f:
             model = json.load(f)
-        model["automata"][0]["edges"][0]["destinations"][0]["assignments"][0]["index"] = 1
+        model["automata"][0]["variables"].append({"name": "v", "type": "real", "initial-value": 0})
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "die.jani")
             with open(path, "w", encoding="utf-8") as f:
@@ -196,8 +196,7 @@ class InfoAndConvert(unittest.TestCase):
             self.assertEqual([r["name"] for r in rs], ["six", "flips"])
             for r in rs:
                 self.assertEqual(r["error_code"], "unsupported")
-                self.assertIn('automata[0] "knuth_yao", edges[0], destinations[0], assignments[0]: assignment levels',
-                              r["error"])
+                self.assertIn('automata[0] "knuth_yao": real-valued state variables are not supported', r["error"])
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <functional>
 #include <fstream>
 #include <map>
@@ -17,6 +19,7 @@
 #include "common/error.hpp"
 #include "formats/model_files.hpp"
 #include "formats/tar_member.hpp"
+#include "model/model.hpp"
 #include "support/expect_error.hpp"
 #include "support/temp_dir.hpp"
 
@@ -184,6 +187,61 @@ TEST(Umb, TruncatedAndForeignFilesAreClearErrors) {
   std::ofstream(text) << "dtmc\nmodule m endmodule\n";
   EXPECT_NE(testing::expect_error("a text file", ErrorCode::parse, [&] { load_model({text}, "", {}); }).find("text.umb"),
             std::string::npos);
+}
+
+// A ring of n states (state s to s + 1 with probability 1) as a plain
+// archive: with n past a million, every array is a member of over 8 MB,
+// which the reader takes at its offset on every core.
+Members ring_members(uint64_t n) {
+  std::vector<uint64_t> identity(n + 1), targets(n), initial((n + 63) / 64, 0);
+  for (uint64_t i = 0; i <= n; ++i) identity[i] = i;
+  for (uint64_t s = 0; s < n; ++s) targets[s] = (s + 1) % n;
+  initial[0] = 1;
+  const std::string index = R"({"format-version": 1, "format-revision": 0, "transition-system": {
+    "time": "discrete", "#players": 0, "#states": )" + std::to_string(n) + R"(, "#initial-states": 1,
+    "#choices": )" + std::to_string(n) + R"(, "#branches": )" + std::to_string(n) + R"(,
+    "branch-probability-type": {"type": "double", "size": 64}}})";
+  return {{"index.json", index},
+          {"state-to-choices.bin", bytes(identity)},
+          {"choice-to-branches.bin", bytes(identity)},
+          {"branch-to-probability.bin", bytes(std::vector<double>(n, 1.0))},
+          {"branch-to-target.bin", bytes(targets)},
+          {"state-is-initial.bin", bytes(initial)}};
+}
+
+TEST(Umb, LargeMembersOfAPlainArchiveAreReadWhole) {
+  constexpr uint64_t n = 1200000;  // 9.6 MB per array
+  testing::TempDir dir;
+  const std::string path = dir.path("ring.umb");
+  write_tar(path, ring_members(n));
+  const ModelPtr m = load_model({path}, "", {});
+  ASSERT_EQ(m->num_states(), n);
+  ASSERT_EQ(m->num_entries(), n);
+  for (uint64_t s = 0; s < n; ++s) {
+    ASSERT_EQ(m->columns()[s], (s + 1) % n) << s;
+    ASSERT_EQ(m->values()[s], 1.0) << s;
+  }
+  EXPECT_TRUE(m->initial_states()->test(0));
+
+  // A target past 32 bits deep in the large member: the first one is named.
+  Members wide = ring_members(n);
+  std::vector<uint64_t> targets(n);
+  std::memcpy(targets.data(), wide[4].second.data(), n * 8);
+  targets[1000001] = uint64_t{1} << 33;
+  targets[1100000] = uint64_t{1} << 34;
+  wide[4].second = bytes(targets);
+  const std::string wide_path = dir.path("wide.umb");
+  write_tar(wide_path, wide);
+  const std::string message = testing::expect_error("a 33-bit target", ErrorCode::parse, [&] { load_model({wide_path}, "", {}); });
+  EXPECT_NE(message.find("branch 1000001 (state 1000001) leads to state 8589934592"), std::string::npos) << message;
+
+  // Cut inside the large targets: the archive's truncation, not a short read.
+  std::ifstream in(path, std::ios::binary);
+  const std::string whole((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string cut = dir.path("cut.umb");
+  std::ofstream(cut, std::ios::binary) << whole.substr(0, whole.size() - n * 4);
+  const std::string truncated = testing::expect_error("a cut archive", ErrorCode::parse, [&] { load_model({cut}, "", {}); });
+  EXPECT_NE(truncated.find("truncated"), std::string::npos) << truncated;
 }
 
 // pmc's own files round-trip (the manifest's models: test_reference_models);
