@@ -767,6 +767,66 @@ TEST_F(TopologicalInterval, LargeSccSweptInBlocksOnAnyThreadCount) {
   }
 }
 
+// 24 cycles of 1100–1330 unknowns (past the direct solver's size) side by
+// side, fed by 20000 single unknowns: one depth of mid-sized SCCs and one
+// of many singles. Every thread count gives the same bits, and bounds
+// that hold the whole-system solution.
+TEST_F(TopologicalInterval, SccsOfOneDepthSideBySideOnAnyThreadCount) {
+  const uint32_t cycles = 24, singles = 20000;
+  std::vector<uint32_t> first{0};
+  for (uint32_t g = 0; g < cycles; ++g) first.push_back(first.back() + 1100 + 10 * g);
+  const uint32_t n = first.back() + singles;
+  for (const bool rewards : {false, true}) {
+    SCOPED_TRACE(rewards ? "rewards" : "probabilities");
+    std::mt19937_64 rng(5);
+    std::uniform_int_distribution<uint32_t> any_cycle_state(0, first.back() - 1);
+    std::vector<Triplet> a;
+    std::vector<double> b(n, 0.0);
+    for (uint32_t g = 0; g < cycles; ++g) {
+      const uint32_t size = first[g + 1] - first[g];
+      const double around = 0.45 + 0.002 * g;
+      for (uint32_t k = 0; k < size; ++k) {
+        const uint32_t i = first[g] + k;
+        a.emplace_back(i, first[g] + (k + 1) % size, around);
+        a.emplace_back(i, first[g] + (k + size - 7) % size, around);
+        b[i] = rewards ? 1.0 + i % 3 : (1.0 - 2 * around) / 2;
+      }
+    }
+    for (uint32_t i = first.back(); i < n; ++i) {
+      a.emplace_back(i, any_cycle_state(rng), 0.45);
+      a.emplace_back(i, any_cycle_state(rng), 0.45);
+      b[i] = rewards ? 2.0 : 0.1;
+    }
+    LinearSystem system = linear_system(n, a, b);
+    if (!rewards) system.upper_bound = 1.0;
+    SolverSettings settings;  // the defaults: ε = 1e-6 relative
+    settings.threads = 1;
+    std::vector<double> reference_lower, reference_upper, one_lower, one_upper;
+    ASSERT_TRUE(interval_linear(system, reference_lower, reference_upper, settings).converged);
+    const SolveStats one = solve(system, settings, one_lower, one_upper);
+    ASSERT_TRUE(one.sound);
+    EXPECT_TRUE(one.converged) << one.kernel;
+    EXPECT_EQ(one.kernel.find("side by side"), std::string::npos) << one.kernel;
+    for (uint32_t i = 0; i < n; ++i) {
+      ASSERT_LE(one_lower[i], reference_upper[i] * (1 + 1e-12)) << i;
+      ASSERT_GE(one_upper[i], reference_lower[i] * (1 - 1e-12)) << i;
+      ASSERT_TRUE(bounds_close(one_lower[i], one_upper[i], settings.epsilon, settings.relative)) << i;
+    }
+    for (const int threads : {2, 8}) {
+      SCOPED_TRACE(threads);
+      settings.threads = threads;
+      std::vector<double> lower, upper;
+      const SolveStats stats = solve(system, settings, lower, upper);
+#ifdef _OPENMP
+      EXPECT_NE(stats.kernel.find("(24 side by side)"), std::string::npos) << stats.kernel;
+#endif
+      EXPECT_EQ(stats.iterations, one.iterations);
+      EXPECT_EQ(lower, one_lower);
+      EXPECT_EQ(upper, one_upper);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Stationary distributions.
 

@@ -56,21 +56,31 @@
 //   x_k^low + y_k·min_t x_k^low/(1 − y_k) ≤ x ≤ x_k^high + y_k·max_t x_k^high/(1 − y_k).
 // Single-unknown SCCs need no start: their update is exact.
 //
-// Order and threads. An SCC of at least k_parallel_scc_states unknowns is
-// swept in ascending order (graph::order_members_by_state): Tarjan's order
-// would jump through the matrix and the bounds, ~3× slower on a
-// 2M-unknown SCC; and as block Gauss–Seidel on all threads
-// (parallel_sweep). Smaller SCCs keep Tarjan's order, in which Gauss–Seidel
-// tends to need fewer sweeps (successors mostly first), on one thread.
+// Order and threads. SCCs are solved depth by depth in the condensation
+// (depth 0 reaches no other SCC); SCCs of one depth share no edge, so each
+// is solved from final successors whatever the others do, and the result
+// is bit for bit the one-at-a-time result on any number of threads. Within
+// a depth: single-unknown SCCs are updated on the solving thread; SCCs of
+// more unknowns than the direct solver
+// takes and fewer than k_parallel_scc_states are solved side by side, one
+// per thread; smaller ones one at a time on the solving thread (cheap, and
+// the direct solver is the solve's); all of these in Tarjan's order, in
+// which Gauss–Seidel tends to need fewer sweeps (successors mostly first);
+// larger SCCs one at a time, swept in ascending order
+// (graph::order_members_by_state: Tarjan's order would jump through the
+// matrix and the bounds, ~3× slower on a 2M-unknown SCC) as block
+// Gauss–Seidel on all threads (parallel_sweep).
 //
 // Counting. stats.iterations is the most sweeps any SCC took (1 for an
 // acyclic system), plus the final sweeps over the whole system if any ran;
 // the iteration limit applies to each SCC and to that total. The kernel
 // string reports the work in whole-system sweeps (row updates / unknowns).
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <numeric>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -99,6 +109,11 @@ constexpr uint64_t k_sweeps_first = 64;
 // SCCs of at least this many unknowns are swept on all threads (smaller
 // ones cost more in fork and join than a sweep).
 constexpr uint64_t k_parallel_scc_states = 65536;
+// SCCs from this size up (to k_parallel_scc_states) are solved side by side.
+// Smaller ones are cheap (crowds' ~7600 SCCs of ~45 unknowns ran 1.8×
+// slower side by side on 2 cores: their v entries share cache lines) and
+// may be solved directly, by the solve's one direct solver.
+constexpr uint64_t k_side_by_side_min_unknowns = k_direct_max_unknowns + 1;
 // Bytes a sweep streams per row and per entry (as cpu.interval-vi counts:
 // the offsets, b, scale and the pair read and written; column and value).
 constexpr double k_bytes_per_row = 8.0 * 3 + 32.0;
@@ -117,7 +132,10 @@ class TopologicalIntervalLinear {
   TopologicalIntervalLinear(const LinearSystem& s, const SolverSettings& settings, SolveStats& stats)
       : s_(s), settings_(settings), stats_(stats), scale_(diagonal_scale(s.a)), row_groups_(s.a.num_rows() + 1),
         graph_{row_groups_, s.a.row_offsets, s.a.columns}, sccs_(decompose(graph_, row_groups_, stats)),
-        threads_(solver_threads(settings)), loop_(settings, stats, k_name), direct_(s, sccs_.component_of) {}
+        threads_(solver_threads(settings)), loop_(settings, stats, k_name), direct_(s, sccs_.component_of) {
+    quiet_settings_ = settings;
+    quiet_settings_.progress = nullptr;  // reports come from the solving thread only
+  }
 
   // v holds the start bounds on entry and the bounds on exit. False when
   // some unknown has no upper bound (a reward SCC's first phase reached
@@ -126,21 +144,35 @@ class TopologicalIntervalLinear {
     const std::vector<uint32_t> length = graph::nontrivial_chain_lengths(graph_, sccs_);
     uint32_t longest = 1;
     for (const uint32_t k : length) longest = std::max(longest, k);
-    uint64_t singles = 0;
-    for (uint64_t c = 0; c < sccs_.num_components(); ++c) {
-      const std::span<const uint32_t> states = sccs_.component(c);
-      if (states.size() == 1) {
-        update_bounds(s_, scale_, states[0], v.data());
-        count_work(1, row_length(states[0]));
-        if (++singles % k_poll_every == 0) loop_.poll();
-        continue;
+    auto epsilon_of = [&](uint64_t c) { return settings_.epsilon * length[c] / longest; };
+    // Depth by depth (see the header's Order and threads): the SCCs of one
+    // depth share no edge, so each is solved from final successors whatever
+    // the others do — the same bits as one at a time.
+    for (const std::vector<uint32_t>& level : components_by_depth()) {
+      std::vector<uint32_t> singles, small;
+      for (const uint32_t c : level) {
+        const uint64_t size = sccs_.component(c).size();
+        if (size == 1) {
+          singles.push_back(sccs_.component(c)[0]);
+        } else if (size >= k_side_by_side_min_unknowns && size < k_parallel_scc_states) {
+          small.push_back(c);
+        } else if (size < k_parallel_scc_states) {
+          solve_component(c, sccs_.component(c), epsilon_of(c), v, main_);
+        } else {
+          solve_component(c, sccs_.component(c), epsilon_of(c), v, main_);
+        }
       }
-      solve_component(c, states, settings_.epsilon * length[c] / longest, v);
+      solve_singles(singles, v);
+      if (threads_ > 1 && small.size() > 1) {
+        solve_side_by_side(small, epsilon_of, v);
+      } else {
+        for (const uint32_t c : small) solve_component(c, sccs_.component(c), epsilon_of(c), v, main_);
+      }
     }
-    most_sweeps_ = std::max<uint64_t>(most_sweeps_, sccs_.num_components() > 0 ? 1 : 0);
+    main_.most_sweeps = std::max<uint64_t>(main_.most_sweeps, sccs_.num_components() > 0 ? 1 : 0);
     bool bounded = true;
     for (const BoundPair& p : v) bounded = bounded && std::isfinite(p.second);
-    uint64_t iterations = most_sweeps_;
+    uint64_t iterations = main_.most_sweeps;
     converged_ = bounded && open_unknowns(v, settings_.epsilon) == 0;
     if (bounded && !converged_) converged_ = final_sweeps(v, iterations);
     stats_.iterations = iterations;
@@ -161,15 +193,17 @@ class TopologicalIntervalLinear {
       solved = fmt::format(", {} solved directly", direct.by_doubles + direct.by_rationals);
       if (direct.by_rationals > 0) solved += fmt::format(" ({} in rationals)", direct.by_rationals);
     }
-    const double sweeps = unknowns > 0 ? static_cast<double>(row_updates_) / static_cast<double>(unknowns) : 0.0;
-    const std::string threads =
-        parallel_components_ > 0 ? fmt::format(" ({} on {} threads)", parallel_components_, threads_) : "";
+    const double sweeps = unknowns > 0 ? static_cast<double>(main_.row_updates) / static_cast<double>(unknowns) : 0.0;
+    std::string threads;
+    if (main_.parallel_components > 0) threads += fmt::format(" ({} on {} threads)", main_.parallel_components, threads_);
+    if (side_by_side_ > 0) threads += fmt::format(" ({} side by side)", side_by_side_);
     stats_.kernel = fmt::format("topological gauss-seidel{}{}: {} SCCs{}, {} iterated{}, work of {:.3g} sweeps",
-                                first_phases_ > 0 ? "+sound-vi-bound" : "", final_ran_ ? "+final sweeps" : "",
+                                main_.first_phases > 0 ? "+sound-vi-bound" : "", final_ran_ ? "+final sweeps" : "",
                                 sccs_.num_components(), solved, iterated, threads, sweeps);
     if (stats_.iterations > 0) {
       stats_.bytes_per_iteration =
-          (static_cast<double>(row_updates_) * k_bytes_per_row + static_cast<double>(entry_updates_) * k_bytes_per_entry) /
+          (static_cast<double>(main_.row_updates) * k_bytes_per_row +
+           static_cast<double>(main_.entry_updates) * k_bytes_per_entry) /
           static_cast<double>(stats_.iterations);
     }
   }
@@ -188,10 +222,25 @@ class TopologicalIntervalLinear {
     return sccs;
   }
 
+  // One thread's share of the solve: its driver (the solve's own, or a
+  // quiet one per thread side by side), its first-phase buffer and counts.
+  struct Worker {
+    explicit Worker(IterationDriver& driver) : loop(&driver) {}
+    IterationDriver* loop;
+    std::vector<FirstPhase> phase;
+    uint64_t row_updates = 0, entry_updates = 0, most_sweeps = 0, first_phases = 0, parallel_components = 0;
+    void add(const Worker& other) {
+      row_updates += other.row_updates;
+      entry_updates += other.entry_updates;
+      most_sweeps = std::max(most_sweeps, other.most_sweeps);
+      first_phases += other.first_phases;
+    }
+  };
+
   uint64_t row_length(uint32_t i) const { return s_.a.row_offsets[i + 1] - s_.a.row_offsets[i]; }
-  void count_work(uint64_t rows, uint64_t entries) {
-    row_updates_ += rows;
-    entry_updates_ += entries;
+  static void count_work(Worker& w, uint64_t rows, uint64_t entries) {
+    w.row_updates += rows;
+    w.entry_updates += entries;
   }
 
   uint64_t open_unknowns(const std::vector<BoundPair>& v, double epsilon) const {
@@ -200,10 +249,78 @@ class TopologicalIntervalLinear {
     return open;
   }
 
+  // The SCCs by depth in the condensation, each depth in Tarjan's order:
+  // depth 0 leads to no other SCC, else one more than its deepest
+  // successor. SCCs come in Tarjan's order (successors first), so one pass
+  // finds every depth.
+  std::vector<std::vector<uint32_t>> components_by_depth() const {
+    std::vector<uint32_t> depth(sccs_.num_components(), 0);
+    uint32_t deepest = 0;
+    for (uint64_t c = 0; c < sccs_.num_components(); ++c) {
+      for (const uint32_t i : sccs_.component(c)) {
+        for (uint64_t e = s_.a.row_offsets[i]; e < s_.a.row_offsets[i + 1]; ++e) {
+          const uint32_t d = sccs_.component_of[s_.a.columns[e]];
+          if (d != c) depth[c] = std::max(depth[c], depth[d] + 1);
+        }
+      }
+      deepest = std::max(deepest, depth[c]);
+    }
+    std::vector<std::vector<uint32_t>> levels(sccs_.num_components() > 0 ? deepest + 1 : 0);
+    for (uint64_t c = 0; c < sccs_.num_components(); ++c) levels[depth[c]].push_back(static_cast<uint32_t>(c));
+    return levels;
+  }
+
+  // SCCs of one unknown: one exact update each. (On every core they were
+  // slower on the 2-core VM — crowds 0.20 → 0.22–0.31 s, nand no gain:
+  // the updates wait on memory, not on the core.)
+  void solve_singles(const std::vector<uint32_t>& singles, std::vector<BoundPair>& v) {
+    uint64_t entries = 0;
+    for (const uint32_t i : singles) {
+      update_bounds(s_, scale_, i, v.data());
+      entries += row_length(i);
+      if (++singles_done_ % k_poll_every == 0) loop_.poll();
+    }
+    count_work(main_, singles.size(), entries);
+  }
+
+  // SCCs of one depth, one per core, each with its own driver
+  // (cancellation polled, no progress reports: those come from the solving
+  // thread between depths); the first error is rethrown. They are larger
+  // than the direct solver takes, so it is not used here.
+  template <typename EpsilonOf>
+  void solve_side_by_side(const std::vector<uint32_t>& components, EpsilonOf epsilon_of, std::vector<BoundPair>& v) {
+    loop_.poll();
+    if (local_of_.empty()) local_of_.resize(s_.a.num_rows());  // shared: SCCs write disjoint entries
+    std::vector<Worker> totals;
+    std::exception_ptr failure;
+    const auto count = static_cast<int64_t>(components.size());
+#pragma omp parallel num_threads(threads_)
+    {
+      SolveStats quiet_stats;
+      IterationDriver driver(quiet_settings_, quiet_stats, k_name);
+      Worker w(driver);
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t k = 0; k < count; ++k) {
+        try {
+          const uint32_t c = components[k];
+          solve_component(c, sccs_.component(c), epsilon_of(c), v, w);
+        } catch (...) {
+#pragma omp critical(topo_linear_failure)
+          if (!failure) failure = std::current_exception();
+        }
+      }
+#pragma omp critical(topo_linear_totals)
+      totals.push_back(std::move(w));
+    }
+    if (failure) std::rethrow_exception(failure);
+    for (const Worker& w : totals) main_.add(w);
+    side_by_side_ += components.size();
+  }
+
   // One Gauss–Seidel sweep of the clamped update over `states`, in their
   // order. True when every unknown swept meets `epsilon` or no bound
   // changed (see the header: further sweeps would repeat the same numbers).
-  bool sweep(std::span<const uint32_t> states, uint64_t entries, double epsilon, std::vector<BoundPair>& v) {
+  bool sweep(std::span<const uint32_t> states, uint64_t entries, double epsilon, std::vector<BoundPair>& v, Worker& w) {
     uint64_t open = 0;
     bool changed = false;
     for (const uint32_t i : states) {
@@ -212,7 +329,7 @@ class TopologicalIntervalLinear {
       changed = changed || next.first != old.first || next.second != old.second;
       open += bounds_close(next.first, next.second, epsilon, settings_.relative) ? 0 : 1;
     }
-    count_work(states.size(), entries);
+    count_work(w, states.size(), entries);
     return open == 0 || !changed;
   }
 
@@ -253,12 +370,15 @@ class TopologicalIntervalLinear {
         open += bounds_close(next.first, next.second, epsilon, settings_.relative) ? 0 : 1;
       }
     }
-    count_work(states.size(), entries);
+    count_work(main_, states.size(), entries);
     crossed = across;
     return open == 0 || changed == 0;
   }
 
-  void solve_component(uint64_t c, std::span<const uint32_t> states, double epsilon, std::vector<BoundPair>& v) {
+  // SCC c from its successors' final bounds to `epsilon` (or until no bound
+  // changes), on w's thread (or on all, a large SCC).
+  void solve_component(uint64_t c, std::span<const uint32_t> states, double epsilon, std::vector<BoundPair>& v,
+                       Worker& w) {
     uint64_t entries = 0;
     for (const uint32_t i : states) entries += row_length(i);
     uint64_t sweeps = 0;
@@ -275,13 +395,11 @@ class TopologicalIntervalLinear {
     auto solved_directly = [&] {
       may_solve_directly = false;
       if (!direct_.solve(static_cast<uint32_t>(c), states, epsilon, settings_.relative, v)) return false;
-      count_work(states.size(), entries);
-      most_sweeps_ = std::max<uint64_t>(most_sweeps_, std::max<uint64_t>(sweeps, 1));
+      count_work(w, states.size(), entries);
+      w.most_sweeps = std::max<uint64_t>(w.most_sweeps, std::max<uint64_t>(sweeps, 1));
       if (++direct_solved_ % k_poll_every == 0) loop_.poll();
       return true;
     };
-    if (!have_upper && may_solve_directly && solved_directly()) return;
-    if (!have_upper) have_upper = first_phase_bounds(c, states, entries, sweeps, v);
     // Blocks cost sweeps where many entries read another block (random
     // structure: block Gauss–Seidel tends to Jacobi, up to ~1.5× the
     // sweeps); with few threads that eats the gain, so after the first
@@ -291,7 +409,7 @@ class TopologicalIntervalLinear {
     auto step = [&] {
       bool done = false;
       if (!parallel) {
-        done = sweep(states, entries, epsilon, v);
+        done = sweep(states, entries, epsilon, v, w);
       } else {
         uint64_t crossed = 0;
         done = parallel_sweep(c, states, entries, epsilon, v, crossed);
@@ -305,28 +423,31 @@ class TopologicalIntervalLinear {
       for (const uint32_t i : states) gap = std::max(gap, v[i].second - v[i].first);
       return gap;
     };
+    if (!have_upper && may_solve_directly && solved_directly()) return;
+    if (!have_upper) have_upper = first_phase_bounds(c, states, entries, sweeps, v, w);
     if (have_upper) {
-      loop_.until_bounds_close(sweeps, step, widest);
+      w.loop->until_bounds_close(sweeps, step, widest);
       if (hand_over) {
         if (solved_directly()) return;
-        loop_.until_bounds_close(sweeps, step, widest);
+        w.loop->until_bounds_close(sweeps, step, widest);
       }
     }
-    most_sweeps_ = std::max(most_sweeps_, sweeps);
-    if (parallel && have_upper) ++parallel_components_;
+    w.most_sweeps = std::max(w.most_sweeps, sweeps);
+    if (parallel && have_upper) ++w.parallel_components;
   }
 
   // The reward start of the header, on SCC c. False when the iteration
   // limit came first (v then holds plain value iteration's estimate as the
   // lower member and +∞ as the upper) or a successor has no upper bound.
   bool first_phase_bounds(uint64_t c, std::span<const uint32_t> states, uint64_t entries, uint64_t& sweeps,
-                          std::vector<BoundPair>& v) {
-    ++first_phases_;
+                          std::vector<BoundPair>& v, Worker& w) {
+    ++w.first_phases;
     if (local_of_.empty()) local_of_.resize(s_.a.num_rows());
     for (uint64_t k = 0; k < states.size(); ++k) local_of_[states[k]] = static_cast<uint32_t>(k);
+    std::vector<FirstPhase>& phase_ = w.phase;
     phase_.assign(states.size(), FirstPhase{0.0, 0.0, 1.0});
     const SparseMatrix& a = s_.a;
-    const bool kept_little = loop_.until_upper_bound(sweeps, [&] {
+    const bool kept_little = w.loop->until_upper_bound(sweeps, [&] {
       double most_kept = 0.0;
       for (uint64_t k = 0; k < states.size(); ++k) {
         const uint32_t i = states[k];
@@ -348,7 +469,7 @@ class TopologicalIntervalLinear {
         phase_[k] = {sum.x_low * scale_[i], sum.x_high * scale_[i], sum.kept * scale_[i]};
         most_kept = std::max(most_kept, phase_[k].kept);
       }
-      count_work(states.size(), entries);
+      count_work(w, states.size(), entries);
       return most_kept <= k_max_kept_mass;
     });
     if (!kept_little) {
@@ -377,7 +498,7 @@ class TopologicalIntervalLinear {
     final_ran_ = true;
     const std::span<const uint32_t> all(sccs_.states);
     return loop_.until_bounds_close(
-               iterations, [&] { return sweep(all, s_.a.num_entries(), settings_.epsilon, v); },
+               iterations, [&] { return sweep(all, s_.a.num_entries(), settings_.epsilon, v, main_); },
                [&] { return widest_gap(v); }) &&
            open_unknowns(v, settings_.epsilon) == 0;
   }
@@ -391,13 +512,12 @@ class TopologicalIntervalLinear {
   graph::SccDecomposition sccs_;
   int threads_;
   IterationDriver loop_;
+  SolverSettings quiet_settings_;  // side by side: no progress reports from the workers
+  Worker main_{loop_};             // the solving thread's share (and, after each depth, the totals)
   std::vector<BoundPair> previous_;  // parallel sweeps: the SCC's bounds before the sweep
   std::vector<uint32_t> local_of_;  // first phase: an unknown's index within its SCC
-  std::vector<FirstPhase> phase_;
-  uint64_t most_sweeps_ = 0;
-  uint64_t row_updates_ = 0, entry_updates_ = 0;
-  uint64_t first_phases_ = 0;
-  uint64_t parallel_components_ = 0;
+  uint64_t side_by_side_ = 0;       // SCCs solved side by side
+  uint64_t singles_done_ = 0;
   SccDirectSolver direct_;
   uint64_t direct_solved_ = 0;
   bool final_ran_ = false;
