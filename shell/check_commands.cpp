@@ -212,7 +212,9 @@ void print_result_text(const CheckResult& r, const Model& model, std::ostream& o
   } else if (r.is_boolean) {
     fmt::print(out, "{}: {}", r.property, r.initial_value != 0 ? "true" : "false");
     // The value the verdict rests on, as PRISM and Storm show it.
-    if (!r.operator_values.empty()) {
+    if (!r.exact.empty()) {
+      fmt::print(out, " (value {}, exact)", r.exact);
+    } else if (!r.operator_values.empty()) {
       fmt::print(out, " (value ");
       print_value(r.reported_initial(), out);
       fmt::print(out, ")");

@@ -53,7 +53,7 @@ const std::vector<SettingSpec>& setting_specs() {
       {"absolute", "", "absolute convergence criterion"},
       {"sound", "", "auto picks sound solvers: certified bounds within 2*epsilon"},
       {"unsound", "", "auto may pick unsound solvers (PRISM's stopping rule: faster, no error bound)"},
-      {"exact", "", "exact results: rationals (7/10) from the source's numbers, by cpu.exact-pi; unbounded P and R[F] only"},
+      {"exact", "", "exact results: rationals (7/10) from the source's numbers, by cpu.exact-pi; unbounded P and R[F] and their bounds"},
       {"inexact", "", "results in doubles with certified bounds (the default)"},
       {"max-iterations", "N", "iteration limit of one solve"},
       {"threads", "N", "CPU threads; 0 = all cores"},

@@ -170,7 +170,9 @@ PMC_API pmc_status pmc_options_set_sound(pmc_options* options, int sound);
  * decimal that reads back as its double). It computes unbounded
  * reachability and reachability rewards at the top of the property
  * (P=? [F psi], P=? [phi U psi], R=? [F psi], T=? [F psi]; min/max on
- * MDPs); pmc_check gives PMC_ERROR_UNSUPPORTED for other properties, for
+ * MDPs) and bounds on them (P>=0.5 [F psi]: the verdict decided on the
+ * rationals, the bound as written: 0.3 is 3/10; pmc_result_exact gives
+ * the value it rests on); pmc_check gives PMC_ERROR_UNSUPPORTED for other properties, for
  * parametric CTMCs and in builds without GMP, and PMC_ERROR_INVALID_ARGUMENT
  * with a solver other than "auto", "cpu" or "cpu.exact-pi" (naming that
  * solver is the same as this setting). Default 0. Same thread-safety as

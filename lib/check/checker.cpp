@@ -100,13 +100,15 @@ bool reads_values(const StateFormula* f) {
   return reads_values(f->left.get()) || reads_values(f->right.get());
 }
 
-// The top-level query --exact computes, or Error(unsupported) naming what it is not.
+// The top-level operator --exact computes (a query, or a bound on it whose
+// verdict it decides), or Error(unsupported) naming what it is not.
 const Operator& exact_query(const Property& property) {
   const Operator* op = property.top_operator();
   const std::string computes = setting_name(Setting::exact) +
-                              " computes P=? [ F ψ ], P=? [ φ U ψ ], R=? [ F ψ ] and T=? [ F ψ ] (min/max on MDPs), "
-                              "unbounded, at the top of the property, with φ and ψ free of nested operators";
-  if (op == nullptr || !op->is_query()) fail(ErrorCode::unsupported, "{}; {} is not such a query", computes, to_string(property));
+                              " computes P=? [ F ψ ], P=? [ φ U ψ ], R=? [ F ψ ] and T=? [ F ψ ] (min/max on MDPs) "
+                              "and their bounds (P>=0.5 [ F ψ ]), unbounded, at the top of the property, with φ and ψ "
+                              "free of nested operators";
+  if (op == nullptr) fail(ErrorCode::unsupported, "{}; {} is not such a query", computes, to_string(property));
   bool fits = false;
   if (op->kind == OperatorKind::probability) {
     const PathFormula& path = *op->path;
@@ -471,10 +473,28 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
       }
     }
     if (model.type() == ModelType::mdp) (void)maximizes(query);  // an MDP's query must name min or max
-    result.values = exact_query_values(checker.context(), query, left, right, reward_index,
-                                       first_initial_state(model), extras, result.exact);
+    Bitset satisfying;
+    std::vector<double> values = exact_query_values(checker.context(), query, left, right, reward_index,
+                                                    first_initial_state(model), extras, result.exact,
+                                                    query.is_query() ? nullptr : &satisfying);
     result.scheduler = std::move(extras.scheduler);
-    certify(checker.context(), std::move(extras), result);
+    if (query.is_query()) {
+      result.values = std::move(values);
+      certify(checker.context(), std::move(extras), result);
+    } else {
+      // The verdict, decided on the rationals; the value it rests on beside it.
+      CheckResult measured;
+      measured.values = std::move(values);
+      certify(checker.context(), std::move(extras), measured);
+      result.is_boolean = true;
+      result.satisfying = std::move(satisfying);
+      result.values.assign(model.num_states(), 0.0);
+      bits::for_each_set(result.satisfying, [&](uint64_t s) { result.values[s] = 1.0; });
+      result.operator_values = std::move(measured.values);
+      result.operator_lower = std::move(measured.lower);
+      result.operator_upper = std::move(measured.upper);
+      certify(checker.context(), {}, result);
+    }
   } else if (top != nullptr && top->is_query()) {
     ResultExtras extras;
     result.values = checker.operator_values(*top, &extras);

@@ -26,7 +26,7 @@ namespace pmc {
 bool exact_arithmetic_available() { return false; }
 
 std::vector<double> exact_query_values(CheckContext&, const property::Operator&, const Bitset&, const Bitset&, size_t,
-                                       uint64_t, ResultExtras&, std::string&) {
+                                       uint64_t, ResultExtras&, std::string&, Bitset*) {
   fail(ErrorCode::unsupported, "{} needs rational arithmetic, and this pmc was built without GMP (libgmp-dev)",
        setting_name(Setting::exact));
 }
@@ -388,9 +388,22 @@ double nearest(const mpq_class& q, double below, double above) {
 
 }  // namespace
 
+// Whether `value` (+∞ when `infinite`) meets op's bound `threshold`.
+static bool meets(const property::Operator& op, const mpq_class& value, bool infinite, const mpq_class& threshold) {
+  const int order = infinite ? 1 : cmp(value, threshold);
+  switch (op.comparison) {
+    case property::Comparison::less: return order < 0;
+    case property::Comparison::less_equal: return order <= 0;
+    case property::Comparison::greater: return order > 0;
+    case property::Comparison::greater_equal: return order >= 0;
+    case property::Comparison::query: break;
+  }
+  return false;
+}
+
 std::vector<double> exact_query_values(CheckContext& ctx, const property::Operator& op, const Bitset& left,
                                        const Bitset& right, size_t reward_index, uint64_t initial_state,
-                                       ResultExtras& extras, std::string& initial_text) {
+                                       ResultExtras& extras, std::string& initial_text, Bitset* satisfying) {
   const Model& model = ctx.model();
   const bool maximize = op.optimisation == Optimisation::max;
   const ExactNumbers numbers = ctx.timed(Phase::build, [&] { return exact_numbers(ctx); });
@@ -412,6 +425,20 @@ std::vector<double> exact_query_values(CheckContext& ctx, const property::Operat
     values[s] = nearest(exact.value[s], extras.lower[s], extras.upper[s]);
   }
   initial_text = exact.infinite.test(initial_state) ? "Infinity" : rational_text(exact.value[initial_state]);
+  if (satisfying != nullptr && !op.is_query()) {
+    mpq_class threshold;
+    if (!op.threshold_text.empty()) {
+      threshold = rational_from_text(op.threshold_text);
+    } else {
+      threshold = mpq_class(op.threshold);
+      ctx.add_note(fmt::format("exact: the bound {} comes from constants, evaluated in doubles; compared as {}",
+                               op.threshold, rational_text(threshold)));
+    }
+    *satisfying = Bitset(n);
+    for (uint64_t s = 0; s < n; ++s) {
+      if (meets(op, exact.value[s], exact.infinite.test(s), threshold)) satisfying->set(s);
+    }
+  }
   if (model.type() != ModelType::mdp) extras.scheduler.clear();
   if (rounds == 0) ctx.record_direct_solve("cpu.exact-pi", 0.0);  // every state decided by the graph
   ctx.add_note(fmt::format("exact: rational arithmetic (GMP); {} {}", rounds,

@@ -27,11 +27,15 @@ bool exact_arithmetic_available();
 // unused for P and T. Returns per state the double nearest the rational
 // (+∞ for an infinite reward); `extras` gets the doubles just below and
 // above it (the certified bounds) and an MDP's scheduler; `initial_text`
-// the value in `initial_state` as "num/den" ("Infinity" for +∞, as PRISM prints it). Throws
+// the value in `initial_state` as "num/den" ("Infinity" for +∞, as PRISM prints it). For `op`
+// with a bound (P>=0.5 [...]), `satisfying` gets the states whose rational
+// meets it: compared with the rational the bound's text denotes ("0.3" is
+// 3/10), or, for a bound computed from constants, with its double's exact
+// value (a note says so). Throws
 // Error(unsupported) for a query outside the list above or a build
 // without GMP, Error(model) where the model's numbers have no exact value.
 std::vector<double> exact_query_values(CheckContext& ctx, const property::Operator& op, const Bitset& left,
                                        const Bitset& right, size_t reward_index, uint64_t initial_state,
-                                       ResultExtras& extras, std::string& initial_text);
+                                       ResultExtras& extras, std::string& initial_text, Bitset* satisfying = nullptr);
 
 }  // namespace pmc

@@ -132,6 +132,10 @@ struct Operator {
   // (`P>=p`, `R<e`): `threshold` is meaningless until bind_definitions
   // evaluates it (as for Number::expression).
   ExprPtr threshold_expression;
+  // The threshold as written when it is a number literal ("0.3"): --exact
+  // compares with the rational it denotes, not with its double. Empty for
+  // a query and for a threshold computed from constants.
+  std::string threshold_text;
   PathPtr path;             // probability: the path formula
   // probability only: ψ of Storm's conditional P[ path || condition ], the
   // probability of `path` given that `condition` holds; null otherwise.

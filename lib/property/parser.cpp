@@ -973,6 +973,7 @@ class Parser {
       return;
     }
     op.threshold = threshold.value;
+    if (first.kind == Tok::number) op.threshold_text = std::string(first.text);
     if (is_probability && op.threshold > 1.0) {
       error_at(first.offset, fmt::format("probability bound must be in [0,1] but found {}", first.text));
     }

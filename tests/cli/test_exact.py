@@ -96,12 +96,45 @@ class Exact(unittest.TestCase):
                 self.assertEqual(json.loads(run.stdout)["exact"], expected)
 
     @unittest.skipUnless(HAVE_GMP, "built without GMP")
+    def test_bounds_are_decided_on_the_rationals(self):
+        # The walk reaches the bottom with probability exactly p = 1/6. The
+        # bound 0.16666666666666666 is below 1/6 and 0.16666666666666667
+        # above it, though both are the double nearest 1/6: only the
+        # rationals tell them apart.
+        walk = self.source("walk.pm", WALK.replace("const double p;", "const double p = 1/6;"))
+        cases = (
+            ('P<=0.16666666666666666 [ F "bottom" ]', False),
+            ('P<=0.16666666666666667 [ F "bottom" ]', True),
+            ('P>0.16666666666666666 [ F "bottom" ]', True),
+            ('P>=0.2 [ F "bottom" ]', False),
+            ('T<=1e9 [ F "bottom" ]', False),  # the walk may end at the top: the time is infinite
+        )
+        for prop, satisfied in cases:
+            with self.subTest(prop=prop):
+                run = pmc("check", "--model", walk, "--const", "N=6", "--property", prop, "--exact", "--json")
+                self.assertEqual(run.returncode, 0, run.stderr)
+                record = json.loads(run.stdout.strip().splitlines()[-1])
+                self.assertEqual(record["satisfied"], satisfied, record)
+                self.assertTrue(record["sound"], record)
+                if prop.startswith("P"):
+                    self.assertEqual(record["exact"], "1/6", record)
+        run = pmc("check", "--model", walk, "--const", "N=6", "--property", 'P<=0.16666666666666667 [ F "bottom" ]',
+                  "--exact")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn(": true (value 1/6, exact)", run.stdout)
+        # A bound from constants is evaluated in doubles: a note says how it was compared.
+        run = pmc("check", "--model", walk, "--const", "N=6", "--property", 'P>=1/6 [ F "bottom" ]', "--exact", "--json")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        record = json.loads(run.stdout.strip().splitlines()[-1])
+        self.assertTrue(record["satisfied"], record)
+        self.assertTrue(any("comes from constants" in note for note in record["notes"]), record["notes"])
+
+    @unittest.skipUnless(HAVE_GMP, "built without GMP")
     def test_what_it_cannot_do_is_an_error(self):
         walk = self.source("walk.pm", WALK)
         cases = (
             # Not a property --exact computes.
             (walk, "N=5,p=0.5", 'P=? [ F<=10 "bottom" ]', "--exact computes P=? [ F ψ ]"),
-            (walk, "N=5,p=0.5", 'P>=0.5 [ F "bottom" ]', "--exact computes"),
             (walk, "N=5,p=0.5", 'P=? [ F P>0.5 [ F "bottom" ] ]', "--exact computes"),
             # A number without an exact value.
             (self.source("log.pm", WALK.replace("p : (pos'=N-1) + (1-p)", "log(p, 2)+1 : (pos'=N-1) + -log(p, 2)")),
