@@ -671,9 +671,11 @@ class ModelTranslator {
   std::vector<SyntaxAssignment> in_one_step(std::vector<LeveledAssignment> leveled) const {
     std::stable_sort(leveled.begin(), leveled.end(),
                      [](const LeveledAssignment& a, const LeveledAssignment& b) { return a.level < b.level; });
-    std::set<std::string> global_variables;
-    for (const auto& [name, meaning] : globals_) {
-      if (meaning.kind == NameMeaning::Kind::variable) global_variables.insert(meaning.program_name);
+    std::set<std::string> global_variables;  // filled only where a destination has levels
+    if (!leveled.empty() && leveled.front().level != leveled.back().level) {
+      for (const auto& [name, meaning] : globals_) {
+        if (meaning.kind == NameMeaning::Kind::variable) global_variables.insert(meaning.program_name);
+      }
     }
     std::vector<SyntaxAssignment> out;
     std::map<std::string, size_t> slot;  // variable -> its assignment in `out`

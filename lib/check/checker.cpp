@@ -407,6 +407,20 @@ void fill_initial_values(const Model& model, CheckResult& result) {
   });
 }
 
+// A bound's verdict: 1 in the `satisfying` states, 0 elsewhere, beside the
+// operator's certified value it rests on (`measured`, taken); the verdict
+// itself is exact where the bound decided every state.
+void set_verdict(const CheckContext& context, uint64_t states, Bitset satisfying, CheckResult& measured, CheckResult& result) {
+  result.is_boolean = true;
+  result.satisfying = std::move(satisfying);
+  result.values.assign(states, 0.0);
+  bits::for_each_set(result.satisfying, [&](uint64_t s) { result.values[s] = 1.0; });
+  result.operator_values = std::move(measured.values);
+  result.operator_lower = std::move(measured.lower);
+  result.operator_upper = std::move(measured.upper);
+  certify(context, {}, result);
+}
+
 }  // namespace
 
 CheckResult::Reported CheckResult::reported_initial() const {
@@ -486,14 +500,7 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
       CheckResult measured;
       measured.values = std::move(values);
       certify(checker.context(), std::move(extras), measured);
-      result.is_boolean = true;
-      result.satisfying = std::move(satisfying);
-      result.values.assign(model.num_states(), 0.0);
-      bits::for_each_set(result.satisfying, [&](uint64_t s) { result.values[s] = 1.0; });
-      result.operator_values = std::move(measured.values);
-      result.operator_lower = std::move(measured.lower);
-      result.operator_upper = std::move(measured.upper);
-      certify(checker.context(), {}, result);
+      set_verdict(checker.context(), model.num_states(), std::move(satisfying), measured, result);
     }
   } else if (top != nullptr && top->is_query()) {
     ResultExtras extras;
@@ -505,20 +512,14 @@ CheckResult check(const Model& model, std::string_view property_text, const Chec
     // its bounds) it rests on, which users read beside it.
     ResultExtras extras;
     std::vector<double> quantity = checker.operator_values(*top, &extras);
-    result.is_boolean = true;
     result.scheduler = std::move(extras.scheduler);
     // The value's bounds first: a verdict the bounds straddle makes the
     // check unsound, not the value.
     CheckResult measured;
     measured.values = quantity;
     certify(checker.context(), extras, measured);
-    result.satisfying = checker.bound_states(*top, quantity, extras);
-    result.values.assign(model.num_states(), 0.0);
-    bits::for_each_set(result.satisfying, [&](uint64_t s) { result.values[s] = 1.0; });
-    result.operator_values = std::move(measured.values);
-    result.operator_lower = std::move(measured.lower);
-    result.operator_upper = std::move(measured.upper);
-    certify(checker.context(), {}, result);  // exact where the bound decided every state
+    set_verdict(checker.context(), model.num_states(), checker.bound_states(*top, quantity, extras), measured,
+                result);
   } else if (const Filter* filter = property.top_filter()) {
     FilterValue value = checker.filter_value(*filter);
     result.is_boolean = value.values.boolean;
