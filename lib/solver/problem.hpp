@@ -45,6 +45,11 @@ struct SolverSettings {
   // (solver/linear/scc_direct_solve.hpp) rather than swept. Not in the C
   // ABI: off only where tests exercise the sweeps on small systems.
   bool direct_small_sccs = true;
+  // cpu.topo-interval-vi on MDPs: a problem that proves expensive is solved
+  // through its quotient by bisimulation (solver/minmax/lumping.hpp). Not in
+  // the C ABI: off only where tests exercise the solver on the problem as
+  // given.
+  bool lumping = true;
   int threads = 0;  // 0: all cores
   int device = 0;   // GPU solvers: index among pmc's usable devices
   // gpu.jacobi and gpu.vi split the rows over these GPUs (indices among the

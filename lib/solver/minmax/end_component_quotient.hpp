@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -93,7 +94,7 @@ std::vector<uint32_t> expand_choices(const MinMaxProblem& problem, const graph::
 // solution.x as a lower and solution.upper as an upper start, expanding x,
 // upper and choice back), else on `problem` itself. stats.seconds covers
 // the search and the mapping too (whatever `solve` put there is replaced).
-using MinMaxSolveFn = SolveStats (*)(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&);
+using MinMaxSolveFn = std::function<SolveStats(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&)>;
 SolveStats solve_with_end_components_collapsed(const MinMaxProblem& problem, MinMaxSolution& solution,
                                                const SolverSettings& settings, MinMaxSolveFn solve);
 

@@ -23,6 +23,10 @@
 // Upper start per SCC: the problem's upper_bound (1 for probabilities), or,
 // for expected rewards, optimistic value iteration on the SCC (Hartmanns &
 // Kaminski, CAV 2020), as cpu.interval-vi does on the whole problem.
+//
+// A problem whose solve proves expensive is solved through its quotient by
+// bisimulation (lumping.hpp): the solve runs under a work budget and, when
+// it runs out, leaves sound partial bounds to continue from.
 #include <cmath>
 #include <span>
 #include <exception>
@@ -36,6 +40,7 @@
 #include "solver/minmax/bellman.hpp"
 #include "solver/minmax/mdp_solvers.hpp"
 #include "solver/minmax/end_component_quotient.hpp"
+#include "solver/minmax/lumping.hpp"
 #include "solver/minmax/optimistic_upper.hpp"
 #include "solver/minmax/problem_row_graph.hpp"
 #include "solver/parallel.hpp"
@@ -168,7 +173,12 @@ struct SccOutcome {
   bool done = false;
   bool optimistic = false;  // its upper start came from optimistic VI
   bool jacobi = false;
+  bool out_of_budget = false;  // stopped for the work budget (bounds sound, not close)
 };
+
+// Thrown by a sweep that would pass the work budget during optimistic VI's
+// search for an upper bound (the SCC keeps its bounds from before it).
+struct OutOfBudget {};
 
 // One SCC's working data; one per thread when SCCs are solved side by side.
 struct SccWork {
@@ -181,9 +191,12 @@ struct SccWork {
 class TopologicalInterval {
  public:
   // Reports count sweeps over all SCCs (the limit applies per SCC).
-  TopologicalInterval(const MinMaxProblem& p, const SolverSettings& settings, SolveStats& stats)
+  // `budget`: unknown updates (sweeps × SCC size, summed) after which the
+  // solve stops (0: none); checked per SCC against the work done before
+  // its depth, so where it stops does not depend on the threads.
+  TopologicalInterval(const MinMaxProblem& p, const SolverSettings& settings, SolveStats& stats, uint64_t budget)
       : p_(p), settings_(settings), stats_(stats), threads_(solver_threads(settings)),
-        loop_(settings, stats, "cpu.topo-interval-vi") {
+        loop_(settings, stats, "cpu.topo-interval-vi"), budget_(budget) {
     quiet_settings_ = settings;
     quiet_settings_.progress = nullptr;  // reports come from the solving thread only
   }
@@ -209,6 +222,7 @@ class TopologicalInterval {
     std::vector<uint32_t> local_of(p_.num_unknowns());
     work_.resize(std::max(threads_, 1));
     for (const std::vector<uint32_t>& level : by_depth) {
+      if (out_of_budget_) break;
       std::vector<uint32_t> side_by_side;
       for (const uint32_t c : level) {
         const uint64_t size = sccs.component(c).size();
@@ -218,15 +232,20 @@ class TopologicalInterval {
           l[s] = std::max(l[s], solve_single_unknown(p_, s, l));
           u[s] = std::min(u[s], solve_single_unknown(p_, s, u));
           stats_.iterations = std::max<uint64_t>(stats_.iterations, 1);
+          ++work_done_;
         } else if (threads_ > 1 && !jacobi_sweeps_pay_off(size, threads_)) {
           side_by_side.push_back(c);
         } else {
-          record(solve_component(sccs, c, epsilon_of(length[c], longest), l, u, local_of, work_[0], loop_, threads_));
+          record(solve_component(sccs, c, epsilon_of(length[c], longest), l, u, local_of, work_[0], loop_, threads_,
+                                 work_done_),
+                 size);
         }
       }
       if (side_by_side.size() == 1) {
         const uint32_t c = side_by_side[0];
-        record(solve_component(sccs, c, epsilon_of(length[c], longest), l, u, local_of, work_[0], loop_, threads_));
+        record(solve_component(sccs, c, epsilon_of(length[c], longest), l, u, local_of, work_[0], loop_, threads_,
+                               work_done_),
+               sccs.component(c).size());
       } else if (!side_by_side.empty()) {
         solve_side_by_side(sccs, side_by_side, length, longest, l, u, local_of);
       }
@@ -234,6 +253,7 @@ class TopologicalInterval {
   }
 
   bool converged() const { return converged_; }
+  bool out_of_budget() const { return out_of_budget_; }
   void record_loop_seconds() { loop_.record_loop_seconds(); }
   uint64_t verified_guesses() const { return verified_guesses_; }
   uint64_t optimistic_sccs() const { return optimistic_sccs_; }
@@ -241,7 +261,9 @@ class TopologicalInterval {
  private:
   double epsilon_of(uint32_t length, uint32_t longest) const { return settings_.epsilon * length / longest; }
 
-  void record(const SccOutcome& o) {
+  void record(const SccOutcome& o, uint64_t size) {
+    work_done_ += o.sweeps * size;
+    out_of_budget_ = out_of_budget_ || o.out_of_budget;
     stats_.iterations = std::max(stats_.iterations, o.sweeps);
     converged_ = converged_ && o.done;
     verified_guesses_ += o.verified_guesses;
@@ -259,6 +281,7 @@ class TopologicalInterval {
     std::vector<SccOutcome> outcomes(components.size());
     std::exception_ptr failure;
     const auto count = static_cast<int64_t>(components.size());
+    const uint64_t work_before = work_done_;
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
     for (int64_t i = 0; i < count; ++i) {
       try {
@@ -266,14 +289,14 @@ class TopologicalInterval {
         IterationDriver driver(quiet_settings_, local, "cpu.topo-interval-vi");
         const uint32_t c = components[i];
         outcomes[i] = solve_component(sccs, c, epsilon_of(length[c], longest), l, u, local_of,
-                                      work_[thread_index()], driver, 1);
+                                      work_[thread_index()], driver, 1, work_before);
       } catch (...) {
 #pragma omp critical(topo_interval_failure)
         if (!failure) failure = std::current_exception();
       }
     }
     if (failure) std::rethrow_exception(failure);
-    for (const SccOutcome& o : outcomes) record(o);
+    for (size_t i = 0; i < outcomes.size(); ++i) record(outcomes[i], sccs.component(components[i]).size());
   }
 
   static int thread_index() {
@@ -288,14 +311,14 @@ class TopologicalInterval {
   // `epsilon` and writes its bounds back into l and u.
   SccOutcome solve_component(const graph::SccDecomposition& sccs, uint32_t c, double epsilon, std::vector<double>& l,
                              std::vector<double>& u, std::vector<uint32_t>& local_of, SccWork& w,
-                             IterationDriver& loop, int threads) const {
+                             IterationDriver& loop, int threads, uint64_t work_before) const {
     const std::span<const uint32_t> states = sccs.component(c);
     extract_components(p_, sccs, c, c, u, local_of, w.scc.low);
     w.scc.high_b = w.scc.low.b;
     extract_components(p_, sccs, c, c, l, local_of, w.scc.low);
     w.v.resize(states.size());
     for (uint64_t i = 0; i < states.size(); ++i) w.v[i] = {l[states[i]], u[states[i]]};
-    const SccOutcome outcome = solve_scc(w, epsilon, loop, threads);
+    const SccOutcome outcome = solve_scc(w, epsilon, loop, threads, work_before);
     for (uint64_t i = 0; i < states.size(); ++i) {
       l[states[i]] = w.v[i].lower;
       u[states[i]] = w.v[i].upper;
@@ -317,10 +340,14 @@ class TopologicalInterval {
   // saved one where smaller. When the candidate falls below the lower bound
   // somewhere, or k_guess_sweeps pass, the guess failed: the saved upper
   // bounds come back and the next guess waits for a 10× smaller change.
-  SccOutcome solve_scc(SccWork& w, double epsilon, IterationDriver& loop, int threads) const {
+  SccOutcome solve_scc(SccWork& w, double epsilon, IterationDriver& loop, int threads, uint64_t work_before) const {
     SccOutcome outcome;
     std::vector<Pair>& v = w.v;
     const uint64_t n = v.size();
+    // Whether one more sweep would pass the budget.
+    const auto over_budget = [&](uint64_t sweeps_done) {
+      return budget_ > 0 && work_before + (sweeps_done + 1) * n > budget_;
+    };
     const bool jacobi = jacobi_sweeps_pay_off(n, threads);
     if (jacobi) {
       w.next.resize(n);
@@ -329,7 +356,13 @@ class TopologicalInterval {
     bool have_upper = true;
     for (const Pair& x : v) have_upper = have_upper && std::isfinite(x.upper);
     uint64_t& sweeps = outcome.sweeps;
-    if (!have_upper) have_upper = outcome.optimistic = optimistic_upper(w, sweeps, loop, threads);
+    if (!have_upper) {
+      try {
+        have_upper = outcome.optimistic = optimistic_upper(w, sweeps, loop, threads, over_budget);
+      } catch (const OutOfBudget&) {
+        outcome.out_of_budget = true;
+      }
+    }
     bool done = false, guessing = false;
     double guess_below = epsilon;  // lower bounds' change that triggers a guess
     uint64_t guess_sweeps = 0;
@@ -340,6 +373,10 @@ class TopologicalInterval {
       done = loop.until_bounds_close(
           sweeps,
           [&] {
+            if (over_budget(sweeps)) {
+              outcome.out_of_budget = true;
+              return true;
+            }
             const SweepReport r = interval_sweep(w.scc, v.data(), jacobi ? w.next.data() : v.data(), epsilon,
                                                  settings_.relative, threads, guessing);
             if (jacobi) v.swap(w.next);
@@ -375,7 +412,7 @@ class TopologicalInterval {
     if (guessing) {
       for (uint64_t i = 0; i < n; ++i) v[i].upper = w.saved_upper[i];
     }
-    outcome.done = done;
+    outcome.done = done && !outcome.out_of_budget;
     if (!have_upper) {
       for (Pair& x : v) x.upper = k_infinity;
     }
@@ -386,18 +423,28 @@ class TopologicalInterval {
   // on the lower bounds, guesses verified with the successors' upper bounds
   // in b. The VI sweeps are Jacobi on all cores where the interval sweeps
   // are (in place they ran on one core of a large SCC's 16).
-  bool optimistic_upper(SccWork& w, uint64_t& sweeps, IterationDriver& loop, int threads) const {
+  template <typename OverBudget>
+  bool optimistic_upper(SccWork& w, uint64_t& sweeps, IterationDriver& loop, int threads,
+                        OverBudget over_budget) const {
     w.upper_problem = w.scc.low;
     w.upper_problem.b = w.scc.high_b;
     std::vector<double> l(w.v.size()), guess;
     for (uint64_t i = 0; i < w.v.size(); ++i) l[i] = w.v[i].lower;
     BellmanSweeper lower(jacobi_sweeps_pay_off(l.size(), threads), settings_.relative, threads);
-    const bool found = optimistic_upper_bound(loop, sweeps, w.upper_problem, l, guess, settings_.epsilon, threads,
-                                              [&] { return lower.sweep(w.scc.low, l, Clamp::up); });
+    bool found = false, out_of_budget = false;
+    try {
+      found = optimistic_upper_bound(loop, sweeps, w.upper_problem, l, guess, settings_.epsilon, threads, [&] {
+        if (over_budget(sweeps)) throw OutOfBudget{};
+        return lower.sweep(w.scc.low, l, Clamp::up);
+      });
+    } catch (const OutOfBudget&) {
+      out_of_budget = true;  // l is still a lower bound: kept for the next solve to start from
+    }
     for (uint64_t i = 0; i < l.size(); ++i) {
       w.v[i].lower = l[i];
       if (found) w.v[i].upper = std::min(w.v[i].upper, guess[i]);
     }
+    if (out_of_budget) throw OutOfBudget{};
     return found;
   }
 
@@ -407,13 +454,17 @@ class TopologicalInterval {
   SolveStats& stats_;
   int threads_;
   IterationDriver loop_;
+  uint64_t budget_;
+  uint64_t work_done_ = 0;
+  bool out_of_budget_ = false;
   std::vector<SccWork> work_;
   uint64_t verified_guesses_ = 0;
   uint64_t optimistic_sccs_ = 0;  // SCCs whose upper start optimistic VI found
   bool converged_ = true;
 };
 
-SolveStats topo_interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings) {
+SolveStats topo_interval_core(const MinMaxProblem& p, MinMaxSolution& solution, const SolverSettings& settings,
+                              uint64_t budget, bool& finished) {
   const uint64_t n = p.num_unknowns();
   std::vector<double> l = start_vector(solution.x, n, "cpu.topo-interval-vi");
   std::vector<double> u = solution.upper.empty() ? std::vector<double>(n, p.upper_bound)
@@ -421,8 +472,9 @@ SolveStats topo_interval_core(const MinMaxProblem& p, MinMaxSolution& solution, 
   SolveStats stats;
   stats.kernel = "gauss-seidel";
   stats.bytes_per_iteration = bellman_bytes(p) + n * 16.0;
-  TopologicalInterval solver(p, settings, stats);
+  TopologicalInterval solver(p, settings, stats, budget);
   solver.solve(l, u);
+  finished = !solver.out_of_budget();
   solver.record_loop_seconds();
   if (solver.optimistic_sccs() > 0) stats.kernel += fmt::format("+optimistic ({} SCCs)", solver.optimistic_sccs());
   if (solver.verified_guesses() > 0) stats.kernel += fmt::format("+{} verified guesses", solver.verified_guesses());
@@ -438,7 +490,14 @@ SolveStats topo_interval_core(const MinMaxProblem& p, MinMaxSolution& solution, 
 
 SolveStats topological_interval_iteration(const MinMaxProblem& p, MinMaxSolution& solution,
                                           const SolverSettings& settings) {
-  return solve_with_end_components_collapsed(p, solution, settings, topo_interval_core);
+  return solve_lumped(p, solution, settings,
+                      [](const MinMaxProblem& q, MinMaxSolution& s, const SolverSettings& st, uint64_t budget,
+                         bool& finished) {
+                        return solve_with_end_components_collapsed(
+                            q, s, st, [&](const MinMaxProblem& e, MinMaxSolution& es, const SolverSettings& est) {
+                              return topo_interval_core(e, es, est, budget, finished);
+                            });
+                      });
 }
 
 }  // namespace pmc
