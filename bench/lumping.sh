@@ -45,11 +45,12 @@ csma.3-4.prism - time_max
 wlan.5.prism COL=0 time_max
 zeroconf.prism N=1000,K=8,reset=false correct_min
 firewire.false.prism delay=36,deadline=800 time_max"}
+    props_of() { case "$1" in firewire*) echo "${1%.prism}.props" ;; *) echo "${1%%.*}.props" ;; esac; }
     one() {  # pmc file constants property: "wall-seconds value kernel"
       local consts=()
       [ "$3" != - ] && consts=(--const "$3")
       local t0=$(date +%s%N)
-      timeout "${TIMEOUT:-300}" "$1" check --model "$S/$2" "${consts[@]}" --property-file "$S/${2%%.*}.props" \
+      timeout "${TIMEOUT:-300}" "$1" check --model "$S/$2" "${consts[@]}" --property-file "$S/$(props_of "$2")" \
         --property "$4" --solver cpu --json > "$OUT/one.json" 2> "$OUT/one.err"
       local rc=$? t1=$(date +%s%N)
       python3 - "$rc" "$(( (t1 - t0) / 1000000 ))" "$OUT/one.json" <<'PY'

@@ -101,7 +101,7 @@ struct Walkers {
 };
 
 TEST(Lumping, PermutationsOfIdenticalWalkersAreOneUnknown) {
-  const Walkers walkers{3, 9, true, false};
+  const Walkers walkers{4, 8, true, false};
   const MinMaxProblem p = walkers.problem(false);
   Lumping lumping;
   ASSERT_TRUE(lump(p, 2, nullptr, lumping));
@@ -121,7 +121,7 @@ TEST(Lumping, PermutationsOfIdenticalWalkersAreOneUnknown) {
 TEST(Lumping, TheQuotientSolvesToTheOriginalsValues) {
   for (const bool rewards : {false, true}) {
     for (const bool maximize : {false, true}) {
-      const Walkers walkers{3, 8, rewards, !rewards};
+      const Walkers walkers{4, 7, rewards, !rewards};
       const MinMaxProblem p = walkers.problem(maximize);
       Lumping lumping;
       ASSERT_TRUE(lump(p, 0, nullptr, lumping));
@@ -142,7 +142,7 @@ TEST(Lumping, TheQuotientSolvesToTheOriginalsValues) {
 }
 
 TEST(Lumping, SameBlocksOnAnyThreadCount) {
-  const MinMaxProblem p = Walkers{3, 10, true, false}.problem(true);
+  const MinMaxProblem p = Walkers{4, 9, true, false}.problem(true);
   Lumping one, two, eight;
   ASSERT_TRUE(lump(p, 1, nullptr, one));
   ASSERT_TRUE(lump(p, 2, nullptr, two));

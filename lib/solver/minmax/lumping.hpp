@@ -50,24 +50,27 @@ inline constexpr uint64_t k_lumping_min_unknowns = 1u << 16;
 
 // When lumping is tried: a solve first runs with a budget of k · unknowns
 // unknown updates (k sweeps' worth). If it does not finish, refinement may
-// compute signatures worth as many updates as the solve has done so far
-// (one signature costs about k_lumping_updates_per_signature updates:
-// gathering, sorting and hashing a state's rows); if it is not stable by
-// then, the solve continues with twice the budget, then refinement, and so
-// on. So a solve that finishes within its first budget never pays for
-// lumping, and one that does pays at most about as much for refinement as
-// it has swept. Measured on the 2-core VM (QVBS, ~1M unknowns): refinement
-// took 2.5–6 signatures per unknown where it succeeded (consensus, csma,
-// eajs), wlan's and zeroconf's rewards finish in 50–60 sweeps, consensus's
+// compute signatures worth as many updates as the solve has done so far,
+// one signature counted as k_lumping_updates_per_signature updates; if it
+// is not stable by then, the solve continues with twice the budget, then
+// refinement, and so on. So a solve that finishes within its first budget
+// never pays for lumping, and one that does pays for refinement at most
+// about as much as it has swept. The ratio is the 16-core host's: there the
+// sweeps run on every core, while refinement groups each round's
+// signatures on one (on 2 cores a signature costs ~4 updates). Measured
+// (QVBS, ~1M unknowns): refinement took 2.5–6 signatures per unknown where
+// it succeeded (consensus, csma, eajs); wlan's rewards finish in 50–110
+// sweeps' worth (Gauss–Seidel on 2 cores, Jacobi on 16), consensus's
 // properties need thousands.
-inline constexpr uint64_t k_lumping_budget_sweeps = 100;
-inline constexpr uint64_t k_lumping_updates_per_signature = 4;
+inline constexpr uint64_t k_lumping_budget_sweeps = 200;
+inline constexpr uint64_t k_lumping_updates_per_signature = 16;
 
 // Refinement gives up once the blocks exceed this fraction of the unknowns
 // (blocks only ever split): a quotient that large saves less than the
 // refinement costs. The quotients above keep 0.2–11% of the unknowns;
-// zeroconf's refinement passes a quarter after 61 rounds.
-inline constexpr double k_lumping_max_fraction = 0.25;
+// wlan's and zeroconf's refinements pass an eighth after hundreds and
+// tens of rounds.
+inline constexpr double k_lumping_max_fraction = 1.0 / 8;
 
 // The quotient of `p` by its coarsest bisimulation, or false when it would
 // keep more than k_lumping_max_fraction of the unknowns, when the exact
