@@ -81,14 +81,15 @@ EndComponentQuotient collapse_end_components(const MinMaxProblem& p, const graph
   return q;
 }
 
-std::vector<double> restrict_values(const EndComponentQuotient& q, const std::vector<double>& values, bool take_max) {
-  std::vector<double> out(q.problem.num_unknowns());
-  std::vector<uint8_t> seen(out.size(), 0);
+std::vector<double> restrict_values(const std::vector<uint32_t>& state_of, uint64_t count,
+                                    const std::vector<double>& values, bool take_max) {
+  std::vector<double> out(count);
+  std::vector<uint8_t> seen(count, 0);
   for (uint64_t s = 0; s < values.size(); ++s) {
-    double& v = out[q.state_of[s]];
-    if (!seen[q.state_of[s]]) {
+    double& v = out[state_of[s]];
+    if (!seen[state_of[s]]) {
       v = values[s];
-      seen[q.state_of[s]] = 1;
+      seen[state_of[s]] = 1;
     } else {
       v = take_max ? std::max(v, values[s]) : std::min(v, values[s]);
     }
@@ -96,10 +97,18 @@ std::vector<double> restrict_values(const EndComponentQuotient& q, const std::ve
   return out;
 }
 
-std::vector<double> expand_values(const EndComponentQuotient& q, const std::vector<double>& quotient_values) {
-  std::vector<double> out(q.state_of.size());
-  for (uint64_t s = 0; s < out.size(); ++s) out[s] = quotient_values[q.state_of[s]];
+std::vector<double> expand_values(const std::vector<uint32_t>& state_of, const std::vector<double>& quotient_values) {
+  std::vector<double> out(state_of.size());
+  for (uint64_t s = 0; s < out.size(); ++s) out[s] = quotient_values[state_of[s]];
   return out;
+}
+
+std::vector<double> restrict_values(const EndComponentQuotient& q, const std::vector<double>& values, bool take_max) {
+  return restrict_values(q.state_of, q.problem.num_unknowns(), values, take_max);
+}
+
+std::vector<double> expand_values(const EndComponentQuotient& q, const std::vector<double>& quotient_values) {
+  return expand_values(q.state_of, quotient_values);
 }
 
 std::vector<uint32_t> expand_choices(const MinMaxProblem& p, const graph::MecDecomposition& ecs, const EndComponentQuotient& q,

@@ -75,6 +75,15 @@ struct EndComponentQuotient {
 // point; for rewards the checker has already made such states infinite).
 EndComponentQuotient collapse_end_components(const MinMaxProblem& problem, const graph::MecDecomposition& ecs);
 
+// A vector over the unknowns mapped onto a quotient's `count` unknowns
+// through `state_of` (every quotient unknown must have a member): each
+// takes the maximum of its members' values (`take_max`) or the minimum;
+// and back, each unknown taking its quotient unknown's value. The end
+// component quotient below and lumping (lumping.hpp) both map through these.
+std::vector<double> restrict_values(const std::vector<uint32_t>& state_of, uint64_t count,
+                                    const std::vector<double>& values, bool take_max);
+std::vector<double> expand_values(const std::vector<uint32_t>& state_of, const std::vector<double>& quotient_values);
+
 // Quotient vector from a vector over the unknowns: a collapsed unknown takes
 // the minimum (`take_max` false: keeps a lower start a lower bound) or the
 // maximum (an upper start stays an upper bound) of its members.

@@ -44,6 +44,43 @@ struct Entry {
   double value;
 };
 
+// Sorts a short range in place (a row's entries, a state's row hashes:
+// usually a handful, where insertion sort beats std::sort's set-up).
+template <typename T, typename Less>
+void sort_short(std::vector<T>& v, Less less) {
+  if (v.size() > 24) {
+    std::sort(v.begin(), v.end(), less);
+    return;
+  }
+  for (size_t i = 1; i < v.size(); ++i) {
+    T x = v[i];
+    size_t j = i;
+    for (; j > 0 && less(x, v[j - 1]); --j) v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
+// Row r's entries lifted to blocks: emit(block, sum) per block, blocks
+// ascending, each sum taken over the entries in ascending value order, so
+// identical multisets give identical doubles. `entries` is scratch.
+template <typename Emit>
+void lift_row(const MinMaxProblem& p, const std::vector<uint32_t>& block, uint64_t r, std::vector<Entry>& entries,
+              Emit emit) {
+  entries.clear();
+  for (uint64_t e = p.a.row_offsets[r]; e < p.a.row_offsets[r + 1]; ++e) {
+    entries.push_back({block[p.a.columns[e]], p.a.values[e]});
+  }
+  sort_short(entries, [](const Entry& x, const Entry& y) {
+    return x.block != y.block ? x.block < y.block : x.value < y.value;
+  });
+  for (size_t i = 0; i < entries.size();) {
+    const uint32_t c = entries[i].block;
+    double sum = 0.0;
+    for (; i < entries.size() && entries[i].block == c; ++i) sum += entries[i].value;
+    emit(c, sum);
+  }
+}
+
 // One unknown's rows lifted to blocks, in a canonical form: each row as
 // words [b, count, block, sum, block, sum, ...] with its entries' sums
 // taken in (block, value) order, the rows sorted and without duplicates.
@@ -58,25 +95,15 @@ class LiftedRows {
     words_.clear();
     rows_.clear();
     for (uint64_t r = p_.row_groups[s]; r < p_.row_groups[s + 1]; ++r) {
-      entries_.clear();
-      for (uint64_t e = p_.a.row_offsets[r]; e < p_.a.row_offsets[r + 1]; ++e) {
-        entries_.push_back({block_[p_.a.columns[e]], p_.a.values[e]});
-      }
-      std::sort(entries_.begin(), entries_.end(), [](const Entry& x, const Entry& y) {
-        return x.block != y.block ? x.block < y.block : x.value < y.value;
-      });
       const uint64_t start = words_.size();
       words_.push_back(bits_of(p_.b[r]));
       words_.push_back(0);  // entry count, below
       uint64_t count = 0;
-      for (size_t i = 0; i < entries_.size();) {
-        const uint32_t c = entries_[i].block;
-        double sum = 0.0;
-        for (; i < entries_.size() && entries_[i].block == c; ++i) sum += entries_[i].value;
+      lift_row(p_, block_, r, entries_, [&](uint32_t c, double sum) {
         words_.push_back(c);
         words_.push_back(bits_of(sum));
         ++count;
-      }
+      });
       words_[start + 1] = count;
       rows_.push_back({start, words_.size()});
     }
@@ -129,22 +156,6 @@ class LiftedRows {
   std::vector<Span> rows_;
 };
 
-// Sorts a short range in place (a row's entries, a state's row hashes:
-// usually a handful, where insertion sort beats std::sort's set-up).
-template <typename T, typename Less>
-void sort_short(std::vector<T>& v, Less less) {
-  if (v.size() > 24) {
-    std::sort(v.begin(), v.end(), less);
-    return;
-  }
-  for (size_t i = 1; i < v.size(); ++i) {
-    T x = v[i];
-    size_t j = i;
-    for (; j > 0 && less(x, v[j - 1]); --j) v[j] = v[j - 1];
-    v[j] = x;
-  }
-}
-
 // LiftedRows::hash() without building the words: what refinement rounds
 // compute for every re-signed unknown.
 class SignatureHasher {
@@ -154,22 +165,12 @@ class SignatureHasher {
   uint64_t hash(uint64_t s) {
     row_hashes_.clear();
     for (uint64_t r = p_.row_groups[s]; r < p_.row_groups[s + 1]; ++r) {
-      entries_.clear();
-      for (uint64_t e = p_.a.row_offsets[r]; e < p_.a.row_offsets[r + 1]; ++e) {
-        entries_.push_back({block_[p_.a.columns[e]], p_.a.values[e]});
-      }
-      sort_short(entries_, [](const Entry& x, const Entry& y) {
-        return x.block != y.block ? x.block < y.block : x.value < y.value;
-      });
       uint64_t h = combine(mix(bits_of(p_.b[r])), 0);
       uint64_t count = 0;
-      for (size_t i = 0; i < entries_.size();) {
-        const uint32_t c = entries_[i].block;
-        double sum = 0.0;
-        for (; i < entries_.size() && entries_[i].block == c; ++i) sum += entries_[i].value;
+      lift_row(p_, block_, r, entries_, [&](uint32_t c, double sum) {
         h = combine(combine(h, c), bits_of(sum));
         ++count;
-      }
+      });
       row_hashes_.push_back(combine(h, count));
     }
     sort_short(row_hashes_, std::less<uint64_t>());
@@ -422,22 +423,6 @@ MinMaxProblem quotient(const MinMaxProblem& p, const std::vector<uint32_t>& bloc
   return q;
 }
 
-std::vector<double> restrict_to_blocks(const std::vector<double>& values, const std::vector<uint32_t>& block,
-                                       uint64_t blocks, bool take_max) {
-  std::vector<double> out(blocks, take_max ? -std::numeric_limits<double>::infinity()
-                                           : std::numeric_limits<double>::infinity());
-  for (uint64_t s = 0; s < values.size(); ++s) {
-    out[block[s]] = take_max ? std::max(out[block[s]], values[s]) : std::min(out[block[s]], values[s]);
-  }
-  return out;
-}
-
-std::vector<double> lift(const std::vector<double>& values, const std::vector<uint32_t>& block) {
-  std::vector<double> out(block.size());
-  for (uint64_t s = 0; s < block.size(); ++s) out[s] = values[block[s]];
-  return out;
-}
-
 // The blocks-count limit for n unknowns.
 uint64_t max_blocks(uint64_t n) { return static_cast<uint64_t>(k_lumping_max_fraction * static_cast<double>(n)); }
 
@@ -495,11 +480,12 @@ SolveStats solve_lumped(const MinMaxProblem& p, MinMaxSolution& solution, const 
     if (status == Refinement::Status::stable && quotient_of(p, *refinement, threads, lumping)) {
       const uint64_t m = lumping.problem.num_unknowns();
       MinMaxSolution inner;
-      inner.x = restrict_to_blocks(solution.x, lumping.block_of, m, true);
-      inner.upper = restrict_to_blocks(solution.upper, lumping.block_of, m, false);
+      inner.x = restrict_values(lumping.block_of, m, solution.x, true);  // members share the value: the tightest
+      if (!solution.upper.empty()) inner.upper = restrict_values(lumping.block_of, m, solution.upper, false);
       stats = solve(lumping.problem, inner, settings, 0, finished);
-      std::vector<double> upper = inner.upper.empty() ? std::vector<double>{} : lift(inner.upper, lumping.block_of);
-      store_bounds(p, lift(inner.x, lumping.block_of), std::move(upper), settings.epsilon, solution);
+      std::vector<double> upper =
+          inner.upper.empty() ? std::vector<double>{} : expand_values(lumping.block_of, inner.upper);
+      store_bounds(p, expand_values(lumping.block_of, inner.x), std::move(upper), settings.epsilon, solution);
       outcome = fmt::format("+lumped {}→{} unknowns in {} rounds", n, m, lumping.rounds);
       break;
     }
