@@ -2,10 +2,14 @@
 // device, prob0/prob1 (Prob0A/0E/1A/1E) computed there, kept across
 // properties, freed on release.
 // Exit 77 (skipped) without a usable GPU (gpu_test_main.cpp).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "check/chain_matrices.hpp"
 #include "check/check.hpp"
@@ -16,6 +20,7 @@
 #include "graph/mdp_precomputation.hpp"
 #include "graph/transpose.hpp"
 #include "solver/device/device_selection.hpp"
+#include "solver/minmax/lumping.hpp"
 #include "support/manifest.hpp"
 
 namespace pmc {
@@ -292,6 +297,120 @@ TEST(GpuResident, ReleaseFreesDeviceMemory) {
     EXPECT_TRUE(model->has_derived(device_chain_key(0)));
   }
   EXPECT_GE(free_device_bytes() + slack, before) << "freeing the model must free the chain";
+}
+
+// k walkers on positions 0..m−1 and a trap: each choice moves one walker
+// not yet at the end, which advances, falls into the trap (state
+// `lost()`) or stays. "done" is every walker at m−1. The walkers are
+// identical, so permutations of a tuple are bisimilar: the quotient has a
+// state per multiset.
+struct Walkers {
+  int k, m;
+  // Slow walkers: interval iteration needs ~1500 Gauss–Seidel sweeps.
+  double adv(int i) const { return 0.05 + 0.01 * (i % 5); }
+  double fall(int i) const { return 0.005 + 0.002 * (i % 3); }
+  uint64_t tuples() const {
+    uint64_t n = 1;
+    for (int i = 0; i < k; ++i) n *= static_cast<uint64_t>(m);
+    return n;
+  }
+  uint64_t lost() const { return tuples(); }
+  uint64_t multisets() const {  // C(m + k − 1, k)
+    uint64_t c = 1;
+    for (int i = 1; i <= k; ++i) c = c * static_cast<uint64_t>(m + i - 1) / static_cast<uint64_t>(i);
+    return c;
+  }
+
+  ModelPtr model() const {
+    ModelParts p;
+    p.type = ModelType::mdp;
+    p.num_states = tuples() + 1;
+    p.row_groups.push_back(0);
+    p.row_offsets.push_back(0);
+    const auto add_row = [&](std::vector<std::pair<uint64_t, double>> entries) {
+      std::sort(entries.begin(), entries.end());
+      for (const auto& [to, value] : entries) {
+        p.columns.push_back(static_cast<uint32_t>(to));
+        p.values.push_back(value);
+      }
+      p.row_offsets.push_back(p.columns.size());
+    };
+    Bitset init(p.num_states), done(p.num_states);
+    init.set(0);
+    for (uint64_t s = 0; s < tuples(); ++s) {
+      std::vector<int> t(k);
+      uint64_t rest = s;
+      for (int w = k - 1; w >= 0; --w, rest /= m) t[w] = static_cast<int>(rest % m);
+      uint64_t weight = 1;
+      bool moved = false;
+      for (int w = k - 1; w >= 0; --w, weight *= m) {
+        if (t[w] == m - 1) continue;
+        moved = true;
+        add_row({{s + weight, adv(t[w])}, {lost(), fall(t[w])}, {s, 1.0 - adv(t[w]) - fall(t[w])}});
+      }
+      if (!moved) {
+        done.set(s);
+        add_row({{s, 1.0}});
+      }
+      p.row_groups.push_back(p.row_offsets.size() - 1);
+    }
+    add_row({{lost(), 1.0}});
+    p.row_groups.push_back(p.row_offsets.size() - 1);
+    p.labels = {Label{"init", init}, Label{"done", done}};
+    return Model::create(std::move(p));
+  }
+};
+
+// A resident solve that needs many iterations goes through the quotient by
+// bisimulation, refined on the device: the kernel says so, with the
+// multisets' count; the bounds certify the value cpu.interval-vi computes on
+// the whole model, and the scheduler chosen on the original matrix is
+// optimal there. Below the size lumping starts at, nothing is lumped.
+TEST(GpuResident, ExpensiveMdpSolveIsLumped) {
+  const Walkers walkers{4, 17};
+  const ModelPtr model = walkers.model();
+  const uint64_t maybe = walkers.tuples() - 1;  // all but "done"; the trap is decided zero
+  ASSERT_GE(maybe, k_lumping_min_unknowns);
+  for (const char* property : {"Pmax=? [ F \"done\" ]", "Pmin=? [ F \"done\" ]"}) {
+    CheckOptions gpu;
+    gpu.solver = "gpu";
+    const CheckResult r = check(*model, property, gpu);
+    CheckOptions whole;
+    whole.solver = "cpu.interval-vi";
+    const CheckResult reference = check(*model, property, whole);
+    ASSERT_TRUE(reference.sound && reference.converged) << property;
+    ASSERT_GT(reference.iterations, k_lumping_budget_sweeps) << property << ": the solve must be expensive";
+    EXPECT_EQ(r.solver_names(), "gpu.interval-vi") << property;
+    EXPECT_NE(r.kernel.find(fmt::format("+lumped {}→{} unknowns", maybe, walkers.multisets() - 1)),
+              std::string::npos)
+        << property << ": " << r.kernel;
+    EXPECT_TRUE(r.sound && r.converged) << property;
+    // Both certified: the intervals overlap, and each value is within 2ε
+    // (relative) of the other's.
+    EXPECT_LE(r.initial_lower, reference.initial_upper) << property;
+    EXPECT_GE(r.initial_upper, reference.initial_lower) << property;
+    EXPECT_NEAR(r.initial_value, reference.initial_value, 2e-6 * reference.initial_value) << property;
+    for (uint64_t s = 0; s < model->num_states(); ++s) {
+      ASSERT_LE(r.lower[s], reference.upper[s] + 1e-12) << property << " state " << s;
+      ASSERT_GE(r.upper[s], reference.lower[s] - 1e-12) << property << " state " << s;
+    }
+    ASSERT_EQ(r.scheduler.size(), model->num_states());
+    CheckOptions cpu;
+    cpu.solver = "cpu";
+    const CheckResult induced = check(*induced_chain(*model, r.scheduler), "P=? [ F \"done\" ]", cpu);
+    EXPECT_NEAR(induced.initial_value, r.initial_value, 1e-5 * r.initial_value) << property << ": the scheduler";
+    std::printf("  %s: %.12g [%.12g, %.12g], %llu it, kernel %s, solve %.4f s\n", property, r.initial_value,
+                r.initial_lower, r.initial_upper, static_cast<unsigned long long>(r.iterations), r.kernel.c_str(),
+                r.timings.solve);
+  }
+  const Walkers small{3, 17};  // 4912 maybe states
+  const CheckResult r = check(*small.model(), "Pmax=? [ F \"done\" ]", [] {
+    CheckOptions o;
+    o.solver = "gpu";
+    return o;
+  }());
+  EXPECT_EQ(r.kernel.find("lumped"), std::string::npos) << r.kernel;
+  EXPECT_TRUE(r.sound && r.converged);
 }
 
 // A memory limit the chain does not fit: the copy is evicted and the

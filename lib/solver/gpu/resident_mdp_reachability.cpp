@@ -17,10 +17,21 @@
 // (consensus: the coins can be flipped forever), the solve returns the
 // decided states only and the checker builds the quotient on the host.
 //
+// A solve that proves expensive goes through the problem's quotient by
+// bisimulation, refined on the device (cuda/resident_lumping.hpp), on the
+// host solver's schedule (solver/minmax/lumping.hpp): iterations under a
+// budget first; past it, refinement rounds worth as many sweeps as the
+// iterations so far; then twice the budget, and so on. A stable partition
+// that passes the exact check gives a quotient, solved by gpu.interval-vi,
+// whose certified bounds are lifted onto every state; the scheduler is then
+// chosen on the original matrix as without lumping.
+//
 // Host code over the launchers of cuda/resident_mdp_kernels.hpp and
-// cuda/interval_kernels.hpp and the searches of
-// cuda/mdp_precomputation.hpp; its work goes to the legacy default stream.
+// cuda/interval_kernels.hpp, the searches of cuda/mdp_precomputation.hpp
+// and cuda/resident_lumping.hpp; its work goes to the legacy default stream.
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -28,6 +39,9 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "common/cancellation.hpp"
 #include "common/error_code.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_runtime.hpp"
@@ -35,11 +49,13 @@
 #include "cuda/interval_kernels.hpp"
 #include "cuda/mdp_precomputation.hpp"
 #include "cuda/resident_chain.hpp"
+#include "cuda/resident_lumping.hpp"
 #include "cuda/resident_mdp_kernels.hpp"
 #include "solver/convergence.hpp"
 #include "solver/gpu/gpu_solvers.hpp"
 #include "solver/gpu/interval_loop.hpp"
 #include "solver/gpu/resident_solves.hpp"
+#include "solver/minmax/lumping.hpp"
 
 namespace pmc {
 
@@ -49,6 +65,13 @@ using namespace pmc::cuda;
 using namespace pmc::gpu::interval_loop;
 
 constexpr const char* k_name = "gpu.interval-vi";
+
+// A refinement round (signatures, a radix sort of the maybe states' keys,
+// the numbering) costs about this many of the solve's sweeps: measured on
+// consensus N=8 K=2 Pmin (12.3M maybe states), 4.8 ms a round against
+// 1.5 ms a sweep; smaller problems pay more per round for its read-back
+// (bench/NOTES.md).
+constexpr uint64_t k_sweeps_per_refinement_round = 4;
 
 // One MDP solve's device vectors, kept on the resident copy for the next.
 struct MdpWorkspace {
@@ -114,6 +137,86 @@ void choose_rows(ResidentChain& chain, const ReachabilityProblem& p, MdpWorkspac
   launch_local_choices(n, chain.groups.data(), ws.chosen.data(), ws.local.data(), nullptr);
 }
 
+
+using IterateUpTo = std::function<bool(uint64_t)>;
+
+// The quotient's MinMaxProblem, solved by gpu.interval-vi (on consensus
+// N=8's 15,314-unknown quotient 5,000 sweeps take ~0.1 s there against 2 s
+// for the CPU's default); its bounds lifted onto the maybe states' v and w.
+// The quotient has no end components among its unknowns when the original
+// had none (bisimulation keeps every scheduler's probability of leaving
+// them).
+SolveStats solve_quotient(cuda::ResidentLumping& lumping, const cuda::QuotientArrays& q, bool maximize,
+                          MdpWorkspace& ws, const SolverSettings& settings) {
+  MinMaxProblem quotient;
+  quotient.row_groups = q.groups;
+  quotient.a.row_offsets = q.offsets;
+  quotient.a.columns = q.columns;
+  quotient.a.values = q.values;
+  quotient.b = q.b;
+  quotient.maximize = maximize;
+  quotient.upper_bound = 1.0;
+  SolverSettings inner = settings;
+  inner.lumping = false;
+  inner.progress = nullptr;
+  MinMaxSolution solution;
+  const SolveStats solved = gpu_interval_value_iteration(quotient, solution, inner);
+  std::vector<BoundPair> bounds(quotient.num_unknowns());
+  for (size_t i = 0; i < bounds.size(); ++i) {
+    bounds[i] = {solution.x[i], solution.upper.empty() ? 1.0 : std::min(1.0, solution.upper[i])};
+  }
+  lumping.lift(bounds, ws.v.data(), ws.w.data());
+  return solved;
+}
+
+// Iterations on the whole matrix, lumping tried between budgets (the file's
+// comment). False when the iteration limit came first.
+bool iterate_or_lump(ResidentChain& chain, MdpWorkspace& ws, bool maximize, uint64_t maybe,
+                     const SolverSettings& settings, SolveStats& stats, bool& sound,
+                     const IterateUpTo& iterate_up_to) {
+  using Refined = cuda::ResidentLumping::Refined;
+  const auto max_blocks = static_cast<uint64_t>(static_cast<double>(maybe) * k_lumping_max_fraction);
+  std::unique_ptr<cuda::ResidentLumping> lumping;
+  uint64_t budget = k_lumping_budget_sweeps;
+  double refinement_seconds = 0;
+  for (;;) {
+    if (iterate_up_to(std::min(budget, settings.max_iterations))) return true;
+    if (stats.iterations >= settings.max_iterations) return false;
+    throw_if_cancelled(settings.cancel);
+    Refined refined = Refined::unlumpable;
+    try {
+      const auto refinement_start = std::chrono::steady_clock::now();
+      if (!lumping) lumping = std::make_unique<cuda::ResidentLumping>(chain, ws.status.data(), maybe);
+      const uint64_t allowed = stats.iterations / k_sweeps_per_refinement_round;
+      refined = lumping->refine(allowed > lumping->rounds() ? allowed - lumping->rounds() : 0, max_blocks);
+      if (refined == Refined::stable) {
+        cuda::QuotientArrays q;
+        if (lumping->quotient(q)) {
+          refinement_seconds += seconds_since(refinement_start);
+          const SolveStats solved = solve_quotient(*lumping, q, maximize, ws, settings);
+          stats.kernel += fmt::format(" +lumped {}→{} unknowns in {} rounds, {:.3f} s ({}, {} iterations, {:.3f} s)",
+                                      maybe, lumping->blocks(), lumping->rounds(), refinement_seconds, solved.solver,
+                                      solved.iterations, solved.seconds);
+          sound = solved.sound;
+          return solved.converged;
+        }
+        refined = Refined::unlumpable;
+      }
+      refinement_seconds += seconds_since(refinement_start);
+    } catch (const Error& e) {
+      if (e.code() != ErrorCode::out_of_memory) throw;  // the device had no room: solve unlumped
+      refined = Refined::unlumpable;
+    }
+    if (refined != Refined::going) {
+      stats.kernel += fmt::format(" +not lumpable ({} rounds, {:.3f} s)", lumping ? lumping->rounds() : 0,
+                                  refinement_seconds);
+      lumping.reset();
+      return iterate_up_to(settings.max_iterations);
+    }
+    budget *= 2;
+  }
+}
+
 }  // namespace
 
 SolveStats gpu_mdp_reachability_on_chain(ResidentChain& chain, const ReachabilityProblem& p,
@@ -160,22 +263,32 @@ SolveStats gpu_mdp_reachability_on_chain(ResidentChain& chain, const Reachabilit
   StreamTimer timer(nullptr);
   timer.start();
   bool done = true;
+  bool sound = true;  // [0, 1] brackets every probability; the clamped iteration keeps the bracket
   if (out.solved && maybe > 0) {
     CheckRecord record;
     ProgressReporter progress(settings, k_name, settings.max_iterations);
     double residual = std::numeric_limits<double>::quiet_NaN();
-    done = iterate(
-        [&](IntervalCheck* check) {
-          IntervalBellman u{n, chain.groups.data(), chain.matrix(), nullptr, ws.v.data(), ws.w.data(), check,
-                            settings.epsilon, settings.relative ? 1 : 0, p.maximize ? 1 : 0, k_both};
-          u.status = ws.status.data();
-          launch_interval_bellman(u, warp, nullptr);
-          std::swap(ws.v, ws.w);
-        },
-        [](const CheckReading& r) { return r.open == 0; }, record, settings, stats, progress, residual);
+    const IterateUpTo iterate_up_to = [&](uint64_t limit) {
+      SolverSettings capped = settings;
+      capped.max_iterations = limit;
+      return iterate(
+          [&](IntervalCheck* check) {
+            IntervalBellman u{n, chain.groups.data(), chain.matrix(), nullptr, ws.v.data(), ws.w.data(), check,
+                              settings.epsilon, settings.relative ? 1 : 0, p.maximize ? 1 : 0, k_both};
+            u.status = ws.status.data();
+            launch_interval_bellman(u, warp, nullptr);
+            std::swap(ws.v, ws.w);
+          },
+          [](const CheckReading& r) { return r.open == 0; }, record, capped, stats, progress, residual);
+    };
+    if (settings.lumping && maybe >= k_lumping_min_unknowns) {
+      done = iterate_or_lump(chain, ws, p.maximize, maybe, settings, stats, sound, iterate_up_to);
+    } else {
+      done = iterate_up_to(settings.max_iterations);
+    }
   }
   stats.converged = done;
-  stats.sound = true;  // [0, 1] brackets every probability; the clamped iteration keeps the bracket
+  stats.sound = sound;
   stats.loop_seconds = timer.stop_seconds();
 
   if (out.solved) {
