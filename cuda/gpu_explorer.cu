@@ -40,6 +40,7 @@
 #include "cuda/check.cuh"
 #include "cuda/device_buffer.hpp"
 #include "cuda/gpu_explorer.hpp"
+#include "cuda/resident_chain.hpp"
 
 namespace pmc::cuda {
 namespace {
@@ -824,6 +825,9 @@ uint64_t next_power_of_two(uint64_t x) {
   return p;
 }
 
+// ExploreProgram::model_type's values.
+constexpr uint8_t k_ctmc_type = 1, k_mdp_type = 2;
+
 class Explorer {
  public:
   Explorer(const ExploreProgram& program, const ExploreLimits& limits)
@@ -1207,7 +1211,38 @@ class Explorer {
     if (with_actions_) download_into(model.actions, actions.data());
     for (uint64_t k = 0; k < S; ++k) download_into(model.transition_rewards[k], rewards.data() + k * entries);
     copies_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - copies_start).count();
+
+    // The rows stay on the device for the GPU solvers (the resident copy
+    // they would otherwise upload again), once what only the exploration
+    // and the assembly used is freed.
+    if (p_.model_type != k_ctmc_type) {
+      for (DeviceBuffer<uint32_t>* b : {&order, &final_of, &actions}) b->allocate(0);
+      for (DeviceBuffer<uint64_t>* b : {&sorted_keys, &entry_starts}) b->allocate(0);
+      rewards.allocate(0);
+      flags.allocate(0);
+      release_rows();
+      if (p_.model_type != k_mdp_type) row_starts.allocate(0);
+      int ordinal = 0;
+      PMC_CUDA_CHECK(cudaGetDevice(&ordinal));
+      try {
+        model.resident = std::make_shared<ResidentChain>(ordinal, n, std::move(row_starts), std::move(row_offsets),
+                                                         std::move(columns), std::move(values));
+      } catch (const Error& error) {
+        if (error.code() != ErrorCode::out_of_memory) throw;  // no room: the solvers upload their own
+      }
+    }
     return model;
+  }
+
+  // The explored states' rows by discovery id, once assembled.
+  void release_rows() {
+    all_flags_ = GrowingBuffer<uint8_t>();
+    all_state_rows_ = GrowingBuffer<uint64_t>();
+    all_row_entries_ = GrowingBuffer<uint64_t>();
+    all_columns_ = GrowingBuffer<uint32_t>();
+    all_actions_ = GrowingBuffer<uint32_t>();
+    all_values_ = GrowingBuffer<double>();
+    all_rewards_ = GrowingBuffer<double>();
   }
 
   // What only the breadth-first search uses.

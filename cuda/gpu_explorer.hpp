@@ -12,12 +12,15 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "expression/flat_code.hpp"
 
 namespace pmc::cuda {
+
+struct ResidentChain;  // resident_chain.hpp
 
 using expression::FlatExpression;
 using expression::FlatInstruction;
@@ -94,6 +97,10 @@ struct ExploredModel {
   std::vector<double> values;
   std::vector<uint32_t> actions;  // per entry; empty when the program names no actions
   std::vector<std::vector<double>> transition_rewards;  // per transition reward structure
+  // A DTMC's or MDP's rows left on the device as the copy the GPU solvers
+  // keep (a CTMC's solvers use its embedded chain instead); null where
+  // the device had no room for it beside the exploration.
+  std::shared_ptr<ResidentChain> resident;
 };
 
 struct GpuExploration {

@@ -58,12 +58,33 @@ ResidentChain::ResidentChain(int device_ordinal, uint64_t n, const uint64_t* hos
   upload->finish();  // the transposition reads the offsets and columns
   upload_seconds = seconds_since(start);
 
+  transpose();
+  const auto values_start = std::chrono::steady_clock::now();
+  if (entries > 0) upload->copy(values.data(), host_values, entries * sizeof(double));
+  upload->finish();
+  upload_seconds += seconds_since(values_start);
+  PMC_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+ResidentChain::ResidentChain(int device_ordinal, uint64_t n, DeviceBuffer<uint64_t>&& device_groups,
+                             DeviceBuffer<uint64_t>&& device_offsets, DeviceBuffer<uint32_t>&& device_columns,
+                             DeviceBuffer<double>&& device_values)
+    : ordinal(device_ordinal), states(n), rows(device_offsets.size() - 1), entries(device_columns.size()),
+      groups(std::move(device_groups)), offsets(std::move(device_offsets)), columns(std::move(device_columns)),
+      values(std::move(device_values)) {
+  if (is_mdp()) state_of_row.allocate(rows);
+  transpose();
+  PMC_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void ResidentChain::transpose() {
+  const uint64_t n = states;
   predecessor_offsets.allocate(n + 1);
   predecessors.allocate(entries);
   DeviceBuffer<uint64_t> counts(n + 1);
   counts.fill_zero();
   auto* counts_ull = reinterpret_cast<unsigned long long*>(counts.data());
-  if (host_groups != nullptr && n > 0) {
+  if (is_mdp() && n > 0) {
     owners_of_rows<<<blocks_for_threads(n), k_block_threads>>>(n, groups.data(), state_of_row.data());
     PMC_CUDA_CHECK_LAUNCH("owners_of_rows");
   }
@@ -86,11 +107,6 @@ ResidentChain::ResidentChain(int device_ordinal, uint64_t n, const uint64_t* hos
                                                                         counts_ull, predecessors.data());
     PMC_CUDA_CHECK_LAUNCH("scatter_predecessors");
   }
-  const auto values_start = std::chrono::steady_clock::now();
-  if (entries > 0) upload->copy(values.data(), host_values, entries * sizeof(double));
-  upload->finish();
-  upload_seconds += seconds_since(values_start);
-  PMC_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 ResidentChain::~ResidentChain() { cudaSetDevice(ordinal); }

@@ -41,6 +41,13 @@ struct ResidentChain {
   ResidentChain(int device_ordinal, uint64_t n, const uint64_t* host_groups, const uint64_t* host_offsets,
                 const uint32_t* host_columns, const double* host_values, double& upload_seconds);
 
+  // Adopts a matrix already on device `device_ordinal` (the GPU explorer's:
+  // groups empty for a chain) and transposes it there. That device must be
+  // current.
+  ResidentChain(int device_ordinal, uint64_t n, DeviceBuffer<uint64_t>&& device_groups,
+                DeviceBuffer<uint64_t>&& device_offsets, DeviceBuffer<uint32_t>&& device_columns,
+                DeviceBuffer<double>&& device_values);
+
   ~ResidentChain();  // makes its device current: the buffers, freed after this, belong to it
   ResidentChain(const ResidentChain&) = delete;
   ResidentChain& operator=(const ResidentChain&) = delete;
@@ -50,6 +57,10 @@ struct ResidentChain {
   // Bytes one pass over the matrix streams: 12 per entry, 8 per row offset
   // (and per row group).
   double matrix_bytes() const { return entries * 12.0 + (rows + 1) * 8.0 + (is_mdp() ? (states + 1) * 8.0 : 0.0); }
+
+ private:
+  // The predecessor rows (and an MDP's owners of rows) from the pattern.
+  void transpose();
 };
 
 }  // namespace pmc::cuda

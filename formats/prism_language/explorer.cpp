@@ -47,6 +47,7 @@
 #include "formats/prism_language/state_set.hpp"
 #include "formats/prism_language/successors.hpp"
 #include "model/model_memory.hpp"
+#include "solver/device/device_selection.hpp"
 
 namespace pmc::prism_language {
 namespace {
@@ -348,6 +349,12 @@ ModelParts parts_from_gpu(const PrismModel& program, const StateLayout& layout, 
   if (parts.action_names.size() > 1) parts.entry_actions = std::move(model.actions);
   for (size_t r = 0; r < transition_structures.size(); ++r) {
     parts.rewards[transition_structures[r]].transition_rewards = std::move(model.transition_rewards[r]);
+  }
+  if (model.resident != nullptr) {
+    // The explorer ran on the first usable GPU: index 0 among the devices
+    // the solvers number the same way.
+    parts.device_rows = std::move(model.resident);
+    parts.device_rows_key = device_chain_key(0);
   }
   const auto num_blocks = static_cast<int64_t>((n + k_block_states - 1) / k_block_states);
   std::vector<Flagged> deadlocks(static_cast<size_t>(num_blocks)), nondeterministic(deadlocks.size());

@@ -28,9 +28,15 @@ std::optional<ModelType> model_type_from_string(std::string_view text) {
 }
 
 std::shared_ptr<const Model> Model::create(ModelParts parts, const ModelOptions& options) {
-  normalize_model_parts(parts, options);
+  std::shared_ptr<void> device_rows = std::move(parts.device_rows);
+  const std::string device_rows_key = std::move(parts.device_rows_key);
+  parts.device_rows.reset();
+  parts.device_rows_key.clear();
+  const bool rewritten = normalize_model_parts(parts, options);
   validate_model_parts(parts, options);
-  return std::shared_ptr<const Model>(new Model(std::move(parts)));
+  std::shared_ptr<const Model> model(new Model(std::move(parts)));
+  if (device_rows != nullptr && !rewritten) model->derived_.emplace(device_rows_key, std::move(device_rows));
+  return model;
 }
 
 const Label* Model::find_label(std::string_view name) const {

@@ -106,6 +106,14 @@ struct ModelParts {
   // expressions); null for models read from files. Not part of the
   // model's data: same_as and the writers ignore it.
   std::shared_ptr<const ExactValueSource> exact_source;
+  // A copy of the rows already in a GPU's memory (the GPU explorer leaves
+  // a DTMC's or MDP's there, a cuda::ResidentChain), and the key under
+  // which the GPU solvers look for it among the model's derived data.
+  // Not part of the model's data either: Model::create keeps it as derived
+  // data only when normalisation left the rows as they were, and parts()
+  // never carries it.
+  std::shared_ptr<void> device_rows;
+  std::string device_rows_key;
 
   uint64_t num_rows() const { return row_offsets.empty() ? 0 : row_offsets.size() - 1; }
   uint64_t num_entries() const { return columns.size(); }

@@ -128,7 +128,7 @@ void clear_zero_rewards(RewardStructure& r) {
   if (all_zero(r.transition_rewards)) r.transition_rewards.clear();
 }
 
-void normalize_model_parts(ModelParts& p, const ModelOptions& options) {
+bool normalize_model_parts(ModelParts& p, const ModelOptions& options) {
   validate_structure(p);
   for (RewardStructure& r : p.rewards) clear_zero_rewards(r);
   const uint64_t n = p.num_states;
@@ -206,7 +206,7 @@ void normalize_model_parts(ModelParts& p, const ModelOptions& options) {
     model_error("{} state(s) have no outgoing transitions (first: state {}); strict loading rejects deadlocks",
                 deadlocks, first_deadlock);
   }
-  if (!rewrite) return;
+  if (!rewrite) return false;
 
   // Rebuild the matrix; `source` maps each new entry to its old one (-1 for
   // an added self-loop) so every per-entry array can follow.
@@ -289,6 +289,7 @@ void normalize_model_parts(ModelParts& p, const ModelOptions& options) {
                           "transition that is never taken earns nothing)",
                           dropped, dropped_rewards));
   }
+  return true;
 }
 
 void validate_labels(const ModelParts& p) {

@@ -10,9 +10,10 @@ namespace pmc {
 
 // Sorts rows by column, rejects duplicate entries, drops entries whose value
 // is zero and gives deadlock states a self-loop (or rejects them if strict).
+// normalize_model_parts returns whether it rewrote the rows.
 // An all-zero reward vector is stored empty, so "no rewards" has one form.
 void clear_zero_rewards(RewardStructure& rewards);
-void normalize_model_parts(ModelParts& parts, const ModelOptions& options);
+bool normalize_model_parts(ModelParts& parts, const ModelOptions& options);
 // Throws pmc::Error(model) on the first problem found.
 void validate_model_parts(const ModelParts& parts, const ModelOptions& options);
 void validate_labels(const ModelParts& parts);

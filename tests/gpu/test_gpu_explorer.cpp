@@ -13,8 +13,10 @@
 #include <filesystem>
 #include <string>
 
+#include "check/check.hpp"
 #include "common/error.hpp"
 #include "formats/prism_language/prism_model.hpp"
+#include "solver/device/device_selection.hpp"
 #include "support/manifest.hpp"
 
 namespace pmc::prism_language {
@@ -188,6 +190,44 @@ rewards "t"
   [] x>1 : x/3;
 endrewards
 )"), "ctmc");
+}
+
+// The explorer's rows of a DTMC or MDP stay on the device as the resident
+// copy the GPU solvers use (no second upload); the check on it gives the
+// same bits as on a fresh model that uploads its own. A CTMC's solvers use
+// its embedded chain, so its rows are not kept.
+TEST(GpuExplorer, RowsStayOnTheDeviceForTheSolvers) {
+  const std::string key = device_chain_key(0);
+  const char* walk = R"(mdp
+module m
+  x : [0..30];
+  [] x<30 -> 0.6 : (x'=x+1) + 0.4 : (x'=max(x-2, 0));
+  [] x<30 -> 0.3 : (x'=min(x+3, 30)) + 0.7 : (x'=0);
+endmodule
+label "goal" = x=30;
+)";
+  for (const std::string type : {"mdp", "dtmc"}) {
+    std::string source = walk;
+    if (type == "dtmc") source.replace(0, 3, "dtmc");
+    ModelParts parts = explore_with(program_of(source), BuildDevice::gpu);
+    ASSERT_NE(parts.device_rows, nullptr) << type;
+    EXPECT_EQ(parts.device_rows_key, key) << type;
+    const ModelPtr model = Model::create(std::move(parts));
+    EXPECT_TRUE(model->has_derived(key)) << type;
+    const ModelPtr fresh = Model::create(model->parts());
+    EXPECT_FALSE(fresh->has_derived(key)) << type << ": parts() must not carry the device's rows";
+    const std::string property = type == "mdp" ? "Pmin=? [ F \"goal\" ]" : "P=? [ F \"goal\" ]";
+    CheckOptions gpu;
+    gpu.solver = "gpu";
+    const CheckResult kept = check(*model, property, gpu);
+    const CheckResult uploaded = check(*fresh, property, gpu);
+    EXPECT_NE(kept.kernel.find("resident"), std::string::npos) << type << ": " << kept.kernel;
+    EXPECT_TRUE(kept.sound && kept.converged) << type;
+    EXPECT_TRUE(same_bits(kept.lower, uploaded.lower) && same_bits(kept.upper, uploaded.upper)) << type;
+    EXPECT_TRUE(fresh->has_derived(key)) << type << ": the fresh model uploaded its own copy";
+  }
+  const std::string ctmc = std::string("ctmc") + (walk + 3);
+  EXPECT_EQ(explore_with(program_of(ctmc), BuildDevice::gpu).device_rows, nullptr);
 }
 
 TEST(GpuExplorer, LargeAndMultiWordStates) {
