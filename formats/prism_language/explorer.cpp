@@ -47,7 +47,6 @@
 #include "formats/prism_language/state_set.hpp"
 #include "formats/prism_language/successors.hpp"
 #include "model/model_memory.hpp"
-#include "solver/device/device_selection.hpp"
 
 namespace pmc::prism_language {
 namespace {

@@ -74,6 +74,8 @@ std::shared_ptr<const Model> Model::with_rewards(RewardStructure rewards) const 
   return std::shared_ptr<const Model>(new Model(std::move(parts)));
 }
 
+std::string device_chain_key(int index) { return std::string(k_device_key_prefix) + "chain:" + std::to_string(index); }
+
 std::string Model::describe_row(uint64_t row) const {
   return describe_row_of(parts_, row);
 }

@@ -222,7 +222,11 @@ class Model {
 
 using ModelPtr = std::shared_ptr<const Model>;
 
-// Keys of derived data that lives in GPU memory (cuda/resident_model.cu).
+// Keys of derived data that lives in GPU memory start with this.
 inline constexpr std::string_view k_device_key_prefix = "device:";
+// The key of the probability matrix kept on usable GPU `index` (a
+// cuda::ResidentChain: lib/solver/gpu/resident_reachability.cpp uploads
+// it, the GPU explorer leaves its rows there).
+std::string device_chain_key(int index);
 
 }  // namespace pmc

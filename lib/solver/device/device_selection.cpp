@@ -66,7 +66,6 @@ int first_without_room(const SolverSettings& settings, const std::vector<int>& d
 
 }  // namespace
 
-std::string device_chain_key(int index) { return fmt::format("{}chain:{}", k_device_key_prefix, index); }
 
 // Row offsets of the matrix and of its transpose; columns, values and
 // predecessors.

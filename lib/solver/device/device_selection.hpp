@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/model.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {
@@ -27,11 +28,10 @@ int primary_device_ordinal(const SolverSettings& settings);
 uint64_t gpu_bytes_needed(uint64_t entries, uint64_t rows);
 
 // A chain or MDP resident on a GPU (lib/solver/gpu/resident_chain_reachability.cpp,
-// resident_mdp_reachability.cpp): the model's cache key for usable device `index`,
-// the bytes it takes (matrix, 16 B per non-zero with its transposed graph)
-// and those of one solve's working vectors on it. `mdp_rows`: the MDP's
-// rows (choices), 0 for a chain.
-std::string device_chain_key(int index);
+// resident_mdp_reachability.cpp; its cache key is model.hpp's
+// device_chain_key): the bytes it takes (matrix, 16 B per non-zero with its
+// transposed graph) and those of one solve's working vectors on it.
+// `mdp_rows`: the MDP's rows (choices), 0 for a chain.
 uint64_t resident_chain_bytes(uint64_t states, uint64_t entries, uint64_t mdp_rows = 0);
 uint64_t resident_solve_bytes(uint64_t states, uint64_t mdp_rows = 0);
 
