@@ -1,13 +1,16 @@
 // Solver benchmark (docs/design.md §7): for each manifest property and each
 // solver that applies, the median of several runs after a warm-up: iterations,
 // seconds (whole check and the solver loop), seconds per iteration, bytes
-// moved per iteration, achieved GB/s, and ratios against the first solver
-// listed and against PRISM's -ex solve time from the manifest.
+// moved per iteration, achieved GB/s and its share of a copy's bandwidth
+// measured in the same run (the host's for cpu.* solvers, the device's for
+// gpu.*), and ratios against the first solver listed and against PRISM's
+// -ex solve time from the manifest.
 //
 //   solver_benchmark [--models DIR] [--solvers a,b,...] [--types dtmc,ctmc,mdp]
 //                    [--max-transitions N] [--min-transitions N] [--runs N] [--epsilon E]
 //                    [--only MODEL[/INSTANCE],...]
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -18,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "check/check.hpp"
+#include "common/large_arrays.hpp"
 #include "solver/device/devices.hpp"
 #ifdef PMC_BENCH_CUDA
 #include "bench/gpu_baseline.hpp"
@@ -47,6 +51,24 @@ bool applies(const pmc::SolverEntry& s, const pmc::testing::ManifestRow& row) {
   if (row.type == "mdp") return s.solves(bounded ? ProblemKind::min_max_steps : ProblemKind::min_max);
   if (bounded) return s.solves(ProblemKind::bounded_steps);
   return s.solves(ProblemKind::linear_system);
+}
+
+// A 1 GiB copy on every core the process may use, read + write counted,
+// the median of five after a warm-up: the ceiling of the CPU solvers' loops,
+// which stream the matrix on the same cores.
+double host_copy_gbs() {
+  const size_t bytes = size_t{1} << 30;
+  std::vector<unsigned char> from(bytes, 1), to(bytes, 0);
+  pmc::copy_in_parallel(to.data(), from.data(), bytes);
+  std::vector<double> rates;
+  for (int r = 0; r < 5; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    pmc::copy_in_parallel(to.data(), from.data(), bytes);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    rates.push_back(2.0 * static_cast<double>(bytes) / seconds / 1e9);
+  }
+  std::sort(rates.begin(), rates.end());
+  return rates[rates.size() / 2];
 }
 
 }  // namespace
@@ -86,16 +108,24 @@ int main(int argc, char** argv) {
   if (solvers.empty()) {
     for (const auto& s : pmc::solver_registry()) solvers.push_back(s.name);
   }
+  // The ceilings for the GB/s column, measured in this run.
+  const auto any_of_kind = [&](const char* prefix) {
+    return std::any_of(solvers.begin(), solvers.end(), [&](const std::string& s) { return s.rfind(prefix, 0) == 0; });
+  };
+  double host_ceiling = 0, device_ceiling = 0;
+  if (any_of_kind("cpu.")) {
+    host_ceiling = host_copy_gbs();
+    fmt::print("host copy of 1 GiB on every core: {:.0f} GB/s (read + write)\n", host_ceiling);
+  }
 #ifdef PMC_BENCH_CUDA
-  // The ceiling for the GB/s column, measured in this run (GPU solvers).
-  if (std::any_of(solvers.begin(), solvers.end(), [](const std::string& s) { return s.rfind("gpu.", 0) == 0; }) &&
-      !pmc::discover_devices().devices.empty()) {
-    fmt::print("device-to-device copy of 1 GiB: {:.0f} GB/s (read + write)\n",
-               pmc::bench::copy_bandwidth_gbs(uint64_t{1} << 30, pmc::SolverSettings{}));
+  if (any_of_kind("gpu.") && !pmc::discover_devices().devices.empty()) {
+    device_ceiling = pmc::bench::copy_bandwidth_gbs(uint64_t{1} << 30, pmc::SolverSettings{});
+    fmt::print("device-to-device copy of 1 GiB: {:.0f} GB/s (read + write)\n", device_ceiling);
   }
 #endif
-  fmt::print("{:<22} {:<38} {:<18} {:>7} {:>9} {:>9} {:>10} {:>10} {:>8} {:>8} {:>8}  {}\n", "model", "property",
-             "solver", "iters", "total_s", "solve_s", "s/iter", "MB/iter", "GB/s", "vs_1st", "vs_prism", "kernel");
+  fmt::print("{:<22} {:<38} {:<18} {:>7} {:>9} {:>9} {:>10} {:>10} {:>8} {:>6} {:>8} {:>8}  {}\n", "model",
+             "property", "solver", "iters", "total_s", "solve_s", "s/iter", "MB/iter", "GB/s", "%copy", "vs_1st",
+             "vs_prism", "kernel");
   std::string loaded;
   pmc::ModelPtr model;
   for (const auto& row : pmc::testing::manifest()) {
@@ -135,11 +165,13 @@ int main(int argc, char** argv) {
                                ? (m.initial_value == row.reference_value ? 0 : 1)
                                : std::fabs(m.initial_value - row.reference_value) /
                                      std::max(std::fabs(row.reference_value), 1e-9);
-      fmt::print("{:<22} {:<38} {:<18} {:>7} {:>9.4f} {:>9.4f} {:>10.3e} {:>10.2f} {:>8.1f} {:>8.2f} {:>8.2f}  {}{}\n",
-                 row.name(), row.property.substr(0, 38), name, m.iterations, m.seconds, m.solve_seconds, per_iter,
-                 m.bytes_per_iteration / 1e6, gbs, first_seconds / m.seconds,
-                 row.prism_seconds > 0 ? row.prism_seconds / m.seconds : 0.0, m.kernel,
-                 error > 1e-5 ? fmt::format(" WRONG (rel. error {:.1e})", error) : "");
+      const double ceiling = name.rfind("gpu.", 0) == 0 ? device_ceiling : host_ceiling;
+      fmt::print(
+          "{:<22} {:<38} {:<18} {:>7} {:>9.4f} {:>9.4f} {:>10.3e} {:>10.2f} {:>8.1f} {:>6.0f} {:>8.2f} {:>8.2f}  {}{}\n",
+          row.name(), row.property.substr(0, 38), name, m.iterations, m.seconds, m.solve_seconds, per_iter,
+          m.bytes_per_iteration / 1e6, gbs, ceiling > 0 ? 100.0 * gbs / ceiling : 0.0, first_seconds / m.seconds,
+          row.prism_seconds > 0 ? row.prism_seconds / m.seconds : 0.0, m.kernel,
+          error > 1e-5 ? fmt::format(" WRONG (rel. error {:.1e})", error) : "");
       std::fflush(stdout);
     }
   }
