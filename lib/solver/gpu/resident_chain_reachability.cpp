@@ -16,10 +16,10 @@
 #include <chrono>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "common/error_code.hpp"
+#include "common/large_arrays.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_runtime.hpp"
 #include "cuda/frontier_search.hpp"
@@ -46,7 +46,7 @@ static_assert(cuda::k_reach_maybe == pmc::k_reach_maybe && cuda::k_reach_one == 
               cuda::k_reach_zero == pmc::k_reach_zero);
 
 // The vectors of one solve on a chain of n states, reused by the next
-// (ResidentChain::workspace): the results come back through pinned memory.
+// (ResidentChain::workspace).
 struct Workspace {
   explicit Workspace(uint64_t n)
       : left((n + 63) / 64), right((n + 63) / 64), first(n), second(n), status(n), v(n), w(n), search(n) {}
@@ -55,8 +55,7 @@ struct Workspace {
   DeviceBuffer<uint8_t> status;
   DeviceBuffer<BoundPair> v, w;
   FrontierSearch search;
-  PinnedBuffer<BoundPair> pairs;
-  PinnedBuffer<uint8_t> status_out;
+  PinnedBuffer<unsigned char> staging;  // the results' way back (download_reachability_results)
 };
 
 }  // namespace
@@ -66,29 +65,57 @@ void upload_words(DeviceBuffer<uint64_t>& to, const std::vector<uint64_t>& words
   if (!words.empty()) copy_to_device(to.data(), words.data(), words.size() * sizeof(uint64_t), nullptr);
 }
 
-// Split over the host's cores: millions of states take ~10 ms on one core.
-// The vectors' zero-filling resize stays on this thread.
-void split_reachability_results(const BoundPair* pairs, const uint8_t* status, uint64_t n,
-                                 ReachabilitySolution& out) {
-  out.status.resize(n);
-  out.lower.resize(n);
-  out.upper.resize(n);
-  out.values.resize(n);
-  const uint64_t workers =
-      std::max<uint64_t>(1, std::min<uint64_t>(std::thread::hardware_concurrency(), n / (1u << 16)));
-  auto part = [&](uint64_t w) {
-    const uint64_t begin = n * w / workers, end = n * (w + 1) / workers;
-    for (uint64_t s = begin; s < end; ++s) {
-      out.status[s] = status[s];
-      out.lower[s] = pairs[s].lower;
-      out.upper[s] = pairs[s].upper;
-      out.values[s] = bounds_midpoint(pairs[s].lower, pairs[s].upper);
+namespace {
+
+// The staging buffer's size: pieces of 32 MB cross the link in ~1 ms.
+constexpr size_t k_staging_bytes = size_t{32} << 20;
+
+// `count` values of device array `from` through `staging`, a piece at a
+// time; consume(first, values, length) takes each piece from the pinned
+// buffer before the next overwrites it.
+template <typename T, typename Consume>
+void staged_copy(const T* from, uint64_t count, PinnedBuffer<unsigned char>& staging, double& transfer_seconds,
+                 Consume consume) {
+  staging.allocate(k_staging_bytes);
+  const uint64_t piece = k_staging_bytes / sizeof(T);
+  for (uint64_t at = 0; at < count; at += piece) {
+    const uint64_t length = std::min(piece, count - at);
+    const auto t = std::chrono::steady_clock::now();
+    copy_to_host(staging.data(), from + at, length * sizeof(T), nullptr);
+    transfer_seconds += seconds_since(t);
+    consume(at, reinterpret_cast<const T*>(staging.data()), static_cast<int64_t>(length));
+  }
+}
+
+}  // namespace
+
+void download_reachability_results(const DeviceBuffer<BoundPair>& v, const DeviceBuffer<uint8_t>& status,
+                                   const DeviceBuffer<int32_t>* local, uint64_t n,
+                                   PinnedBuffer<unsigned char>& staging, ReachabilitySolution& out,
+                                   double& transfer_seconds) {
+  ArraySizing sizing;
+  sizing.add(out.status, n);
+  sizing.add(out.lower, n);
+  sizing.add(out.upper, n);
+  sizing.add(out.values, n);
+  if (local != nullptr) sizing.add(out.choice, n);
+  sizing.run();
+  staged_copy(v.data(), n, staging, transfer_seconds, [&](uint64_t at, const BoundPair* pairs, int64_t length) {
+#pragma omp parallel for schedule(static) if (length > 65536)
+    for (int64_t i = 0; i < length; ++i) {
+      out.lower[at + i] = pairs[i].lower;
+      out.upper[at + i] = pairs[i].upper;
+      out.values[at + i] = bounds_midpoint(pairs[i].lower, pairs[i].upper);
     }
-  };
-  std::vector<std::thread> threads;
-  for (uint64_t w = 1; w < workers; ++w) threads.emplace_back(part, w);
-  part(0);
-  for (std::thread& t : threads) t.join();
+  });
+  staged_copy(status.data(), n, staging, transfer_seconds, [&](uint64_t at, const uint8_t* bytes, int64_t length) {
+    copy_in_parallel(out.status.data() + at, bytes, static_cast<size_t>(length));
+  });
+  if (local == nullptr) return;
+  staged_copy(local->data(), n, staging, transfer_seconds, [&](uint64_t at, const int32_t* choices, int64_t length) {
+#pragma omp parallel for schedule(static) if (length > 65536)
+    for (int64_t i = 0; i < length; ++i) out.choice[at + i] = choices[i];
+  });
 }
 
 std::shared_ptr<void> gpu_upload_chain(const SolverSettings& settings, uint64_t states, const uint64_t* groups,
@@ -165,11 +192,7 @@ SolveStats gpu_reachability_on_chain(const void* resident, const ReachabilityPro
   stats.sound = true;  // [0, 1] brackets every probability; the clamped iteration keeps the bracket
   stats.loop_seconds = timer.stop_seconds();
 
-  t = std::chrono::steady_clock::now();
-  ws.pairs.download(v);
-  ws.status_out.download(status);
-  stats.transfer_seconds += seconds_since(t);
-  split_reachability_results(ws.pairs.data(), ws.status_out.data(), n, out);
+  download_reachability_results(v, status, nullptr, n, ws.staging, out, stats.transfer_seconds);
   stats.seconds = seconds_since(start);
   return stats;
 }

@@ -90,9 +90,7 @@ struct MdpWorkspace {
   DeviceBuffer<unsigned> counter;
   FrontierSearch search;
   MdpSearchScratch scratch;
-  PinnedBuffer<BoundPair> pairs;
-  PinnedBuffer<uint8_t> status_out;
-  PinnedBuffer<int32_t> choice_out;
+  PinnedBuffer<unsigned char> staging;  // the results' way back (download_reachability_results)
 };
 
 unsigned read_counter(const DeviceBuffer<unsigned>& counter) {
@@ -298,17 +296,8 @@ SolveStats gpu_mdp_reachability_on_chain(ResidentChain& chain, const Reachabilit
     stats.precompute_seconds += seconds_since(t);  // graph work, as the host's scheduler search
   }
 
-  t = std::chrono::steady_clock::now();
-  ws.pairs.download(ws.v);
-  ws.status_out.download(ws.status);
-  if (out.solved) ws.choice_out.download(ws.local);
-  stats.transfer_seconds += seconds_since(t);
-  split_reachability_results(ws.pairs.data(), ws.status_out.data(), n, out);
-  if (out.solved) {
-    out.choice.resize(n);
-    const int32_t* local = ws.choice_out.data();
-    for (uint64_t s = 0; s < n; ++s) out.choice[s] = local[s];
-  }
+  download_reachability_results(ws.v, ws.status, out.solved ? &ws.local : nullptr, n, ws.staging, out,
+                                stats.transfer_seconds);
   stats.seconds = seconds_since(start);
   return stats;
 }

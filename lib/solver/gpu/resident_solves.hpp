@@ -23,9 +23,15 @@ SolveStats gpu_mdp_reachability_on_chain(cuda::ResidentChain& chain, const Reach
 // φ or ψ's Bitset words into a device mask of the same size.
 void upload_words(cuda::DeviceBuffer<uint64_t>& to, const std::vector<uint64_t>& words);
 
-// The pinned read-back into out's per-state vectors (status, bounds, their
-// midpoint).
-void split_reachability_results(const cuda::BoundPair* pairs, const uint8_t* status, uint64_t n,
-                                 ReachabilitySolution& out);
+// The solve's per-state results (bounds, their midpoint, status and, where
+// `local` is given, each state's choice within its group) into out's
+// vectors: sized on every core, then filled a piece at a time through the
+// workspace's pinned `staging` buffer (32 MB; no pinned array of the
+// model's size: pinning gigabytes took longer than copying them, ~0.5 s of
+// a 61M-state check). The copies' time is added to `transfer_seconds`.
+void download_reachability_results(const cuda::DeviceBuffer<cuda::BoundPair>& v,
+                                   const cuda::DeviceBuffer<uint8_t>& status, const cuda::DeviceBuffer<int32_t>* local,
+                                   uint64_t n, cuda::PinnedBuffer<unsigned char>& staging, ReachabilitySolution& out,
+                                   double& transfer_seconds);
 
 }  // namespace pmc
