@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/first_failure.hpp"
 
 namespace pmc {
 
@@ -55,19 +56,13 @@ class ReadOnlyFile {
 // exception is rethrown after all have finished (none may leave a parallel region).
 template <typename Body>
 void on_every_core(uint64_t pieces, Body body) {
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
+  FirstFailure failure;
   const auto n = static_cast<int64_t>(pieces);
 #pragma omp parallel for schedule(dynamic, 1)
   for (int64_t i = 0; i < n; ++i) {
-    try {
-      body(static_cast<uint64_t>(i));
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-    }
+    failure.run([&] { body(static_cast<uint64_t>(i)); });
   }
-  if (failure) std::rethrow_exception(failure);
+  failure.rethrow_if_failed();
 }
 
 }  // namespace

@@ -39,6 +39,7 @@
 #include "common/huge_pages.hpp"
 #include "common/memory_limit.hpp"
 #include "common/cancellation.hpp"
+#include "common/first_failure.hpp"
 #include "formats/prism_language/gpu_exploration.hpp"
 #include "formats/prism_language/prism_model.hpp"
 #include "formats/prism_language/state_discovery.hpp"
@@ -85,25 +86,13 @@ void parallel_for(int64_t n, unsigned threads, int64_t chunk, Body body) {
     for (int64_t i = 0; i < n; ++i) body(i, 0);
     return;
   }
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  bool failed = false;
+  FirstFailure failure;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, chunk)
   for (int64_t i = 0; i < n; ++i) {
-    bool stop;
-#pragma omp atomic read
-    stop = failed;
-    if (stop) continue;
-    try {
-      body(i, omp_get_thread_num());
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mutex);
-      if (!error) error = std::current_exception();
-#pragma omp atomic write
-      failed = true;
-    }
+    if (failure.failed()) continue;
+    failure.run([&] { body(i, omp_get_thread_num()); });
   }
-  if (error) std::rethrow_exception(error);
+  failure.rethrow_if_failed();
 }
 
 // Running sums of `values` in place, on `threads` threads: each sums its

@@ -85,6 +85,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/first_failure.hpp"
 #include "common/stopwatch.hpp"
 #include "graph/scc.hpp"
 #include "graph/scc_chains.hpp"
@@ -292,7 +293,7 @@ class TopologicalIntervalLinear {
     loop_.poll();
     if (local_of_.empty()) local_of_.resize(s_.a.num_rows());  // shared: SCCs write disjoint entries
     std::vector<Worker> totals;
-    std::exception_ptr failure;
+    FirstFailure failure;
     const auto count = static_cast<int64_t>(components.size());
 #pragma omp parallel num_threads(threads_)
     {
@@ -301,18 +302,15 @@ class TopologicalIntervalLinear {
       Worker w(driver);
 #pragma omp for schedule(dynamic, 1)
       for (int64_t k = 0; k < count; ++k) {
-        try {
+        failure.run([&] {
           const uint32_t c = components[k];
           solve_component(c, sccs_.component(c), epsilon_of(c), v, w);
-        } catch (...) {
-#pragma omp critical(topo_linear_failure)
-          if (!failure) failure = std::current_exception();
-        }
+        });
       }
 #pragma omp critical(topo_linear_totals)
       totals.push_back(std::move(w));
     }
-    if (failure) std::rethrow_exception(failure);
+    failure.rethrow_if_failed();
     for (const Worker& w : totals) main_.add(w);
     side_by_side_ += components.size();
   }

@@ -34,6 +34,7 @@
 
 #include <fmt/format.h>
 
+#include "common/first_failure.hpp"
 #include "graph/scc.hpp"
 #include "solver/convergence.hpp"
 #include "solver/iteration.hpp"
@@ -279,23 +280,20 @@ class TopologicalInterval {
                           std::vector<double>& u, std::vector<uint32_t>& local_of) {
     loop_.poll();
     std::vector<SccOutcome> outcomes(components.size());
-    std::exception_ptr failure;
+    FirstFailure failure;
     const auto count = static_cast<int64_t>(components.size());
     const uint64_t work_before = work_done_;
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
     for (int64_t i = 0; i < count; ++i) {
-      try {
+      failure.run([&] {
         SolveStats local;
         IterationDriver driver(quiet_settings_, local, "cpu.topo-interval-vi");
         const uint32_t c = components[i];
         outcomes[i] = solve_component(sccs, c, epsilon_of(length[c], longest), l, u, local_of,
                                       work_[thread_index()], driver, 1, work_before);
-      } catch (...) {
-#pragma omp critical(topo_interval_failure)
-        if (!failure) failure = std::current_exception();
-      }
+      });
     }
-    if (failure) std::rethrow_exception(failure);
+    failure.rethrow_if_failed();
     for (size_t i = 0; i < outcomes.size(); ++i) record(outcomes[i], sccs.component(components[i]).size());
   }
 
