@@ -6,6 +6,7 @@
 #include "check/chain_matrices.hpp"
 #include "common/error.hpp"
 #include "common/stopwatch.hpp"
+#include "model/model.hpp"
 #include "solver/device/devices.hpp"
 #include "solver/device/device_selection.hpp"
 #include "solver/device/handover.hpp"

@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include "model/model.hpp"
 #include "solver/problem.hpp"
 
 namespace pmc {

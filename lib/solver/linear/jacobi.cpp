@@ -30,7 +30,7 @@ SolveStats jacobi_linear(const LinearSystem& system, std::vector<double>& x, con
   const int64_t n = static_cast<int64_t>(a.num_rows());
   const std::vector<double> diagonal = diagonal_of(a);
   SolveStats stats = parallel_linear_sweeps(
-      settings, "cpu.jacobi", a.num_entries() * 12.0 + n * (8.0 * 4 + 8.0), n, x, [&](int64_t i) {
+      settings, "cpu.jacobi", a.num_entries() * 12.0 + n * (8.0 * 4 + 8.0), n, a.num_entries(), x, [&](int64_t i) {
         double sum = system.b[i];
         for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
           if (a.columns[e] != static_cast<uint64_t>(i)) sum += a.values[e] * x[a.columns[e]];

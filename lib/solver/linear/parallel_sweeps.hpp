@@ -30,16 +30,19 @@ SolveStats sweep_until_converged(const SolverSettings& settings, const char* sol
   return stats;
 }
 
-// x_i ← new_value(i) for the `rows` rows, until converged. `new_value(i)`
-// must read x, the previous iterate, and nothing this iteration writes.
+// x_i ← new_value(i) for the `rows` rows (`entries` matrix entries in
+// all), until converged. `new_value(i)` must read x, the previous iterate,
+// and nothing this iteration writes.
 template <typename NewValue>
 SolveStats parallel_linear_sweeps(const SolverSettings& settings, const char* solver, double bytes_per_iteration,
-                                  int64_t rows, std::vector<double>& x, NewValue new_value) {
+                                  int64_t rows, uint64_t entries, std::vector<double>& x, NewValue new_value) {
   std::vector<double> next(x.size());
   const int threads = solver_threads(settings);
+  const bool parallel = sweep_in_parallel(rows, entries);
+  const int64_t chunk = sweep_chunk(rows, threads);
   return sweep_until_converged(settings, solver, bytes_per_iteration, [&] {
     double max_diff = 0.0;
-#pragma omp parallel for if (rows > k_parallel_rows) num_threads(threads) schedule(static, 1024) reduction(max : max_diff)
+#pragma omp parallel for if (parallel) num_threads(threads) schedule(static, chunk) reduction(max : max_diff)
     for (int64_t i = 0; i < rows; ++i) {
       const double value = new_value(i);
       next[i] = value;

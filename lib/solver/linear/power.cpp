@@ -14,12 +14,13 @@ SolveStats power_linear(const LinearSystem& system, std::vector<double>& x, cons
   const Stopwatch solve_clock;
   const SparseMatrix& a = system.a;
   const int64_t n = static_cast<int64_t>(a.num_rows());
-  SolveStats stats =
-      parallel_linear_sweeps(settings, "cpu.power", a.num_entries() * 12.0 + n * 8.0 * 4, n, x, [&](int64_t i) {
-        double sum = system.b[i];
-        for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) sum += a.values[e] * x[a.columns[e]];
-        return sum;
-      });
+  const auto row_value = [&](int64_t i) {
+    double sum = system.b[i];
+    for (uint64_t e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) sum += a.values[e] * x[a.columns[e]];
+    return sum;
+  };
+  SolveStats stats = parallel_linear_sweeps(settings, "cpu.power", a.num_entries() * 12.0 + n * 8.0 * 4, n,
+                                            a.num_entries(), x, row_value);
   stats.seconds = solve_clock.seconds();
   return stats;
 }
