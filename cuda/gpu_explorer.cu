@@ -25,7 +25,6 @@
 // Floating point follows the CPU bit for bit: sums and products in the
 // same order, with explicitly rounded operations (no fused multiply-add).
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <chrono>
@@ -39,6 +38,7 @@
 #include "common/large_arrays.hpp"
 #include "cuda/check.cuh"
 #include "cuda/device_buffer.hpp"
+#include "cuda/device_scan.cuh"
 #include "cuda/gpu_explorer.hpp"
 #include "cuda/resident_chain.hpp"
 
@@ -768,6 +768,57 @@ __global__ void assemble_kernel(AssembleArrays a, uint32_t structures, uint64_t 
   a.flags[i] = a.flags_in[id];
 }
 
+// The labels and state rewards (ExploreProgram::state_expressions).
+struct StateExpressions {
+  const FlatExpression* labels;
+  uint32_t num_labels;
+  const uint32_t* structure_items;  // num_structures + 1
+  uint32_t num_structures;
+  const ExploreStateRewardItem* items;
+  uint32_t* label_halves;  // label l's states at l * halves: 32-bit halves of Bitset words
+  uint64_t halves;
+  double* rewards;  // structure k at k * n
+  unsigned int* failed;
+};
+
+// One thread per state (state order), each warp's label bits gathered by
+// a ballot into one half of a Bitset word; threads past n add zeros, so
+// the grid covers every half. The state rewards summed in item order as
+// evaluate_state (explorer.cpp) sums them.
+__global__ void state_expressions_kernel(Program p, StateExpressions x, const uint64_t* keys, uint64_t n) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  const bool inside = i < n;
+  uint64_t source[k_explore_max_words];
+  int32_t vars[k_explore_max_variables];
+  if (inside) load_state(p, keys, i, source, vars);
+  bool failed = false;
+  for (uint32_t l = 0; l < x.num_labels; ++l) {
+    bool holds = false;
+    if (inside) {
+      Value v;
+      if (run(p, x.labels[l], vars, v)) holds = v.i != 0; else failed = true;
+    }
+    const unsigned bits = __ballot_sync(0xFFFFFFFFu, holds);
+    if ((threadIdx.x & 31) == 0 && (i >> 5) < x.halves) x.label_halves[l * x.halves + (i >> 5)] = bits;
+  }
+  if (inside) {
+    for (uint32_t k = 0; k < x.num_structures; ++k) {
+      double sum = 0;
+      for (uint32_t t = x.structure_items[k]; t < x.structure_items[k + 1]; ++t) {
+        Value guard;
+        double value = 0;
+        if (!run(p, x.items[t].guard, vars, guard) || (guard.i != 0 && !evaluate_real(p, x.items[t].value, vars, value))) {
+          failed = true;
+        } else if (guard.i != 0) {
+          sum = __dadd_rn(sum, value);
+        }
+      }
+      x.rewards[k * n + i] = sum;
+    }
+  }
+  if (failed) atomicExch(x.failed, 1u);
+}
+
 // ---------------------------------------------------------------------------
 // The host side.
 
@@ -807,13 +858,9 @@ void download(std::vector<T>& host, const T* device, size_t count, StreamHandle 
 
 // Exclusive sums of counts[0, n] into offsets[0, n] (counts[n] must be 0,
 // so offsets[n] is the total), returned.
-uint64_t exclusive_sum(DeviceBuffer<unsigned char>& scratch, const uint64_t* counts, uint64_t* offsets, uint64_t n,
-                       StreamHandle stream) {
-  size_t bytes = 0;
-  PMC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts, offsets, static_cast<int64_t>(n + 1), stream));
-  if (bytes > scratch.size()) scratch.allocate(bytes);
-  PMC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, counts, offsets, static_cast<int64_t>(n + 1),
-                                               stream));
+uint64_t exclusive_sum_total(DeviceBuffer<unsigned char>& scratch, const uint64_t* counts, uint64_t* offsets,
+                             uint64_t n, StreamHandle stream) {
+  exclusive_sum(counts, offsets, n + 1, scratch, stream);
   uint64_t total = 0;
   copy_to_host(&total, offsets + n, sizeof(uint64_t), stream);
   return total;
@@ -843,6 +890,10 @@ class Explorer {
         participant_commands_(upload(program.participant_commands, stream_.get())),
         structure_items_(upload(program.structure_items, stream_.get())),
         reward_items_(upload(program.reward_items, stream_.get())),
+        state_expressions_(program.state_expressions),
+        labels_(upload(program.labels, stream_.get())),
+        state_structure_items_(upload(program.state_structure_items, stream_.get())),
+        state_reward_items_(upload(program.state_reward_items, stream_.get())),
         flags_(1),
         count_(1) {
     p_.model_type = program.model_type;
@@ -919,8 +970,8 @@ class Explorer {
         if (Stop stop = check_flags(result); stop != Stop::done) return finish(result, stop);
         fill_last(branch_counts_, size);
         fill_last(alternative_counts_, size);
-        branches = exclusive_sum(scratch_, branch_counts_.data(), branch_offsets_.data(), size, s);
-        alternatives = exclusive_sum(scratch_, alternative_counts_.data(), alternative_offsets_.data(), size, s);
+        branches = exclusive_sum_total(scratch_, branch_counts_.data(), branch_offsets_.data(), size, s);
+        alternatives = exclusive_sum_total(scratch_, alternative_counts_.data(), alternative_offsets_.data(), size, s);
         if (branches <= k_max_chunk_branches || size == 1) break;
         size = std::max<uint64_t>(1, size / 2);
       }
@@ -1079,8 +1130,8 @@ class Explorer {
     PMC_CUDA_CHECK_LAUNCH("rows_kernel");
     fill_last(entry_counts_, size);
     fill_last(row_counts_, size);
-    const uint64_t entries = exclusive_sum(scratch_, entry_counts_.data(), entry_offsets_.data(), size, s);
-    const uint64_t rows = exclusive_sum(scratch_, row_counts_.data(), row_offsets_.data(), size, s);
+    const uint64_t entries = exclusive_sum_total(scratch_, entry_counts_.data(), entry_offsets_.data(), size, s);
+    const uint64_t rows = exclusive_sum_total(scratch_, row_counts_.data(), row_offsets_.data(), size, s);
     const uint64_t all_entries = total_entries_ + entries, all_rows = total_rows_ + rows;
     all_columns_.reserve(all_entries, total_entries_, s);
     all_values_.reserve(all_entries, total_entries_, s);
@@ -1110,6 +1161,12 @@ class Explorer {
     ExploredModel model;
     model.num_states = n;
     model.transition_rewards.resize(S);
+    const uint64_t bitset_words = (n + 63) / 64;
+    const uint32_t num_labels = state_expressions_ ? static_cast<uint32_t>(labels_.size()) : 0;
+    const uint32_t state_structures =
+        state_expressions_ ? static_cast<uint32_t>(state_structure_items_.size() - 1) : 0;
+    model.label_words.resize(num_labels);
+    model.state_rewards.resize(state_structures);
     std::exception_ptr sizing_error;
     std::thread sizer([&] {
       try {
@@ -1123,6 +1180,8 @@ class Explorer {
         sizing.add(model.values, entries);
         if (with_actions_) sizing.add(model.actions, entries);
         for (std::vector<double>& rewards : model.transition_rewards) sizing.add(rewards, entries);
+        for (std::vector<uint64_t>& words : model.label_words) sizing.add(words, bitset_words);
+        for (std::vector<double>& rewards : model.state_rewards) sizing.add(rewards, n);
         sizing.run();
       } catch (...) {
         sizing_error = std::current_exception();
@@ -1165,6 +1224,17 @@ class Explorer {
     number_kernel<<<blocks_for(n, 256), 256, 0, s>>>(order.data(), keys_.data(), words_, final_of.data(),
                                                      sorted_keys.data(), n);
     PMC_CUDA_CHECK_LAUNCH("number_kernel");
+    DeviceBuffer<uint32_t> label_halves(uint64_t{num_labels} * 2 * bitset_words);
+    DeviceBuffer<double> state_rewards(uint64_t{state_structures} * n);
+    DeviceBuffer<unsigned int> states_failed(1);
+    states_failed.fill_zero(s);
+    if (num_labels + state_structures > 0) {
+      StateExpressions x{labels_.data(), num_labels, state_structure_items_.data(), state_structures,
+                         state_reward_items_.data(), label_halves.data(), 2 * bitset_words, state_rewards.data(),
+                         states_failed.data()};
+      state_expressions_kernel<<<blocks_for(64 * bitset_words, 256), 256, 0, s>>>(p_, x, sorted_keys.data(), n);
+      PMC_CUDA_CHECK_LAUNCH("state_expressions_kernel");
+    }
     renumber_kernel<<<blocks_for(num_initial, 256), 256, 0, s>>>(final_of.data(), initial_ids_.data(), num_initial);
     PMC_CUDA_CHECK_LAUNCH("renumber_kernel");
     order_other.allocate(0);
@@ -1180,8 +1250,8 @@ class Explorer {
       const uint64_t zero = 0;
       copy_to_device(row_counts.data() + n, &zero, sizeof(zero), s);
       copy_to_device(entry_counts.data() + n, &zero, sizeof(zero), s);
-      exclusive_sum(scratch_, row_counts.data(), row_starts.data(), n, s);
-      exclusive_sum(scratch_, entry_counts.data(), entry_starts.data(), n, s);
+      exclusive_sum(row_counts.data(), row_starts.data(), n + 1, scratch_, s);
+      exclusive_sum(entry_counts.data(), entry_starts.data(), n + 1, scratch_, s);
     }
     DeviceBuffer<uint64_t> row_offsets(rows + 1);
     DeviceBuffer<uint32_t> columns(entries), actions(with_actions_ ? entries : 0);
@@ -1210,6 +1280,22 @@ class Explorer {
     download_into(model.values, values.data());
     if (with_actions_) download_into(model.actions, actions.data());
     for (uint64_t k = 0; k < S; ++k) download_into(model.transition_rewards[k], rewards.data() + k * entries);
+    if (state_expressions_) {
+      unsigned int failed = 0;
+      copy_to_host(&failed, states_failed.data(), sizeof(failed), s);
+      model.states_evaluated = failed == 0;
+      if (model.states_evaluated) {
+        for (uint32_t l = 0; l < num_labels; ++l) {
+          download_into(model.label_words[l],
+                        reinterpret_cast<const uint64_t*>(label_halves.data() + uint64_t{l} * 2 * bitset_words));
+        }
+        for (uint32_t k = 0; k < state_structures; ++k) download_into(model.state_rewards[k], state_rewards.data() + k * n);
+      }
+    }
+    if (!model.states_evaluated) {
+      model.label_words.clear();
+      model.state_rewards.clear();
+    }
     copies_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - copies_start).count();
 
     // The rows stay on the device for the GPU solvers (the resident copy
@@ -1315,6 +1401,10 @@ class Explorer {
   DeviceBuffer<ExploreParticipant> participants_;
   DeviceBuffer<uint32_t> participant_commands_, structure_items_;
   DeviceBuffer<ExploreRewardItem> reward_items_;
+  bool state_expressions_ = false;
+  DeviceBuffer<FlatExpression> labels_;
+  DeviceBuffer<uint32_t> state_structure_items_;
+  DeviceBuffer<ExploreStateRewardItem> state_reward_items_;
   DeviceBuffer<Flags> flags_;
   DeviceBuffer<unsigned long long> count_;
   GrowingBuffer<uint64_t> keys_;

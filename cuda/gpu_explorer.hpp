@@ -52,6 +52,9 @@ struct ExploreRewardItem {
   uint32_t action = 0;
   FlatExpression guard, value;
 };
+struct ExploreStateRewardItem {
+  FlatExpression guard, value;
+};
 
 // A checked program, flattened (successors.hpp gives the semantics).
 struct ExploreProgram {
@@ -71,6 +74,15 @@ struct ExploreProgram {
   // [structure_items[r], structure_items[r + 1]).
   std::vector<uint32_t> structure_items;
   std::vector<ExploreRewardItem> reward_items;
+  // The labels and state rewards, evaluated on the device once the states
+  // are in order, when `state_expressions` says the device computes them
+  // as the CPU does (else the host evaluates them). State reward structure
+  // k (the program's structures with state items, in order) has items
+  // [state_structure_items[k], state_structure_items[k + 1]).
+  bool state_expressions = false;
+  std::vector<FlatExpression> labels;
+  std::vector<uint32_t> state_structure_items;
+  std::vector<ExploreStateRewardItem> state_reward_items;
 };
 
 // Per-state bounds of the device's expansion (thread-local arrays); a
@@ -97,6 +109,13 @@ struct ExploredModel {
   std::vector<double> values;
   std::vector<uint32_t> actions;  // per entry; empty when the program names no actions
   std::vector<std::vector<double>> transition_rewards;  // per transition reward structure
+  // With ExploreProgram::state_expressions, and when no evaluation failed
+  // on the device (the host evaluates them again and reports the error):
+  // each label's states as Bitset words, and each state reward
+  // structure's rewards per state.
+  bool states_evaluated = false;
+  std::vector<std::vector<uint64_t>> label_words;
+  std::vector<std::vector<double>> state_rewards;
   // A DTMC's or MDP's rows left on the device as the copy the GPU solvers
   // keep (a CTMC's solvers use its embedded chain instead); null where
   // the device had no room for it beside the exploration.

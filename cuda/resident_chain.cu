@@ -3,11 +3,11 @@
 #include <chrono>
 #include <cstdint>
 
-#include <cub/device/device_scan.cuh>
 
 #include "common/stopwatch.hpp"
 #include "cuda/check.cuh"
 #include "cuda/device_buffer.hpp"
+#include "cuda/device_scan.cuh"
 #include "cuda/launch.hpp"
 #include "cuda/resident_chain.hpp"
 #include "cuda/staged_upload.cuh"
@@ -93,12 +93,8 @@ void ResidentChain::transpose() {
                                                                       counts_ull);
     PMC_CUDA_CHECK_LAUNCH("count_predecessors");
   }
-  size_t scratch_bytes = 0;
-  PMC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, counts.data(), predecessor_offsets.data(),
-                                               n + 1));
-  DeviceBuffer<unsigned char> scratch(scratch_bytes);
-  PMC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), scratch_bytes, counts.data(),
-                                               predecessor_offsets.data(), n + 1));
+  DeviceBuffer<unsigned char> scratch;
+  exclusive_sum(counts.data(), predecessor_offsets.data(), n + 1, scratch);
   // The scan's output is the scatter's cursor too: copy it, then advance.
   PMC_CUDA_CHECK(cudaMemcpy(counts.data(), predecessor_offsets.data(), (n + 1) * sizeof(uint64_t),
                             cudaMemcpyDeviceToDevice));

@@ -5,10 +5,10 @@
 #include <vector>
 
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include "cuda/check.cuh"
 #include "cuda/device_buffer.hpp"
+#include "cuda/device_scan.cuh"
 #include "cuda/launch.hpp"
 #include "cuda/resident_kernels.hpp"
 #include "cuda/resident_lumping.hpp"
@@ -251,16 +251,6 @@ unsigned read_flag(const DeviceBuffer<unsigned>& flag) {
   return value;
 }
 
-// An exclusive scan of `counts` (count + 1 values, the last 0) into
-// `offsets`, through `scratch`.
-template <typename T>
-void exclusive_scan(const T* counts, T* offsets, uint64_t count, DeviceBuffer<unsigned char>& scratch) {
-  size_t bytes = 0;
-  PMC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts, offsets, static_cast<int64_t>(count + 1)));
-  if (bytes > scratch.size()) scratch.allocate(bytes);
-  PMC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, counts, offsets, static_cast<int64_t>(count + 1)));
-}
-
 template <typename T>
 T read_value(const DeviceBuffer<T>& from, uint64_t at) {
   T value{};
@@ -287,7 +277,7 @@ struct ResidentLumping::Impl {
       DeviceBuffer<uint32_t> flags(n + 1), places(n + 1);
       flag_maybe<<<blocks_for_threads(n + 1), k_block_threads>>>(n, status, flags.data(), block.data());
       PMC_CUDA_CHECK_LAUNCH("flag_maybe");
-      exclusive_scan(flags.data(), places.data(), n, scratch);
+      exclusive_sum(flags.data(), places.data(), n + 1, scratch);
       gather_maybe<<<blocks_for_threads(n), k_block_threads>>>(n, flags.data(), places.data(), maybe.data());
       PMC_CUDA_CHECK_LAUNCH("gather_maybe");
     }
@@ -314,10 +304,7 @@ struct ResidentLumping::Impl {
                                                    maybe.data(), sorted_states.data(), items));
     run_heads<<<blocks_for_threads(m), k_block_threads>>>(m, sorted_keys.data(), heads.data());
     PMC_CUDA_CHECK_LAUNCH("run_heads");
-    bytes = 0;
-    PMC_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, heads.data(), ids.data(), items));
-    if (bytes > scratch.size()) scratch.allocate(bytes);
-    PMC_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scratch.data(), bytes, heads.data(), ids.data(), items));
+    inclusive_sum(heads.data(), ids.data(), items, scratch);
     assign_blocks<<<blocks_for_threads(m), k_block_threads>>>(m, sorted_states.data(), heads.data(), ids.data(),
                                                               block.data(), representative.data());
     PMC_CUDA_CHECK_LAUNCH("assign_blocks");
@@ -363,7 +350,7 @@ bool ResidentLumping::quotient(QuotientArrays& out) {
                  row_counts.data(), nullptr, nullptr, nullptr, nullptr};
   count_quotient_rows<<<blocks_for_threads(k + 1), k_block_threads>>>(v);
   PMC_CUDA_CHECK_LAUNCH("count_quotient_rows");
-  exclusive_scan(row_counts.data(), q_groups.data(), k, d.scratch);
+  exclusive_sum(row_counts.data(), q_groups.data(), k + 1, d.scratch);
   const uint64_t rows = read_value(q_groups, k);
 
   DeviceBuffer<uint64_t> entry_counts(rows + 1), q_offsets(rows + 1);
@@ -371,7 +358,7 @@ bool ResidentLumping::quotient(QuotientArrays& out) {
   v.q_counts = entry_counts.data();
   count_quotient_entries<<<blocks_for_threads(k), k_block_threads>>>(v);
   PMC_CUDA_CHECK_LAUNCH("count_quotient_entries");
-  exclusive_scan(entry_counts.data(), q_offsets.data(), rows, d.scratch);
+  exclusive_sum(entry_counts.data(), q_offsets.data(), rows + 1, d.scratch);
   const uint64_t entries = read_value(q_offsets, rows);
 
   DeviceBuffer<uint32_t> q_columns(entries);

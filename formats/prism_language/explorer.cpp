@@ -17,8 +17,9 @@
 // time); the price is the rows held twice during pass 3, as before when
 // pass 3 expanded again into blocks. The GPU explorer
 // (gpu_exploration.hpp) runs all three passes on the device and hands over
-// the model's arrays in state order; the labels and state rewards are
-// evaluated here for both.
+// the model's arrays in state order, with the labels and state rewards
+// where the device computes them as the CPU does (else they are evaluated
+// here, as for the CPU's model).
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -236,7 +237,10 @@ StateValuations valuations_from(const PrismModel& program, const StateLayout& la
 // What both explorers fill alike: the labels ("init" and "deadlock" first,
 // as PRISM's `.lab`, then the program's) and reward structures, still
 // empty, the actions, the warnings and the source's definitions.
-ModelParts empty_parts(const PrismModel& program, uint64_t n, const std::vector<std::string>& explorer_notes) {
+// `sized`: the program's labels and state rewards sized to n states (else
+// the caller moves them in).
+ModelParts empty_parts(const PrismModel& program, uint64_t n, const std::vector<std::string>& explorer_notes,
+                       bool sized = true) {
   ModelParts parts;
   parts.type = program.type;
   parts.num_states = n;
@@ -246,10 +250,10 @@ ModelParts empty_parts(const PrismModel& program, uint64_t n, const std::vector<
   if (parts.action_names.empty()) parts.action_names.emplace_back();
   parts.labels.push_back({"init", Bitset(n)});
   parts.labels.push_back({"deadlock", Bitset(n)});
-  for (const LabelDefinition& label : program.labels) parts.labels.push_back({label.name, Bitset(n)});
+  for (const LabelDefinition& label : program.labels) parts.labels.push_back({label.name, sized ? Bitset(n) : Bitset()});
   for (uint32_t r = 0; r < program.rewards.size(); ++r) {
     RewardStructure structure{program.rewards[r].name, {}, {}};
-    if (!program.rewards[r].state_items.empty()) structure.state_rewards.assign(n, 0.0);
+    if (sized && !program.rewards[r].state_items.empty()) structure.state_rewards.assign(n, 0.0);
     parts.rewards.push_back(std::move(structure));
   }
   parts.definitions = {program.constants, program.formulas};
@@ -322,13 +326,22 @@ void report_flagged(const PrismModel& program, const StateLayout& layout, const 
 }
 
 // The GPU explorer's model (in state order already) as ModelParts, with
-// the labels and state rewards evaluated here.
+// the labels and state rewards evaluated here where the device did not.
 ModelParts parts_from_gpu(const PrismModel& program, const StateLayout& layout, cuda::ExploredModel model,
                           const std::vector<uint32_t>& transition_structures, const ExploreOptions& options,
                           const std::vector<std::string>& explorer_notes, unsigned threads) {
   const uint64_t n = model.num_states;
   const uint32_t words = layout.words();
-  ModelParts parts = empty_parts(program, n, explorer_notes);
+  ModelParts parts = empty_parts(program, n, explorer_notes, !model.states_evaluated);
+  if (model.states_evaluated) {
+    for (size_t l = 0; l < program.labels.size(); ++l) {
+      parts.labels[l + 2].states = Bitset(n, std::move(model.label_words[l]));
+    }
+    size_t k = 0;
+    for (size_t r = 0; r < program.rewards.size(); ++r) {
+      if (!program.rewards[r].state_items.empty()) parts.rewards[r].state_rewards = std::move(model.state_rewards[k++]);
+    }
+  }
   for (uint32_t s : model.initial_states) parts.labels[0].states.set(s);
   if (program.type == ModelType::mdp) parts.row_groups = std::move(model.row_groups);
   parts.row_offsets = std::move(model.row_offsets);
@@ -347,7 +360,7 @@ ModelParts parts_from_gpu(const PrismModel& program, const StateLayout& layout, 
   const auto num_blocks = static_cast<int64_t>((n + k_block_states - 1) / k_block_states);
   std::vector<Flagged> deadlocks(static_cast<size_t>(num_blocks)), nondeterministic(deadlocks.size());
   std::vector<std::vector<int32_t>> scratch(threads, std::vector<int32_t>(program.variables.size()));
-  const bool per_state = has_state_expressions(program);
+  const bool per_state = !model.states_evaluated && has_state_expressions(program);
   parallel_for(num_blocks, threads, 1, [&](int64_t b, int thread) {
     std::vector<int32_t>& values = scratch[static_cast<size_t>(thread)];
     const uint64_t first = static_cast<uint64_t>(b) * k_block_states;

@@ -30,9 +30,9 @@ const DeviceList& usable_devices() {
   return devices;
 }
 
-// Every expression the device evaluates: guards, weights, assignments and
-// transition reward items (labels and state rewards are evaluated on the
-// host, in pass 3).
+// Every expression the device must evaluate: guards, weights, assignments
+// and transition reward items (labels and state rewards too where it can,
+// state_expressions_on_device; else the host evaluates them).
 template <typename Visit>
 void for_each_device_expression(const PrismModel& program, Visit visit) {
   for (const Module& module : program.modules) {
@@ -50,6 +50,23 @@ void for_each_device_expression(const PrismModel& program, Visit visit) {
       visit(item.value);
     }
   }
+}
+
+// Whether the device evaluates every label and state reward as the CPU
+// does (explorer.cpp's evaluate_state); else the host evaluates them.
+bool state_expressions_on_device(const PrismModel& program) {
+  auto fits = [](const Expression& e) {
+    return expression::flat_code_is_exact_on_gpu(e) && expression::flat_code_stack_size(e) <= cuda::k_explore_max_stack;
+  };
+  for (const LabelDefinition& label : program.labels) {
+    if (!fits(label.condition)) return false;
+  }
+  for (const RewardDefinition& rewards : program.rewards) {
+    for (const StateRewardItem& item : rewards.state_items) {
+      if (!fits(item.guard) || !fits(item.value)) return false;
+    }
+  }
+  return true;
 }
 
 cuda::ExploreProgram flatten_program(const PrismModel& program, const StateLayout& layout,
@@ -124,6 +141,18 @@ cuda::ExploreProgram flatten_program(const PrismModel& program, const StateLayou
     }
   }
   out.structure_items.push_back(static_cast<uint32_t>(out.reward_items.size()));
+  out.state_expressions = state_expressions_on_device(program);
+  if (out.state_expressions) {
+    for (const LabelDefinition& label : program.labels) out.labels.push_back(flat(label.condition));
+    for (const RewardDefinition& rewards : program.rewards) {
+      if (rewards.state_items.empty()) continue;
+      out.state_structure_items.push_back(static_cast<uint32_t>(out.state_reward_items.size()));
+      for (const StateRewardItem& item : rewards.state_items) {
+        out.state_reward_items.push_back({flat(item.guard), flat(item.value)});
+      }
+    }
+    out.state_structure_items.push_back(static_cast<uint32_t>(out.state_reward_items.size()));
+  }
   return out;
 }
 

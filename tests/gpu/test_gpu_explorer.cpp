@@ -192,6 +192,39 @@ endrewards
 )"), "ctmc");
 }
 
+// Labels and state rewards are evaluated on the device where it computes
+// them as the CPU does: bits across warps and Bitset words (103 × 7 states,
+// not a multiple of 64), several state reward items summed in order, a
+// guard false in some states; and on the host where it does not (pow of
+// reals), the model the same either way.
+TEST(GpuExplorer, LabelsAndStateRewardsAsTheCpus) {
+  const std::string grid = R"(dtmc
+module m
+  x : [0..102];
+  y : [0..6];
+  [] x<102 -> 0.5 : (x'=x+1) + 0.5 : (y'=mod(y+1, 7));
+  [] x=102 -> (x'=0);
+endmodule
+label "corner" = x=102 & y=6;
+label "diagonal" = mod(x, 7)=y;
+label "wide" = x>=17 | y=3;
+label "none" = x<0;
+rewards "cost"
+  y>2 : x/7;
+  true : 0.1*y;
+  x=y : 1e-3;
+endrewards
+rewards "steps"
+  [] true : 1;
+endrewards
+)";
+  expect_same_from_both(program_of(grid), "device labels");
+  std::string host = grid;
+  host.replace(host.find("label \"none\" = x<0;"), std::string("label \"none\" = x<0;").size(),
+               "label \"none\" = pow(1.5, x) < 1;");
+  expect_same_from_both(program_of(host), "host labels");
+}
+
 // The explorer's rows of a DTMC or MDP stay on the device as the resident
 // copy the GPU solvers use (no second upload); the check on it gives the
 // same bits as on a fresh model that uploads its own. A CTMC's solvers use
@@ -343,6 +376,24 @@ module m
 endmodule
 rewards
   [] true : mod(x, x-7);
+endrewards
+)");
+  // A label and a state reward that fail in one state: evaluated on the
+  // device, then again on the host for the CPU's message.
+  expect_same_error(R"(dtmc
+module m
+  x : [0..1000];
+  [] x<1000 -> (x'=x+1);
+endmodule
+label "odd" = mod(x, x-300)=1;
+)");
+  expect_same_error(R"(dtmc
+module m
+  x : [0..1000];
+  [] x<1000 -> (x'=x+1);
+endmodule
+rewards
+  x>5 : mod(x, x-9);
 endrewards
 )");
   ExploreOptions strict;
