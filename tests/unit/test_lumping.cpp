@@ -187,6 +187,42 @@ TEST(Lumping, RefusesWhatItCannotShrinkOrMustNotTouch) {
   }
 }
 
+// The stats of a solve that tried lumping count every attempt: the budgeted
+// solve before refinement, then the rest (here: nothing lumps, every
+// unknown has its own b, so refinement gives up after one round).
+TEST(Lumping, StatsCountEveryAttempt) {
+  MinMaxProblem p;
+  const uint64_t n = k_lumping_min_unknowns + 10;
+  for (uint64_t s = 0; s < n; ++s) {
+    if (s + 1 < n) {
+      p.a.columns.push_back(static_cast<uint32_t>(s + 1));
+      p.a.values.push_back(0.5);
+    }
+    p.a.row_offsets.push_back(p.a.columns.size());
+    p.b.push_back(0.5 * static_cast<double>(s + 1) / static_cast<double>(n + 1));
+    p.row_groups.push_back(p.b.size());
+  }
+  int calls = 0;
+  MinMaxSolution solution;
+  const SolveStats stats = solve_lumped(
+      p, solution, SolverSettings{},
+      [&](const MinMaxProblem& q, MinMaxSolution& s, const SolverSettings&, uint64_t budget, bool& finished) {
+        ++calls;
+        SolveStats attempt;
+        attempt.solver = "attempt";
+        attempt.iterations = budget > 0 ? 200 : 3;
+        attempt.loop_seconds = budget > 0 ? 0.5 : 0.25;
+        finished = budget == 0;
+        s.x.assign(q.num_unknowns(), 0.0);
+        s.upper.assign(q.num_unknowns(), 1.0);
+        return attempt;
+      });
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(stats.iterations, 203u);
+  EXPECT_DOUBLE_EQ(stats.loop_seconds, 0.75);
+  EXPECT_NE(stats.kernel.find("+not lumpable"), std::string::npos) << stats.kernel;
+}
+
 // cpu.topo-interval-vi lumps by itself once its solve needs more than its
 // first budget (walkers that fall back to 0 make one SCC that needs many
 // sweeps), and its bounds hold the quotient's own (solved on its own by
@@ -204,6 +240,9 @@ TEST(Lumping, TheDefaultSolverLumpsAnExpensiveProblem) {
   EXPECT_NE(with.kernel.find(fmt::format("+lumped {}→{} unknowns", p.num_unknowns(), walkers.multisets())),
             std::string::npos)
       << with.kernel;
+  // The stats count the sweeps of the attempt before lumping (its first
+  // budget: one SCC of ~all the unknowns), not only the quotient's.
+  EXPECT_GE(with.iterations, k_lumping_budget_sweeps * 9 / 10) << with.iterations;
   Lumping lumping;
   ASSERT_TRUE(lump(p, 0, nullptr, lumping));
   MinMaxSolution quotient;

@@ -169,6 +169,37 @@ std::vector<uint32_t> expand_choices(const MinMaxProblem& p, const graph::MecDec
   return choice;
 }
 
+EndComponentsCollapsed::EndComponentsCollapsed(const MinMaxProblem& problem)
+    : problem_(problem), ecs_(std::make_shared<const graph::MecDecomposition>(silent_end_components(problem))) {
+  if (ecs_->count() > 0) quotient_ = collapse_end_components(problem, *ecs_);
+}
+
+SolveStats EndComponentsCollapsed::solve(MinMaxSolution& solution, const SolverSettings& settings,
+                                         const MinMaxSolveFn& solve) const {
+  const Stopwatch clock;
+  for (const std::vector<double>* v : {&solution.x, &solution.upper}) {
+    if (!v->empty() && v->size() != problem_.num_unknowns()) {
+      fail(ErrorCode::invalid_argument, "start vector has {} values, the problem has {} unknowns", v->size(),
+           problem_.num_unknowns());
+    }
+  }
+  if (!quotient_) {
+    SolveStats stats = solve(problem_, solution, settings);
+    stats.seconds = clock.seconds();
+    return stats;
+  }
+  const EndComponentQuotient& q = *quotient_;
+  MinMaxSolution inner;
+  if (!solution.x.empty()) inner.x = restrict_values(q, solution.x, false);
+  if (!solution.upper.empty()) inner.upper = restrict_values(q, solution.upper, true);
+  SolveStats stats = solve(q.problem, inner, settings);
+  solution.x = expand_values(q, inner.x);
+  if (!inner.upper.empty()) solution.upper = expand_values(q, inner.upper);
+  solution.choice = expand_choices(problem_, *ecs_, q, inner.choice);
+  stats.seconds = clock.seconds();
+  return stats;
+}
+
 SolveStats solve_with_end_components_collapsed(const MinMaxProblem& p, MinMaxSolution& solution,
                                                const SolverSettings& settings, MinMaxSolveFn solve) {
   const Stopwatch clock;
@@ -178,21 +209,9 @@ SolveStats solve_with_end_components_collapsed(const MinMaxProblem& p, MinMaxSol
            p.num_unknowns());
     }
   }
-  const graph::MecDecomposition ecs = silent_end_components(p);
+  const EndComponentsCollapsed collapsed(p);
   throw_if_cancelled(settings.cancel);  // the search can take a while on a large problem
-  if (ecs.count() == 0) {
-    SolveStats stats = solve(p, solution, settings);
-    stats.seconds = clock.seconds();
-    return stats;
-  }
-  const EndComponentQuotient q = collapse_end_components(p, ecs);
-  MinMaxSolution inner;
-  if (!solution.x.empty()) inner.x = restrict_values(q, solution.x, false);
-  if (!solution.upper.empty()) inner.upper = restrict_values(q, solution.upper, true);
-  SolveStats stats = solve(q.problem, inner, settings);
-  solution.x = expand_values(q, inner.x);
-  if (!inner.upper.empty()) solution.upper = expand_values(q, inner.upper);
-  solution.choice = expand_choices(p, ecs, q, inner.choice);
+  SolveStats stats = collapsed.solve(solution, settings, solve);
   stats.seconds = clock.seconds();
   return stats;
 }

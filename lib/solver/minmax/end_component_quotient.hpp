@@ -30,6 +30,8 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "solver/problem.hpp"
@@ -106,6 +108,22 @@ std::vector<uint32_t> expand_choices(const MinMaxProblem& problem, const graph::
 using MinMaxSolveFn = std::function<SolveStats(const MinMaxProblem&, MinMaxSolution&, const SolverSettings&)>;
 SolveStats solve_with_end_components_collapsed(const MinMaxProblem& problem, MinMaxSolution& solution,
                                                const SolverSettings& settings, MinMaxSolveFn solve);
+
+// The search and the collapse of solve_with_end_components_collapsed done
+// once, for a problem solved in several calls (lumping's budgeted attempts,
+// lumping.hpp). Holds a reference to `problem`, which must outlive it.
+class EndComponentsCollapsed {
+ public:
+  explicit EndComponentsCollapsed(const MinMaxProblem& problem);
+  const MinMaxProblem& problem() const { return problem_; }
+  // As solve_with_end_components_collapsed, on the components found here.
+  SolveStats solve(MinMaxSolution& solution, const SolverSettings& settings, const MinMaxSolveFn& solve) const;
+
+ private:
+  const MinMaxProblem& problem_;
+  std::shared_ptr<const graph::MecDecomposition> ecs_;  // shared_ptr: the type is only declared here
+  std::optional<EndComponentQuotient> quotient_;  // none: no end components
+};
 
 // The same for solvers that only iterate from below (value iteration): for
 // maximize, end components do no harm (iteration from below converges to

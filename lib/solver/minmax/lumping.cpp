@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -234,8 +236,13 @@ class Refinement {
       if (signatures_ + dirty_.size() > signature_limit) return Status::paused;
       signatures_ += dirty_.size();
       ++rounds_;
+      Stopwatch phase;
       sign_dirty();
+      seconds_[0] += phase.seconds();
+      phase.restart();
       const std::vector<uint32_t> moved = split();
+      seconds_[1] += phase.seconds();
+      phase.restart();
       dirty_.clear();
       for (const uint32_t t : moved) {
         for (uint64_t i = pred_.offsets[t]; i < pred_.offsets[t + 1]; ++i) {
@@ -247,9 +254,19 @@ class Refinement {
         }
       }
       for (const uint32_t s : dirty_) marked_[s] = 0;
+      seconds_[2] += phase.seconds();
       if (block_size_.size() > max_blocks) return Status::too_many_blocks;
     }
     return Status::stable;
+  }
+
+  // PMC_LUMPING_TIMES=1: where refinement's time went, on stderr (bench/NOTES.md).
+  void print_times(const char* outcome) const {
+    std::fprintf(stderr, "lumping: %s after %llu rounds, %llu signatures (%.2f per unknown), %llu blocks: "
+                 "signing %.3f s, splitting %.3f s, marking %.3f s\n", outcome,
+                 static_cast<unsigned long long>(rounds_), static_cast<unsigned long long>(signatures_),
+                 static_cast<double>(signatures_) / static_cast<double>(std::max<uint64_t>(n_, 1)),
+                 static_cast<unsigned long long>(block_size_.size()), seconds_[0], seconds_[1], seconds_[2]);
   }
 
   const std::vector<uint32_t>& blocks() const { return block_; }
@@ -363,6 +380,7 @@ class Refinement {
   std::vector<uint64_t> signed_in_block_;
   std::vector<uint32_t> keeper_;
   uint64_t rounds_ = 0;
+  double seconds_[3] = {0, 0, 0};  // signing, splitting, marking
 };
 
 // Block ids renumbered in the order of each block's first unknown (the
@@ -461,18 +479,33 @@ SolveStats solve_lumped(const MinMaxProblem& p, MinMaxSolution& solution, const 
   std::unique_ptr<Refinement> refinement;
   uint64_t budget = k_lumping_budget_sweeps * n, work = 0;
   SolveStats stats;
+  // Every solve's iterations and loop count, not only the last one's: the
+  // budgeted attempts before lumping often do most of the sweeps.
+  auto add = [&](const SolveStats& more) {
+    const uint64_t iterations = stats.iterations + more.iterations;
+    const double loop = stats.loop_seconds + more.loop_seconds, precompute = stats.precompute_seconds + more.precompute_seconds;
+    stats = more;
+    stats.iterations = iterations;
+    stats.loop_seconds = loop;
+    stats.precompute_seconds = precompute;
+  };
+  const bool print_times = std::getenv("PMC_LUMPING_TIMES") != nullptr;
   std::string outcome;
   for (;;) {
     // Each solve starts from the bounds the one before left (sound).
-    stats = solve(p, solution, settings, try_lumping ? budget : 0, finished);
-    if (finished) break;
+    add(solve(p, solution, settings, try_lumping ? budget : 0, finished));
+    if (finished) {
+      if (refinement && print_times) refinement->print_times("paused, the solve finished");
+      break;
+    }
     work += budget;
     // Where the attempt found no upper bound, the problem's own is one.
     for (double& u : solution.upper) u = std::min(u, p.upper_bound);
     if (!refinement) refinement = std::make_unique<Refinement>(p, threads);
-    const Refinement::Status status = refinement->run(max_blocks(n), work / k_lumping_updates_per_signature,
-                                                      settings.cancel);
-    if (status == Refinement::Status::paused) {
+    const uint64_t most_signatures = k_lumping_max_signatures_per_unknown * n;
+    const uint64_t signature_limit = std::min(work / k_lumping_updates_per_signature, most_signatures);
+    const Refinement::Status status = refinement->run(max_blocks(n), signature_limit, settings.cancel);
+    if (status == Refinement::Status::paused && signature_limit < most_signatures) {
       budget *= 2;
       continue;
     }
@@ -482,7 +515,8 @@ SolveStats solve_lumped(const MinMaxProblem& p, MinMaxSolution& solution, const 
       MinMaxSolution inner;
       inner.x = restrict_values(lumping.block_of, m, solution.x, true);  // members share the value: the tightest
       if (!solution.upper.empty()) inner.upper = restrict_values(lumping.block_of, m, solution.upper, false);
-      stats = solve(lumping.problem, inner, settings, 0, finished);
+      if (print_times) refinement->print_times("stable");
+      add(solve(lumping.problem, inner, settings, 0, finished));
       std::vector<double> upper =
           inner.upper.empty() ? std::vector<double>{} : expand_values(lumping.block_of, inner.upper);
       store_bounds(p, expand_values(lumping.block_of, inner.x), std::move(upper), settings.epsilon, solution);
@@ -490,6 +524,11 @@ SolveStats solve_lumped(const MinMaxProblem& p, MinMaxSolution& solution, const 
       break;
     }
     outcome = "+not lumpable";
+    if (print_times) {
+      refinement->print_times(status == Refinement::Status::stable    ? "not exact"
+                              : status == Refinement::Status::paused ? "too many signatures"
+                                                                     : "too many blocks");
+    }
     refinement.reset();
     try_lumping = false;
   }

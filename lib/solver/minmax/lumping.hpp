@@ -72,6 +72,12 @@ inline constexpr uint64_t k_lumping_updates_per_signature = 16;
 // tens of rounds.
 inline constexpr double k_lumping_max_fraction = 1.0 / 8;
 
+// And past this many signatures per unknown: where refinement succeeded it
+// took 2.5–6 (above); firewire's (false, deadline 800, ~212K unknowns)
+// passed an eighth only after 130 rounds and 88 per unknown, which cost it
+// more than its whole solve on 16 cores.
+inline constexpr uint64_t k_lumping_max_signatures_per_unknown = 16;
+
 // The quotient of `p` by its coarsest bisimulation, or false when it would
 // keep more than k_lumping_max_fraction of the unknowns, when the exact
 // check fails, or for a step-bounded problem (p.steps > 0). `threads` ≤ 0

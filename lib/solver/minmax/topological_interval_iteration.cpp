@@ -31,10 +31,13 @@
 #include <span>
 #include <exception>
 #include <limits>
+#include <memory>
 
 #include <fmt/format.h>
 
+#include "common/cancellation.hpp"
 #include "common/first_failure.hpp"
+#include "common/stopwatch.hpp"
 #include "graph/scc.hpp"
 #include "solver/convergence.hpp"
 #include "solver/iteration.hpp"
@@ -488,13 +491,24 @@ SolveStats topo_interval_core(const MinMaxProblem& p, MinMaxSolution& solution, 
 
 SolveStats topological_interval_iteration(const MinMaxProblem& p, MinMaxSolution& solution,
                                           const SolverSettings& settings) {
+  // Lumping's budgeted attempts solve p several times, then its quotient
+  // once: each problem's end components are found and collapsed once.
+  std::unique_ptr<EndComponentsCollapsed> collapsed;
   return solve_lumped(p, solution, settings,
-                      [](const MinMaxProblem& q, MinMaxSolution& s, const SolverSettings& st, uint64_t budget,
-                         bool& finished) {
-                        return solve_with_end_components_collapsed(
-                            q, s, st, [&](const MinMaxProblem& e, MinMaxSolution& es, const SolverSettings& est) {
+                      [&](const MinMaxProblem& q, MinMaxSolution& s, const SolverSettings& st, uint64_t budget,
+                          bool& finished) {
+                        const Stopwatch clock;
+                        if (!collapsed || &collapsed->problem() != &q) {
+                          collapsed.reset();
+                          collapsed = std::make_unique<EndComponentsCollapsed>(q);
+                          throw_if_cancelled(st.cancel);  // the search can take a while on a large problem
+                        }
+                        SolveStats stats = collapsed->solve(
+                            s, st, [&](const MinMaxProblem& e, MinMaxSolution& es, const SolverSettings& est) {
                               return topo_interval_core(e, es, est, budget, finished);
                             });
+                        stats.seconds = clock.seconds();
+                        return stats;
                       });
 }
 
