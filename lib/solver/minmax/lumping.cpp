@@ -9,6 +9,8 @@
 #include "solver/minmax/lumping.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +18,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <omp.h>
 
 #include "common/cancellation.hpp"
 #include "common/error.hpp"
@@ -243,17 +246,7 @@ class Refinement {
       const std::vector<uint32_t> moved = split();
       seconds_[1] += phase.seconds();
       phase.restart();
-      dirty_.clear();
-      for (const uint32_t t : moved) {
-        for (uint64_t i = pred_.offsets[t]; i < pred_.offsets[t + 1]; ++i) {
-          const uint32_t s = pred_.states[i];
-          if (!marked_[s]) {
-            marked_[s] = 1;
-            dirty_.push_back(s);
-          }
-        }
-      }
-      for (const uint32_t s : dirty_) marked_[s] = 0;
+      mark_predecessors(moved);
       seconds_[2] += phase.seconds();
       if (block_size_.size() > max_blocks) return Status::too_many_blocks;
     }
@@ -285,36 +278,98 @@ class Refinement {
   }
 
   // Splits every block with re-signed members by their hashes; returns
-  // the unknowns that changed block. Groups (block, hash) are found by a
-  // hash table and numbered in the order of their first member in dirty_,
-  // so the new ids do not depend on the threads. Within a block the group
-  // with the block's hash keeps the id when some members were not
-  // re-signed (they are in it); else the largest group (the first of equal
-  // ones) does.
+  // the unknowns that changed block, in dirty_'s order. The re-signed
+  // unknowns are spread over k_split_parts parts by their (block, hash)
+  // (stably), each part grouped by a hash table of its own on some core,
+  // and the groups numbered part by part in the order of their first
+  // member; so the new ids depend on dirty_'s order, never on the threads.
+  // Within a block the group with the block's hash keeps the id when some
+  // members were not re-signed (they are in it); else the largest group
+  // (the first of equal ones) does.
   std::vector<uint32_t> split() {
     const size_t d = dirty_.size();
+    const int threads = d > k_parallel_split ? threads_ : 1;
+    group_of_.resize(d);
+    part_start_.assign(k_split_parts + 1, 0);
+    // 1. Each re-signed unknown's part, and the parts' members, stably.
+    key_.resize(d);
+    by_part_.resize(d);
+    std::vector<std::array<uint32_t, k_split_parts>> counts(static_cast<size_t>(threads));
+#pragma omp parallel num_threads(threads)
+    {
+      // By the threads the region got (it may get fewer than asked for).
+      const int t = omp_get_thread_num(), running = omp_get_num_threads();
+      const size_t first = d * static_cast<size_t>(t) / static_cast<size_t>(running);
+      const size_t last = d * static_cast<size_t>(t + 1) / static_cast<size_t>(running);
+      std::array<uint32_t, k_split_parts>& count = counts[static_cast<size_t>(t)];
+      count.fill(0);
+      for (size_t i = first; i < last; ++i) {
+        const uint32_t u = dirty_[i];
+        key_[i] = mix(hash_[u] ^ (static_cast<uint64_t>(block_[u]) * 0x9e3779b97f4a7c15ULL));
+        ++count[key_[i] >> k_part_shift];
+      }
+#pragma omp barrier
+#pragma omp single
+      {
+        uint32_t at = 0;
+        for (uint32_t part = 0; part < k_split_parts; ++part) {
+          part_start_[part] = at;
+          for (int u = 0; u < running; ++u) {
+            uint32_t* c = counts[static_cast<size_t>(u)].data();
+            const uint32_t here = c[part];
+            c[part] = at;
+            at += here;
+          }
+        }
+        part_start_[k_split_parts] = at;
+      }
+      for (size_t i = first; i < last; ++i) by_part_[count[key_[i] >> k_part_shift]++] = static_cast<uint32_t>(i);
+    }
+    // 2. Each part's groups, in the order of their first member.
+    for (std::vector<Group>& groups : part_groups_) groups.clear();
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<uint32_t> table;
+#pragma omp for schedule(dynamic, 1)
+      for (int part = 0; part < static_cast<int>(k_split_parts); ++part) {
+        std::vector<Group>& groups = part_groups_[static_cast<size_t>(part)];
+        const uint32_t begin = part_start_[static_cast<size_t>(part)], end = part_start_[static_cast<size_t>(part) + 1];
+        table.assign(std::bit_ceil(2 * static_cast<uint64_t>(end - begin) + 2), k_empty_slot);
+        const uint64_t mask = table.size() - 1;
+        for (uint32_t k = begin; k < end; ++k) {
+          const uint32_t i = by_part_[k];
+          const uint32_t u = dirty_[i];
+          const uint32_t b = block_[u];
+          const uint64_t h = hash_[u];
+          uint64_t slot = key_[i] & mask;
+          while (table[slot] != k_empty_slot && (groups[table[slot]].block != b || groups[table[slot]].hash != h)) {
+            slot = (slot + 1) & mask;
+          }
+          if (table[slot] == k_empty_slot) {
+            table[slot] = static_cast<uint32_t>(groups.size());
+            groups.push_back({b, h, 0, b});
+          }
+          group_of_[i] = table[slot];
+          ++groups[table[slot]].count;
+        }
+      }
+    }
+    // 3. One numbering of all groups, part by part; each unknown's group in it.
+    group_base_.resize(k_split_parts + 1);
+    groups_.clear();
+    for (uint32_t part = 0; part < k_split_parts; ++part) {
+      group_base_[part] = static_cast<uint32_t>(groups_.size());
+      groups_.insert(groups_.end(), part_groups_[part].begin(), part_groups_[part].end());
+    }
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int part = 0; part < static_cast<int>(k_split_parts); ++part) {
+      for (uint32_t k = part_start_[static_cast<size_t>(part)]; k < part_start_[static_cast<size_t>(part) + 1]; ++k) {
+        group_of_[by_part_[k]] += group_base_[static_cast<size_t>(part)];
+      }
+    }
+    // 4. Per touched block: its re-signed members and the group keeping it.
     signed_in_block_.resize(block_size_.size());
     keeper_.resize(block_size_.size());
-    groups_.clear();
-    group_of_.resize(d);
-    table_.assign(std::bit_ceil(2 * d + 2), k_empty_slot);
-    const uint64_t mask = table_.size() - 1;
-    for (size_t i = 0; i < d; ++i) {
-      const uint32_t s = dirty_[i];
-      const uint32_t b = block_[s];
-      const uint64_t h = hash_[s];
-      uint64_t slot = mix(h ^ (static_cast<uint64_t>(b) * 0x9e3779b97f4a7c15ULL)) & mask;
-      while (table_[slot] != k_empty_slot && (groups_[table_[slot]].block != b || groups_[table_[slot]].hash != h)) {
-        slot = (slot + 1) & mask;
-      }
-      if (table_[slot] == k_empty_slot) {
-        table_[slot] = static_cast<uint32_t>(groups_.size());
-        groups_.push_back({b, h, 0, b});
-      }
-      group_of_[i] = table_[slot];
-      ++groups_[table_[slot]].count;
-    }
-    // Per touched block: its re-signed members and the group keeping it.
     for (const Group& g : groups_) {
       signed_in_block_[g.block] = 0;
       keeper_[g.block] = k_no_state;
@@ -344,18 +399,80 @@ class Refinement {
         block_size_[g.block] -= g.count;
       }
     }
-    std::vector<uint32_t> moved;
-    for (size_t i = 0; i < d; ++i) {
-      const Group& g = groups_[group_of_[i]];
-      if (g.id != g.block) {
-        block_[dirty_[i]] = g.id;
-        moved.push_back(dirty_[i]);
+    // 5. The moves, collected per range of dirty_ and joined in its order.
+    std::vector<std::vector<uint32_t>> moved_in(static_cast<size_t>(threads));
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num(), running = omp_get_num_threads();
+      const size_t first = d * static_cast<size_t>(t) / static_cast<size_t>(running);
+      const size_t last = d * static_cast<size_t>(t + 1) / static_cast<size_t>(running);
+      std::vector<uint32_t>& moved = moved_in[static_cast<size_t>(t)];
+      for (size_t i = first; i < last; ++i) {
+        const Group& g = groups_[group_of_[i]];
+        if (g.id != g.block) {
+          block_[dirty_[i]] = g.id;
+          moved.push_back(dirty_[i]);
+        }
       }
     }
+    std::vector<uint32_t> moved = std::move(moved_in[0]);
+    for (size_t t = 1; t < moved_in.size(); ++t) moved.insert(moved.end(), moved_in[t].begin(), moved_in[t].end());
     return moved;
   }
 
+  // The next round's dirty_: the predecessors of the unknowns that moved,
+  // each once. Few: marked one by one in the order met. Many (past
+  // n / 16 predecessor entries): marked on every core, then collected in
+  // ascending order by a scan of the marks — either way an order that does
+  // not depend on the threads.
+  void mark_predecessors(const std::vector<uint32_t>& moved) {
+    dirty_.clear();
+    uint64_t entries = 0;
+    for (const uint32_t t : moved) entries += pred_.offsets[t + 1] - pred_.offsets[t];
+    if (entries < n_ / 16 || entries < k_parallel_split) {
+      for (const uint32_t t : moved) {
+        for (uint64_t i = pred_.offsets[t]; i < pred_.offsets[t + 1]; ++i) {
+          const uint32_t s = pred_.states[i];
+          if (!marked_[s]) {
+            marked_[s] = 1;
+            dirty_.push_back(s);
+          }
+        }
+      }
+      for (const uint32_t s : dirty_) marked_[s] = 0;
+      return;
+    }
+    const auto count = static_cast<int64_t>(moved.size());
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 256)
+    for (int64_t k = 0; k < count; ++k) {
+      const uint32_t t = moved[static_cast<size_t>(k)];
+      for (uint64_t i = pred_.offsets[t]; i < pred_.offsets[t + 1]; ++i) {
+        std::atomic_ref<char>(marked_[pred_.states[i]]).store(1, std::memory_order_relaxed);
+      }
+    }
+    std::vector<std::vector<uint32_t>> found(static_cast<size_t>(threads_));
+#pragma omp parallel num_threads(threads_)
+    {
+      const int t = omp_get_thread_num(), threads = omp_get_num_threads();
+      const uint64_t first = n_ * static_cast<uint64_t>(t) / static_cast<uint64_t>(threads);
+      const uint64_t last = n_ * static_cast<uint64_t>(t + 1) / static_cast<uint64_t>(threads);
+      std::vector<uint32_t>& mine = found[static_cast<size_t>(t)];
+      for (uint64_t s = first; s < last; ++s) {
+        if (marked_[s]) {
+          marked_[s] = 0;
+          mine.push_back(static_cast<uint32_t>(s));
+        }
+      }
+    }
+    for (const std::vector<uint32_t>& mine : found) dirty_.insert(dirty_.end(), mine.begin(), mine.end());
+  }
+
   static constexpr uint32_t k_empty_slot = UINT32_MAX;
+  // Fixed, so that block ids do not depend on the threads.
+  static constexpr uint32_t k_split_parts = 64;
+  static constexpr int k_part_shift = 58;  // the top 6 bits of a group's key
+  // Fewer re-signed unknowns than this are grouped on one core.
+  static constexpr size_t k_parallel_split = size_t{1} << 14;
   struct Group {
     uint32_t block;
     uint64_t hash;
@@ -376,7 +493,9 @@ class Refinement {
   uint64_t signatures_ = 0;
   // split()'s working data, kept across rounds (per block: indexed by id).
   std::vector<Group> groups_;
-  std::vector<uint32_t> group_of_, table_;
+  std::array<std::vector<Group>, k_split_parts> part_groups_;
+  std::vector<uint64_t> key_;
+  std::vector<uint32_t> group_of_, by_part_, part_start_, group_base_;
   std::vector<uint64_t> signed_in_block_;
   std::vector<uint32_t> keeper_;
   uint64_t rounds_ = 0;
