@@ -70,9 +70,15 @@ const RewardStructure& reward_structure(const Model& model, const std::string& n
 bool maximizes(const Operator& op) {
   if (op.optimisation != Optimisation::none) return op.optimisation == Optimisation::max;
   if (op.is_query()) {
-    const char* letter = op.kind == OperatorKind::reward ? "R" : op.kind == OperatorKind::time ? "T" : "P";
+    const char* letter = op.kind == OperatorKind::reward         ? "R"
+                         : op.kind == OperatorKind::time         ? "T"
+                         : op.kind == OperatorKind::steady_state ? "LRA"
+                                                                 : "P";
     fail(ErrorCode::property, "column {}: an MDP has no single {}: ask for {}min=? or {}max=?", op.column,
-         op.kind == OperatorKind::probability ? "probability" : "expected value", letter, letter);
+         op.kind == OperatorKind::probability    ? "probability"
+         : op.kind == OperatorKind::steady_state ? "long-run average"
+                                                 : "expected value",
+         letter, letter);
   }
   return op.comparison == Comparison::less || op.comparison == Comparison::less_equal;
 }
@@ -307,13 +313,16 @@ class PropertyChecker {
         return path_probabilities(ctx_, path, left, right, *extras);
       }
       case OperatorKind::steady_state: {
-        if (mdp) {
-          fail(ErrorCode::unsupported,
-               "column {}: steady-state probabilities and long-run averages ({}) of MDPs are not supported; pmc "
-               "computes S, LRA and R[S] of DTMCs and CTMCs",
-               op.column, op.written_lra ? "LRA" : "S");
-        }
         const Bitset set = states(*op.state);
+        if (mdp) {
+          // The fraction of steps spent in the set: a reward of 1 on its states' choices.
+          const bool maximize = maximizes(op);
+          std::vector<double> row_rewards(model.num_rows(), 0.0);
+          bits::for_each_set(set, [&](uint64_t s) {
+            for (uint64_t r = model.row_groups()[s]; r < model.row_groups()[s + 1]; ++r) row_rewards[r] = 1.0;
+          });
+          return mdp_long_run_values(ctx_, row_rewards, maximize, *extras);
+        }
         std::vector<double> indicator(model.num_states(), 0.0);
         bits::for_each_set(set, [&](uint64_t s) { indicator[s] = 1.0; });
         return long_run_values(ctx_, indicator, *extras);

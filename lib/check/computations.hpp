@@ -32,6 +32,14 @@ std::vector<double> reward_values(CheckContext& ctx, const property::RewardFormu
 // bounds into `extras` when every BSCC was solved exactly.
 std::vector<double> long_run_values(CheckContext& ctx, const std::vector<double>& state_values, ResultExtras& extras);
 
+// The optimal (`maximize`: maximal) long-run average reward of an MDP from
+// every state, `row_rewards` earned per choice (an indicator of a state
+// set's rows for LRA=? [ φ ]): through its maximal end components' gains
+// (mdp_long_run.cpp); certified bounds into `extras` when the solves give
+// them.
+std::vector<double> mdp_long_run_values(CheckContext& ctx, const std::vector<double>& row_rewards, bool maximize,
+                                        ResultExtras& extras);
+
 // Unbounded φ U ψ on the DTMC or the CTMC's embedded DTMC; bounds into
 // `extras` when the solve certified them.
 std::vector<double> unbounded_until(CheckContext& ctx, const Bitset& left, const Bitset& right, ResultExtras& extras);

@@ -323,10 +323,7 @@ std::vector<double> mdp_reward_values(CheckContext& ctx, const RewardFormula& fo
     case RewardKind::instantaneous:
       return bounded_reward(ctx, formula, maximize, rewards);
     case RewardKind::long_run:
-      fail(ErrorCode::unsupported,
-           "column {}: long-run average rewards (R[{}]) of MDPs are not supported; pmc computes them for DTMCs and "
-           "CTMCs",
-           formula.column, formula.written_lra ? "LRA" : "S");
+      return mdp_long_run_values(ctx, choice_rewards(ctx.model(), rewards), maximize, extras);
   }
   fail(ErrorCode::internal, "unknown reward formula");
 }
