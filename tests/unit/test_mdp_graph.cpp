@@ -544,5 +544,34 @@ TEST(MdpScale, MillionStateLineHasOnlyTrivialComponents) {
   expect_fast(elapsed);
 }
 
+TEST(MdpScale, AMillionStatesThatMustLeaveInWaves) {
+  // A 1000 × 1000 torus of states, each with one choice: a quarter to each
+  // neighbour; the left column's left quarter goes to a sink instead. One
+  // SCC, and no end component but the sink: the left column must leave,
+  // then everything that reaches it, and so on — all of it in one pass of
+  // the attractor, whatever order the SCC's states come in.
+  constexpr uint32_t side = 1000;
+  const uint32_t sink = side * side;
+  std::vector<StateChoices> states(sink + 1);
+  for (uint32_t x = 0; x < side; ++x) {
+    for (uint32_t y = 0; y < side; ++y) {
+      const uint32_t s = x * side + y;
+      const uint32_t left = x == 0 ? sink : s - side, right = x + 1 == side ? y : s + side;
+      const uint32_t up = x * side + (y + 1) % side, down = x * side + (y + side - 1) % side;
+      states[s] = {{{left, 0.25}, {right, 0.25}, {up, 0.25}, {down, 0.25}}};
+    }
+  }
+  states[sink] = {{{sink, 1.0}}};
+  auto m = make_mdp(states);
+  states.clear();
+  const auto start = std::chrono::steady_clock::now();
+  MecDecomposition mecs = maximal_end_components(*m);
+  const double elapsed = seconds_since(start);
+  ASSERT_EQ(mecs.count(), 1u);
+  EXPECT_EQ(mecs.choices.count(), 1u);
+  EXPECT_EQ(mecs.mec(0)[0], sink);
+  expect_fast(elapsed);
+}
+
 }  // namespace
 }  // namespace pmc::graph
