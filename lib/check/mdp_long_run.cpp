@@ -187,6 +187,13 @@ std::vector<double> mdp_long_run_values(CheckContext& ctx, const std::vector<dou
                                unconverged));
     }
   }
+  // The collapsed problem iterates from 0, a lower bound only for stay
+  // values ≥ 0: negative gains are shifted up by the least, and the
+  // values back down (every value is a convex combination of gains).
+  double offset = 0;
+  for (const double g : lower_gain) offset = std::min(offset, g);
+  for (double& g : lower_gain) g -= offset;
+  for (double& g : upper_gain) g -= offset;
   ctx.require_problem_memory(Computation::mdp_reachability, graph::bits::full(n));
   std::vector<uint32_t> unknown_of;
   std::vector<uint64_t> stay_row(mecs.count());
@@ -212,8 +219,8 @@ std::vector<double> mdp_long_run_values(CheckContext& ctx, const std::vector<dou
   std::vector<double> values(n), lower(n), upper(n);
   for (uint64_t s = 0; s < n; ++s) {
     const uint32_t u = unknown_of[s];
-    lower[s] = from_lower.x[u];
-    upper[s] = bounded ? from_upper.upper[u] : from_upper.x[u];
+    lower[s] = from_lower.x[u] + offset;
+    upper[s] = (bounded ? from_upper.upper[u] : from_upper.x[u]) + offset;
     values[s] = bounded ? bounds_midpoint(lower[s], upper[s]) : 0.5 * (lower[s] + upper[s]);
   }
   if (bounded) {

@@ -103,6 +103,15 @@ TEST(MdpLongRun, EveryKindOfEndComponent) {
   EXPECT_EQ(check(*m, "LRA<=1 [ \"a\" ]", tight()).initial_value, 1.0);
 }
 
+// Negative rewards: every value shifts with them.
+TEST(MdpLongRun, NegativeRewardsShiftTheValues) {
+  Spec spec = kinds_of_end_components();
+  for (double& r : spec.state_rewards) r -= 5;
+  const ModelPtr m = build(ModelType::mdp, spec);
+  expect_certified(check(*m, "R{\"r\"}max=? [ S ]", tight()), 2.0 - 5, "Rmax");
+  expect_certified(check(*m, "R{\"r\"}min=? [ S ]", tight()), 1.0 / 3 - 5, "Rmin");
+}
+
 TEST(MdpLongRun, NeedsMinOrMax) {
   const ModelPtr m = build(ModelType::mdp, kinds_of_end_components());
   try {
