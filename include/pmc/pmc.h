@@ -786,7 +786,8 @@ PMC_API pmc_status pmc_result_scheduler(const pmc_result* result, int64_t* choic
  * sound solvers (interval iteration: the default), bounded and CTMC
  * time-bounded ones by construction (uniformisation: Fox-Glynn's truncation
  * bound), steady-state and long-run values by exact or bounded bottom-SCC
- * solves (unless the options are unsound); results of unsound solvers are
+ * solves (an MDP's: bounded end-component gains) unless the options are
+ * unsound; results of unsound solvers are
  * not (*out_sound = 0). A certified result whose solver hit its
  * iteration limit has valid but wider bounds (pmc_result_converged = 0). */
 PMC_API pmc_status pmc_result_sound(const pmc_result* result, int* out_sound);
