@@ -101,9 +101,15 @@ class PropertyErrorsTest(unittest.TestCase):
 
     def test_unsupported_property(self):
         with self.assertRaises(pmc.UnsupportedError) as caught:
-            self.model.check('S=? [ "finished" ]')
+            self.model.check('multi(Pmax=? [ F "finished" ], Pmax=? [ F "finished" ])')
         self.assertEqual(caught.exception.status, pmc.Status.UNSUPPORTED)
-        self.assertIn("steady-state", str(caught.exception))
+        self.assertIn("multi-objective", str(caught.exception))
+
+    def test_long_run_average_of_an_mdp_needs_min_or_max(self):
+        with self.assertRaises(pmc.PropertyError) as caught:
+            self.model.check('S=? [ "finished" ]')
+        self.assertIn("LRAmin=? or LRAmax=?", str(caught.exception))
+        self.assertAlmostEqual(self.model.check('LRAmax=? [ "finished" ]').value, 1.0, delta=1e-6)
 
     def test_property_must_be_text(self):
         with self.assertRaises(TypeError):
