@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -197,6 +198,16 @@ TEST(MdpLongRun, OptimumOverEverySchedulerOnRandomMdps) {
         EXPECT_LE(r.lower[s], best[s] + 1e-7) << property << " round " << round << " state " << s;
         EXPECT_GE(r.upper[s], best[s] - 1e-7) << property << " round " << round << " state " << s;
         EXPECT_NEAR(r.values[s], best[s], 1e-7) << property << " round " << round << " state " << s;
+      }
+      // At the defaults (ε = 1e-6, relative): certified bounds around the
+      // optimum, within 2ε of it.
+      const CheckResult d = check(*mdp, property);
+      ASSERT_TRUE(d.sound) << property;
+      for (size_t s = 0; s < best.size(); ++s) {
+        const double slack = 1e-9 + 2e-6 * std::max(1e-6, std::abs(best[s]));
+        EXPECT_LE(d.lower[s], best[s] + 1e-9) << property << " defaults, round " << round << " state " << s;
+        EXPECT_GE(d.upper[s], best[s] - 1e-9) << property << " defaults, round " << round << " state " << s;
+        EXPECT_NEAR(d.values[s], best[s], slack) << property << " defaults, round " << round << " state " << s;
       }
     }
   }

@@ -169,6 +169,20 @@ std::vector<uint32_t> expand_choices(const MinMaxProblem& p, const graph::MecDec
   return choice;
 }
 
+namespace {
+
+// Start vectors, where given, must have one value per unknown.
+void require_start_vectors_fit(const MinMaxProblem& p, const MinMaxSolution& solution) {
+  for (const std::vector<double>* v : {&solution.x, &solution.upper}) {
+    if (!v->empty() && v->size() != p.num_unknowns()) {
+      fail(ErrorCode::invalid_argument, "start vector has {} values, the problem has {} unknowns", v->size(),
+           p.num_unknowns());
+    }
+  }
+}
+
+}  // namespace
+
 EndComponentsCollapsed::EndComponentsCollapsed(const MinMaxProblem& problem)
     : problem_(problem), ecs_(std::make_shared<const graph::MecDecomposition>(silent_end_components(problem))) {
   if (ecs_->count() > 0) quotient_ = collapse_end_components(problem, *ecs_);
@@ -177,12 +191,7 @@ EndComponentsCollapsed::EndComponentsCollapsed(const MinMaxProblem& problem)
 SolveStats EndComponentsCollapsed::solve(MinMaxSolution& solution, const SolverSettings& settings,
                                          const MinMaxSolveFn& solve) const {
   const Stopwatch clock;
-  for (const std::vector<double>* v : {&solution.x, &solution.upper}) {
-    if (!v->empty() && v->size() != problem_.num_unknowns()) {
-      fail(ErrorCode::invalid_argument, "start vector has {} values, the problem has {} unknowns", v->size(),
-           problem_.num_unknowns());
-    }
-  }
+  require_start_vectors_fit(problem_, solution);
   if (!quotient_) {
     SolveStats stats = solve(problem_, solution, settings);
     stats.seconds = clock.seconds();
@@ -203,12 +212,7 @@ SolveStats EndComponentsCollapsed::solve(MinMaxSolution& solution, const SolverS
 SolveStats solve_with_end_components_collapsed(const MinMaxProblem& p, MinMaxSolution& solution,
                                                const SolverSettings& settings, MinMaxSolveFn solve) {
   const Stopwatch clock;
-  for (const std::vector<double>* v : {&solution.x, &solution.upper}) {
-    if (!v->empty() && v->size() != p.num_unknowns()) {
-      fail(ErrorCode::invalid_argument, "start vector has {} values, the problem has {} unknowns", v->size(),
-           p.num_unknowns());
-    }
-  }
+  require_start_vectors_fit(p, solution);  // before the search, which can take a while
   const EndComponentsCollapsed collapsed(p);
   throw_if_cancelled(settings.cancel);  // the search can take a while on a large problem
   SolveStats stats = collapsed.solve(solution, settings, solve);

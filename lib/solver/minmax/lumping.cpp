@@ -22,6 +22,7 @@
 
 #include "common/cancellation.hpp"
 #include "common/error.hpp"
+#include "common/index_range.hpp"
 #include "common/stopwatch.hpp"
 #include "solver/minmax/bellman.hpp"
 #include "solver/parallel.hpp"
@@ -43,6 +44,13 @@ uint64_t mix(uint64_t x) {
 uint64_t combine(uint64_t h, uint64_t v) { return mix(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2))); }
 
 uint64_t bits_of(double x) { return std::bit_cast<uint64_t>(x == 0.0 ? 0.0 : x); }  // -0 as +0
+
+// The calling OpenMP thread's contiguous share of `count` items, shares in
+// thread order, by the threads its region got (maybe fewer than asked).
+IndexRange thread_share(uint64_t count) {
+  const auto t = static_cast<uint64_t>(omp_get_thread_num()), threads = static_cast<uint64_t>(omp_get_num_threads());
+  return {count * t / threads, count * (t + 1) / threads};
+}
 
 struct Entry {
   uint32_t block;
@@ -297,13 +305,11 @@ class Refinement {
     std::vector<std::array<uint32_t, k_split_parts>> counts(static_cast<size_t>(threads));
 #pragma omp parallel num_threads(threads)
     {
-      // By the threads the region got (it may get fewer than asked for).
       const int t = omp_get_thread_num(), running = omp_get_num_threads();
-      const size_t first = d * static_cast<size_t>(t) / static_cast<size_t>(running);
-      const size_t last = d * static_cast<size_t>(t + 1) / static_cast<size_t>(running);
+      const IndexRange share = thread_share(d);
       std::array<uint32_t, k_split_parts>& count = counts[static_cast<size_t>(t)];
       count.fill(0);
-      for (size_t i = first; i < last; ++i) {
+      for (uint64_t i = share.begin; i < share.end; ++i) {
         const uint32_t u = dirty_[i];
         key_[i] = mix(hash_[u] ^ (static_cast<uint64_t>(block_[u]) * 0x9e3779b97f4a7c15ULL));
         ++count[key_[i] >> k_part_shift];
@@ -323,7 +329,9 @@ class Refinement {
         }
         part_start_[k_split_parts] = at;
       }
-      for (size_t i = first; i < last; ++i) by_part_[count[key_[i] >> k_part_shift]++] = static_cast<uint32_t>(i);
+      for (uint64_t i = share.begin; i < share.end; ++i) {
+        by_part_[count[key_[i] >> k_part_shift]++] = static_cast<uint32_t>(i);
+      }
     }
     // 2. Each part's groups, in the order of their first member.
     for (std::vector<Group>& groups : part_groups_) groups.clear();
@@ -403,11 +411,9 @@ class Refinement {
     std::vector<std::vector<uint32_t>> moved_in(static_cast<size_t>(threads));
 #pragma omp parallel num_threads(threads)
     {
-      const int t = omp_get_thread_num(), running = omp_get_num_threads();
-      const size_t first = d * static_cast<size_t>(t) / static_cast<size_t>(running);
-      const size_t last = d * static_cast<size_t>(t + 1) / static_cast<size_t>(running);
-      std::vector<uint32_t>& moved = moved_in[static_cast<size_t>(t)];
-      for (size_t i = first; i < last; ++i) {
+      const IndexRange share = thread_share(d);
+      std::vector<uint32_t>& moved = moved_in[static_cast<size_t>(omp_get_thread_num())];
+      for (uint64_t i = share.begin; i < share.end; ++i) {
         const Group& g = groups_[group_of_[i]];
         if (g.id != g.block) {
           block_[dirty_[i]] = g.id;
@@ -453,11 +459,9 @@ class Refinement {
     std::vector<std::vector<uint32_t>> found(static_cast<size_t>(threads_));
 #pragma omp parallel num_threads(threads_)
     {
-      const int t = omp_get_thread_num(), threads = omp_get_num_threads();
-      const uint64_t first = n_ * static_cast<uint64_t>(t) / static_cast<uint64_t>(threads);
-      const uint64_t last = n_ * static_cast<uint64_t>(t + 1) / static_cast<uint64_t>(threads);
-      std::vector<uint32_t>& mine = found[static_cast<size_t>(t)];
-      for (uint64_t s = first; s < last; ++s) {
+      const IndexRange share = thread_share(n_);
+      std::vector<uint32_t>& mine = found[static_cast<size_t>(omp_get_thread_num())];
+      for (uint64_t s = share.begin; s < share.end; ++s) {
         if (marked_[s]) {
           marked_[s] = 0;
           mine.push_back(static_cast<uint32_t>(s));
